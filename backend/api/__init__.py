@@ -1,0 +1,1 @@
+"""Shared REST plumbing: the error format, pagination and schema helpers."""

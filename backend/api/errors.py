@@ -1,0 +1,77 @@
+"""The one exception handler: every error leaves the API as SPEC's JSON error body.
+
+``{"error": {"code": "...", "message": "...", "details": {...}}}`` with a fitting status.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404, JsonResponse
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from backend.errors import DomainError
+
+# DRF exception class -> our machine-readable code.
+_DRF_CODES: dict[type[exceptions.APIException], str] = {
+    exceptions.ParseError: "malformed_request",
+    exceptions.AuthenticationFailed: "authentication_failed",
+    exceptions.NotAuthenticated: "not_authenticated",
+    exceptions.PermissionDenied: "permission_denied",
+    exceptions.NotFound: "not_found",
+    exceptions.MethodNotAllowed: "method_not_allowed",
+    exceptions.NotAcceptable: "not_acceptable",
+    exceptions.UnsupportedMediaType: "unsupported_media_type",
+    exceptions.Throttled: "throttled",
+    exceptions.ValidationError: "invalid",
+}
+
+
+def error_body(code: str, message: str, details: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {"error": {"code": code, "message": message, "details": details or {}}}
+
+
+def _drf_code(exc: exceptions.APIException) -> str:
+    for cls in type(exc).__mro__:
+        if cls in _DRF_CODES:
+            return _DRF_CODES[cls]  # type: ignore[index]
+    return str(getattr(exc, "default_code", "error"))
+
+
+def _message_and_details(exc: exceptions.APIException) -> tuple[str, dict[str, Any]]:
+    detail = exc.detail
+    if isinstance(exc, exceptions.ValidationError):
+        fields = detail if isinstance(detail, dict) else {"non_field_errors": detail}
+        return "The request body is invalid.", {"fields": fields}
+    if isinstance(detail, dict):
+        return "Request refused.", dict(detail)
+    if isinstance(detail, list):
+        return "; ".join(str(item) for item in detail), {}
+    return str(detail), {}
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, DomainError):
+        return Response(error_body(exc.code, exc.message, exc.details), status=exc.status_code)
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
+    response = drf_exception_handler(exc, context)
+    if response is None or not isinstance(exc, exceptions.APIException):
+        return response
+    message, details = _message_and_details(exc)
+    if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
+        details["retry_after"] = int(exc.wait) + 1
+    response.data = error_body(_drf_code(exc), message, details)
+    return response
+
+
+def not_found_view(request, exception=None):  # noqa: ANN001 - Django handler signature
+    return JsonResponse(error_body("not_found", "No such route."), status=status.HTTP_404_NOT_FOUND)
+
+
+def server_error_view(request):  # noqa: ANN001 - Django handler signature
+    return JsonResponse(error_body("server_error", "Internal server error."), status=500)

@@ -1,0 +1,22 @@
+"""Root URL map: the admin, the OpenAPI schema and docs, and each app's API under /api/v1/."""
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+api_v1 = [
+    path("", include("players.urls")),
+    path("", include("guilds.urls")),
+    path("", include("dungeons.urls")),
+    path("", include("combat.urls")),
+    path("", include("npcs.urls")),
+]
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
+    path("api/v1/", include(api_v1)),
+]
+
+handler404 = "backend.api.errors.not_found_view"
+handler500 = "backend.api.errors.server_error_view"

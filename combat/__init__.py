@@ -1,0 +1,1 @@
+"""Turn-based battles: the pure rules engine in engine/ and its API."""

@@ -1,0 +1,4 @@
+"""REST routes of the combat app (mounted under /api/v1/)."""
+from django.urls import path  # noqa: F401
+
+urlpatterns: list = []

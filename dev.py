@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Deepdelve's two commands for a fresh machine that has only Python.
+
+    python3 dev.py serve   # make .venv, install requirements, migrate, load demo data,
+                           # start a Celery worker with embedded beat and serve on :8000
+    python3 dev.py test    # make .venv, install requirements, run the whole test suite
+
+Embedded defaults: SQLite and kombu's filesystem broker under var/. Set DATABASE_URL and
+CELERY_BROKER_URL (and REDIS_URL for the cache) to use PostgreSQL and Redis instead.
+Extra arguments after ``test`` go to pytest; after ``serve`` an address (default 127.0.0.1:8000).
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
+REQUIREMENTS = ROOT / "requirements.txt"
+STAMP = VENV / ".requirements.sha256"
+
+
+def ensure_venv() -> None:
+    """Create .venv and install the pinned requirements when they changed since last time."""
+    if not PYTHON.exists():
+        print("==> creating .venv", flush=True)
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    digest = hashlib.sha256(REQUIREMENTS.read_bytes()).hexdigest()
+    if not STAMP.exists() or STAMP.read_text().strip() != digest:
+        print("==> installing requirements", flush=True)
+        subprocess.run([str(PYTHON), "-m", "pip", "install", "-q", "--upgrade", "pip"], check=True)
+        subprocess.run([str(PYTHON), "-m", "pip", "install", "-q", "-r", str(REQUIREMENTS)], check=True)
+        STAMP.write_text(digest)
+
+
+def manage(*args: str) -> None:
+    subprocess.run([str(PYTHON), str(ROOT / "manage.py"), *args], check=True, cwd=ROOT)
+
+
+def serve(args: list[str]) -> int:
+    ensure_venv()
+    manage("migrate", "--noinput")
+    manage("load_demo_data")
+    address = args[0] if args else "127.0.0.1:8000"
+    worker = subprocess.Popen(
+        [str(PYTHON), "-m", "celery", "-A", "backend", "worker", "--beat", "--loglevel", "INFO",
+         "--pool", "solo", "--schedule", str(ROOT / "var" / "celerybeat-schedule")],
+        cwd=ROOT,
+    )
+    print(f"==> serving on http://{address}/  (API docs: /api/docs/, admin: /admin/ as demo/demo)",
+          flush=True)
+    try:
+        return subprocess.call([str(PYTHON), str(ROOT / "manage.py"), "runserver", "--noreload", address],
+                               cwd=ROOT)
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        worker.terminate()
+        worker.wait(timeout=30)
+
+
+def test(args: list[str]) -> int:
+    ensure_venv()
+    return subprocess.call([str(PYTHON), "-m", "pytest", *args], cwd=ROOT)
+
+
+def main() -> int:
+    commands = {"serve": serve, "test": test}
+    if len(sys.argv) < 2 or sys.argv[1] not in commands:
+        print(__doc__)
+        return 2
+    return commands[sys.argv[1]](sys.argv[2:])
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Dungeon kinds, procedural generation (pure engine in generation/), runs, rooms, loot."""

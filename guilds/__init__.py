@@ -1,0 +1,1 @@
+"""Guilds, membership rules, applications, invitations, votes, activity and rank."""

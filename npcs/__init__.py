@@ -1,0 +1,1 @@
+"""NPC kinds, rescue, and every NPC service."""

@@ -1,0 +1,6 @@
+"""App config for npcs."""
+from django.apps import AppConfig
+
+
+class NpcsConfig(AppConfig):
+    name = "npcs"

@@ -1,0 +1,1 @@
+"""The character: profile, stats, purse, inventory, item catalog, carry rules."""

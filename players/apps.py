@@ -1,0 +1,6 @@
+"""App config for players."""
+from django.apps import AppConfig
+
+
+class PlayersConfig(AppConfig):
+    name = "players"

@@ -1,0 +1,33 @@
+"""Suite-wide fixtures: hypothesis profiles, a clean cache per test, database-kind markers."""
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+settings.register_profile("ci", derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("dev", deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    from django.conf import settings as django_settings
+
+    on_postgres = django_settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
+    skip_pg = pytest.mark.skip(reason="needs PostgreSQL: SQLite ignores row locks (set DATABASE_URL)")
+    skip_redis = pytest.mark.skip(reason="needs Redis (set REDIS_URL)")
+    for item in items:
+        if "postgres" in item.keywords and not on_postgres:
+            item.add_marker(skip_pg)
+        if "redis" in item.keywords and not os.environ.get("REDIS_URL"):
+            item.add_marker(skip_redis)
+
+
+@pytest.fixture(autouse=True)
+def _clean_cache():
+    """Throttle counters live in the cache; each test starts from zero."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
