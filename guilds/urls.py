@@ -1,4 +1,25 @@
-"""REST routes of the guilds app (mounted under /api/v1/)."""
-from django.urls import path  # noqa: F401
+"""REST routes of the guilds app (mounted under /api/v1/), exactly SPEC section 4's table."""
+from django.urls import path
 
-urlpatterns: list = []
+from guilds import apis
+
+urlpatterns = [
+    path("guilds/", apis.GuildListCreateApi.as_view(), name="guild-list"),
+    path("guilds/<int:guild_id>/", apis.GuildDetailApi.as_view(), name="guild-detail"),
+    path("guilds/<int:guild_id>/applications/", apis.GuildApplicationsApi.as_view(), name="guild-applications"),
+    path("guilds/<int:guild_id>/applications/<int:application_id>/approve/", apis.ApplicationApproveApi.as_view(),
+         name="guild-application-approve"),
+    path("guilds/<int:guild_id>/applications/<int:application_id>/reject/", apis.ApplicationRejectApi.as_view(),
+         name="guild-application-reject"),
+    path("guilds/<int:guild_id>/applications/<int:application_id>/withdraw/", apis.ApplicationWithdrawApi.as_view(),
+         name="guild-application-withdraw"),
+    path("guilds/<int:guild_id>/invitations/", apis.GuildInvitationsApi.as_view(), name="guild-invitations"),
+    path("guilds/<int:guild_id>/leader/", apis.GuildLeaderApi.as_view(), name="guild-leader"),
+    path("guilds/<int:guild_id>/kick/", apis.GuildKickApi.as_view(), name="guild-kick"),
+    path("guilds/<int:guild_id>/leave/", apis.GuildLeaveApi.as_view(), name="guild-leave"),
+    path("guilds/<int:guild_id>/disband-vote/", apis.GuildDisbandVoteApi.as_view(), name="guild-disband-vote"),
+    path("invitations/", apis.MyInvitationsApi.as_view(), name="my-invitations"),
+    path("invitations/<int:invitation_id>/accept/", apis.InvitationAcceptApi.as_view(), name="invitation-accept"),
+    path("invitations/<int:invitation_id>/decline/", apis.InvitationDeclineApi.as_view(), name="invitation-decline"),
+    path("me/applications/", apis.MyApplicationsApi.as_view(), name="my-applications"),
+]

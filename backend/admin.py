@@ -1,0 +1,21 @@
+"""Admin building blocks shared by the apps."""
+from __future__ import annotations
+
+from django.contrib import admin
+from django.http import HttpRequest, HttpResponseRedirect
+from django.urls import reverse
+
+
+class SingletonAdmin(admin.ModelAdmin):
+    """Admin for a one-row settings table: the changelist opens the row itself, no add or delete."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return not self.model.objects.exists()
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:  # noqa: ANN001
+        return False
+
+    def changelist_view(self, request: HttpRequest, extra_context=None):  # noqa: ANN001
+        obj = self.model.load()
+        meta = self.model._meta
+        return HttpResponseRedirect(reverse(f"admin:{meta.app_label}_{meta.model_name}_change", args=[obj.pk]))

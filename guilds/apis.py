@@ -1,0 +1,194 @@
+"""Guild endpoints: one small view per operation — validate, call one service, serialize."""
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from backend.api.schema import errors
+from backend.api.views import PlayerApi
+from backend.errors import NotAllowed
+from guilds import selectors, services
+from guilds.serializers import (
+    ApplicationOutput,
+    DisbandStateOutput,
+    GuildCreateInput,
+    GuildDetailOutput,
+    GuildListItem,
+    GuildListOutput,
+    GuildListQuery,
+    GuildUpdateInput,
+    InvitationOutput,
+    LeaveOutput,
+    PlayerIdInput,
+)
+
+
+def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+def _detail(guild_id: int) -> dict[str, Any]:
+    guild = selectors.guild_get(guild_id=guild_id)
+    return GuildDetailOutput(guild, context={"min_members": selectors.guild_min_members()}).data
+
+
+class GuildListCreateApi(PlayerApi):
+    @extend_schema(
+        parameters=[GuildListQuery],
+        responses={200: GuildListOutput, **errors(400, 401)},
+        summary="Browse open guilds (keyset-paginated)",
+    )
+    def get(self, request: Request) -> Response:
+        query = _valid(GuildListQuery, request.query_params)
+        page = selectors.guild_list(ordering=query["ordering"], search=query["search"],
+                                    cursor=query["cursor"] or None, page_size=query["page_size"])
+        items = GuildListItem(page.items, many=True, context={"min_members": selectors.guild_min_members()}).data
+        return Response({"results": items, "next": page.next_cursor})
+
+    @extend_schema(request=GuildCreateInput, responses={201: GuildDetailOutput, **errors(400, 401, 409)},
+                   summary="Found a guild (guildless players only)")
+    def post(self, request: Request) -> Response:
+        guild = services.guild_create(player=self.player, **_valid(GuildCreateInput, request.data))
+        return Response(_detail(guild.pk), status=status.HTTP_201_CREATED)
+
+
+class GuildDetailApi(PlayerApi):
+    @extend_schema(responses={200: GuildDetailOutput, **errors(401, 404)}, summary="A guild with its members")
+    def get(self, request: Request, guild_id: int) -> Response:
+        return Response(_detail(guild_id))
+
+    @extend_schema(request=GuildUpdateInput, responses={200: GuildDetailOutput, **errors(400, 401, 403, 404)},
+                   summary="Edit the description or open/close the guild (leader)")
+    def patch(self, request: Request, guild_id: int) -> Response:
+        services.guild_update(actor=self.player, guild_id=guild_id, **_valid(GuildUpdateInput, request.data))
+        return Response(_detail(guild_id))
+
+
+class GuildApplicationsApi(PlayerApi):
+    @extend_schema(responses={200: ApplicationOutput(many=True), **errors(401, 403, 404)},
+                   summary="Pending applications (leader)")
+    def get(self, request: Request, guild_id: int) -> Response:
+        guild = selectors.guild_get(guild_id=guild_id)
+        if guild.leader_id != self.player.pk:
+            raise NotAllowed("not_leader", "Only the guild leader may see applications.", {"guild": guild_id})
+        return Response(ApplicationOutput(selectors.guild_pending_applications(guild=guild), many=True).data)
+
+    @extend_schema(request=None, responses={201: ApplicationOutput, **errors(401, 404, 409)},
+                   summary="Apply to join the guild")
+    def post(self, request: Request, guild_id: int) -> Response:
+        application = services.guild_application_create(player=self.player, guild_id=guild_id)
+        return Response(ApplicationOutput(application).data, status=status.HTTP_201_CREATED)
+
+
+class ApplicationApproveApi(PlayerApi):
+    @extend_schema(request=None, responses={200: ApplicationOutput, **errors(401, 403, 404, 409)},
+                   summary="Approve an application; the applicant joins (leader)")
+    def post(self, request: Request, guild_id: int, application_id: int) -> Response:
+        application = services.guild_application_approve(actor=self.player, guild_id=guild_id,
+                                                          application_id=application_id)
+        return Response(ApplicationOutput(application).data)
+
+
+class ApplicationRejectApi(PlayerApi):
+    @extend_schema(request=None, responses={200: ApplicationOutput, **errors(401, 403, 404, 409)},
+                   summary="Reject an application (leader)")
+    def post(self, request: Request, guild_id: int, application_id: int) -> Response:
+        application = services.guild_application_reject(actor=self.player, guild_id=guild_id,
+                                                         application_id=application_id)
+        return Response(ApplicationOutput(application).data)
+
+
+class ApplicationWithdrawApi(PlayerApi):
+    @extend_schema(request=None, responses={200: ApplicationOutput, **errors(401, 404, 409)},
+                   summary="Withdraw one's own pending application")
+    def post(self, request: Request, guild_id: int, application_id: int) -> Response:
+        application = services.guild_application_withdraw(player=self.player, guild_id=guild_id,
+                                                          application_id=application_id)
+        return Response(ApplicationOutput(application).data)
+
+
+class GuildInvitationsApi(PlayerApi):
+    @extend_schema(request=PlayerIdInput, responses={201: InvitationOutput, **errors(400, 401, 403, 404, 409)},
+                   summary="Invite a player (leader)")
+    def post(self, request: Request, guild_id: int) -> Response:
+        invitation = services.guild_invitation_create(actor=self.player, guild_id=guild_id,
+                                                      player_id=_valid(PlayerIdInput, request.data)["player"])
+        return Response(InvitationOutput(invitation).data, status=status.HTTP_201_CREATED)
+
+
+class MyInvitationsApi(PlayerApi):
+    @extend_schema(responses={200: InvitationOutput(many=True), **errors(401)},
+                   summary="The caller's pending invitations")
+    def get(self, request: Request) -> Response:
+        return Response(InvitationOutput(selectors.player_pending_invitations(player=self.player), many=True).data)
+
+
+class MyApplicationsApi(PlayerApi):
+    @extend_schema(responses={200: ApplicationOutput(many=True), **errors(401)},
+                   summary="The caller's pending applications")
+    def get(self, request: Request) -> Response:
+        return Response(ApplicationOutput(selectors.player_pending_applications(player=self.player), many=True).data)
+
+
+class InvitationAcceptApi(PlayerApi):
+    @extend_schema(request=None, responses={200: InvitationOutput, **errors(401, 404, 409)},
+                   summary="Accept an invitation and join (invitee)")
+    def post(self, request: Request, invitation_id: int) -> Response:
+        invitation = services.guild_invitation_accept(player=self.player, invitation_id=invitation_id)
+        return Response(InvitationOutput(invitation).data)
+
+
+class InvitationDeclineApi(PlayerApi):
+    @extend_schema(request=None, responses={200: InvitationOutput, **errors(401, 404, 409)},
+                   summary="Decline an invitation (invitee)")
+    def post(self, request: Request, invitation_id: int) -> Response:
+        invitation = services.guild_invitation_decline(player=self.player, invitation_id=invitation_id)
+        return Response(InvitationOutput(invitation).data)
+
+
+class GuildLeaderApi(PlayerApi):
+    @extend_schema(request=PlayerIdInput, responses={200: GuildDetailOutput, **errors(400, 401, 403, 404, 409)},
+                   summary="Hand leadership to another member (leader)")
+    def post(self, request: Request, guild_id: int) -> Response:
+        services.guild_leader_hand_over(actor=self.player, guild_id=guild_id,
+                                        player_id=_valid(PlayerIdInput, request.data)["player"])
+        return Response(_detail(guild_id))
+
+
+class GuildKickApi(PlayerApi):
+    @extend_schema(request=PlayerIdInput, responses={200: GuildDetailOutput, **errors(400, 401, 403, 404, 409)},
+                   summary="Remove a member (leader)")
+    def post(self, request: Request, guild_id: int) -> Response:
+        guild = services.guild_member_kick(actor=self.player, guild_id=guild_id,
+                                           player_id=_valid(PlayerIdInput, request.data)["player"])
+        if guild.is_disbanded:  # the kicked member's departure completed a unanimous disband vote
+            return Response(LeaveOutput({"guild": guild.pk, "disbanded": True}).data)
+        return Response(_detail(guild_id))
+
+
+class GuildLeaveApi(PlayerApi):
+    @extend_schema(request=None, responses={200: LeaveOutput, **errors(401, 403, 404, 409)},
+                   summary="Leave the guild (member)")
+    def post(self, request: Request, guild_id: int) -> Response:
+        guild = services.guild_leave(player=self.player, guild_id=guild_id)
+        return Response(LeaveOutput({"guild": guild.pk, "disbanded": guild.is_disbanded}).data)
+
+
+class GuildDisbandVoteApi(PlayerApi):
+    @extend_schema(request=None, responses={200: DisbandStateOutput, **errors(401, 403, 404, 409)},
+                   summary="Vote to disband; the last vote disbands at once (member)")
+    def post(self, request: Request, guild_id: int) -> Response:
+        return Response(DisbandStateOutput(services.guild_disband_vote(player=self.player, guild_id=guild_id)).data)
+
+    @extend_schema(request=None, responses={200: DisbandStateOutput, **errors(401, 403, 404, 409)},
+                   summary="Withdraw one's disband vote (member)")
+    def delete(self, request: Request, guild_id: int) -> Response:
+        state = services.guild_disband_vote_withdraw(player=self.player, guild_id=guild_id)
+        return Response(DisbandStateOutput(state).data)
+

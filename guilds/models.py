@@ -1,0 +1,189 @@
+"""Guilds and everything about belonging to one: memberships, applications, invitations,
+disband votes, the person-run ledger behind activity, and the admin-editable guild rules."""
+from __future__ import annotations
+
+from django.db import models
+from django.db.models import Q
+from django.db.models.functions import Lower
+
+from backend.models import SingletonSettings
+from players.models import Player
+
+
+class GuildRules(SingletonSettings):
+    """Every guild limit of SPEC section 4, editable by designers in the admin."""
+
+    min_members = models.PositiveSmallIntegerField(
+        default=3, help_text="Below this size a guild is 'forming' (listed and working, flagged as forming)."
+    )
+    max_members = models.PositiveSmallIntegerField(
+        default=10, help_text="No guild grows past this; a transfer needs the target below it."
+    )
+    transfer_cooldown_days = models.PositiveSmallIntegerField(
+        default=7, help_text="A transfer needs more than this many days since the player's last transfer."
+    )
+    transfer_source_min_members = models.PositiveSmallIntegerField(
+        default=3, help_text="A transfer needs the guild being left to have MORE than this many members."
+    )
+    leave_after_hours = models.PositiveSmallIntegerField(
+        default=24, help_text="A member may leave only after being a member for more than this many hours."
+    )
+    activity_window_days = models.PositiveSmallIntegerField(
+        default=14, help_text="Activity averages person-runs over this many days (or the guild's age if younger)."
+    )
+
+    class Meta:
+        verbose_name = "guild rules"
+        verbose_name_plural = "guild rules"
+
+    def __str__(self) -> str:
+        return "Guild rules"
+
+
+class Guild(models.Model):
+    name = models.CharField(max_length=64)
+    description = models.TextField(blank=True, default="", max_length=2000)
+    leader = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="led_guilds")
+    is_open = models.BooleanField(default=True)
+    # Denormalised, maintained under the guild's row lock by the services; listing sorts on it.
+    members_count = models.PositiveSmallIntegerField(default=0)
+    # Average person-runs per day, recomputed by the beat task; sorting reads the stored value.
+    activity = models.FloatField(default=0.0)
+    activity_computed_at = models.DateTimeField(null=True, blank=True)
+    rank = models.PositiveIntegerField(default=0, help_text="Sum of the rank points of the NPCs it rescued.")
+    created_at = models.DateTimeField()
+    disbanded_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            # Names are unique ignoring case among living guilds; a disbanded guild frees its name.
+            models.UniqueConstraint(
+                Lower("name"), condition=Q(disbanded_at__isnull=True), name="guild_name_ci_unique_alive"
+            ),
+            models.CheckConstraint(condition=Q(activity__gte=0), name="guild_activity_not_negative"),
+        ]
+        indexes = [
+            # Keyset pagination of the public list: one index per ordering, only listed guilds.
+            models.Index(Lower("name"), "id", name="guild_list_name",
+                         condition=Q(is_open=True, disbanded_at__isnull=True)),
+            models.Index(fields=["members_count", "id"], name="guild_list_members",
+                         condition=Q(is_open=True, disbanded_at__isnull=True)),
+            models.Index(fields=["activity", "id"], name="guild_list_activity",
+                         condition=Q(is_open=True, disbanded_at__isnull=True)),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_disbanded(self) -> bool:
+        return self.disbanded_at is not None
+
+
+class Membership(models.Model):
+    """A player's stay in a guild; ``left_at`` is null while it lasts. History is kept."""
+
+    class LeftReason(models.TextChoices):
+        LEFT = "left", "left"
+        KICKED = "kicked", "kicked"
+        TRANSFERRED = "transferred", "transferred"
+        DISBANDED = "disbanded", "disbanded"
+
+    guild = models.ForeignKey(Guild, on_delete=models.CASCADE, related_name="memberships")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="memberships")
+    joined_at = models.DateTimeField()
+    left_at = models.DateTimeField(null=True, blank=True)
+    left_reason = models.CharField(max_length=16, choices=LeftReason.choices, blank=True, default="")
+
+    class Meta:
+        constraints = [
+            # The database itself guarantees a player is in at most one guild at a time.
+            models.UniqueConstraint(fields=["player"], condition=Q(left_at__isnull=True),
+                                    name="membership_one_current_guild"),
+        ]
+        indexes = [models.Index(fields=["guild", "left_at"], name="membership_guild_current")]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.guild}"
+
+
+class RequestStatus(models.TextChoices):
+    PENDING = "pending", "pending"
+    APPROVED = "approved", "approved"
+    ACCEPTED = "accepted", "accepted"
+    REJECTED = "rejected", "rejected"
+    DECLINED = "declined", "declined"
+    WITHDRAWN = "withdrawn", "withdrawn"
+    CANCELLED = "cancelled", "cancelled"
+
+
+class Application(models.Model):
+    """A player asks to join a guild; the leader approves or rejects."""
+
+    guild = models.ForeignKey(Guild, on_delete=models.CASCADE, related_name="applications")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="applications")
+    status = models.CharField(max_length=16, choices=RequestStatus.choices, default=RequestStatus.PENDING)
+    created_at = models.DateTimeField()
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["guild", "player"], condition=Q(status="pending"),
+                                    name="application_one_pending_per_guild"),
+        ]
+        indexes = [models.Index(fields=["player", "status"], name="application_player_status"),
+                   models.Index(fields=["guild", "status"], name="application_guild_status")]
+
+    def __str__(self) -> str:
+        return f"{self.player} -> {self.guild} ({self.status})"
+
+
+class Invitation(models.Model):
+    """The leader invites a player; the player accepts or declines."""
+
+    guild = models.ForeignKey(Guild, on_delete=models.CASCADE, related_name="invitations")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="invitations")
+    invited_by = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    status = models.CharField(max_length=16, choices=RequestStatus.choices, default=RequestStatus.PENDING)
+    created_at = models.DateTimeField()
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["guild", "player"], condition=Q(status="pending"),
+                                    name="invitation_one_pending_per_guild"),
+        ]
+        indexes = [models.Index(fields=["player", "status"], name="invitation_player_status"),
+                   models.Index(fields=["guild", "status"], name="invitation_guild_status")]
+
+    def __str__(self) -> str:
+        return f"{self.guild} invites {self.player} ({self.status})"
+
+
+class DisbandVote(models.Model):
+    """A current member's vote to disband; it goes away when withdrawn or when they leave."""
+
+    guild = models.ForeignKey(Guild, on_delete=models.CASCADE, related_name="disband_votes")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="disband_votes")
+    voted_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["guild", "player"], name="disband_vote_once")]
+
+    def __str__(self) -> str:
+        return f"{self.player} votes to disband {self.guild}"
+
+
+class PersonRunDay(models.Model):
+    """The activity ledger: person-runs started by a guild's members on one UTC day."""
+
+    guild = models.ForeignKey(Guild, on_delete=models.CASCADE, related_name="person_run_days")
+    day = models.DateField()
+    person_runs = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["guild", "day"], name="person_run_day_unique")]
+        verbose_name = "person-run day"
+
+    def __str__(self) -> str:
+        return f"{self.guild} {self.day}: {self.person_runs}"

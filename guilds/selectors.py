@@ -1,0 +1,68 @@
+"""Reads about guilds: the public list, details with members, pending requests."""
+from __future__ import annotations
+
+from django.db.models import Prefetch, Q, QuerySet
+from django.db.models.functions import Lower
+
+from backend.api.pagination import Page, keyset_page
+from backend.errors import NotFound
+from guilds.models import Application, Guild, GuildRules, Invitation, Membership, RequestStatus
+from players.models import Player
+
+# ordering parameter -> (sort key, descending); every key has a partial (key, id) index.
+GUILD_ORDERINGS: dict[str, tuple[object, bool]] = {
+    "name": (Lower("name"), False),
+    "-name": (Lower("name"), True),
+    "members_count": ("members_count", False),
+    "-members_count": ("members_count", True),
+    "activity": ("activity", False),
+    "-activity": ("activity", True),
+}
+DEFAULT_GUILD_ORDERING = "-activity"
+
+
+def listed_guilds() -> QuerySet[Guild]:
+    """The guilds a player may browse to join: open and not disbanded."""
+    return Guild.objects.filter(is_open=True, disbanded_at__isnull=True)
+
+
+def guild_list(*, ordering: str = DEFAULT_GUILD_ORDERING, search: str = "", cursor: str | None = None,
+               page_size: int = 20) -> Page:
+    key, descending = GUILD_ORDERINGS[ordering]
+    qs = listed_guilds().select_related("leader__user")
+    if search:
+        qs = qs.filter(name__icontains=search)
+    return keyset_page(qs, key=key, descending=descending, cursor=cursor, page_size=page_size)
+
+
+def guild_get(*, guild_id: int) -> Guild:
+    """A living guild with its leader and current members (closed guilds are visible by id)."""
+    members = Membership.objects.filter(left_at__isnull=True).select_related("player__user").order_by("joined_at", "pk")
+    guild = (Guild.objects.filter(pk=guild_id, disbanded_at__isnull=True).select_related("leader__user")
+             .prefetch_related(Prefetch("memberships", queryset=members, to_attr="current_memberships")).first())
+    if guild is None:
+        raise NotFound("guild_not_found", "No such guild.", {"guild": guild_id})
+    return guild
+
+
+def guild_min_members() -> int:
+    return GuildRules.load().min_members
+
+
+def guild_pending_applications(*, guild: Guild) -> QuerySet[Application]:
+    return guild.applications.filter(status=RequestStatus.PENDING).select_related("player__user").order_by("created_at", "pk")
+
+
+def player_current_guild(*, player: Player) -> Guild | None:
+    membership = (Membership.objects.filter(player=player, left_at__isnull=True).select_related("guild").first())
+    return membership.guild if membership else None
+
+
+def player_pending_invitations(*, player: Player) -> QuerySet[Invitation]:
+    return (Invitation.objects.filter(player=player, status=RequestStatus.PENDING)
+            .select_related("guild", "invited_by__user").order_by("-created_at", "-pk"))
+
+
+def player_pending_applications(*, player: Player) -> QuerySet[Application]:
+    return (Application.objects.filter(Q(player=player) & Q(status=RequestStatus.PENDING))
+            .select_related("guild").order_by("-created_at", "-pk"))

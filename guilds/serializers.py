@@ -1,0 +1,100 @@
+"""Input and output shapes of the guild endpoints (explicit fields only)."""
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from guilds.selectors import DEFAULT_GUILD_ORDERING, GUILD_ORDERINGS
+
+
+class GuildListQuery(serializers.Serializer):
+    ordering = serializers.ChoiceField(choices=list(GUILD_ORDERINGS), default=DEFAULT_GUILD_ORDERING)
+    search = serializers.CharField(max_length=64, required=False, default="", allow_blank=True)
+    cursor = serializers.CharField(max_length=512, required=False, allow_blank=True, default="")
+    page_size = serializers.IntegerField(min_value=1, max_value=100, default=20)
+
+
+class GuildCreateInput(serializers.Serializer):
+    name = serializers.CharField(min_length=3, max_length=64)
+    description = serializers.CharField(max_length=2000, required=False, default="", allow_blank=True)
+
+
+class GuildUpdateInput(serializers.Serializer):
+    description = serializers.CharField(max_length=2000, required=False, allow_blank=True)
+    is_open = serializers.BooleanField(required=False)
+
+    def validate(self, attrs: dict) -> dict:
+        if not attrs:
+            raise serializers.ValidationError("Give description and/or is_open.")
+        return attrs
+
+
+class PlayerIdInput(serializers.Serializer):
+    player = serializers.IntegerField(min_value=1, help_text="A player id.")
+
+
+class GuildListItem(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    leader = serializers.IntegerField(source="leader_id", help_text="The leader's player id.")
+    leader_username = serializers.CharField(source="leader.user.username")
+    members_count = serializers.IntegerField()
+    activity = serializers.FloatField(help_text="Average person-runs per day over the last 14 days.")
+    activity_computed_at = serializers.DateTimeField(allow_null=True)
+    rank = serializers.IntegerField()
+    is_open = serializers.BooleanField()
+    is_forming = serializers.SerializerMethodField()
+
+    def get_is_forming(self, guild) -> bool:  # noqa: ANN001
+        return guild.members_count < self.context["min_members"]
+
+
+class GuildListOutput(serializers.Serializer):
+    results = GuildListItem(many=True)
+    next = serializers.CharField(allow_null=True, help_text="Cursor of the next page, or null on the last.")
+
+
+class MemberOutput(serializers.Serializer):
+    player = serializers.IntegerField(source="player_id")
+    username = serializers.CharField(source="player.user.username")
+    joined_at = serializers.DateTimeField()
+    is_leader = serializers.SerializerMethodField()
+
+    def get_is_leader(self, membership) -> bool:  # noqa: ANN001
+        return membership.player_id == membership.guild.leader_id
+
+
+class GuildDetailOutput(GuildListItem):
+    description = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    members = MemberOutput(many=True, source="current_memberships")
+
+
+class ApplicationOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    guild = serializers.IntegerField(source="guild_id")
+    player = serializers.IntegerField(source="player_id")
+    username = serializers.CharField(source="player.user.username")
+    status = serializers.CharField()
+    created_at = serializers.DateTimeField()
+
+
+class InvitationOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    guild = serializers.IntegerField(source="guild_id")
+    guild_name = serializers.CharField(source="guild.name")
+    player = serializers.IntegerField(source="player_id")
+    invited_by = serializers.IntegerField(source="invited_by_id")
+    status = serializers.CharField()
+    created_at = serializers.DateTimeField()
+
+
+class LeaveOutput(serializers.Serializer):
+    guild = serializers.IntegerField()
+    disbanded = serializers.BooleanField()
+
+
+class DisbandStateOutput(serializers.Serializer):
+    guild = serializers.IntegerField(source="guild_id")
+    votes = serializers.IntegerField()
+    members = serializers.IntegerField()
+    disbanded = serializers.BooleanField()

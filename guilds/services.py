@@ -1,0 +1,497 @@
+"""Writes about guilds: every membership rule of SPEC section 4, each in one transaction.
+
+Locking discipline (keeps the rules true under concurrent requests on PostgreSQL and rules
+out deadlocks between these services): lock the guild rows involved first, in ascending id
+order, then the player row, then re-read whatever the rule is about (membership, application,
+invitation) under those locks. A rule refusal raises before anything is written, or inside the
+transaction, which rolls it back: a refusal changes nothing.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from datetime import timezone as dt_timezone
+
+from django.db import IntegrityError, transaction
+from django.db.models import Case, F, FloatField, OuterRef, Subquery, Sum, Value, When
+from django.db.models.functions import Cast, Coalesce
+from django.utils import timezone
+
+from backend.errors import NotAllowed, NotFound, RuleViolation
+from guilds.models import (
+    Application,
+    DisbandVote,
+    Guild,
+    GuildRules,
+    Invitation,
+    Membership,
+    PersonRunDay,
+    RequestStatus,
+)
+from players.models import Player
+
+
+# --- locking and lookups --------------------------------------------------------------------
+
+def _lock_guilds(*guild_ids: int) -> dict[int, Guild]:
+    """Lock living guilds in ascending id order; a missing or disbanded one is a 404."""
+    wanted = sorted(set(guild_ids))
+    guilds = {
+        g.pk: g
+        for g in Guild.objects.select_for_update().filter(pk__in=wanted, disbanded_at__isnull=True).order_by("pk")
+    }
+    for guild_id in wanted:
+        if guild_id not in guilds:
+            raise NotFound("guild_not_found", "No such guild.", {"guild": guild_id})
+    return guilds
+
+
+def _lock_player(player_id: int) -> Player:
+    try:
+        return Player.objects.select_for_update().get(pk=player_id)
+    except Player.DoesNotExist as exc:
+        raise NotFound("player_not_found", "No such player.", {"player": player_id}) from exc
+
+
+def _current_membership(player_id: int) -> Membership | None:
+    return Membership.objects.filter(player_id=player_id, left_at__isnull=True).first()
+
+
+def _require_leader(guild: Guild, actor: Player) -> None:
+    if guild.leader_id != actor.pk:
+        raise NotAllowed("not_leader", "Only the guild leader may do this.", {"guild": guild.pk})
+
+
+def _require_member(guild: Guild, player_id: int) -> Membership:
+    membership = Membership.objects.filter(guild=guild, player_id=player_id, left_at__isnull=True).first()
+    if membership is None:
+        raise NotAllowed("not_member", "Only members of this guild may do this.", {"guild": guild.pk})
+    return membership
+
+
+def _retry_details(when: datetime, now: datetime) -> dict[str, object]:
+    return {"retry_after": when.isoformat(), "retry_after_seconds": max(1, math.ceil((when - now).total_seconds()))}
+
+
+# --- rules shared by joining paths ------------------------------------------------------------
+
+def _check_can_join(*, rules: GuildRules, target: Guild, player: Player, source: Membership | None,
+                    source_guild: Guild | None, now: datetime) -> None:
+    """Every rule a join must satisfy; checked on applying/inviting and again on approval/acceptance."""
+    if source is not None and source.guild_id == target.pk:
+        raise RuleViolation("already_member", "The player is already a member of this guild.",
+                            {"guild": target.pk, "player": player.pk})
+    if target.members_count >= rules.max_members:
+        raise RuleViolation("guild_full", "The guild is full.",
+                            {"guild": target.pk, "max_members": rules.max_members})
+    if source is None or source_guild is None:
+        return
+    # A transfer: the player moves from the guild they are in to this one.
+    if source_guild.leader_id == player.pk:
+        raise RuleViolation("leader_must_hand_over", "A leader must hand over leadership before leaving.",
+                            {"guild": source_guild.pk})
+    if player.last_transfer_at is not None:
+        allowed_from = player.last_transfer_at + timedelta(days=rules.transfer_cooldown_days)
+        if now <= allowed_from:
+            raise RuleViolation("transfer_cooldown", "Too soon after the player's last transfer.",
+                                _retry_details(allowed_from, now))
+    if source_guild.members_count <= rules.transfer_source_min_members:
+        raise RuleViolation("source_guild_too_small",
+                            "The guild being left must keep more members to allow a transfer.",
+                            {"guild": source_guild.pk, "min_members": rules.transfer_source_min_members + 1})
+
+
+def _remove_member(*, guild: Guild, membership: Membership, reason: str, now: datetime) -> None:
+    """Close a membership, drop the member's disband vote, and disband if the rest all voted."""
+    membership.left_at = now
+    membership.left_reason = reason
+    membership.save(update_fields=["left_at", "left_reason"])
+    guild.members_count -= 1
+    guild.save(update_fields=["members_count"])
+    DisbandVote.objects.filter(guild=guild, player_id=membership.player_id).delete()
+    if guild.members_count > 0:
+        _disband_if_unanimous(guild, now)
+
+
+def _withdraw_other_requests(*, player_id: int, joined: Guild, now: datetime) -> None:
+    Application.objects.filter(player_id=player_id, status=RequestStatus.PENDING).exclude(guild=joined).update(
+        status=RequestStatus.WITHDRAWN, decided_at=now)
+    Invitation.objects.filter(player_id=player_id, status=RequestStatus.PENDING).exclude(guild=joined).update(
+        status=RequestStatus.DECLINED, decided_at=now)
+
+
+@dataclass(frozen=True)
+class _JoinContext:
+    rules: GuildRules
+    target: Guild
+    player: Player
+    source: Membership | None
+    source_guild: Guild | None
+
+
+def _lock_for_join(*, guild_id: int, player_id: int) -> _JoinContext:
+    """Lock the target guild, the player's current guild (if any) and the player, in order."""
+    seen = _current_membership(player_id)
+    guild_ids = [guild_id] + ([seen.guild_id] if seen is not None else [])
+    guilds = _lock_guilds(*guild_ids)
+    player = _lock_player(player_id)
+    source = _current_membership(player_id)
+    if (source.guild_id if source else None) != (seen.guild_id if seen else None):
+        raise RuleViolation("concurrent_change", "The player's guild changed meanwhile; try again.")
+    return _JoinContext(
+        rules=GuildRules.load(), target=guilds[guild_id], player=player, source=source,
+        source_guild=guilds.get(source.guild_id) if source else None,
+    )
+
+
+def _join(ctx: _JoinContext, now: datetime) -> Membership:
+    _check_can_join(rules=ctx.rules, target=ctx.target, player=ctx.player, source=ctx.source,
+                    source_guild=ctx.source_guild, now=now)
+    if ctx.source is not None and ctx.source_guild is not None:
+        _remove_member(guild=ctx.source_guild, membership=ctx.source,
+                       reason=Membership.LeftReason.TRANSFERRED, now=now)
+        ctx.player.last_transfer_at = now
+        ctx.player.save(update_fields=["last_transfer_at"])
+    membership = Membership.objects.create(guild=ctx.target, player=ctx.player, joined_at=now)
+    ctx.target.members_count += 1
+    ctx.target.save(update_fields=["members_count"])
+    _withdraw_other_requests(player_id=ctx.player.pk, joined=ctx.target, now=now)
+    return membership
+
+
+# --- create and edit ----------------------------------------------------------------------------
+
+@transaction.atomic
+def guild_create(*, player: Player, name: str, description: str = "") -> Guild:
+    """A guildless player founds a guild and becomes its leader and first member."""
+    now = timezone.now()
+    player = _lock_player(player.pk)
+    current = _current_membership(player.pk)
+    if current is not None:
+        raise RuleViolation("already_in_guild", "Leave your guild before founding one.", {"guild": current.guild_id})
+    name = name.strip()
+    if Guild.objects.filter(name__iexact=name, disbanded_at__isnull=True).exists():
+        raise RuleViolation("name_taken", "A guild with that name exists.", {"name": name})
+    try:
+        with transaction.atomic():
+            guild = Guild.objects.create(name=name, description=description, leader=player,
+                                         members_count=1, created_at=now)
+    except IntegrityError as exc:  # a concurrent create took the name first
+        raise RuleViolation("name_taken", "A guild with that name exists.", {"name": name}) from exc
+    Membership.objects.create(guild=guild, player=player, joined_at=now)
+    _withdraw_other_requests(player_id=player.pk, joined=guild, now=now)
+    return guild
+
+
+@transaction.atomic
+def guild_update(*, actor: Player, guild_id: int, description: str | None = None,
+                 is_open: bool | None = None) -> Guild:
+    """The leader edits the description or opens/closes the guild; closing rejects pending applications."""
+    now = timezone.now()
+    guild = _lock_guilds(guild_id)[guild_id]
+    _require_leader(guild, actor)
+    fields = []
+    if description is not None:
+        guild.description = description
+        fields.append("description")
+    if is_open is not None and is_open != guild.is_open:
+        guild.is_open = is_open
+        fields.append("is_open")
+        if not is_open:
+            guild.applications.filter(status=RequestStatus.PENDING).update(
+                status=RequestStatus.REJECTED, decided_at=now)
+    if fields:
+        guild.save(update_fields=fields)
+    return guild
+
+
+# --- applications ----------------------------------------------------------------------------
+
+@transaction.atomic
+def guild_application_create(*, player: Player, guild_id: int) -> Application:
+    now = timezone.now()
+    ctx = _lock_for_join(guild_id=guild_id, player_id=player.pk)
+    if not ctx.target.is_open:
+        raise RuleViolation("guild_closed", "The guild is closed to applications.", {"guild": guild_id})
+    _check_can_join(rules=ctx.rules, target=ctx.target, player=ctx.player, source=ctx.source,
+                    source_guild=ctx.source_guild, now=now)
+    if Application.objects.filter(guild_id=guild_id, player=ctx.player, status=RequestStatus.PENDING).exists():
+        raise RuleViolation("application_pending", "You already applied to this guild.", {"guild": guild_id})
+    return Application.objects.create(guild=ctx.target, player=ctx.player, created_at=now)
+
+
+def _application_for_leader(*, actor: Player, guild_id: int, application_id: int) -> Application:
+    """Lock the application of a guild that the actor leads (404 when it is not of that guild)."""
+    guild = Guild.objects.filter(pk=guild_id, disbanded_at__isnull=True).first()
+    if guild is None:
+        raise NotFound("guild_not_found", "No such guild.", {"guild": guild_id})
+    _require_leader(guild, actor)
+    application = Application.objects.filter(pk=application_id, guild_id=guild_id).first()
+    if application is None:
+        raise NotFound("application_not_found", "No such application.", {"application": application_id})
+    return application
+
+
+def _require_pending(obj: Application | Invitation, kind: str) -> None:
+    if obj.status != RequestStatus.PENDING:
+        raise RuleViolation(f"{kind}_not_pending", f"This {kind} is already {obj.status}.",
+                            {kind: obj.pk, "status": obj.status})
+
+
+@transaction.atomic
+def guild_application_approve(*, actor: Player, guild_id: int, application_id: int) -> Application:
+    """Approve and join, re-checking every rule under the locks at this moment."""
+    now = timezone.now()
+    application = _application_for_leader(actor=actor, guild_id=guild_id, application_id=application_id)
+    ctx = _lock_for_join(guild_id=guild_id, player_id=application.player_id)
+    _require_leader(ctx.target, actor)  # leadership may have moved before we got the lock
+    application = Application.objects.select_for_update().get(pk=application_id)
+    _require_pending(application, "application")
+    _join(ctx, now)
+    application.status = RequestStatus.APPROVED
+    application.decided_at = now
+    application.save(update_fields=["status", "decided_at"])
+    return application
+
+
+@transaction.atomic
+def guild_application_reject(*, actor: Player, guild_id: int, application_id: int) -> Application:
+    now = timezone.now()
+    _application_for_leader(actor=actor, guild_id=guild_id, application_id=application_id)
+    guild = _lock_guilds(guild_id)[guild_id]
+    _require_leader(guild, actor)
+    application = Application.objects.select_for_update().get(pk=application_id)
+    _require_pending(application, "application")
+    application.status = RequestStatus.REJECTED
+    application.decided_at = now
+    application.save(update_fields=["status", "decided_at"])
+    return application
+
+
+@transaction.atomic
+def guild_application_withdraw(*, player: Player, guild_id: int, application_id: int) -> Application:
+    application = (Application.objects.select_for_update()
+                   .filter(pk=application_id, guild_id=guild_id, player=player).first())
+    if application is None:
+        raise NotFound("application_not_found", "No such application.", {"application": application_id})
+    _require_pending(application, "application")
+    application.status = RequestStatus.WITHDRAWN
+    application.decided_at = timezone.now()
+    application.save(update_fields=["status", "decided_at"])
+    return application
+
+
+# --- invitations -----------------------------------------------------------------------------
+
+@transaction.atomic
+def guild_invitation_create(*, actor: Player, guild_id: int, player_id: int) -> Invitation:
+    """The leader invites a player; closed guilds may still invite."""
+    now = timezone.now()
+    ctx = _lock_for_join(guild_id=guild_id, player_id=player_id)
+    _require_leader(ctx.target, actor)
+    _check_can_join(rules=ctx.rules, target=ctx.target, player=ctx.player, source=ctx.source,
+                    source_guild=ctx.source_guild, now=now)
+    if Invitation.objects.filter(guild_id=guild_id, player_id=player_id, status=RequestStatus.PENDING).exists():
+        raise RuleViolation("invitation_pending", "This player already has a pending invitation.",
+                            {"guild": guild_id, "player": player_id})
+    return Invitation.objects.create(guild=ctx.target, player=ctx.player, invited_by=actor, created_at=now)
+
+
+def _own_invitation(*, player: Player, invitation_id: int) -> Invitation:
+    """Only the invitee sees an invitation: anyone else gets the same 404 as for a missing one."""
+    invitation = Invitation.objects.filter(pk=invitation_id, player=player).first()
+    if invitation is None:
+        raise NotFound("invitation_not_found", "No such invitation.", {"invitation": invitation_id})
+    return invitation
+
+
+@transaction.atomic
+def guild_invitation_accept(*, player: Player, invitation_id: int) -> Invitation:
+    now = timezone.now()
+    invitation = _own_invitation(player=player, invitation_id=invitation_id)
+    _require_pending(invitation, "invitation")
+    ctx = _lock_for_join(guild_id=invitation.guild_id, player_id=player.pk)
+    invitation = Invitation.objects.select_for_update().get(pk=invitation_id)
+    _require_pending(invitation, "invitation")
+    _join(ctx, now)
+    invitation.status = RequestStatus.ACCEPTED
+    invitation.decided_at = now
+    invitation.save(update_fields=["status", "decided_at"])
+    return invitation
+
+
+@transaction.atomic
+def guild_invitation_decline(*, player: Player, invitation_id: int) -> Invitation:
+    _own_invitation(player=player, invitation_id=invitation_id)
+    invitation = Invitation.objects.select_for_update().get(pk=invitation_id)
+    _require_pending(invitation, "invitation")
+    invitation.status = RequestStatus.DECLINED
+    invitation.decided_at = timezone.now()
+    invitation.save(update_fields=["status", "decided_at"])
+    return invitation
+
+
+# --- leadership, kick, leave -------------------------------------------------------------------
+
+@transaction.atomic
+def guild_leader_hand_over(*, actor: Player, guild_id: int, player_id: int) -> Guild:
+    guild = _lock_guilds(guild_id)[guild_id]
+    _require_leader(guild, actor)
+    if player_id == actor.pk:
+        raise RuleViolation("already_leader", "You already lead this guild.")
+    if not Membership.objects.filter(guild=guild, player_id=player_id, left_at__isnull=True).exists():
+        raise RuleViolation("not_member", "The new leader must be a member of the guild.", {"player": player_id})
+    guild.leader_id = player_id
+    guild.save(update_fields=["leader"])
+    return guild
+
+
+@transaction.atomic
+def guild_member_kick(*, actor: Player, guild_id: int, player_id: int) -> Guild:
+    now = timezone.now()
+    guild = _lock_guilds(guild_id)[guild_id]
+    _require_leader(guild, actor)
+    if player_id == actor.pk:
+        raise RuleViolation("cannot_kick_self", "A leader cannot kick themselves; leave or hand over instead.")
+    membership = Membership.objects.filter(guild=guild, player_id=player_id, left_at__isnull=True).first()
+    if membership is None:
+        raise RuleViolation("not_member", "That player is not a member of the guild.", {"player": player_id})
+    _remove_member(guild=guild, membership=membership, reason=Membership.LeftReason.KICKED, now=now)
+    return guild
+
+
+@transaction.atomic
+def guild_leave(*, player: Player, guild_id: int) -> Guild:
+    """Leave after the minimum stay; a leader hands over first, unless they are the last member."""
+    now = timezone.now()
+    guild = _lock_guilds(guild_id)[guild_id]
+    membership = _require_member(guild, player.pk)
+    rules = GuildRules.load()
+    allowed_from = membership.joined_at + timedelta(hours=rules.leave_after_hours)
+    if now <= allowed_from:
+        raise RuleViolation("leave_too_soon", "You joined too recently to leave.", _retry_details(allowed_from, now))
+    if guild.leader_id == player.pk:
+        if guild.members_count > 1:
+            raise RuleViolation("leader_must_hand_over", "Hand leadership to another member before leaving.",
+                                {"guild": guild.pk})
+        _disband(guild, now)
+        return guild
+    _remove_member(guild=guild, membership=membership, reason=Membership.LeftReason.LEFT, now=now)
+    return guild
+
+
+# --- disbanding ------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class DisbandState:
+    guild_id: int
+    votes: int
+    members: int
+    disbanded: bool
+
+
+def _disband(guild: Guild, now: datetime) -> None:
+    """Disband at once: members become guildless, applications rejected, invitations cancelled."""
+    guild.memberships.filter(left_at__isnull=True).update(left_at=now, left_reason=Membership.LeftReason.DISBANDED)
+    guild.applications.filter(status=RequestStatus.PENDING).update(status=RequestStatus.REJECTED, decided_at=now)
+    guild.invitations.filter(status=RequestStatus.PENDING).update(status=RequestStatus.CANCELLED, decided_at=now)
+    guild.disband_votes.all().delete()
+    guild.members_count = 0
+    guild.disbanded_at = now
+    guild.save(update_fields=["members_count", "disbanded_at"])
+
+
+def _disband_if_unanimous(guild: Guild, now: datetime) -> bool:
+    votes = guild.disband_votes.count()
+    if votes > 0 and votes >= guild.members_count:
+        _disband(guild, now)
+        return True
+    return False
+
+
+@transaction.atomic
+def guild_disband_vote(*, player: Player, guild_id: int) -> DisbandState:
+    now = timezone.now()
+    guild = _lock_guilds(guild_id)[guild_id]
+    _require_member(guild, player.pk)
+    if guild.disband_votes.filter(player=player).exists():
+        raise RuleViolation("already_voted", "You already voted to disband this guild.")
+    DisbandVote.objects.create(guild=guild, player=player, voted_at=now)
+    votes, members = guild.disband_votes.count(), guild.members_count
+    disbanded = _disband_if_unanimous(guild, now)
+    return DisbandState(guild_id=guild.pk, votes=votes, members=members, disbanded=disbanded)
+
+
+@transaction.atomic
+def guild_disband_vote_withdraw(*, player: Player, guild_id: int) -> DisbandState:
+    guild = _lock_guilds(guild_id)[guild_id]
+    _require_member(guild, player.pk)
+    deleted, _ = guild.disband_votes.filter(player=player).delete()
+    if not deleted:
+        raise RuleViolation("not_voted", "You have no disband vote to withdraw.")
+    return DisbandState(guild_id=guild.pk, votes=guild.disband_votes.count(), members=guild.members_count,
+                        disbanded=False)
+
+
+# --- activity and rank -------------------------------------------------------------------------
+
+def guild_person_runs_record(*, guild_id: int, at: datetime, count: int = 1) -> None:
+    """Add person-runs started at ``at`` by members of the guild to its ledger (one row per UTC day).
+
+    The dungeon runs call this once per started run with the number of party members who
+    belonged to this guild at that moment. Safe under concurrency: increment, else insert,
+    and on a lost insert race increment again.
+    """
+    if count <= 0:
+        return
+    day = timezone.localdate(at, dt_timezone.utc) if timezone.is_aware(at) else at.date()
+    with transaction.atomic():
+        if PersonRunDay.objects.filter(guild_id=guild_id, day=day).update(person_runs=F("person_runs") + count):
+            return
+        try:
+            with transaction.atomic():
+                PersonRunDay.objects.create(guild_id=guild_id, day=day, person_runs=count)
+        except IntegrityError:
+            PersonRunDay.objects.filter(guild_id=guild_id, day=day).update(person_runs=F("person_runs") + count)
+
+
+def activity_divisor(*, created_at: datetime, today: date, window_days: int) -> int:
+    """Days the activity average spans: the window, or the guild's age in UTC days if younger (>= 1)."""
+    created_day = timezone.localdate(created_at, dt_timezone.utc)
+    return max(1, min(window_days, (today - created_day).days + 1))
+
+
+def guild_activity_recompute_all(*, now: datetime | None = None) -> int:
+    """Recompute every living guild's activity in one set-based UPDATE; returns the rows updated.
+
+    activity = person-runs on the last ``window`` UTC days (today included) / divisor, where the
+    divisor is the window or the guild's age in days if younger. The age is expressed as a CASE
+    over creation-time thresholds so the same statement runs on SQLite and PostgreSQL.
+    """
+    now = now or timezone.now()
+    window = GuildRules.load().activity_window_days
+    today = timezone.localdate(now, dt_timezone.utc)
+    first_day = today - timedelta(days=window - 1)
+    runs = (PersonRunDay.objects.filter(guild_id=OuterRef("pk"), day__gte=first_day, day__lte=today)
+            .order_by().values("guild_id").annotate(total=Sum("person_runs")).values("total"))
+    midnight = datetime.combine(today, datetime.min.time(), tzinfo=dt_timezone.utc)
+    # A guild created on day (today - k) has age k + 1 days; older than the window -> window.
+    divisor = Case(
+        *[When(created_at__gte=midnight - timedelta(days=k), then=Value(float(k + 1))) for k in range(window - 1)],
+        default=Value(float(window)),
+        output_field=FloatField(),
+    )
+    total = Cast(Coalesce(Subquery(runs), Value(0)), FloatField())
+    with transaction.atomic():
+        return Guild.objects.filter(disbanded_at__isnull=True).update(
+            activity=total / divisor, activity_computed_at=now)
+
+
+@transaction.atomic
+def guild_rank_add(*, guild_id: int, points: int) -> Guild:
+    """Raise a guild's rank (an NPC rescue adds its rank points)."""
+    updated = Guild.objects.filter(pk=guild_id).update(rank=F("rank") + points)
+    if not updated:
+        raise NotFound("guild_not_found", "No such guild.", {"guild": guild_id})
+    return Guild.objects.get(pk=guild_id)
