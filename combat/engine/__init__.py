@@ -1,6 +1,22 @@
 """Pure combat rules engine: turn order, actions, damage and effects (no Django)."""
 from __future__ import annotations
 
+from combat.engine.actions import (
+    Action,
+    ActionResult,
+    AttackAction,
+    DrinkPotion,
+    Flee,
+    Impossible,
+    Skip,
+    Success,
+    SwitchWeapon,
+    Timeout,
+    action_from_dict,
+)
+from combat.engine.ai import choose_target, valid_targets
+from combat.engine.battle import act, allowed_actions, replay, resolve_enemy_turns, rng_for, start_battle
+from combat.engine.damage import crit_chance, hit_damage, miss_chance, roll_attack
 from combat.engine.effects import (
     DEFAULT_MAGNITUDES,
     EFFECTS,
@@ -12,15 +28,75 @@ from combat.engine.effects import (
     apply_effect,
     tick_effects,
 )
+from combat.engine.events import Event, event_from_dict
+from combat.engine.rules import CombatRules
+from combat.engine.state import (
+    ENGINE_VERSION,
+    BattleSetup,
+    BattleState,
+    Combatant,
+    EffectSpec,
+    Kind,
+    Outcome,
+    Potion,
+    PotionKind,
+    Side,
+    Stats,
+    Weapon,
+    setup_from_dict,
+    setup_to_dict,
+)
+from combat.engine.turn_order import turn_order
 
 __all__ = [
     "DEFAULT_MAGNITUDES",
     "EFFECTS",
+    "ENGINE_VERSION",
     "OPPOSITES",
     "REPLACES",
+    "Action",
+    "ActionResult",
     "ActiveEffect",
     "ApplyOutcome",
+    "AttackAction",
+    "BattleSetup",
+    "BattleState",
+    "Combatant",
+    "CombatRules",
+    "DrinkPotion",
     "EffectBook",
+    "EffectSpec",
+    "Event",
+    "Flee",
+    "Impossible",
+    "Kind",
+    "Outcome",
+    "Potion",
+    "PotionKind",
+    "Side",
+    "Skip",
+    "Stats",
+    "Success",
+    "SwitchWeapon",
+    "Timeout",
+    "Weapon",
+    "act",
+    "action_from_dict",
+    "allowed_actions",
     "apply_effect",
+    "choose_target",
+    "crit_chance",
+    "event_from_dict",
+    "hit_damage",
+    "miss_chance",
+    "replay",
+    "resolve_enemy_turns",
+    "rng_for",
+    "roll_attack",
+    "setup_from_dict",
+    "setup_to_dict",
+    "start_battle",
     "tick_effects",
+    "turn_order",
+    "valid_targets",
 ]

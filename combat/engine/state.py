@@ -1,0 +1,336 @@
+"""Battle state as immutable, JSON-serializable values: stats, gear, combatants, the battle."""
+from __future__ import annotations
+
+import dataclasses
+import enum
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from combat.engine.effects import DEFAULT_MAGNITUDES, ActiveEffect, EffectTuple, has_effect
+from combat.engine.rules import CombatRules
+
+# Bumped whenever a rule change would make old seeds replay differently (as Brogue does).
+ENGINE_VERSION = 1
+
+STAT_NAMES: tuple[str, ...] = ("strength", "stamina", "metabolism", "luck", "attentiveness")
+
+
+class Side(str, enum.Enum):
+    PLAYERS = "players"
+    ENEMIES = "enemies"
+
+
+class Kind(str, enum.Enum):
+    PLAYER = "player"
+    ENEMY = "enemy"
+    NPC = "npc"
+
+
+class Outcome(str, enum.Enum):
+    """How a battle stands: ongoing, or how it ended."""
+
+    ONGOING = "ongoing"
+    VICTORY = "victory"  # every enemy is dead
+    DEFEAT = "defeat"  # every player is dead
+    ESCAPED = "escaped"  # no player is left in battle and at least one fled
+    DRAW = "draw"  # CombatRules.max_rounds reached
+
+
+@dataclass(frozen=True)
+class Stats:
+    """The five permanent stats of SPEC section 3 (enemies have them too)."""
+
+    strength: int = 0
+    stamina: int = 0
+    metabolism: int = 0
+    luck: int = 0
+    attentiveness: int = 0
+
+    def raised(self, stat: str, amount: int) -> Stats:
+        return replace(self, **{stat: getattr(self, stat) + amount})
+
+
+@dataclass(frozen=True)
+class EffectSpec:
+    """An effect a weapon hit, a potion or an amulet applies; chance is per hit."""
+
+    name: str
+    turns: int | None = None
+    magnitude: float | None = None
+    chance: float = 1.0
+
+    def __post_init__(self) -> None:
+        if self.name not in DEFAULT_MAGNITUDES:
+            raise ValueError(f"unknown effect {self.name!r}")
+        if not 0.0 <= self.chance <= 1.0:
+            raise ValueError("chance must be within [0, 1]")
+
+
+@dataclass(frozen=True)
+class Weapon:
+    """A weapon in a slot; on_hit effects land on the target of a hit."""
+
+    name: str
+    damage: int
+    kind: str = "melee"
+    on_hit: tuple[EffectSpec, ...] = ()
+
+
+FISTS = Weapon("fists", 0, "fists")
+
+
+class PotionKind(str, enum.Enum):
+    HEALING = "healing"
+    EFFECT = "effect"
+    STAT = "stat"
+
+
+@dataclass(frozen=True)
+class Potion:
+    """A carried potion; id is the server's item id so it can remove the drunk one."""
+
+    id: str
+    kind: PotionKind
+    heal: int = 0
+    effect: EffectSpec | None = None
+    stat: str | None = None
+    amount: int = 0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", PotionKind(self.kind))
+        if self.kind is PotionKind.HEALING and self.heal <= 0:
+            raise ValueError("a healing potion heals a positive amount")
+        if self.kind is PotionKind.EFFECT and self.effect is None:
+            raise ValueError("an effect potion needs an effect")
+        if self.kind is PotionKind.STAT and (self.stat not in STAT_NAMES or self.amount <= 0):
+            raise ValueError("a stat potion raises a known stat by a positive amount")
+
+
+@dataclass(frozen=True)
+class Combatant:
+    """A player, an enemy or the NPC companion, as it stands at one moment of a battle."""
+
+    id: str
+    kind: Kind
+    name: str
+    hp: int
+    max_hp: int
+    stats: Stats = field(default_factory=Stats)
+    weapons: tuple[Weapon, ...] = ()
+    active_weapon: int = 0
+    armor: int = 0
+    potions: tuple[Potion, ...] = ()
+    amulets: tuple[EffectSpec, ...] = ()
+    effects: EffectTuple = ()
+    is_boss: bool = False
+    fled: bool = False
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", Kind(self.kind))
+        if not 0 <= self.hp <= self.max_hp:
+            raise ValueError(f"{self.id}: hp must be within [0, max_hp]")
+        if self.weapons and not 0 <= self.active_weapon < len(self.weapons):
+            raise ValueError(f"{self.id}: active_weapon out of range")
+
+    @property
+    def side(self) -> Side:
+        return Side.ENEMIES if self.kind is Kind.ENEMY else Side.PLAYERS
+
+    @property
+    def alive(self) -> bool:
+        return self.hp > 0
+
+    @property
+    def in_battle(self) -> bool:
+        """Alive and still fighting: the dead and the fled take no turns and cannot be targeted."""
+        return self.hp > 0 and not self.fled
+
+    @property
+    def takes_turns(self) -> bool:
+        return self.kind is not Kind.NPC
+
+    @property
+    def weapon(self) -> Weapon:
+        return self.weapons[self.active_weapon] if self.weapons else FISTS
+
+    def has(self, effect: str) -> bool:
+        return has_effect(self.effects, effect)
+
+
+@dataclass(frozen=True)
+class BattleSetup:
+    """What the server knows when a battle starts (players in formation order)."""
+
+    players: tuple[Combatant, ...]
+    enemies: tuple[Combatant, ...]
+    npc: Combatant | None = None
+    # Non-permanent effects present at the start (e.g. warlock buffs): (combatant id, spec).
+    starting_effects: tuple[tuple[str, EffectSpec], ...] = ()
+    rules: CombatRules = field(default_factory=CombatRules)
+
+
+@dataclass(frozen=True)
+class BattleState:
+    """The whole battle between two engine calls; to_dict/from_dict persist it as JSON."""
+
+    seed: int
+    combatants: tuple[Combatant, ...]
+    order: tuple[str, ...]  # ids of the turn takers, fixed at start, repeated every round
+    rules: CombatRules = field(default_factory=CombatRules)
+    round: int = 1
+    turn_index: int = 0
+    turn_open: bool = False  # the current slot's turn has started (turn_started emitted)
+    extra_actions_used: int = 0  # haste bonus actions taken in this turn
+    step: int = 0  # engine calls made so far; derives each call's random stream
+    outcome: Outcome = Outcome.ONGOING
+    version: int = ENGINE_VERSION
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "outcome", Outcome(self.outcome))
+
+    @property
+    def over(self) -> bool:
+        return self.outcome is not Outcome.ONGOING
+
+    def get(self, combatant_id: str) -> Combatant:
+        for combatant in self.combatants:
+            if combatant.id == combatant_id:
+                return combatant
+        raise KeyError(combatant_id)
+
+    def find(self, combatant_id: str) -> Combatant | None:
+        for combatant in self.combatants:
+            if combatant.id == combatant_id:
+                return combatant
+        return None
+
+    @property
+    def current_id(self) -> str | None:
+        return None if self.over else self.order[self.turn_index]
+
+    @property
+    def awaiting(self) -> str | None:
+        """The id of the player whose action the battle waits for, or None."""
+        if self.over or not self.turn_open:
+            return None
+        current = self.get(self.order[self.turn_index])
+        return current.id if current.kind is Kind.PLAYER and current.in_battle else None
+
+    @property
+    def players(self) -> tuple[Combatant, ...]:
+        return tuple(c for c in self.combatants if c.kind is Kind.PLAYER)
+
+    @property
+    def enemies(self) -> tuple[Combatant, ...]:
+        return tuple(c for c in self.combatants if c.kind is Kind.ENEMY)
+
+    @property
+    def npc(self) -> Combatant | None:
+        return next((c for c in self.combatants if c.kind is Kind.NPC), None)
+
+    @property
+    def has_boss(self) -> bool:
+        return any(c.is_boss for c in self.enemies)
+
+    def with_combatant(self, combatant: Combatant) -> BattleState:
+        return replace(
+            self, combatants=tuple(combatant if c.id == combatant.id else c for c in self.combatants)
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return to_jsonable(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> BattleState:
+        return _battle_from_dict(data)
+
+
+# --- JSON -------------------------------------------------------------------------------------
+# Dataclasses become dicts of their fields, enums their values, tuples lists; from_dict undoes it
+# class by class so the format stays explicit and reviewable.
+
+
+def to_jsonable(value: Any) -> Any:
+    if isinstance(value, CombatRules):
+        return value.to_dict()
+    if isinstance(value, enum.Enum):
+        return value.value
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, (tuple, list)):
+        return [to_jsonable(v) for v in value]
+    if isinstance(value, Mapping):
+        return {str(k): to_jsonable(v) for k, v in value.items()}
+    return value
+
+
+def _spec(data: Mapping[str, Any]) -> EffectSpec:
+    return EffectSpec(data["name"], data["turns"], data["magnitude"], data["chance"])
+
+
+def _weapon(data: Mapping[str, Any]) -> Weapon:
+    return Weapon(data["name"], data["damage"], data["kind"], tuple(_spec(s) for s in data["on_hit"]))
+
+
+def _potion(data: Mapping[str, Any]) -> Potion:
+    effect = data["effect"]
+    return Potion(
+        data["id"], PotionKind(data["kind"]), data["heal"], _spec(effect) if effect else None, data["stat"], data["amount"]
+    )
+
+
+def combatant_from_dict(data: Mapping[str, Any]) -> Combatant:
+    return Combatant(
+        id=data["id"],
+        kind=Kind(data["kind"]),
+        name=data["name"],
+        hp=data["hp"],
+        max_hp=data["max_hp"],
+        stats=Stats(**data["stats"]),
+        weapons=tuple(_weapon(w) for w in data["weapons"]),
+        active_weapon=data["active_weapon"],
+        armor=data["armor"],
+        potions=tuple(_potion(p) for p in data["potions"]),
+        amulets=tuple(_spec(s) for s in data["amulets"]),
+        effects=tuple(ActiveEffect.from_dict(e) for e in data["effects"]),
+        is_boss=data["is_boss"],
+        fled=data["fled"],
+    )
+
+
+def _battle_from_dict(data: Mapping[str, Any]) -> BattleState:
+    if data.get("version") != ENGINE_VERSION:
+        raise ValueError(f"battle state version {data.get('version')!r} is not {ENGINE_VERSION}")
+    return BattleState(
+        seed=data["seed"],
+        combatants=tuple(combatant_from_dict(c) for c in data["combatants"]),
+        order=tuple(data["order"]),
+        rules=CombatRules.from_dict(data["rules"]),
+        round=data["round"],
+        turn_index=data["turn_index"],
+        turn_open=data["turn_open"],
+        extra_actions_used=data["extra_actions_used"],
+        step=data["step"],
+        outcome=Outcome(data["outcome"]),
+        version=data["version"],
+    )
+
+
+def setup_to_dict(setup: BattleSetup) -> dict[str, Any]:
+    return to_jsonable(setup)  # type: ignore[no-any-return]
+
+
+def setup_from_dict(data: Mapping[str, Any]) -> BattleSetup:
+    npc = data.get("npc")
+    return BattleSetup(
+        players=tuple(combatant_from_dict(c) for c in data["players"]),
+        enemies=tuple(combatant_from_dict(c) for c in data["enemies"]),
+        npc=combatant_from_dict(npc) if npc else None,
+        starting_effects=tuple((cid, _spec(spec)) for cid, spec in data.get("starting_effects", ())),
+        rules=CombatRules.from_dict(data["rules"]) if "rules" in data else CombatRules(),
+    )
+
+
+def ids_in(combatants: Sequence[Combatant]) -> tuple[str, ...]:
+    return tuple(c.id for c in combatants)
