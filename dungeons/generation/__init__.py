@@ -1,0 +1,50 @@
+"""Pure dungeon generation engine (SPEC section 5): no Django, no global random, values in and out."""
+from dungeons.generation.dungeon import Dungeon, Floor, Room
+from dungeons.generation.formulas import (
+    clamp,
+    floor_count,
+    lerp,
+    npc_chance,
+    npc_floor_weights,
+    npc_x,
+    room_count,
+    round_half_away,
+)
+from dungeons.generation.generator import draw_weighted, floor_layout, generate_dungeon, lottery_weights
+from dungeons.generation.params import GenerationParams, validation_errors
+from dungeons.generation.rules import (
+    GENERATOR_VERSION,
+    KIND_RULES,
+    LOTTERY,
+    NPC_KINDS,
+    STORY_ITEMS,
+    DungeonKind,
+    RoomKind,
+)
+
+__all__ = [
+    "GENERATOR_VERSION",
+    "KIND_RULES",
+    "LOTTERY",
+    "NPC_KINDS",
+    "STORY_ITEMS",
+    "Dungeon",
+    "DungeonKind",
+    "Floor",
+    "GenerationParams",
+    "Room",
+    "RoomKind",
+    "clamp",
+    "draw_weighted",
+    "floor_count",
+    "floor_layout",
+    "generate_dungeon",
+    "lerp",
+    "lottery_weights",
+    "npc_chance",
+    "npc_floor_weights",
+    "npc_x",
+    "room_count",
+    "round_half_away",
+    "validation_errors",
+]

@@ -1,0 +1,241 @@
+"""generate_dungeon: floors, room kinds per floor (fixed rooms + lottery), the NPC and story items."""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+
+from dungeons.generation.dungeon import Dungeon, Floor, Room
+from dungeons.generation.formulas import clamp, floor_count, npc_chance, npc_floor_weights, room_count
+from dungeons.generation.params import GenerationParams
+from dungeons.generation.rules import (
+    ALWAYS_RESCUABLE,
+    GENERATOR_VERSION,
+    KIND_RULES,
+    LOTTERY,
+    LOTTERY_FALLBACK,
+    NPC_KINDS,
+    STORY_FORBIDDEN,
+    STORY_ITEMS,
+    UNSUPPORTED_KINDS,
+    DungeonKind,
+    RoomKind,
+)
+from dungeons.generation.streams import Stream, base_seed, stream_rng
+
+_DEFAULT_PARAMS = GenerationParams()
+
+
+def parse_kind(kind: str) -> DungeonKind:
+    """The dungeon kind this engine lays out, or a ValueError saying why not."""
+    try:
+        parsed = DungeonKind(kind)
+    except ValueError:
+        known = ", ".join(k.value for k in KIND_RULES)
+        raise ValueError(f"unknown dungeon kind {kind!r}; expected one of: {known}") from None
+    if parsed in UNSUPPORTED_KINDS:
+        raise ValueError(f"dungeon kind {kind!r} is not generated here: {UNSUPPORTED_KINDS[parsed]}")
+    return parsed
+
+
+_Term = tuple[RoomKind, float, float]
+
+
+def _lottery_terms(
+    *, floor: int, n: int, completed: float, params: GenerationParams, banned: frozenset[RoomKind]
+) -> list[_Term]:
+    """``(kind, base + driver, cap)`` per lottery entry: constant on a floor, so computed once.
+
+    A banned kind gets offset and cap 0, so its weight is 0 whatever the counts.
+    """
+    drivers = {"n": n, "completed": completed, "floor": floor}
+    return [
+        (entry.kind, 0.0, 0.0)
+        if entry.kind in banned
+        else (entry.kind, getattr(params, entry.base) + drivers[entry.driver], getattr(params, entry.cap))
+        for entry in LOTTERY
+    ]
+
+
+def _weights(terms: list[_Term], counts: Mapping[RoomKind, int]) -> list[float]:
+    return [float(clamp(0, offset - counts.get(kind, 0), cap)) for kind, offset, cap in terms]
+
+
+def lottery_weights(
+    *,
+    counts: Mapping[RoomKind, int],
+    floor: int,
+    n: int,
+    completed: float,
+    params: GenerationParams,
+    banned: frozenset[RoomKind] = frozenset(),
+) -> tuple[float, ...]:
+    """SPEC's ``(X, Y, Z)`` for the next lottery room, in the order of ``rules.LOTTERY``.
+
+    ``counts`` are the rooms of each kind already on this floor, the pre-marked ones included.
+    """
+    terms = _lottery_terms(floor=floor, n=n, completed=completed, params=params, banned=banned)
+    return tuple(_weights(terms, counts))
+
+
+def draw_weighted(weights: Sequence[float], rng: random.Random) -> int | None:
+    """Index drawn with probability proportional to its weight, or None if all weights are zero.
+
+    Written out rather than ``rng.choices`` so the consumed randomness (one ``random()``) is part
+    of this engine's contract, not of the standard library's implementation.
+    """
+    total = sum(weights)
+    if total <= 0:
+        return None
+    u = rng.random() * total
+    acc = 0.0
+    for index, weight in enumerate(weights):
+        acc += weight
+        if u < acc:
+            return index
+    # Float rounding can leave u a hair above the running sum: give it to the last real candidate.
+    return max(index for index, weight in enumerate(weights) if weight > 0)
+
+
+def floor_layout(
+    *,
+    kind: DungeonKind,
+    floor: int,
+    rooms: int,
+    n: int,
+    completed: float,
+    params: GenerationParams,
+    rng: random.Random,
+) -> tuple[RoomKind, ...]:
+    """The room kinds of one floor, before story rooms are placed.
+
+    The tail rooms (boss last, then rest) go to the end; each marked room (treasure, then trap)
+    to a random free room; every other room, in order, comes from the lottery. A floor too short
+    keeps its fixed rooms in priority order (boss, rest, treasure, trap).
+    """
+    rules = KIND_RULES[kind]
+    fixed = rules.fixed_priority[:rooms]
+    tail, marked = fixed[: len(rules.tail)], fixed[len(rules.tail) :]
+    layout: list[RoomKind | None] = [None] * rooms
+    for offset, room_kind in enumerate(tail):
+        layout[rooms - 1 - offset] = room_kind
+    free = list(range(rooms - len(tail)))
+    for room_kind in marked:
+        layout[free.pop(rng.randrange(len(free)))] = room_kind
+    counts: Counter[RoomKind] = Counter(k for k in layout if k is not None)
+    terms = _lottery_terms(floor=floor, n=n, completed=completed, params=params, banned=rules.banned)
+    for index in free:  # still ascending: the lottery runs in room order, as SPEC says
+        weights = _weights(terms, counts)
+        drawn = draw_weighted(weights, rng)
+        room_kind = LOTTERY_FALLBACK if drawn is None else LOTTERY[drawn].kind
+        layout[index] = room_kind
+        counts[room_kind] += 1
+    return tuple(k for k in layout if k is not None)
+
+
+def npc_candidates(npc_kinds: Iterable[str] | None) -> tuple[str, ...]:
+    """The NPC kinds a dungeon may hold, in canonical order; peasants are always among them."""
+    if npc_kinds is None:
+        return NPC_KINDS
+    if isinstance(npc_kinds, str):
+        raise ValueError("npc_kinds must be a collection of NPC kinds, not one string")
+    wanted = set(npc_kinds)
+    unknown = wanted - set(NPC_KINDS)
+    if unknown:
+        raise ValueError(f"unknown NPC kinds: {', '.join(sorted(unknown))}")
+    wanted |= ALWAYS_RESCUABLE
+    return tuple(k for k in NPC_KINDS if k in wanted)
+
+
+def _story_eligible(kinds: Sequence[RoomKind], taken: int | None = None) -> list[int]:
+    return [j for j, k in enumerate(kinds) if k not in STORY_FORBIDDEN and j != taken]
+
+
+def generate_dungeon(
+    kind: str,
+    n: int,
+    rank: float,
+    completed: float,
+    same_guild: bool,
+    params: GenerationParams | None = None,
+    rng: random.Random | None = None,
+    *,
+    npc_kinds: Iterable[str] | None = None,
+) -> Dungeon:
+    """Generate an ordinary or frenzy dungeon per SPEC section 5; equal inputs and seed, equal dungeon.
+
+    ``rng`` is consumed by exactly one draw (64 bits) from which independent streams derive: one
+    per floor for its rooms, one for the NPC, one for story items (see ``streams``).
+    ``npc_kinds`` are the kinds the guild has not rescued yet (default: all of them).
+    ``kind="darkness"`` raises ValueError: the labyrinth has its own engine.
+    """
+    if rng is None or not isinstance(rng, random.Random):
+        raise TypeError("generate_dungeon needs rng=random.Random(seed); it never uses the global random")
+    params = _DEFAULT_PARAMS if params is None else params
+    dungeon_kind = parse_kind(kind)
+    candidates = npc_candidates(npc_kinds)
+    floors_total = floor_count(n=n, rank=rank, completed=completed, params=params)
+    base = base_seed(rng)
+
+    layouts: list[list[RoomKind]] = [
+        list(
+            floor_layout(
+                kind=dungeon_kind,
+                floor=i,
+                rooms=room_count(floor=i, n=n, rank=rank, completed=completed, params=params),
+                n=n,
+                completed=completed,
+                params=params,
+                rng=stream_rng(base, Stream.FLOOR, i),
+            )
+        )
+        for i in range(floors_total)
+    ]
+    contents: dict[tuple[int, int], Room] = {}
+
+    # The NPC: only for single-guild parties, at most one per dungeon.
+    chance = npc_chance(rank=rank, completed=completed, params=params) if same_guild else 0.0
+    npc: tuple[int, int] | None = None
+    npc_kind: str | None = None
+    npc_rng = stream_rng(base, Stream.NPC)
+    if npc_rng.random() < chance:
+        npc_floor = draw_weighted(npc_floor_weights(floors=floors_total), npc_rng)
+        assert npc_floor is not None  # the weights always sum to 1
+        eligible = _story_eligible(layouts[npc_floor])
+        # A floor of only rest and boss rooms (possible with tiny r_min) has no room for the NPC.
+        if eligible:
+            npc = (npc_floor, eligible[npc_rng.randrange(len(eligible))])
+            npc_kind = candidates[npc_rng.randrange(len(candidates))]
+            layouts[npc[0]][npc[1]] = RoomKind.STORY
+            contents[npc] = Room(RoomKind.STORY, npc_kind=npc_kind)
+
+    # Story items: on each floor, with a small chance, one more room becomes a story room.
+    story_rng = stream_rng(base, Stream.STORY)
+    for i, layout in enumerate(layouts):
+        if story_rng.random() >= params.story_item_chance:
+            continue
+        eligible = _story_eligible(layout, taken=npc[1] if npc and npc[0] == i else None)
+        if not eligible:
+            continue
+        j = eligible[story_rng.randrange(len(eligible))]
+        item = STORY_ITEMS[story_rng.randrange(len(STORY_ITEMS))]
+        layout[j] = RoomKind.STORY
+        contents[(i, j)] = Room(RoomKind.STORY, story_item=item)
+
+    floors = tuple(
+        Floor(index=i, rooms=tuple(contents.get((i, j)) or Room(k) for j, k in enumerate(layout)))
+        for i, layout in enumerate(layouts)
+    )
+    return Dungeon(
+        kind=dungeon_kind.value,
+        n=n,
+        rank=rank,
+        completed=completed,
+        same_guild=bool(same_guild),
+        params=params,
+        floors=floors,
+        npc=npc,
+        npc_kind=npc_kind,
+        npc_chance=chance,
+        generator_version=GENERATOR_VERSION,
+    )

@@ -1,0 +1,1 @@
+"""Tests of the pure dungeon generation engine (DB-free)."""
