@@ -1,4 +1,8 @@
 """REST routes of the dungeons app (mounted under /api/v1/)."""
-from django.urls import path  # noqa: F401
+from django.urls import path
 
-urlpatterns: list = []
+from dungeons.apis import DungeonPreviewApi
+
+urlpatterns = [
+    path("dungeons/preview/", DungeonPreviewApi.as_view(), name="dungeon-preview"),
+]

@@ -10,7 +10,14 @@ from dungeons.generation.formulas import (
     room_count,
     round_half_away,
 )
-from dungeons.generation.generator import draw_weighted, floor_layout, generate_dungeon, lottery_weights
+from dungeons.generation.generator import (
+    draw_weighted,
+    floor_layout,
+    generate_dungeon,
+    lottery_weights,
+    npc_candidates,
+    parse_kind,
+)
 from dungeons.generation.params import GenerationParams, validation_errors
 from dungeons.generation.rules import (
     GENERATOR_VERSION,
@@ -41,9 +48,11 @@ __all__ = [
     "generate_dungeon",
     "lerp",
     "lottery_weights",
+    "npc_candidates",
     "npc_chance",
     "npc_floor_weights",
     "npc_x",
+    "parse_kind",
     "room_count",
     "round_half_away",
     "validation_errors",

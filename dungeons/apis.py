@@ -1,0 +1,155 @@
+"""REST views of the dungeons app: the designers' generation preview."""
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers
+from rest_framework.permissions import IsAdminUser
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from dungeons import generation
+from dungeons.models import DungeonKind, NpcKind, RoomKind, StoryItem
+from dungeons.selectors import dungeon_preview, generation_params_get
+from dungeons.services import MAX_SEED, new_seed
+
+
+def preview_payload(*, dungeon: generation.Dungeon, seed: int) -> dict[str, Any]:
+    """The JSON shape of a generated dungeon shared by the preview API and the admin page."""
+    return {
+        "kind": dungeon.kind,
+        "seed": seed,
+        "generator_version": dungeon.generator_version,
+        "inputs": {
+            "players": dungeon.n,
+            "rank": dungeon.rank,
+            "completed": dungeon.completed,
+            "same_guild": dungeon.same_guild,
+        },
+        "params": dungeon.params.as_dict(),
+        "floor_count": len(dungeon.floors),
+        "room_count": dungeon.room_total,
+        "npc_chance": dungeon.npc_chance,
+        "npc": None
+        if dungeon.npc is None
+        else {"floor": dungeon.npc[0], "room": dungeon.npc[1], "kind": dungeon.npc_kind},
+        "floors": [
+            {
+                "index": floor.index,
+                "rooms": [
+                    {"index": j, "kind": str(room.kind), "npc_kind": room.npc_kind, "story_item": room.story_item}
+                    for j, room in enumerate(floor.rooms)
+                ],
+            }
+            for floor in dungeon.floors
+        ],
+    }
+
+
+class DungeonPreviewNpcSerializer(serializers.Serializer):
+    floor = serializers.IntegerField()
+    room = serializers.IntegerField()
+    # Same values as a room's npc_kind; a plain string keeps one enum per choice set in the schema.
+    kind = serializers.CharField(help_text="The NPC kind (see the room's npc_kind).")
+
+
+class DungeonPreviewRoomSerializer(serializers.Serializer):
+    index = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=RoomKind.choices)
+    npc_kind = serializers.ChoiceField(choices=NpcKind.choices, allow_null=True)
+    story_item = serializers.ChoiceField(choices=StoryItem.choices, allow_null=True)
+
+
+class DungeonPreviewFloorSerializer(serializers.Serializer):
+    index = serializers.IntegerField()
+    rooms = DungeonPreviewRoomSerializer(many=True)
+
+
+class DungeonPreviewInputsSerializer(serializers.Serializer):
+    players = serializers.IntegerField()
+    rank = serializers.FloatField()
+    completed = serializers.FloatField()
+    same_guild = serializers.BooleanField()
+
+
+class DungeonPreviewSerializer(serializers.Serializer):
+    """The preview response (module-level names keep the OpenAPI components unique)."""
+
+    kind = serializers.ChoiceField(choices=DungeonKind.choices)
+    seed = serializers.IntegerField(help_text="Pass it back to get the same dungeon.")
+    generator_version = serializers.IntegerField()
+    inputs = DungeonPreviewInputsSerializer()
+    params = serializers.DictField(child=serializers.FloatField(), help_text="GenerationParams in force.")
+    floor_count = serializers.IntegerField()
+    room_count = serializers.IntegerField()
+    npc_chance = serializers.FloatField(help_text="0 for mixed-guild parties.")
+    npc = DungeonPreviewNpcSerializer(allow_null=True)
+    floors = DungeonPreviewFloorSerializer(many=True)
+
+
+class DungeonPreviewApi(APIView):
+    """Generate a dungeon with the parameters in force, without storing it (staff only)."""
+
+    permission_classes = [IsAdminUser]
+
+    class InputSerializer(serializers.Serializer):
+        """The query string; every field has a designer-friendly default."""
+
+        kind = serializers.ChoiceField(choices=DungeonKind.choices, default=DungeonKind.ORDINARY)
+        players = serializers.IntegerField(min_value=1, max_value=100, default=4, help_text="Party size N.")
+        rank = serializers.FloatField(min_value=0, max_value=10_000, default=0.0, help_text="Guild rank R.")
+        completed = serializers.FloatField(
+            min_value=0, max_value=100_000, default=0.0, help_text="Mean completed dungeons C."
+        )
+        same_guild = serializers.BooleanField(default=True, help_text="All members in one guild (NPC possible).")
+        seed = serializers.IntegerField(
+            min_value=0, max_value=MAX_SEED, required=False, help_text="Omit for a fresh random seed."
+        )
+
+        def validate_kind(self, value: str) -> str:
+            try:
+                generation.parse_kind(value)
+            except ValueError as exc:
+                raise serializers.ValidationError(str(exc)) from exc
+            return value
+
+    @extend_schema(
+        operation_id="dungeons_preview",
+        summary="Preview a generated dungeon (staff only)",
+        description="Generates a dungeon from the party's N, R, C with the generation settings in force and "
+        "returns its layout without storing anything. The same seed and inputs always give the same dungeon.",
+        parameters=[
+            OpenApiParameter("kind", OpenApiTypes.STR, enum=["ordinary", "frenzy"], description="Dungeon kind "
+                             "(darkness is generated by the labyrinth engine and refused here)."),
+            OpenApiParameter("players", OpenApiTypes.INT, description="Party size N (1..100, default 4)."),
+            OpenApiParameter("rank", OpenApiTypes.FLOAT, description="Guild rank R (default 0)."),
+            OpenApiParameter("completed", OpenApiTypes.FLOAT, description="Mean completed dungeons C (default 0)."),
+            OpenApiParameter("same_guild", OpenApiTypes.BOOL, description="One-guild party (default true)."),
+            OpenApiParameter("seed", OpenApiTypes.INT, description="0..2^63-1; omitted: a fresh seed, returned."),
+        ],
+        responses={
+            200: DungeonPreviewSerializer,
+            400: OpenApiResponse(description="Invalid parameters: {error: {code: 'invalid', details: {fields}}}"),
+            403: OpenApiResponse(description="Not staff."),
+        },
+        examples=[OpenApiExample("query", value=None, summary="?kind=ordinary&players=4&rank=3&completed=10&seed=7")],
+    )
+    def get(self, request: Request) -> Response:
+        # A plain dict, not the QueryDict: DRF reads a missing boolean in form data as False.
+        serializer = self.InputSerializer(data=request.query_params.dict())
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        seed = data["seed"] if "seed" in data else new_seed()
+        dungeon = dungeon_preview(
+            kind=data["kind"],
+            party_size=data["players"],
+            rank=data["rank"],
+            completed=data["completed"],
+            same_guild=data["same_guild"],
+            seed=seed,
+            params=generation_params_get(),
+        )
+        return Response(DungeonPreviewSerializer(preview_payload(dungeon=dungeon, seed=seed)).data)
