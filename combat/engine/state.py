@@ -233,13 +233,9 @@ class BattleState:
     def has_boss(self) -> bool:
         return any(c.is_boss for c in self.enemies)
 
-    def with_combatant(self, combatant: Combatant) -> BattleState:
-        return replace(
-            self, combatants=tuple(combatant if c.id == combatant.id else c for c in self.combatants)
-        )
-
     def to_dict(self) -> dict[str, Any]:
-        return to_jsonable(self)
+        data: dict[str, Any] = to_jsonable(self)
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> BattleState:
@@ -318,7 +314,8 @@ def _battle_from_dict(data: Mapping[str, Any]) -> BattleState:
 
 
 def setup_to_dict(setup: BattleSetup) -> dict[str, Any]:
-    return to_jsonable(setup)  # type: ignore[no-any-return]
+    data: dict[str, Any] = to_jsonable(setup)
+    return data
 
 
 def setup_from_dict(data: Mapping[str, Any]) -> BattleSetup:

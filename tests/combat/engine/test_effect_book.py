@@ -30,7 +30,8 @@ def test_spec_example_sequence_gives_the_documented_outcomes() -> None:
 
 def test_outcomes_are_plain_strings() -> None:
     assert {o.value for o in ApplyOutcome} == {"added", "extended", "cancelled", "replaced", "blocked"}
-    assert ApplyOutcome.ADDED == "added" and str(ApplyOutcome.BLOCKED) == "blocked"
+    assert ApplyOutcome("added") is ApplyOutcome.ADDED and str(ApplyOutcome.BLOCKED) == "blocked"
+    assert isinstance(ApplyOutcome.ADDED, str)
 
 
 def test_new_effect_is_added_with_default_magnitude() -> None:
