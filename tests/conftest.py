@@ -31,3 +31,9 @@ def _clean_cache():
 
     cache.clear()
     yield
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    """PBKDF2's deliberate slowness protects real passwords; tests need none of it."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
