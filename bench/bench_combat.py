@@ -44,23 +44,28 @@ def _effect_setup() -> BattleSetup:
         Potion("vigor", PotionKind.EFFECT, effect=spec("vigor", turns=3)),
         Potion("haste", PotionKind.EFFECT, effect=spec("haste", turns=2)),
     )
+    # (weapon, its on-hit effects, amulet) per player
     player_gear = [
-        ((Weapon("sword", 7, on_hit=(spec("bleeding", 2, chance=0.5), spec("weakness", 2, chance=0.3))),),
-         (spec("resilience"),)),
-        ((Weapon("bow", 6, "ranged", on_hit=(spec("fear", 2, chance=0.4), spec("stun", 1, chance=0.15))),),
-         (spec("concentration"),)),
-        ((Weapon("staff", 5, "magic", on_hit=(spec("burning", 2, chance=0.5), spec("curse", 3, 0.1, 0.3))),),
-         (spec("blessing"),)),
-        ((Weapon("knives", 4, "throwing", on_hit=(spec("fragility", 2, chance=0.5), spec("distraction", 2))),),
-         (spec("fearlessness"),)),
+        (Weapon("sword", 7),
+         (spec("bleeding", 2, chance=0.5), spec("weakness", 2, chance=0.3)),
+         "resilience"),
+        (Weapon("bow", 6, "ranged"),
+         (spec("fear", 2, chance=0.4), spec("stun", 1, chance=0.15)),
+         "concentration"),
+        (Weapon("staff", 5, "magic"),
+         (spec("burning", 2, chance=0.5), spec("curse", 3, 0.1, 0.3)),
+         "blessing"),
+        (Weapon("knives", 4, "throwing"),
+         (spec("fragility", 2, chance=0.5), spec("distraction", 2)),
+         "fearlessness"),
     ]
     players = tuple(
         Combatant(
             id=f"p{i}", kind="player", name=f"player {i}", hp=60, max_hp=60,  # type: ignore[arg-type]
             stats=Stats(strength=2, stamina=4, metabolism=2, luck=3, attentiveness=2),
-            weapons=weapons, armor=4, potions=potions, amulets=amulets,
+            weapons=(replace(weapon, on_hit=hits),), armor=4, potions=potions, amulets=(spec(amulet),),
         )
-        for i, (weapons, amulets) in enumerate(player_gear)
+        for i, (weapon, hits, amulet) in enumerate(player_gear)
     )
     enemy_hits = [
         (spec("frostbite", 2, chance=0.4), spec("fear", 2, chance=0.3)),
@@ -146,7 +151,9 @@ def _bare(seeds: range, calls_per_battle: float, draws: int) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--battles", type=int, default=200, help="battles per measurement (default 200)")
     parser.add_argument("--seed", type=int, default=0, help="first battle seed")
     args = parser.parse_args(argv)
@@ -167,7 +174,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"battles: {args.battles} x 4 players vs 6 enemies + NPC (seeds {seeds.start}..{seeds.stop - 1})")
     print(f"with effects:  {turns:>7} turns {seconds:7.3f} s  {rate:>10,.0f} turns/s  ({calls} engine calls)")
     print(f"no effects:    {plain_turns:>7} turns {plain_seconds:7.3f} s  {plain_rate:>10,.0f} turns/s")
-    print(f"bare rng loop: {turns:>7} turns {bare_seconds:7.3f} s  {bare_rate:>10,.0f} turns/s  ({draws} draws)")
+    print(
+        f"bare rng loop: {turns:>7} turns {bare_seconds:7.3f} s  {bare_rate:>10,.0f} turns/s"
+        f"  ({draws} draws)"
+    )
     print(f"ratio effects / no effects (per turn speed): {rate / plain_rate:.2f}")
     print(f"ratio effects / bare rng loop (per turn speed): {rate / bare_rate:.3f}")
     return 0

@@ -325,7 +325,9 @@ def allowed_actions(state: BattleState) -> tuple[A.Action, ...]:
         if potion.id not in seen:
             seen.add(potion.id)
             found.append(A.DrinkPotion(actor_id, potion.id))
-    found.extend(A.SwitchWeapon(actor_id, slot) for slot in range(len(actor.weapons)) if slot != actor.active_weapon)
+    found.extend(
+        A.SwitchWeapon(actor_id, slot) for slot in range(len(actor.weapons)) if slot != actor.active_weapon
+    )
     found.append(A.Skip(actor_id))
     if not state.has_boss:
         found.append(A.Flee(actor_id))

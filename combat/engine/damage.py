@@ -75,7 +75,9 @@ class AttackRoll:
     curse_kills: bool
 
 
-def roll_attack(attacker: Combatant, defender: Combatant, rules: CombatRules, rng: random.Random) -> AttackRoll:
+def roll_attack(
+    attacker: Combatant, defender: Combatant, rules: CombatRules, rng: random.Random
+) -> AttackRoll:
     """Roll miss, then critical, then (cursed target that survives) the curse, in that order."""
     if rng.random() < miss_chance(attacker, rules):
         return AttackRoll(hit=False, critical=False, damage=0, curse_kills=False)

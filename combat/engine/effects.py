@@ -147,7 +147,12 @@ class ActiveEffect:
     permanent: bool = False
 
     def to_dict(self) -> dict[str, object]:
-        return {"name": self.name, "turns": self.turns, "magnitude": self.magnitude, "permanent": self.permanent}
+        return {
+            "name": self.name,
+            "turns": self.turns,
+            "magnitude": self.magnitude,
+            "permanent": self.permanent,
+        }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, object]) -> ActiveEffect:
@@ -221,7 +226,8 @@ def apply_effect(
             max(same.magnitude, strength),
             same.permanent or permanent,
         )
-        return tuple(merged if e.name == name else e for e in effects), ApplyResult(ApplyOutcome.EXTENDED, name, name)
+        merged_all = tuple(merged if e.name == name else e for e in effects)
+        return merged_all, ApplyResult(ApplyOutcome.EXTENDED, name, name)
 
     new = ActiveEffect(name, turns, strength, permanent)
 
@@ -232,7 +238,8 @@ def apply_effect(
             return effects, ApplyResult(ApplyOutcome.BLOCKED, name, opposite.name)
         if permanent:
             # A permanent effect cannot be removed, so it is the opposite that goes.
-            return _without(effects, opposite.name) + (new,), ApplyResult(ApplyOutcome.REPLACED, name, opposite.name)
+            kept = _without(effects, opposite.name) + (new,)
+            return kept, ApplyResult(ApplyOutcome.REPLACED, name, opposite.name)
         return _without(effects, opposite.name), ApplyResult(ApplyOutcome.CANCELLED, name, opposite.name)
 
     replacer_name = REPLACED_BY.get(name)
@@ -245,7 +252,8 @@ def apply_effect(
         if replaced.permanent:
             # A permanent effect cannot be replaced; the newcomer cannot sit beside it either.
             return effects, ApplyResult(ApplyOutcome.BLOCKED, name, replaced.name)
-        return _without(effects, replaced.name) + (new,), ApplyResult(ApplyOutcome.REPLACED, name, replaced.name)
+        kept = _without(effects, replaced.name) + (new,)
+        return kept, ApplyResult(ApplyOutcome.REPLACED, name, replaced.name)
 
     return effects + (new,), ApplyResult(ApplyOutcome.ADDED, name)
 
@@ -300,7 +308,12 @@ class EffectBook:
     ) -> ApplyOutcome:
         """Apply an effect; turns=None lasts until battle end; returns the outcome."""
         self._effects, self.last = apply_effect(
-            self._effects, name, turns=turns, magnitude=magnitude, permanent=permanent, magnitudes=self._magnitudes
+            self._effects,
+            name,
+            turns=turns,
+            magnitude=magnitude,
+            permanent=permanent,
+            magnitudes=self._magnitudes,
         )
         return self.last.outcome
 

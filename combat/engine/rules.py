@@ -55,7 +55,10 @@ class CombatRules:
             raise ValueError("max_rounds must be at least 1")
 
     def __hash__(self) -> int:
-        return hash(tuple(getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "effect_magnitudes"))
+        # The magnitudes mapping is unhashable; hash it as sorted items.
+        names = [f.name for f in dataclasses.fields(self) if f.name != "effect_magnitudes"]
+        plain = tuple(getattr(self, name) for name in names)
+        return hash((plain, tuple(sorted(self.effect_magnitudes.items()))))
 
     def max_hp_for(self, stamina: int) -> int:
         """Maximum HP a creature with this stamina has (the server uses it to build players)."""

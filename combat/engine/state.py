@@ -272,7 +272,12 @@ def _weapon(data: Mapping[str, Any]) -> Weapon:
 def _potion(data: Mapping[str, Any]) -> Potion:
     effect = data["effect"]
     return Potion(
-        data["id"], PotionKind(data["kind"]), data["heal"], _spec(effect) if effect else None, data["stat"], data["amount"]
+        id=data["id"],
+        kind=PotionKind(data["kind"]),
+        heal=data["heal"],
+        effect=_spec(effect) if effect else None,
+        stat=data["stat"],
+        amount=data["amount"],
     )
 
 
