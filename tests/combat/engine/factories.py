@@ -8,6 +8,7 @@ from combat.engine import (
     ActionResult,
     BattleState,
     Impossible,
+    Kind,
     Success,
     Combatant,
     CombatRules,
@@ -20,7 +21,9 @@ from combat.engine import (
 from combat.engine.effects import ActiveEffect
 
 # Rules under which nothing is left to chance: every attack hits and none is critical.
-SURE_HIT = CombatRules(base_miss_chance=0.0, base_crit_chance=0.0, luck_crit_per_point=0.0, ai_focus_weakest_chance=1.0)
+SURE_HIT = CombatRules(
+    base_miss_chance=0.0, base_crit_chance=0.0, luck_crit_per_point=0.0, ai_focus_weakest_chance=1.0
+)
 # Rules under which every attack misses: turns go round and nobody gets hurt.
 ALWAYS_MISS = CombatRules(base_miss_chance=1.0, max_miss_chance=1.0, ai_focus_weakest_chance=1.0)
 
@@ -40,7 +43,7 @@ def player(
 ) -> Combatant:
     return Combatant(
         id=pid,
-        kind="player",  # type: ignore[arg-type]
+        kind=Kind.PLAYER,
         name=pid,
         hp=hp,
         max_hp=max_hp if max_hp is not None else hp,
@@ -67,7 +70,7 @@ def enemy(
 ) -> Combatant:
     return Combatant(
         id=eid,
-        kind="enemy",  # type: ignore[arg-type]
+        kind=Kind.ENEMY,
         name=eid,
         hp=hp,
         max_hp=hp,
@@ -81,7 +84,7 @@ def enemy(
 
 
 def npc(nid: str = "npc", hp: int = 10, effects: tuple[ActiveEffect, ...] = ()) -> Combatant:
-    return Combatant(id=nid, kind="npc", name=nid, hp=hp, max_hp=hp, effects=effects)  # type: ignore[arg-type]
+    return Combatant(id=nid, kind=Kind.NPC, name=nid, hp=hp, max_hp=hp, effects=effects)
 
 
 def eff(name: str, turns: int | None = 2, magnitude: float = 1.0, permanent: bool = False) -> ActiveEffect:

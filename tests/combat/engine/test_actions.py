@@ -19,7 +19,18 @@ from combat.engine import (
 )
 from combat.engine import actions as A
 from combat.engine import events as E
-from tests.combat.engine.factories import ALWAYS_MISS, SURE_HIT, battle, eff, enemy, kinds, npc, ok, player, refused
+from tests.combat.engine.factories import (
+    ALWAYS_MISS,
+    SURE_HIT,
+    battle,
+    eff,
+    enemy,
+    kinds,
+    npc,
+    ok,
+    player,
+    refused,
+)
 
 HEAL = Potion("heal-1", PotionKind.HEALING, heal=10)
 VIGOR = Potion("vigor-1", PotionKind.EFFECT, effect=EffectSpec("vigor", turns=3, magnitude=0.5))
@@ -45,7 +56,9 @@ def test_drinking_a_healing_potion_keeps_the_turn_and_caps_at_max_hp() -> None:
 
 
 def test_potion_then_attack_in_the_same_turn() -> None:
-    state = battle([player("p1", damage=4, potions=(VIGOR,)), enemy("e1", hp=50), player("p2")], ["p1", "e1", "p2"])
+    state = battle(
+        [player("p1", damage=4, potions=(VIGOR,)), enemy("e1", hp=50), player("p2")], ["p1", "e1", "p2"]
+    )
     state = ok(act(state, DrinkPotion("p1", "vigor-1"))).state
     assert state.get("p1").effects[0].name == "vigor"
     result = ok(act(state, AttackAction("p1", "e1")))
@@ -154,7 +167,9 @@ def test_acting_after_the_battle_is_impossible() -> None:
 
 
 def test_attacking_a_friend_an_unknown_or_a_dead_target_is_impossible() -> None:
-    state = battle([player("p1"), player("p2"), npc(), enemy("e1"), enemy("e2", hp=1)], ["p1", "p2", "e1", "e2"])
+    state = battle(
+        [player("p1"), player("p2"), npc(), enemy("e1"), enemy("e2", hp=1)], ["p1", "p2", "e1", "e2"]
+    )
     assert refused(act(state, AttackAction("p1", "p2"))) == A.NOT_AN_ENEMY
     assert refused(act(state, AttackAction("p1", "npc"))) == A.NOT_AN_ENEMY
     assert refused(act(state, AttackAction("p1", "zz"))) == A.UNKNOWN_TARGET
@@ -176,7 +191,9 @@ def test_when_every_enemy_is_camouflaged_camouflage_is_ignored() -> None:
 
 
 def test_a_provoking_enemy_must_be_attacked() -> None:
-    state = battle([player("p1"), enemy("e1"), enemy("e2", effects=(eff("provocation"),))], ["p1", "e1", "e2"])
+    state = battle(
+        [player("p1"), enemy("e1"), enemy("e2", effects=(eff("provocation"),))], ["p1", "e1", "e2"]
+    )
     assert refused(act(state, AttackAction("p1", "e1"))) == A.MUST_TARGET_PROVOKER
     assert ok(act(state, AttackAction("p1", "e2")))
 
@@ -191,7 +208,11 @@ def test_a_refused_action_changes_nothing() -> None:
 def test_allowed_actions_lists_what_the_awaiting_player_may_do() -> None:
     weapons = (Weapon("dagger", 2), Weapon("axe", 9))
     state = battle(
-        [player("p1", weapons=weapons, potions=(HEAL, HEAL)), enemy("e1"), enemy("e2", effects=(eff("camouflage"),))],
+        [
+            player("p1", weapons=weapons, potions=(HEAL, HEAL)),
+            enemy("e1"),
+            enemy("e2", effects=(eff("camouflage"),)),
+        ],
         ["p1", "e1", "e2"],
     )
     assert allowed_actions(state) == (
@@ -206,7 +227,9 @@ def test_allowed_actions_lists_what_the_awaiting_player_may_do() -> None:
 
 
 def test_every_success_leaves_a_player_to_act_or_the_battle_over() -> None:
-    state = battle([player("p1"), enemy("e1"), player("p2"), enemy("e2")], ["e1", "p1", "e2", "p2"], rules=ALWAYS_MISS)
+    state = battle(
+        [player("p1"), enemy("e1"), player("p2"), enemy("e2")], ["e1", "p1", "e2", "p2"], rules=ALWAYS_MISS
+    )
     for _ in range(10):
         result = ok(act(state, Skip(state.awaiting or "")))
         state = result.state

@@ -17,7 +17,18 @@ from combat.engine import (
     start_battle,
 )
 from combat.engine import events as E
-from tests.combat.engine.factories import ALWAYS_MISS, SURE_HIT, ScriptedRandom, battle, eff, enemy, kinds, npc, ok, player
+from tests.combat.engine.factories import (
+    ALWAYS_MISS,
+    SURE_HIT,
+    ScriptedRandom,
+    battle,
+    eff,
+    enemy,
+    kinds,
+    npc,
+    ok,
+    player,
+)
 
 
 def test_haste_gives_an_extra_action_in_the_turn() -> None:
@@ -48,7 +59,9 @@ def test_skipping_gives_up_the_haste_action_too() -> None:
 
 def test_a_stunned_creature_loses_its_turn_and_the_lost_turn_counts() -> None:
     stunned = player("p1", effects=(eff("stun", turns=1),))
-    state = BattleState(seed=1, combatants=(stunned, player("p2"), enemy("e1")), order=("p1", "p2", "e1"), rules=SURE_HIT)
+    state = BattleState(
+        seed=1, combatants=(stunned, player("p2"), enemy("e1")), order=("p1", "p2", "e1"), rules=SURE_HIT
+    )
     result = resolve_enemy_turns(state, rng=ScriptedRandom())
     assert kinds(result.events)[:4] == ["turn_started", "turn_skipped", "effect_expired", "turn_ended"]
     assert E.TurnSkipped("p1", "stunned") in result.events
@@ -76,7 +89,10 @@ def test_a_stunning_hit_replaces_haste() -> None:
 
 
 def test_durations_tick_only_on_the_carriers_own_turns() -> None:
-    state = battle([player("p1", effects=(eff("vigor", turns=2),)), player("p2"), enemy("e1", damage=1)], ["p2", "p1", "e1"])
+    state = battle(
+        [player("p1", effects=(eff("vigor", turns=2),)), player("p2"), enemy("e1", damage=1)],
+        ["p2", "p1", "e1"],
+    )
     state = ok(act(state, Skip("p2"))).state
     assert state.get("p1").effects[0].turns == 2
     state = ok(act(state, Skip("p1"))).state
@@ -92,27 +108,37 @@ def test_a_potion_effect_counts_the_turn_it_is_drunk_in() -> None:
 
 
 def test_regeneration_heals_at_the_end_of_the_turn_boosted_by_metabolism() -> None:
-    healer = player("p1", hp=10, max_hp=30, stats=Stats(metabolism=5), effects=(eff("regeneration", magnitude=4),))
+    healer = player(
+        "p1", hp=10, max_hp=30, stats=Stats(metabolism=5), effects=(eff("regeneration", magnitude=4),)
+    )
     state = battle([healer, enemy("e1", damage=1)], ["p1", "e1"])
     result = ok(act(state, Skip("p1")))
     assert E.Healed("p1", 6, 16, "regeneration") in result.events  # 4 * (1 + 5 * 0.1)
 
 
 def test_regeneration_never_heals_above_max_hp() -> None:
-    state = battle([player("p1", hp=29, max_hp=30, effects=(eff("regeneration", magnitude=9),)), enemy("e1")], ["p1", "e1"])
+    state = battle(
+        [player("p1", hp=29, max_hp=30, effects=(eff("regeneration", magnitude=9),)), enemy("e1")],
+        ["p1", "e1"],
+    )
     result = ok(act(state, Skip("p1")))
     assert E.Healed("p1", 1, 30, "regeneration") in result.events
 
 
 def test_bleeding_burning_and_frostbite_hurt_every_turn() -> None:
     for name in ("bleeding", "burning", "frostbite"):
-        state = battle([player("p1", hp=30, effects=(eff(name, magnitude=3, turns=5),)), enemy("e1", damage=1)], ["p1", "e1"])
+        state = battle(
+            [player("p1", hp=30, effects=(eff(name, magnitude=3, turns=5),)), enemy("e1", damage=1)],
+            ["p1", "e1"],
+        )
         result = ok(act(state, Skip("p1")))
         assert E.Damage("p1", 3, 27, name) in result.events
 
 
 def test_damage_over_time_can_kill_the_last_enemy() -> None:
-    state = battle([player("p1", hp=30), enemy("e1", hp=2, effects=(eff("burning", magnitude=3),))], ["p1", "e1"])
+    state = battle(
+        [player("p1", hp=30), enemy("e1", hp=2, effects=(eff("burning", magnitude=3),))], ["p1", "e1"]
+    )
     result = ok(act(state, Skip("p1")))
     assert E.Death("e1") in result.events
     assert result.state.outcome is Outcome.VICTORY
@@ -147,7 +173,9 @@ def test_amulets_apply_permanently_before_any_other_effect() -> None:
 def test_a_permanent_effect_survives_the_whole_battle() -> None:
     amulet = EffectSpec("resilience", magnitude=0.5)
     setup = BattleSetup(
-        players=(player("p1", hp=500, amulets=(amulet,)),), enemies=(enemy("e1", hp=500, damage=1),), rules=SURE_HIT
+        players=(
+            player("p1", hp=500, amulets=(amulet,)),
+        ), enemies=(enemy("e1", hp=500, damage=1),), rules=SURE_HIT
     )
     state = start_battle(setup, 1).state
     for _ in range(10):

@@ -5,7 +5,16 @@ from dataclasses import replace
 
 import pytest
 
-from combat.engine import AttackAction, CombatRules, Stats, act, crit_chance, hit_damage, miss_chance, roll_attack
+from combat.engine import (
+    AttackAction,
+    CombatRules,
+    Stats,
+    act,
+    crit_chance,
+    hit_damage,
+    miss_chance,
+    roll_attack,
+)
 from combat.engine import events as E
 from tests.combat.engine.factories import SURE_HIT, ScriptedRandom, battle, eff, enemy, ok, player
 
@@ -23,8 +32,12 @@ def test_the_formula_with_every_term_gives_the_documented_value() -> None:
 
 def test_weakness_lowers_and_vigor_raises_the_attack() -> None:
     target = enemy("d")
-    assert hit_damage(player("a", damage=8, effects=(eff("weakness", magnitude=0.25),)), target, False, RULES) == 6
-    assert hit_damage(player("a", damage=8, effects=(eff("vigor", magnitude=0.5),)), target, False, RULES) == 12
+    assert hit_damage(
+        player("a", damage=8, effects=(eff("weakness", magnitude=0.25),)), target, False, RULES
+    ) == 6
+    assert hit_damage(
+        player("a", damage=8, effects=(eff("vigor", magnitude=0.5),)), target, False, RULES
+    ) == 12
 
 
 def test_fragility_raises_and_resilience_lowers_the_damage_taken() -> None:
@@ -40,7 +53,9 @@ def test_extreme_fragility_is_bounded_by_the_minimum_defense_multiplier() -> Non
 
 def test_armor_halves_damage_at_the_armor_constant() -> None:
     assert hit_damage(player("a", damage=10), enemy("d", armor=10), False, RULES) == 5
-    assert hit_damage(player("a", damage=10), enemy("d", armor=30), False, RULES) == 3  # 10 * 10/40 = 2.5, half up
+    assert hit_damage(
+        player("a", damage=10), enemy("d", armor=30), False, RULES
+    ) == 3  # 10 * 10/40 = 2.5, half up
 
 
 def test_a_hit_always_deals_the_minimum_damage() -> None:
@@ -51,17 +66,25 @@ def test_a_hit_always_deals_the_minimum_damage() -> None:
 
 def test_miss_chance_moves_with_distraction_concentration_and_attentiveness() -> None:
     assert miss_chance(player("a"), RULES) == pytest.approx(0.10)
-    assert miss_chance(player("a", effects=(eff("distraction", magnitude=0.15),)), RULES) == pytest.approx(0.25)
-    assert miss_chance(player("a", effects=(eff("concentration", magnitude=0.05),)), RULES) == pytest.approx(0.05)
+    assert miss_chance(
+        player("a", effects=(eff("distraction", magnitude=0.15),)), RULES
+    ) == pytest.approx(0.25)
+    assert miss_chance(
+        player("a", effects=(eff("concentration", magnitude=0.05),)), RULES
+    ) == pytest.approx(0.05)
     assert miss_chance(player("a", stats=Stats(attentiveness=4)), RULES) == pytest.approx(0.06)
     assert miss_chance(player("a", effects=(eff("concentration", magnitude=1),)), RULES) == 0.0
-    assert miss_chance(player("a", effects=(eff("distraction", magnitude=5),)), RULES) == RULES.max_miss_chance
+    assert miss_chance(
+        player("a", effects=(eff("distraction", magnitude=5),)), RULES
+    ) == RULES.max_miss_chance
 
 
 def test_luck_and_fearlessness_raise_and_fear_lowers_the_critical_chance() -> None:
     assert crit_chance(player("a"), RULES) == pytest.approx(0.05)
     assert crit_chance(player("a", stats=Stats(luck=5)), RULES) == pytest.approx(0.15)
-    assert crit_chance(player("a", effects=(eff("fearlessness", magnitude=0.1),)), RULES) == pytest.approx(0.15)
+    assert crit_chance(
+        player("a", effects=(eff("fearlessness", magnitude=0.1),)), RULES
+    ) == pytest.approx(0.15)
     assert crit_chance(player("a", effects=(eff("fear", magnitude=0.5),)), RULES) == 0.0
     assert crit_chance(player("a", stats=Stats(luck=100)), RULES) == RULES.max_crit_chance
 
@@ -79,7 +102,9 @@ def test_a_critical_roll_doubles_the_damage() -> None:
 
 
 def test_miss_and_critical_produce_their_events() -> None:
-    state = battle([player("p1", damage=6), enemy("e1", hp=50), player("p2")], ["p1", "e1", "p2"], rules=RULES)
+    state = battle(
+        [player("p1", damage=6), enemy("e1", hp=50), player("p2")], ["p1", "e1", "p2"], rules=RULES
+    )
     missed = ok(act(state, AttackAction("p1", "e1"), rng=ScriptedRandom([0.0])))
     assert E.Miss("p1", "e1") in missed.events
     assert not any(isinstance(e, E.Damage) and e.target == "e1" for e in missed.events)

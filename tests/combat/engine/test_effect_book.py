@@ -180,14 +180,30 @@ def test_end_turn_ticks_durations_and_reports_expiry() -> None:
 
 def test_different_effects_coexist_without_limit() -> None:
     book = EffectBook()
-    for name in ("haste", "camouflage", "curse", "vigor", "resilience", "concentration", "fear", "regeneration", "burning"):
+    for name in (
+        "haste",
+        "camouflage",
+        "curse",
+        "vigor",
+        "resilience",
+        "concentration",
+        "fear",
+        "regeneration",
+        "burning",
+    ):
         assert book.apply(name, turns=2) == "added"
     assert len(book.active()) == 9
 
 
 @pytest.mark.parametrize(
     ("name", "turns", "magnitude"),
-    [("nonsense", 1, None), ("vigor", 0, None), ("vigor", -1, None), ("vigor", 1, -0.5), ("vigor", 1, float("nan"))],
+    [
+        ("nonsense", 1, None),
+        ("vigor", 0, None),
+        ("vigor", -1, None),
+        ("vigor", 1, -0.5),
+        ("vigor", 1, float("nan")),
+    ],
 )
 def test_invalid_arguments_are_programming_errors(name: str, turns: int, magnitude: float | None) -> None:
     with pytest.raises(ValueError):
@@ -211,7 +227,9 @@ def test_table_check_rejects_replacement_cycles() -> None:
 
 def test_table_check_rejects_an_effect_both_opposite_and_replacement() -> None:
     with pytest.raises(EffectTableError, match="both"):
-        validate_tables(EFFECTS, {"weakness": "vigor", "vigor": "weakness"}, {"stun": "vigor"}, DEFAULT_MAGNITUDES)
+        validate_tables(
+            EFFECTS, {"weakness": "vigor", "vigor": "weakness"}, {"stun": "vigor"}, DEFAULT_MAGNITUDES
+        )
 
 
 def test_table_check_rejects_missing_default_magnitudes() -> None:

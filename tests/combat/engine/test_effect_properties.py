@@ -22,7 +22,9 @@ applications = st.lists(
 
 
 @given(applications)
-def test_random_applications_keep_every_stacking_invariant(steps: list[tuple[str, str, int | None, float | None, bool]]) -> None:
+def test_random_applications_keep_every_stacking_invariant(
+    steps: list[tuple[str, str, int | None, float | None, bool]]
+) -> None:
     book = EffectBook()
     for op, name, turns, magnitude, permanent in steps:
         permanents_before = {n for n, e in book.active().items() if e.permanent}
@@ -48,7 +50,9 @@ def test_random_applications_keep_every_stacking_invariant(steps: list[tuple[str
 
 
 @given(applications)
-def test_applying_an_effect_never_leaves_two_entries_of_it(steps: list[tuple[str, str, int | None, float | None, bool]]) -> None:
+def test_applying_an_effect_never_leaves_two_entries_of_it(
+    steps: list[tuple[str, str, int | None, float | None, bool]]
+) -> None:
     book = EffectBook()
     for op, name, turns, magnitude, permanent in steps:
         if op == "apply":

@@ -49,12 +49,16 @@ def rich_setup() -> BattleSetup:
             enemy("e3", hp=30, armor=4, on_hit=(EffectSpec("curse", turns=3, magnitude=0.2, chance=0.3),)),
         ),
         npc=npc(hp=15),
-        starting_effects=(("p3", EffectSpec("regeneration", turns=4)), ("e2", EffectSpec("camouflage", turns=2))),
+        starting_effects=(
+            ("p3", EffectSpec("regeneration", turns=4)), ("e2", EffectSpec("camouflage", turns=2))
+        ),
         rules=CombatRules(),
     )
 
 
-def play(setup: BattleSetup, seed: int, chooser: random.Random) -> tuple[BattleState, list[Action], list[Event]]:
+def play(
+    setup: BattleSetup, seed: int, chooser: random.Random
+) -> tuple[BattleState, list[Action], list[Event]]:
     """Play a battle to its end with random allowed actions, persisting the state as JSON each step."""
     result = start_battle(setup, seed)
     state, actions, events = result.state, [], list(result.events)

@@ -31,15 +31,23 @@ def test_engine_modules_import_nothing_from_the_web_stack() -> None:
 def test_engine_never_calls_the_module_level_random_functions() -> None:
     for path in engine_modules():
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "random":
+            if isinstance(node, ast.Attribute) and isinstance(
+                node.value, ast.Name
+            ) and node.value.id == "random":
                 assert node.attr == "Random", f"{path.name} uses random.{node.attr}"
             if isinstance(node, ast.ImportFrom) and node.module == "random":
                 assert [a.name for a in node.names] == ["Random"], f"{path.name} imports from random"
 
 
 def test_importing_the_engine_loads_no_django() -> None:
-    code = "import sys, combat.engine; bad = [m for m in sys.modules if m.split('.')[0] in {'django', 'rest_framework', 'celery'}]; print(bad); sys.exit(1 if bad else 0)"
-    done = subprocess.run([sys.executable, "-c", code], cwd=ENGINE_DIR.parent.parent, capture_output=True, text=True)
+    code = (
+        "import sys, combat.engine; "
+        "bad = [m for m in sys.modules if m.split('.')[0] in {'django', 'rest_framework', 'celery'}]; "
+        "print(bad); sys.exit(1 if bad else 0)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ENGINE_DIR.parent.parent, capture_output=True, text=True
+    )
     assert done.returncode == 0, done.stdout + done.stderr
 
 

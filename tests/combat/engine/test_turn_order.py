@@ -36,7 +36,9 @@ def test_start_battle_pins_the_order_by_seed() -> None:
 
 
 def test_the_order_repeats_every_round() -> None:
-    state = battle([player("p1"), player("p2"), enemy("e1"), enemy("e2")], ["e2", "p1", "e1", "p2"], rules=ALWAYS_MISS)
+    state = battle(
+        [player("p1"), player("p2"), enemy("e1"), enemy("e2")], ["e2", "p1", "e1", "p2"], rules=ALWAYS_MISS
+    )
     started: list[str] = ["e2", "p1"]  # resolved on the way to p1's first turn
     while state.round <= 3:
         result = ok(act(state, Skip(state.awaiting or "")))
@@ -54,7 +56,9 @@ def test_rounds_are_counted_and_announced() -> None:
 
 def test_dead_creatures_are_skipped_in_the_order() -> None:
     state = battle(
-        [player("p1", damage=50), enemy("e1", hp=5), enemy("e2", damage=1)], ["p1", "e1", "e2"], rules=SURE_HIT
+        [
+            player("p1", damage=50), enemy("e1", hp=5), enemy("e2", damage=1)
+        ], ["p1", "e1", "e2"], rules=SURE_HIT
     )
     result = ok(act(state, AttackAction("p1", "e1")))
     started = [e.actor for e in result.events if isinstance(e, E.TurnStarted)]
