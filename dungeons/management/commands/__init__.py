@@ -1,0 +1,1 @@
+"""Commands: dungeon_report."""
