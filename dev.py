@@ -8,6 +8,7 @@
 Embedded defaults: SQLite and kombu's filesystem broker under var/. Set DATABASE_URL and
 CELERY_BROKER_URL (and REDIS_URL for the cache) to use PostgreSQL and Redis instead.
 Extra arguments after ``test`` go to pytest; after ``serve`` an address (default 127.0.0.1:8000).
+Benchmarks (not part of the tests): ``python3 dev.py bench NAME`` runs bench/bench_NAME.py.
 """
 from __future__ import annotations
 
@@ -70,8 +71,17 @@ def test(args: list[str]) -> int:
     return subprocess.call([str(PYTHON), "-m", "pytest", *args], cwd=ROOT)
 
 
+def bench(args: list[str]) -> int:
+    ensure_venv()
+    available = sorted(p.stem.removeprefix("bench_") for p in (ROOT / "bench").glob("bench_*.py"))
+    if not args or args[0] not in available:
+        print(f"usage: python3 dev.py bench {{{'|'.join(available)}}} [options]")
+        return 2
+    return subprocess.call([str(PYTHON), str(ROOT / "bench" / f"bench_{args[0]}.py"), *args[1:]], cwd=ROOT)
+
+
 def main() -> int:
-    commands = {"serve": serve, "test": test}
+    commands = {"serve": serve, "test": test, "bench": bench}
     if len(sys.argv) < 2 or sys.argv[1] not in commands:
         print(__doc__)
         return 2
