@@ -1,4 +1,4 @@
-"""Player endpoints: registration, JWT login and refresh (throttled), and /me/."""
+"""Player endpoints: registration, JWT login and refresh (throttled), /me/, the item catalog, the inventory."""
 from __future__ import annotations
 
 from drf_spectacular.utils import extend_schema
@@ -14,7 +14,17 @@ from rest_framework_simplejwt.views import TokenObtainPairView, TokenRefreshView
 from backend.api.schema import errors
 from backend.api.views import PlayerApi
 from guilds.selectors import player_current_guild
-from players.serializers import MeOutput, RegisterInput, RegisterOutput
+from players import selectors, services
+from players.models import Player
+from players.serializers import (
+    InventoryItemOutput,
+    InventoryOutput,
+    ItemKindListQuery,
+    ItemKindOutput,
+    MeOutput,
+    RegisterInput,
+    RegisterOutput,
+)
 from players.services import player_register
 
 
@@ -47,9 +57,59 @@ class TokenRefreshApi(AuthThrottled, TokenRefreshView):
     """Exchange a refresh token for a new access token."""
 
 
+def _inventory(player: Player) -> dict[str, object]:
+    items = selectors.inventory_list(player=player)
+    return {"inventory": items, "carry": selectors.carry_summary(player=player, items=items)}
+
+
 class MeApi(PlayerApi):
-    @extend_schema(responses={200: MeOutput, **errors(401, 404)}, summary="The caller's player")
+    @extend_schema(responses={200: MeOutput, **errors(401, 404)},
+                   summary="The caller's player: stats, money, guild, inventory and carry totals")
     def get(self, request: Request) -> Response:
         player = self.player
         player.guild = player_current_guild(player=player)
+        inventory = _inventory(player)
+        player.carried_items, player.carry_summary = inventory["inventory"], inventory["carry"]
         return Response(MeOutput(player).data)
+
+
+class ItemKindListApi(PlayerApi):
+    @extend_schema(parameters=[ItemKindListQuery], responses={200: ItemKindOutput(many=True), **errors(400, 401)},
+                   summary="The item catalog, optionally by category and sub-kind")
+    def get(self, request: Request) -> Response:
+        query = ItemKindListQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        return Response(ItemKindOutput(selectors.item_kind_list(**query.validated_data), many=True).data)
+
+
+class ItemKindDetailApi(PlayerApi):
+    @extend_schema(responses={200: ItemKindOutput, **errors(401, 404)}, summary="One catalog item")
+    def get(self, request: Request, item_kind_id: int) -> Response:
+        return Response(ItemKindOutput(selectors.item_kind_get(item_kind_id=item_kind_id)).data)
+
+
+class InventoryApi(PlayerApi):
+    @extend_schema(responses={200: InventoryOutput, **errors(401)}, summary="What the caller carries, with totals")
+    def get(self, request: Request) -> Response:
+        return Response(InventoryOutput(_inventory(self.player)).data)
+
+
+class InventoryItemApi(PlayerApi):
+    @extend_schema(request=None, responses={204: None, **errors(401, 404)}, summary="Drop a carried item")
+    def delete(self, request: Request, item_id: int) -> Response:
+        services.inventory_remove(player=self.player, item_id=item_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class InventoryEquipApi(PlayerApi):
+    @extend_schema(request=None, responses={200: InventoryItemOutput, **errors(401, 404, 409)},
+                   summary="Wear armor or take a weapon/torch into battle (slot rules apply)")
+    def post(self, request: Request, item_id: int) -> Response:
+        return Response(InventoryItemOutput(services.inventory_equip(player=self.player, item_id=item_id)).data)
+
+
+class InventoryUnequipApi(PlayerApi):
+    @extend_schema(request=None, responses={200: InventoryItemOutput, **errors(401, 404)},
+                   summary="Take off armor or put a weapon away (it stays carried)")
+    def post(self, request: Request, item_id: int) -> Response:
+        return Response(InventoryItemOutput(services.inventory_unequip(player=self.player, item_id=item_id)).data)

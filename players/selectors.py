@@ -1,8 +1,13 @@
-"""Reads about players."""
+"""Reads about players: the player of a user, the item catalog, carried items and carry totals."""
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from django.db.models import QuerySet
+
 from backend.errors import NotFound
-from players.models import Player
+from players import inventory
+from players.models import CarrySettings, InventoryItem, ItemKind, Player
 
 
 def player_for_user(*, user_id: int) -> Player:
@@ -17,3 +22,43 @@ def player_get(*, player_id: int) -> Player:
         return Player.objects.select_related("user").get(pk=player_id)
     except Player.DoesNotExist as exc:
         raise NotFound("player_not_found", "No such player.", {"player": player_id}) from exc
+
+
+def item_kind_list(*, category: str = "", sub_kind: str = "") -> QuerySet[ItemKind]:
+    """The catalog in category, sub-kind, name order, optionally narrowed."""
+    qs = ItemKind.objects.all()
+    if category:
+        qs = qs.filter(category=category)
+    if sub_kind:
+        qs = qs.filter(sub_kind=sub_kind)
+    return qs.order_by("category", "sub_kind", "name", "pk")
+
+
+def item_kind_get(*, item_kind_id: int) -> ItemKind:
+    try:
+        return ItemKind.objects.get(pk=item_kind_id)
+    except ItemKind.DoesNotExist as exc:
+        raise NotFound("item_kind_not_found", "No such item in the catalog.", {"item_kind": item_kind_id}) from exc
+
+
+def inventory_list(*, player: Player) -> list[InventoryItem]:
+    """Everything the player carries, oldest first, with its catalog entry."""
+    return list(InventoryItem.objects.filter(player=player).select_related("item_kind").order_by("pk"))
+
+
+def carried(items: Iterable[InventoryItem]) -> list[inventory.Carried]:
+    """Inventory rows as the pure carry rules see them."""
+    return [
+        inventory.Carried(category=item.item_kind.category, sub_kind=item.item_kind.sub_kind,
+                          weight=item.item_kind.weight, equipped=item.equipped)
+        for item in items
+    ]
+
+
+def carry_limits(*, player: Player) -> inventory.CarryLimits:
+    return inventory.carry_limits(rules=CarrySettings.load().to_rules(), strength=player.strength,
+                                  belt_level=player.potion_belt_level)
+
+
+def carry_summary(*, player: Player, items: Iterable[InventoryItem]) -> inventory.CarrySummary:
+    return inventory.carry_summary(carried=carried(items), limits=carry_limits(player=player))

@@ -4,7 +4,7 @@ from __future__ import annotations
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from rest_framework import serializers
 
-from players.models import STAT_NAMES
+from players.models import STAT_NAMES, ItemCategory, ItemSubKind, Rarity
 
 
 class RegisterInput(serializers.Serializer):
@@ -35,6 +35,66 @@ class Stats(serializers.Serializer):
 assert tuple(Stats().fields) == STAT_NAMES
 
 
+class ItemKindRef(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    category = serializers.ChoiceField(choices=ItemCategory.choices)
+    sub_kind = serializers.ChoiceField(choices=ItemSubKind.choices)
+    weight = serializers.IntegerField()
+
+
+class InventoryItemOutput(serializers.Serializer):
+    id = serializers.IntegerField(help_text="The carried item's id (one row per item).")
+    item_kind = ItemKindRef()
+    equipped = serializers.BooleanField(help_text="Armor worn, or a weapon/torch taken into battle.")
+    acquired_in_run = serializers.IntegerField(
+        allow_null=True, help_text="The run it was picked up in (lost on death there); null = kept."
+    )
+    acquired_at = serializers.DateTimeField(source="created_at")
+
+
+class CarryOutput(serializers.Serializer):
+    weight = serializers.IntegerField(help_text="Total weight carried.")
+    capacity = serializers.IntegerField(help_text="Weight limit: capacity_base + capacity_per_strength x strength.")
+    weapons = serializers.IntegerField(help_text="Weapons and torches carried.")
+    weapon_limit = serializers.IntegerField()
+    potions = serializers.IntegerField()
+    potion_limit = serializers.IntegerField(help_text="3, plus one per potion belt level by default.")
+
+
+class InventoryOutput(serializers.Serializer):
+    inventory = InventoryItemOutput(many=True)
+    carry = CarryOutput()
+
+
+class ItemKindListQuery(serializers.Serializer):
+    category = serializers.ChoiceField(choices=ItemCategory.choices, required=False, default="")
+    sub_kind = serializers.ChoiceField(choices=ItemSubKind.choices, required=False, default="")
+
+
+class ItemKindOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    description = serializers.CharField()
+    category = serializers.ChoiceField(choices=ItemCategory.choices)
+    sub_kind = serializers.ChoiceField(choices=ItemSubKind.choices)
+    weapon_class = serializers.CharField(help_text="Weapons: melee, ranged, magic or throwing; else empty.")
+    weight = serializers.IntegerField()
+    price = serializers.IntegerField(help_text="Base price in coins.")
+    rarity = serializers.ChoiceField(choices=Rarity.choices)
+    is_basic = serializers.BooleanField(help_text="Offered by the junk dealer.")
+    damage = serializers.IntegerField(help_text="Weapons: damage of a hit.")
+    armor = serializers.IntegerField(help_text="Armor: armor points while worn.")
+    heal = serializers.IntegerField(help_text="Healing potions: HP restored.")
+    effect = serializers.CharField(help_text="Effect potions, amulets, on-hit weapons: the effect; else empty.")
+    effect_turns = serializers.IntegerField(allow_null=True, help_text="null = until the end of the battle.")
+    effect_magnitude = serializers.FloatField(allow_null=True, help_text="null = the engine's default.")
+    effect_chance = serializers.FloatField(help_text="Weapons: chance per hit.")
+    stat = serializers.CharField(help_text="Stat potions: the stat raised for the run; else empty.")
+    stat_amount = serializers.IntegerField()
+    torch_moves = serializers.IntegerField(help_text="Torches: moves before burning out.")
+
+
 class MeOutput(serializers.Serializer):
     id = serializers.IntegerField()
     username = serializers.CharField(source="user.username")
@@ -43,3 +103,6 @@ class MeOutput(serializers.Serializer):
     money = serializers.IntegerField()
     stats = Stats()
     completed_dungeons = serializers.IntegerField()
+    potion_belt_level = serializers.IntegerField(help_text="Potion belts owned (0-2).")
+    inventory = InventoryItemOutput(many=True, source="carried_items")
+    carry = CarryOutput(source="carry_summary")

@@ -1,4 +1,4 @@
-"""Writes about players: registration."""
+"""Writes about players: registration, and the inventory (every pickup, purchase, equip and drop)."""
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
@@ -6,8 +6,9 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 
-from backend.errors import InvalidInput, RuleViolation
-from players.models import Player, PlayerSettings
+from backend.errors import InvalidInput, NotFound, RuleViolation
+from players import inventory, selectors
+from players.models import InventoryItem, ItemKind, Player, PlayerSettings
 
 
 @transaction.atomic
@@ -30,3 +31,105 @@ def player_register(*, username: str, password: str) -> Player:
     return Player.objects.create(
         user=user, display_name=username, money=PlayerSettings.load().starting_money
     )
+
+
+# --- inventory ------------------------------------------------------------------------------------
+# Locking: every inventory write first locks the player's row (select_for_update), then reads the
+# carried items under that lock, so two pickups for one player run one after the other and the
+# second sees the first. Callers that also lock guild rows lock those first (guilds/services.py).
+
+_CARRY_MESSAGES = {
+    inventory.WEAPON_LIMIT: "No free weapon slot.",
+    inventory.ARMOR_SLOT_TAKEN: "A piece of armor for that slot is already carried.",
+    inventory.POTION_LIMIT: "No room for another potion.",
+    inventory.WEIGHT_LIMIT: "Too heavy to carry.",
+}
+
+
+def _lock_player(player_id: int) -> Player:
+    try:
+        return Player.objects.select_for_update().get(pk=player_id)
+    except Player.DoesNotExist as exc:
+        raise NotFound("player_not_found", "No such player.", {"player": player_id}) from exc
+
+
+def _refuse(violation: inventory.CarryViolation, item_kind: ItemKind) -> RuleViolation:
+    return RuleViolation(violation.code, _CARRY_MESSAGES[violation.code],
+                         {**violation.details(), "item_kind": item_kind.pk})
+
+
+def _locked_item(player: Player, item_id: int) -> tuple[InventoryItem, list[InventoryItem]]:
+    """The player's item ``item_id`` and the rest of their inventory (call holding the player lock)."""
+    items = selectors.inventory_list(player=player)
+    for item in items:
+        if item.pk == item_id:
+            return item, [other for other in items if other.pk != item_id]
+    # Another player's item is indistinguishable from a missing one.
+    raise NotFound("inventory_item_not_found", "You carry no such item.", {"item": item_id})
+
+
+def _check_equip(player: Player, item: InventoryItem, others: list[InventoryItem]) -> None:
+    if not item.item_kind.is_equippable:
+        raise RuleViolation("not_equippable", "Only weapons, torches and armor are equipped.",
+                            {"item": item.pk, "category": item.item_kind.category})
+    (candidate,) = selectors.carried([item])
+    violation = inventory.equip_violation(carried=selectors.carried(others), candidate=candidate,
+                                          limits=selectors.carry_limits(player=player))
+    if violation is not None:
+        raise _refuse(violation, item.item_kind)
+
+
+@transaction.atomic
+def inventory_add(*, player: Player, item_kind: ItemKind, equip: bool = False,
+                  acquired_in_run: int | None = None) -> InventoryItem:
+    """Give the player one item, if every carry limit allows it: the one way items enter an inventory.
+
+    Shops and dungeon pickups call this inside their own transaction; a refusal (409 naming the
+    limit, with ``limit`` and ``current`` in the details) rolls their whole operation back, so the
+    item stays where it was and no money moves. ``equip`` also equips a weapon, torch or armor.
+    """
+    player = _lock_player(player.pk)
+    items = selectors.inventory_list(player=player)
+    candidate = inventory.Carried(category=item_kind.category, sub_kind=item_kind.sub_kind, weight=item_kind.weight)
+    violation = inventory.pickup_violation(carried=selectors.carried(items), candidate=candidate,
+                                           limits=selectors.carry_limits(player=player))
+    if violation is not None:
+        raise _refuse(violation, item_kind)
+    item = InventoryItem(player=player, item_kind=item_kind, acquired_in_run=acquired_in_run)
+    if equip:
+        _check_equip(player, item, items)
+        item.equipped = True
+    item.save()
+    return item
+
+
+@transaction.atomic
+def inventory_remove(*, player: Player, item_id: int) -> None:
+    """Drop (or use up) one carried item; another player's item is a 404."""
+    player = _lock_player(player.pk)
+    item, _ = _locked_item(player, item_id)
+    item.delete()
+
+
+@transaction.atomic
+def inventory_equip(*, player: Player, item_id: int) -> InventoryItem:
+    """Wear armor or take a weapon/torch into battle; an equipped item stays equipped (no-op)."""
+    player = _lock_player(player.pk)
+    item, others = _locked_item(player, item_id)
+    if item.equipped:
+        return item
+    _check_equip(player, item, others)
+    item.equipped = True
+    item.save(update_fields=["equipped"])
+    return item
+
+
+@transaction.atomic
+def inventory_unequip(*, player: Player, item_id: int) -> InventoryItem:
+    """Take off armor or put a weapon away; it stays carried and still counts against the limits."""
+    player = _lock_player(player.pk)
+    item, _ = _locked_item(player, item_id)
+    if item.equipped:
+        item.equipped = False
+        item.save(update_fields=["equipped"])
+    return item
