@@ -40,6 +40,7 @@ def _detail(guild_id: int) -> dict[str, Any]:
 
 class GuildListCreateApi(PlayerApi):
     @extend_schema(
+        operation_id="v1_guilds_list",
         parameters=[GuildListQuery],
         responses={200: GuildListOutput, **errors(400, 401)},
         summary="Browse open guilds (keyset-paginated)",

@@ -73,3 +73,10 @@ def test_errors_have_code_message_and_details():
     assert set(body) == {"error"}
     assert set(body["error"]) == {"code", "message", "details"}
     assert isinstance(body["error"]["message"], str) and body["error"]["message"]
+
+
+def test_the_schema_generates_without_warnings():
+    from django.core.management import call_command
+
+    # --fail-on-warn turns any drf-spectacular warning (e.g. an operationId collision) into an error
+    call_command("spectacular", "--validate", "--fail-on-warn", "--file", "/dev/null")
