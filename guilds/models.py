@@ -117,44 +117,42 @@ class RequestStatus(models.TextChoices):
     CANCELLED = "cancelled", "cancelled"
 
 
-class Application(models.Model):
-    """A player asks to join a guild; the leader approves or rejects."""
+class JoinRequest(models.Model):
+    """What applications and invitations share: a pending request about one player and one guild."""
 
-    guild = models.ForeignKey(Guild, on_delete=models.CASCADE, related_name="applications")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="applications")
+    guild = models.ForeignKey(Guild, on_delete=models.CASCADE, related_name="%(class)ss")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="%(class)ss")
     status = models.CharField(max_length=16, choices=RequestStatus.choices, default=RequestStatus.PENDING)
     created_at = models.DateTimeField()
     decided_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        abstract = True
         constraints = [
             models.UniqueConstraint(fields=["guild", "player"], condition=Q(status="pending"),
-                                    name="application_one_pending_per_guild"),
+                                    name="%(class)s_one_pending_per_guild"),
         ]
-        indexes = [models.Index(fields=["player", "status"], name="application_player_status"),
-                   models.Index(fields=["guild", "status"], name="application_guild_status")]
+        indexes = [models.Index(fields=["player", "status"], name="%(class)s_player_status"),
+                   models.Index(fields=["guild", "status"], name="%(class)s_guild_status")]
+
+
+class Application(JoinRequest):
+    """A player asks to join a guild; the leader approves or rejects."""
+
+    class Meta(JoinRequest.Meta):
+        pass
 
     def __str__(self) -> str:
         return f"{self.player} -> {self.guild} ({self.status})"
 
 
-class Invitation(models.Model):
+class Invitation(JoinRequest):
     """The leader invites a player; the player accepts or declines."""
 
-    guild = models.ForeignKey(Guild, on_delete=models.CASCADE, related_name="invitations")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="invitations")
     invited_by = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
-    status = models.CharField(max_length=16, choices=RequestStatus.choices, default=RequestStatus.PENDING)
-    created_at = models.DateTimeField()
-    decided_at = models.DateTimeField(null=True, blank=True)
 
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["guild", "player"], condition=Q(status="pending"),
-                                    name="invitation_one_pending_per_guild"),
-        ]
-        indexes = [models.Index(fields=["player", "status"], name="invitation_player_status"),
-                   models.Index(fields=["guild", "status"], name="invitation_guild_status")]
+    class Meta(JoinRequest.Meta):
+        pass
 
     def __str__(self) -> str:
         return f"{self.guild} invites {self.player} ({self.status})"

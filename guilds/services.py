@@ -239,6 +239,12 @@ def _require_pending(obj: Application | Invitation, kind: str) -> None:
                             {kind: obj.pk, "status": obj.status})
 
 
+def _decide(request: Application | Invitation, status: str, now: datetime) -> None:
+    request.status = status
+    request.decided_at = now
+    request.save(update_fields=["status", "decided_at"])
+
+
 @transaction.atomic
 def guild_application_approve(*, actor: Player, guild_id: int, application_id: int) -> Application:
     """Approve and join, re-checking every rule under the locks at this moment."""
@@ -249,9 +255,7 @@ def guild_application_approve(*, actor: Player, guild_id: int, application_id: i
     application = Application.objects.select_for_update().get(pk=application_id)
     _require_pending(application, "application")
     _join(ctx, now)
-    application.status = RequestStatus.APPROVED
-    application.decided_at = now
-    application.save(update_fields=["status", "decided_at"])
+    _decide(application, RequestStatus.APPROVED, now)
     return application
 
 
@@ -263,9 +267,7 @@ def guild_application_reject(*, actor: Player, guild_id: int, application_id: in
     _require_leader(guild, actor)
     application = Application.objects.select_for_update().get(pk=application_id)
     _require_pending(application, "application")
-    application.status = RequestStatus.REJECTED
-    application.decided_at = now
-    application.save(update_fields=["status", "decided_at"])
+    _decide(application, RequestStatus.REJECTED, now)
     return application
 
 
@@ -276,9 +278,7 @@ def guild_application_withdraw(*, player: Player, guild_id: int, application_id:
     if application is None:
         raise NotFound("application_not_found", "No such application.", {"application": application_id})
     _require_pending(application, "application")
-    application.status = RequestStatus.WITHDRAWN
-    application.decided_at = timezone.now()
-    application.save(update_fields=["status", "decided_at"])
+    _decide(application, RequestStatus.WITHDRAWN, timezone.now())
     return application
 
 
@@ -315,9 +315,7 @@ def guild_invitation_accept(*, player: Player, invitation_id: int) -> Invitation
     invitation = Invitation.objects.select_for_update().get(pk=invitation_id)
     _require_pending(invitation, "invitation")
     _join(ctx, now)
-    invitation.status = RequestStatus.ACCEPTED
-    invitation.decided_at = now
-    invitation.save(update_fields=["status", "decided_at"])
+    _decide(invitation, RequestStatus.ACCEPTED, now)
     return invitation
 
 
@@ -326,9 +324,7 @@ def guild_invitation_decline(*, player: Player, invitation_id: int) -> Invitatio
     _own_invitation(player=player, invitation_id=invitation_id)
     invitation = Invitation.objects.select_for_update().get(pk=invitation_id)
     _require_pending(invitation, "invitation")
-    invitation.status = RequestStatus.DECLINED
-    invitation.decided_at = timezone.now()
-    invitation.save(update_fields=["status", "decided_at"])
+    _decide(invitation, RequestStatus.DECLINED, timezone.now())
     return invitation
 
 

@@ -62,8 +62,8 @@ class Migration(migrations.Migration):
                 ('status', models.CharField(choices=[('pending', 'pending'), ('approved', 'approved'), ('accepted', 'accepted'), ('rejected', 'rejected'), ('declined', 'declined'), ('withdrawn', 'withdrawn'), ('cancelled', 'cancelled')], default='pending', max_length=16)),
                 ('created_at', models.DateTimeField()),
                 ('decided_at', models.DateTimeField(blank=True, null=True)),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='applications', to='players.player')),
-                ('guild', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='applications', to='guilds.guild')),
+                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='%(class)ss', to='players.player')),
+                ('guild', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='%(class)ss', to='guilds.guild')),
             ],
         ),
         migrations.CreateModel(
@@ -73,9 +73,9 @@ class Migration(migrations.Migration):
                 ('status', models.CharField(choices=[('pending', 'pending'), ('approved', 'approved'), ('accepted', 'accepted'), ('rejected', 'rejected'), ('declined', 'declined'), ('withdrawn', 'withdrawn'), ('cancelled', 'cancelled')], default='pending', max_length=16)),
                 ('created_at', models.DateTimeField()),
                 ('decided_at', models.DateTimeField(blank=True, null=True)),
-                ('guild', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='invitations', to='guilds.guild')),
+                ('guild', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='%(class)ss', to='guilds.guild')),
                 ('invited_by', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='players.player')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='invitations', to='players.player')),
+                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='%(class)ss', to='players.player')),
             ],
         ),
         migrations.CreateModel(
