@@ -1,0 +1,512 @@
+"""Guild benchmark on PostgreSQL: seed 100,000 guilds and 5,000,000 ledger rows, then measure the
+guild list (``-activity``, first page and a deep cursor) against a bare JSON view served by the
+same gunicorn, and the set-based activity recompute against a naive per-guild loop.
+
+    .venv/bin/python bench/bench_guilds.py            # seeds once, then measures (~5 minutes)
+    .venv/bin/python bench/bench_guilds.py --reseed   # wipe the bench database's data and seed again
+
+Environment: ``BENCH_DATABASE_URL`` (default postgres://postgres@127.0.0.1:5432/deepdelve_bench; the
+database is created if missing). Everything runs on 127.0.0.1. Not part of the test suite.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import timedelta
+from datetime import timezone as dt_timezone
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode, urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench._http import LoadResult, free_port, get, run_load, wait_until_serving  # noqa: E402
+
+DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/deepdelve_bench"
+SECRET_KEY = "deepdelve-bench-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz"
+LIST_PATH = "/api/v1/guilds/?ordering=-activity"
+BASELINE_PATH = "/bench/baseline/"
+AIM_P99_MS = 50.0
+AIM_THROUGHPUT_RATIO = 0.5
+AIM_RECOMPUTE_S = 5.0
+
+
+def _configure_environment(database_url: str) -> None:
+    """Production-like settings for this process and the server it starts (before Django loads)."""
+    os.environ["DATABASE_URL"] = database_url
+    os.environ["DB_POOL"] = os.environ.get("BENCH_DB_POOL", "0")
+    os.environ["DEBUG"] = "0"
+    os.environ["SECRET_KEY"] = SECRET_KEY
+    os.environ["SECURE_SSL_REDIRECT"] = "0"
+    os.environ["LOG_LEVEL"] = "WARNING"
+    os.environ["DJANGO_SETTINGS_MODULE"] = "backend.settings"
+    os.environ.pop("CELERY_TASK_ALWAYS_EAGER", None)
+
+
+def _ensure_database(database_url: str) -> None:
+    import psycopg
+
+    parts = urlsplit(database_url)
+    name = parts.path.lstrip("/")
+    admin_url = urlunsplit(("postgresql", parts.netloc, "/postgres", "", ""))
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        if conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone() is None:
+            print(f"creating database {name}", flush=True)
+            conn.execute(f'CREATE DATABASE "{name}"')
+
+
+@contextmanager
+def _timed(label: str) -> Iterator[None]:
+    started = time.perf_counter()
+    yield
+    print(f"  {label}: {time.perf_counter() - started:.1f} s", flush=True)
+
+
+# --- seeding ----------------------------------------------------------------------------------------
+
+# (model label, {column: SQL expression}, FROM clause). Columns not named here get the model
+# field's default (or NULL), so the seed keeps working while other apps add player columns.
+SEED_STEPS: list[tuple[str, dict[str, str], str]] = [
+    # Leaders: one user and one player per guild (players are not the subject of this benchmark).
+    ("auth.User", {
+        "password": "'!'", "is_superuser": "false", "username": "'bench_leader_' || n", "first_name": "''",
+        "last_name": "''", "email": "''", "is_staff": "false", "is_active": "true",
+        "date_joined": "now() - make_interval(days => n %% 400)",
+    }, "generate_series(1, %(guilds)s) AS n"),
+    ("players.Player", {
+        "user_id": "id", "display_name": "username", "money": "100 + id %% 900",
+        "completed_dungeons": "id %% 37", "created_at": "date_joined",
+    }, "auth_user WHERE username LIKE 'bench\\_leader\\_%%'"),
+    # Guilds: varied size 1-10, ages 0-399 days (~3.5% younger than the 14-day window),
+    # 5% closed, 2% disbanded (they keep their name and history, members 0).
+    ("guilds.Guild", {
+        "name": "(ARRAY['Iron','Silver','Crimson','Shadow','Golden','Frost','Ember','Storm','Stone','Night',"
+                "'Amber','Ashen','Hollow','Silent','Wild','Bright'])[1 + n %% 16] || ' ' || "
+                "(ARRAY['Wolves','Ravens','Blades','Lanterns','Keys','Delvers','Wardens','Hammers','Owls',"
+                "'Serpents','Crowns','Torches'])[1 + (n / 16) %% 12] || ' ' || n",
+        "description": "''", "leader_id": "p.id", "is_open": "n %% 20 <> 0",
+        "members_count": "CASE WHEN n %% 50 = 25 THEN 0 ELSE 1 + (n * 37) %% 10 END",
+        "activity": "0", "activity_computed_at": "NULL", "rank": "(n * 7919) %% 60",
+        "created_at": "now() - make_interval(days => n %% 400, secs => ((n * 7) %% 86400)::float8)",
+        "disbanded_at": "CASE WHEN n %% 50 = 25 THEN now() - make_interval(hours => 1 + n %% 48) END",
+    }, "(SELECT id, row_number() OVER (ORDER BY id)::int AS n FROM players_player) AS p"),
+    ("guilds.Membership", {
+        "guild_id": "id", "player_id": "leader_id", "joined_at": "created_at", "left_at": "disbanded_at",
+        "left_reason": "CASE WHEN disbanded_at IS NULL THEN '' ELSE 'disbanded' END",
+    }, "guilds_guild"),
+    # The ledger: `days` consecutive days per guild ending today, or 25 days ago for the 10% that
+    # went idle; person-runs per day vary with the guild's size and a per-guild zeal, with idle days.
+    ("guilds.PersonRunDay", {
+        "guild_id": "g.id", "day": "current_date - (d + CASE WHEN g.id %% 10 = 3 THEN 25 ELSE 0 END)",
+        "person_runs": "floor(random() * (greatest(g.members_count, 1) * (1 + (g.id * 13) %% 5) + 1))::int",
+    }, "guilds_guild AS g CROSS JOIN generate_series(0, %(days)s - 1) AS d"),
+]
+
+
+def _insert_select(cur: Any, label: str, exprs: dict[str, str], source: str, params: dict[str, Any]) -> None:
+    """``INSERT INTO <table> SELECT ...``; unnamed columns take the field's default (as a parameter)."""
+    from django.apps import apps
+
+    model = apps.get_model(label)
+    columns, values, params = [], [], dict(params)
+    for field in model._meta.concrete_fields:
+        if field.primary_key:
+            continue
+        columns.append(field.column)
+        if field.column in exprs:
+            values.append(exprs[field.column])
+        elif field.has_default() or not field.null:
+            default = field.get_default()
+            if default is None and not field.null:
+                raise RuntimeError(f"bench seed: {label}.{field.name} needs a value (no default)")
+            params[f"default_{field.column}"] = field.get_db_prep_save(default, connection=cur.db)
+            values.append(f"%(default_{field.column})s")
+        else:
+            values.append("NULL")
+    cur.execute(f"INSERT INTO {model._meta.db_table} ({', '.join(columns)}) SELECT {', '.join(values)} "
+                f"FROM {source}", params)
+
+
+SEEDED_TABLES = ["guilds_personrunday", "guilds_disbandvote", "guilds_invitation", "guilds_application",
+                 "guilds_membership", "guilds_guild", "players_player", "auth_user"]
+
+
+def _counts() -> tuple[int, int]:
+    from django.db import connection
+
+    with connection.cursor() as cur:
+        cur.execute("SELECT (SELECT count(*) FROM guilds_guild), (SELECT count(*) FROM guilds_personrunday)")
+        return cur.fetchone()
+
+
+@contextmanager
+def _ledger_indexes_dropped() -> Iterator[None]:
+    """Bulk-load trick: drop the ledger's secondary indexes and rebuild them once after the load.
+    Their exact definitions are read from the catalog, so the schema ends as migrations made it."""
+    from django.db import connection
+
+    with connection.cursor() as cur:
+        cur.execute("""
+            SELECT c.relname, con.conname, pg_get_indexdef(i.indexrelid), pg_get_constraintdef(con.oid)
+            FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+            LEFT JOIN pg_constraint con ON con.conindid = i.indexrelid AND con.contype IN ('u', 'p')
+            WHERE i.indrelid = 'guilds_personrunday'::regclass AND NOT i.indisprimary""")
+        indexes = cur.fetchall()
+        for index_name, constraint_name, _, _ in indexes:
+            if constraint_name:
+                cur.execute(f'ALTER TABLE guilds_personrunday DROP CONSTRAINT "{constraint_name}"')
+            else:
+                cur.execute(f'DROP INDEX "{index_name}"')
+    yield
+    with connection.cursor() as cur:
+        cur.execute("SET LOCAL maintenance_work_mem = '512MB'")
+        for _, constraint_name, index_def, constraint_def in indexes:
+            if constraint_name:
+                cur.execute(f'ALTER TABLE guilds_personrunday ADD CONSTRAINT "{constraint_name}" {constraint_def}')
+            else:
+                cur.execute(index_def)
+
+
+def seed(*, guilds: int, days: int, reseed: bool) -> None:
+    from django.db import connection, transaction
+
+    have_guilds, have_rows = _counts()
+    if not reseed and have_guilds == guilds and have_rows == guilds * days:
+        print(f"seed: already seeded ({have_guilds:,} guilds, {have_rows:,} ledger rows); --reseed to redo")
+        return
+    print(f"seed: {guilds:,} guilds and {guilds * days:,} ledger rows (found {have_guilds:,} / {have_rows:,})",
+          flush=True)
+    started = time.perf_counter()
+    with transaction.atomic(), connection.cursor() as cur:
+        cur.execute(f"TRUNCATE {', '.join(SEEDED_TABLES)} RESTART IDENTITY CASCADE")
+        cur.execute("SELECT setseed(0.42)")
+        # The rows are consistent by construction: skip the per-row foreign-key triggers.
+        cur.execute("SET LOCAL session_replication_role = replica")
+        params = {"guilds": guilds, "days": days}
+        for label, exprs, source in SEED_STEPS[:-1]:
+            _insert_select(cur, label, exprs, source, params)
+        with _ledger_indexes_dropped():
+            _insert_select(cur, *SEED_STEPS[-1], params)
+    connection.close()
+    with connection.cursor() as cur:  # autocommit: VACUUM cannot run in a transaction
+        for table in ("auth_user", "players_player", "guilds_guild", "guilds_membership", "guilds_personrunday"):
+            cur.execute(f"VACUUM ANALYZE {table}")
+    print(f"seed: done in {time.perf_counter() - started:.1f} s", flush=True)
+
+
+# --- the activity recompute -----------------------------------------------------------------------
+
+def _vacuum_guilds() -> None:
+    from django.db import connection
+
+    with connection.cursor() as cur:
+        cur.execute("VACUUM ANALYZE guilds_guild")
+
+
+def bench_recompute(*, runs: int, naive_sample: int, naive_full: bool) -> dict[str, Any]:
+    from django.db import connection, transaction
+    from django.db.models import Sum
+    from django.utils import timezone
+
+    from guilds.models import Guild, GuildRules, PersonRunDay
+    from guilds.services import activity_divisor, guild_activity_recompute_all
+
+    print("recompute: set-based guild_activity_recompute_all", flush=True)
+    now = timezone.now()
+    captured: list[tuple[str, Any]] = []
+
+    def capture(execute, sql, params, many, context):  # noqa: ANN001 - Django execute wrapper
+        if sql.lstrip().upper().startswith("UPDATE") and "guilds_guild" in sql:
+            captured.append((sql, params))
+        return execute(sql, params, many, context)
+
+    timings: list[float] = []
+    updated = 0
+    for run in range(runs):
+        _vacuum_guilds()  # every run starts from a clean heap, not the previous run's dead tuples
+        started = time.perf_counter()
+        with connection.execute_wrapper(capture):
+            updated = guild_activity_recompute_all(now=now)
+        timings.append(time.perf_counter() - started)
+        print(f"  run {run + 1}: {timings[-1]:.2f} s ({updated:,} guilds)", flush=True)
+    _vacuum_guilds()
+
+    sql, params = captured[-1]
+    with transaction.atomic(), connection.cursor() as cur:
+        cur.execute("EXPLAIN (ANALYZE, BUFFERS) " + sql, params)
+        plan = [row[0] for row in cur.fetchall()]
+        transaction.set_rollback(True)
+
+    # The naive way: one query per guild for its sum, one update per guild, in one transaction.
+    window = GuildRules.load().activity_window_days
+    today = timezone.localdate(now, dt_timezone.utc)
+    first_day = today - timedelta(days=window - 1)
+    living = list(Guild.objects.filter(disbanded_at__isnull=True).order_by("pk")
+                  .values_list("pk", "created_at", "activity"))
+    sample = living if naive_full else random.Random(7).sample(living, min(naive_sample, len(living)))
+    print(f"recompute: naive per-guild loop over {'all' if naive_full else 'a sample of'} "
+          f"{len(sample):,} of {len(living):,} guilds", flush=True)
+    mismatches = 0
+    started = time.perf_counter()
+    with transaction.atomic():
+        for pk, created_at, set_based_value in sample:
+            total = (PersonRunDay.objects.filter(guild_id=pk, day__gte=first_day, day__lte=today)
+                     .aggregate(total=Sum("person_runs"))["total"] or 0)
+            value = total / activity_divisor(created_at=created_at, today=today, window_days=window)
+            Guild.objects.filter(pk=pk).update(activity=value, activity_computed_at=now)
+            if abs(value - set_based_value) > 1e-9:
+                mismatches += 1
+    naive_sample_s = time.perf_counter() - started
+    naive_total_s = naive_sample_s * len(living) / len(sample)
+    _vacuum_guilds()
+    print(f"  naive: {naive_sample_s:.2f} s for {len(sample):,} guilds -> "
+          f"{'measured' if naive_full else 'extrapolated'} {naive_total_s:.1f} s for {len(living):,}; "
+          f"values differing from the set-based pass: {mismatches}", flush=True)
+    return {"timings": timings, "updated": updated, "plan": plan, "sql": sql, "living": len(living),
+            "naive_sample": len(sample), "naive_sample_s": naive_sample_s, "naive_total_s": naive_total_s,
+            "naive_full": naive_full, "mismatches": mismatches}
+
+
+# --- the HTTP benchmark -----------------------------------------------------------------------------
+
+def _bench_client_token() -> str:
+    from django.contrib.auth import get_user_model
+    from rest_framework_simplejwt.tokens import RefreshToken
+
+    from players.models import Player
+
+    user, _ = get_user_model().objects.get_or_create(username="bench_client", defaults={"password": "!"})
+    Player.objects.get_or_create(user=user, defaults={"display_name": "bench_client"})
+    return str(RefreshToken.for_user(user).access_token)
+
+
+def _expected_deep_cursor(depth: int) -> str:
+    """The cursor a client holds after reading ``depth`` rows, built from the row itself."""
+    from backend.api.pagination import encode_cursor
+    from guilds.selectors import listed_guilds
+
+    activity, pk = listed_guilds().order_by("-activity", "-pk").values_list("activity", "pk")[depth - 1]
+    return encode_cursor(activity, pk)
+
+
+def _walk_to_depth(port: int, headers: dict[str, str], depth: int) -> tuple[str, float]:
+    """Follow ``next`` cursors page by page (100 rows a page) to ``depth`` rows; check the order."""
+    import json
+
+    cursor, seen, previous, started = "", 0, None, time.perf_counter()
+    while seen < depth:
+        query = {"ordering": "-activity", "page_size": min(100, depth - seen)}
+        if cursor:
+            query["cursor"] = cursor
+        status, body = get(port, "/api/v1/guilds/?" + urlencode(query), headers)
+        assert status == 200, (status, body[:300])
+        page = json.loads(body)
+        for item in page["results"]:
+            key = (item["activity"], item["id"])
+            assert previous is None or key < previous, "the list is not in -activity order"
+            previous = key
+        seen += len(page["results"])
+        cursor = page["next"]
+        assert cursor, "the list ended before the requested depth"
+    return cursor, time.perf_counter() - started
+
+
+@contextmanager
+def _server(*, workers: int, threads: int, log_dir: Path) -> Iterator[tuple[int, subprocess.Popen]]:
+    gunicorn = Path(sys.executable).with_name("gunicorn")
+    port = free_port()
+    env = dict(os.environ, DJANGO_SETTINGS_MODULE="bench.bench_settings", PYTHONPATH=str(ROOT))
+    log = (log_dir / "gunicorn.log").open("w")
+    process = subprocess.Popen(
+        [str(gunicorn), "backend.wsgi:application", "--chdir", str(ROOT), "--bind", f"127.0.0.1:{port}",
+         "--workers", str(workers), "--worker-class", "gthread", "--threads", str(threads),
+         "--keep-alive", "60", "--graceful-timeout", "5", "--log-level", "warning"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+    )
+    try:
+        wait_until_serving(port, BASELINE_PATH, timeout=60, alive=lambda: process.poll() is None)
+        yield port, process
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=5)
+        log.close()
+
+
+def bench_http(*, seconds: float, warmup: float, workers: int, threads: int, connections: list[int],
+               depth: int) -> dict[str, Any]:
+    token = _bench_client_token()
+    headers = {"Authorization": f"Bearer {token}", "Accept": "application/json"}
+    log_dir = Path(tempfile.mkdtemp(prefix="bench-guilds-"))
+    results: list[LoadResult] = []
+    try:
+        with _server(workers=workers, threads=threads, log_dir=log_dir) as (port, _process):
+            status, body = get(port, BASELINE_PATH, headers)
+            assert status == 200, (status, body)
+            status, body = get(port, LIST_PATH, headers)
+            assert status == 200, (status, body[:300])
+            cursor, walk_s = _walk_to_depth(port, headers, depth)
+            expected = _expected_deep_cursor(depth)
+            assert cursor == expected, f"walked cursor {cursor} != cursor of row {depth} {expected}"
+            print(f"http: gunicorn gthread {workers} workers x {threads} threads on 127.0.0.1:{port}; "
+                  f"deep cursor {depth:,} rows in (walked in {walk_s:.2f} s, equals encode_cursor of row "
+                  f"{depth:,})", flush=True)
+            scenarios = [
+                ("baseline (bare JSON view + JWT)", BASELINE_PATH),
+                ("list -activity, first page", LIST_PATH),
+                (f"list -activity, cursor {depth:,} deep", f"{LIST_PATH}&{urlencode({'cursor': cursor})}"),
+            ]
+            for conns in connections:
+                for label, path in scenarios:
+                    result = run_load(label=label, port=port, path=path, headers=headers, connections=conns,
+                                      seconds=seconds, warmup=warmup)
+                    results.append(result)
+                    print(f"  {conns:>2} conns  {label:<38} {result.rps:8.1f} req/s  p50 {result.p50_ms:6.1f} ms"
+                          f"  p99 {result.p99_ms:6.1f} ms  errors {result.errors}", flush=True)
+    except BaseException:
+        log = (log_dir / "gunicorn.log").read_text(errors="replace")
+        print("gunicorn log (tail):\n" + "\n".join(log.splitlines()[-40:]), file=sys.stderr)
+        raise
+    finally:
+        shutil.rmtree(log_dir, ignore_errors=True)
+    return {"results": results, "depth": depth}
+
+
+# --- the report -------------------------------------------------------------------------------------
+
+def _aim(ok: bool) -> str:
+    return "met" if ok else "MISSED"
+
+
+def report(http: dict[str, Any] | None, recompute: dict[str, Any] | None) -> bool:
+    all_met = True
+    print("\n" + "=" * 100)
+    print("SUMMARY")
+    print("=" * 100)
+    if http:
+        print(f"{'scenario':<40}{'conns':>6}{'requests':>10}{'errors':>8}{'req/s':>10}{'p50 ms':>9}"
+              f"{'p99 ms':>9}{'vs baseline':>13}")
+        by_conns: dict[int, list[LoadResult]] = {}
+        for result in http["results"]:
+            by_conns.setdefault(result.connections, []).append(result)
+        for conns, results in by_conns.items():
+            baseline = results[0]
+            for result in results:
+                ratio = result.rps / baseline.rps if baseline.rps else float("nan")
+                print(f"{result.label:<40}{conns:>6}{result.requests:>10}{result.errors:>8}{result.rps:>10.1f}"
+                      f"{result.p50_ms:>9.1f}{result.p99_ms:>9.1f}{ratio:>12.2f}x")
+        print()
+        results8 = by_conns.get(8, [])
+        for result in results8[1:]:
+            ratio = result.rps / results8[0].rps
+            ok_ratio, ok_p99 = ratio >= AIM_THROUGHPUT_RATIO, result.p99_ms < AIM_P99_MS
+            all_met &= ok_ratio and ok_p99 and result.errors == 0
+            print(f"aim @8 conns, {result.label}: throughput {ratio:.2f}x baseline (>= {AIM_THROUGHPUT_RATIO}) "
+                  f"{_aim(ok_ratio)}; p99 {result.p99_ms:.1f} ms (< {AIM_P99_MS:.0f}) {_aim(ok_p99)}")
+        errors = sum(r.errors for r in http["results"])
+        all_met &= errors == 0
+        if errors:
+            print(f"ERRORS: {errors} non-2xx responses or transport errors")
+    if recompute:
+        best, median = min(recompute["timings"]), statistics.median(recompute["timings"])
+        naive = recompute["naive_total_s"]
+        kind = "measured" if recompute["naive_full"] else (
+            f"extrapolated from {recompute['naive_sample']:,} guilds in {recompute['naive_sample_s']:.2f} s")
+        print()
+        print(f"{'activity recompute (' + format(recompute['living'], ',') + ' living guilds)':<56}{'seconds':>10}")
+        print(f"{'set-based UPDATE, best of ' + str(len(recompute['timings'])):<56}{best:>10.2f}")
+        print(f"{'set-based UPDATE, median':<56}{median:>10.2f}")
+        print(f"{'naive per-guild loop (' + kind + ')':<56}{naive:>10.1f}")
+        print(f"naive / set-based: {naive / median:.1f}x; values differing between the two: "
+              f"{recompute['mismatches']}")
+        ok = median < AIM_RECOMPUTE_S
+        all_met &= ok and recompute["mismatches"] == 0
+        print(f"aim: recompute under {AIM_RECOMPUTE_S:.0f} s: {_aim(ok)}")
+    print("=" * 100)
+    return all_met
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--database-url", default=os.environ.get("BENCH_DATABASE_URL", DEFAULT_DATABASE_URL))
+    parser.add_argument("--reseed", action="store_true", help="wipe the bench database's data and seed again")
+    parser.add_argument("--guilds", type=int, default=100_000)
+    parser.add_argument("--days", type=int, default=50, help="ledger days per guild (rows = guilds x days)")
+    parser.add_argument("--seconds", type=float, default=6.0, help="measured seconds per load scenario")
+    parser.add_argument("--warmup", type=float, default=1.5, help="unmeasured seconds before each scenario")
+    parser.add_argument("--connections", default="8,32", help="comma-separated concurrent connections")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes")
+    parser.add_argument("--threads", type=int, default=4, help="threads per gunicorn worker")
+    parser.add_argument("--depth", type=int, default=5_000, help="rows deep for the deep-cursor scenario")
+    parser.add_argument("--recompute-runs", type=int, default=3)
+    parser.add_argument("--naive-sample", type=int, default=5_000)
+    parser.add_argument("--naive-full", action="store_true", help="run the naive loop over every guild")
+    parser.add_argument("--skip-http", action="store_true")
+    parser.add_argument("--skip-recompute", action="store_true")
+    parser.add_argument("--no-plan", action="store_true", help="do not print the EXPLAIN ANALYZE plan")
+    args = parser.parse_args(argv)
+
+    started = time.perf_counter()
+    _configure_environment(args.database_url)
+    _ensure_database(args.database_url)
+
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.db import connection
+
+    call_command("migrate", verbosity=0)
+    with connection.cursor() as cur:
+        cur.execute("SELECT version()")
+        pg_version = cur.fetchone()[0].split(" on ")[0]
+    pool = "pool" in connection.settings_dict.get("OPTIONS", {})
+    print(f"{pg_version}; {os.cpu_count()} CPUs; database {urlsplit(args.database_url).path.lstrip('/')}; "
+          f"server DB connections: {'Django pool' if pool else 'persistent (CONN_MAX_AGE), DB_POOL=0'}",
+          flush=True)
+    seed(guilds=args.guilds, days=args.days, reseed=args.reseed)
+
+    recompute = None
+    if not args.skip_recompute:
+        recompute = bench_recompute(runs=args.recompute_runs, naive_sample=args.naive_sample,
+                                    naive_full=args.naive_full)
+        if not args.no_plan:
+            print("\nEXPLAIN (ANALYZE, BUFFERS) of the set-based recompute:")
+            print("\n".join("  " + line for line in recompute["plan"]))
+    else:  # the list needs activity values to sort on
+        from guilds.services import guild_activity_recompute_all
+
+        guild_activity_recompute_all()
+        _vacuum_guilds()
+    connection.close()  # the server must not wait on this process's connection
+
+    http = None
+    if not args.skip_http:
+        connections = [int(c) for c in args.connections.split(",") if c.strip()]
+        http = bench_http(seconds=args.seconds, warmup=args.warmup, workers=args.workers,
+                          threads=args.threads, connections=connections, depth=args.depth)
+
+    all_met = report(http, recompute)
+    print(f"total wall time {time.perf_counter() - started:.0f} s; aims {'all met' if all_met else 'NOT all met'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
