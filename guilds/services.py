@@ -480,8 +480,25 @@ def guild_activity_recompute_all(*, now: datetime | None = None) -> int:
     )
     total = Cast(Coalesce(Subquery(runs), Value(0)), FloatField())
     with transaction.atomic():
+        _serialize_recomputes()
         return Guild.objects.filter(disbanded_at__isnull=True).update(
             activity=total / divisor, activity_computed_at=now)
+
+
+# Any fixed 64-bit number naming "the activity recompute" among PostgreSQL advisory locks.
+ACTIVITY_RECOMPUTE_LOCK = 0x6465_6570_6163_7431
+
+
+def _serialize_recomputes() -> None:
+    """Two recomputes at once (two beats, a manual run) queue up instead of fighting over rows.
+
+    A transaction-scoped advisory lock on PostgreSQL; the second run waits and then writes the
+    same values. SQLite serialises writers by itself.
+    """
+    connection = transaction.get_connection()
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [ACTIVITY_RECOMPUTE_LOCK])
 
 
 @transaction.atomic

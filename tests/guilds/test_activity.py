@@ -4,8 +4,12 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from datetime import timezone as dt_timezone
 
+import threading
+
 import pytest
 import time_machine
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django_celery_beat.models import PeriodicTask
 
 from guilds.models import Guild, GuildRules, PersonRunDay
@@ -107,13 +111,45 @@ def test_recompute_matches_the_divisor_for_every_age_in_the_window():
         assert guild.activity == pytest.approx(expected), age
 
 
-def test_recompute_uses_the_same_few_queries_for_any_number_of_guilds(django_assert_num_queries):
-    # the rules row, a savepoint, one UPDATE, its release: no per-guild query
+def test_recompute_uses_the_same_few_queries_for_any_number_of_guilds():
+    # the rules row, a savepoint, (PostgreSQL: the advisory lock), one UPDATE, its release
+    counts = []
     for batch in (2, 20):
         for _ in range(batch):
             guild_person_runs_record(guild_id=make_guild().pk, at=NOW, count=1)
-        with django_assert_num_queries(4):
+        with CaptureQueriesContext(connection) as queries:
             guild_activity_recompute_all(now=NOW)
+        counts.append(len(queries))
+    assert counts[0] == counts[1] <= 5
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_two_recomputes_at_once_queue_on_the_advisory_lock_and_agree():
+    guilds = [guild_created(days_ago=30) for _ in range(20)]
+    for index, guild in enumerate(guilds):
+        guild_person_runs_record(guild_id=guild.pk, at=NOW, count=index * 14)
+    barrier = threading.Barrier(2)
+    results, errors = [], []
+
+    def run() -> None:
+        try:
+            barrier.wait(timeout=10)
+            results.append(guild_activity_recompute_all(now=NOW))
+        except Exception as exc:  # noqa: BLE001 - reported by the assertion below
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert errors == [] and results == [20, 20]
+    for index, guild in enumerate(guilds):
+        guild.refresh_from_db()
+        assert guild.activity == pytest.approx(index * 1.0)
 
 
 def test_the_task_recomputes_activity():

@@ -122,3 +122,14 @@ def test_a_player_record_is_created_only_through_register():
 def test_unknown_api_route_is_a_json_404():
     response = api_client(PlayerFactory()).get("/api/v1/no-such-thing/")
     assert response.status_code == 404
+
+
+def test_login_still_works_when_the_throttle_cache_is_down(settings):
+    # given a cache backend pointing at a Redis port where nothing listens
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                                   "LOCATION": "redis://127.0.0.1:1/0"}}
+    register(APIClient())
+    # when / then: the throttle fails open instead of answering 500
+    response = APIClient().post("/api/v1/auth/token/", {"username": "ayla", "password": "lantern-in-the-deep"},
+                                format="json")
+    assert response.status_code == 200
