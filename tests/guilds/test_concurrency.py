@@ -197,6 +197,35 @@ def test_a_player_accepting_several_invitations_at_once_joins_exactly_one_guild(
     assert not Invitation.objects.filter(player=player, status=RequestStatus.PENDING).exists()
 
 
+def test_two_members_transferring_out_of_a_guild_of_four_at_once_leave_it_with_three(live_server) -> None:
+    # given: guild A of 4 (a transfer needs the guild left to keep more than 3), two of its members
+    # invited by two other guilds
+    source = make_guild(members=3, joined_days_ago=10)
+    movers = sorted(_current_members(source) - {source.leader_id})[:2]
+    targets = [make_guild(members=1, joined_days_ago=10) for _ in movers]
+    invitations = [services.guild_invitation_create(actor=t.leader, guild_id=t.pk, player_id=m)
+                   for t, m in zip(targets, movers, strict=True)]
+
+    # when: both accept at the same moment
+    replies = _all_at_once([
+        partial(_post, live_server.url, f"/api/v1/invitations/{inv.pk}/accept/",
+                _token(Player.objects.get(pk=m)))
+        for inv, m in zip(invitations, movers, strict=True)
+    ])
+
+    # then: one transfer happened, the other was refused because A would drop to 3
+    assert Counter(r.status for r in replies) == {200: 1, 409: 1}, replies
+    refused = next(r for r in replies if r.status == 409)
+    _assert_error(refused, 409, {"source_guild_too_small"})
+    source.refresh_from_db()
+    assert source.members_count == 3 == len(_current_members(source))
+    moved = next(m for m, r in zip(movers, replies, strict=True) if r.status == 200)
+    assert Player.objects.get(pk=moved).last_transfer_at is not None
+    for target in targets:
+        target.refresh_from_db()
+        assert target.members_count == len(_current_members(target))
+
+
 # --- two leader actions racing ----------------------------------------------------------------------
 
 def test_hand_over_racing_a_kick_of_the_same_member_leaves_one_leader_who_is_a_member(live_server) -> None:
