@@ -230,7 +230,7 @@ class ItemKind(models.Model):
     def clean(self) -> None:
         errors: dict[str, str] = {}
         if self.sub_kind not in SUB_KINDS.get(self.category, ()):
-            errors["sub_kind"] = f"A {self.category} must be one of: {', '.join(SUB_KINDS.get(self.category, ()))}."
+            errors["sub_kind"] = f"Sub-kinds of {self.category}: {', '.join(SUB_KINDS.get(self.category, ()))}."
         if self.category == ItemCategory.WEAPON and not self.damage:
             errors["damage"] = "A weapon needs damage."
         if self.category == ItemCategory.ARMOR and not self.armor:
