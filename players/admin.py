@@ -46,9 +46,9 @@ class PlayerAdmin(admin.ModelAdmin):
 
 @admin.register(ItemKind)
 class ItemKindAdmin(admin.ModelAdmin):
-    list_display = ("name", "category", "sub_kind", "weight", "price", "rarity", "is_basic", "damage", "armor",
-                    "heal", "effect", "effect_turns", "effect_magnitude", "effect_chance", "stat", "stat_amount",
-                    "torch_moves")
+    list_display = ("name", "category", "sub_kind", "weight", "price", "rarity", "is_basic", "damage",
+                    "armor", "heal", "effect", "effect_turns", "effect_magnitude", "effect_chance", "stat",
+                    "stat_amount", "torch_moves")
     list_filter = ("category", "sub_kind", "rarity", "is_basic", "effect")
     list_editable = ("weight", "price", "is_basic")
     search_fields = ("name", "description")
@@ -86,5 +86,6 @@ class PlayerSettingsAdmin(SingletonAdmin):
 class CarrySettingsAdmin(SingletonAdmin):
     fieldsets = (
         ("Slots", {"fields": ("max_weapons", "max_potions", "potions_per_belt_level")}),
-        ("Weight capacity = base + per strength x strength", {"fields": ("capacity_base", "capacity_per_strength")}),
+        ("Weight capacity = base + per strength x strength",
+         {"fields": ("capacity_base", "capacity_per_strength")}),
     )

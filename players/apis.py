@@ -1,4 +1,4 @@
-"""Player endpoints: registration, JWT login and refresh (throttled), /me/, the item catalog, the inventory."""
+"""Player endpoints: registration, JWT login and refresh (throttled), /me/, the item catalog, inventory."""
 from __future__ import annotations
 
 from drf_spectacular.utils import extend_schema
@@ -74,7 +74,8 @@ class MeApi(PlayerApi):
 
 
 class ItemKindListApi(PlayerApi):
-    @extend_schema(parameters=[ItemKindListQuery], responses={200: ItemKindOutput(many=True), **errors(400, 401)},
+    @extend_schema(parameters=[ItemKindListQuery],
+                   responses={200: ItemKindOutput(many=True), **errors(400, 401)},
                    summary="The item catalog, optionally by category and sub-kind")
     def get(self, request: Request) -> Response:
         query = ItemKindListQuery(data=request.query_params)
@@ -89,7 +90,8 @@ class ItemKindDetailApi(PlayerApi):
 
 
 class InventoryApi(PlayerApi):
-    @extend_schema(responses={200: InventoryOutput, **errors(401)}, summary="What the caller carries, with totals")
+    @extend_schema(responses={200: InventoryOutput, **errors(401)},
+                   summary="What the caller carries, with totals")
     def get(self, request: Request) -> Response:
         return Response(InventoryOutput(_inventory(self.player)).data)
 
@@ -105,11 +107,13 @@ class InventoryEquipApi(PlayerApi):
     @extend_schema(request=None, responses={200: InventoryItemOutput, **errors(401, 404, 409)},
                    summary="Wear armor or take a weapon/torch into battle (slot rules apply)")
     def post(self, request: Request, item_id: int) -> Response:
-        return Response(InventoryItemOutput(services.inventory_equip(player=self.player, item_id=item_id)).data)
+        item = services.inventory_equip(player=self.player, item_id=item_id)
+        return Response(InventoryItemOutput(item).data)
 
 
 class InventoryUnequipApi(PlayerApi):
     @extend_schema(request=None, responses={200: InventoryItemOutput, **errors(401, 404)},
                    summary="Take off armor or put a weapon away (it stays carried)")
     def post(self, request: Request, item_id: int) -> Response:
-        return Response(InventoryItemOutput(services.inventory_unequip(player=self.player, item_id=item_id)).data)
+        item = services.inventory_unequip(player=self.player, item_id=item_id)
+        return Response(InventoryItemOutput(item).data)

@@ -101,7 +101,9 @@ def _weight(items: Iterable[Carried]) -> int:
     return sum(item.weight for item in items)
 
 
-def pickup_violation(*, carried: Iterable[Carried], candidate: Carried, limits: CarryLimits) -> CarryViolation | None:
+def pickup_violation(
+    *, carried: Iterable[Carried], candidate: Carried, limits: CarryLimits
+) -> CarryViolation | None:
     """The limit that taking ``candidate`` would break, or None if it may be taken.
 
     Slot rules come before weight: a player told "no room for a third weapon" learns the rule
@@ -127,12 +129,15 @@ def pickup_violation(*, carried: Iterable[Carried], candidate: Carried, limits: 
     return None
 
 
-def equip_violation(*, carried: Iterable[Carried], candidate: Carried, limits: CarryLimits) -> CarryViolation | None:
+def equip_violation(
+    *, carried: Iterable[Carried], candidate: Carried, limits: CarryLimits
+) -> CarryViolation | None:
     """The slot rule that equipping ``candidate`` would break, or None.
 
     ``carried`` is everything else the player carries (the candidate left out); only its
-    equipped items count, so re-equipping an equipped item is never refused. Pickups already keep the carried set within these
-    limits; equip checks them again because a designer may lower the limits after a pickup.
+    equipped items count, so re-equipping an equipped item is never refused. Pickups already
+    keep the carried set within these limits; equip checks them again because a designer may
+    lower the limits after a pickup.
     """
     others = tuple(item for item in carried if item.equipped)
     if candidate.category in WEAPON_SLOT_CATEGORIES:

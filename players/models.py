@@ -60,7 +60,9 @@ class Player(models.Model):
         constraints = [
             models.CheckConstraint(condition=models.Q(money__gte=0), name="player_money_not_negative"),
             # SPEC section 8: two belts, raising the limit to 4 and then 5.
-            models.CheckConstraint(condition=models.Q(potion_belt_level__lte=2), name="player_potion_belt_level_max"),
+            models.CheckConstraint(
+                condition=models.Q(potion_belt_level__lte=2), name="player_potion_belt_level_max"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -203,7 +205,9 @@ class ItemKind(models.Model):
             models.CheckConstraint(
                 condition=~_category(ItemCategory.ARMOR) | Q(armor__gt=0), name="itemkind_armor_has_armor"
             ),
-            models.CheckConstraint(condition=~_sub_kind("healing") | Q(heal__gt=0), name="itemkind_healing_heals"),
+            models.CheckConstraint(
+                condition=~_sub_kind("healing") | Q(heal__gt=0), name="itemkind_healing_heals"
+            ),
             models.CheckConstraint(
                 condition=~(_sub_kind("effect") | _category(ItemCategory.AMULET)) | ~Q(effect=""),
                 name="itemkind_effect_item_has_effect",
@@ -230,7 +234,8 @@ class ItemKind(models.Model):
     def clean(self) -> None:
         errors: dict[str, str] = {}
         if self.sub_kind not in SUB_KINDS.get(self.category, ()):
-            errors["sub_kind"] = f"Sub-kinds of {self.category}: {', '.join(SUB_KINDS.get(self.category, ()))}."
+            allowed = ", ".join(SUB_KINDS.get(self.category, ()))
+            errors["sub_kind"] = f"Sub-kinds of {self.category}: {allowed}."
         if self.category == ItemCategory.WEAPON and not self.damage:
             errors["damage"] = "A weapon needs damage."
         if self.category == ItemCategory.ARMOR and not self.armor:
@@ -289,7 +294,9 @@ class InventoryItem(models.Model):
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="inventory")
     item_kind = models.ForeignKey(ItemKind, on_delete=models.PROTECT, related_name="+")
-    equipped = models.BooleanField(default=False, help_text="Armor worn, or a weapon/torch taken into battle.")
+    equipped = models.BooleanField(
+        default=False, help_text="Armor worn, or a weapon/torch taken into battle."
+    )
     acquired_in_run = models.PositiveBigIntegerField(
         null=True, blank=True, db_index=True,
         help_text="The dungeon run the item was picked up in (lost on death in that run); empty = kept.",
@@ -312,7 +319,9 @@ class CarrySettings(SingletonSettings):
         default=1, help_text="Extra potions per potion belt level (SPEC: 4 with one belt, 5 with two)."
     )
     capacity_base = models.PositiveSmallIntegerField(default=40, help_text="Weight capacity at strength 0.")
-    capacity_per_strength = models.PositiveSmallIntegerField(default=5, help_text="Capacity per strength level.")
+    capacity_per_strength = models.PositiveSmallIntegerField(
+        default=5, help_text="Capacity per strength level."
+    )
 
     class Meta:
         verbose_name = "carry settings"

@@ -38,7 +38,8 @@ def item_kind_get(*, item_kind_id: int) -> ItemKind:
     try:
         return ItemKind.objects.get(pk=item_kind_id)
     except ItemKind.DoesNotExist as exc:
-        raise NotFound("item_kind_not_found", "No such item in the catalog.", {"item_kind": item_kind_id}) from exc
+        raise NotFound("item_kind_not_found", "No such item in the catalog.",
+                       {"item_kind": item_kind_id}) from exc
 
 
 def inventory_list(*, player: Player) -> list[InventoryItem]:

@@ -55,7 +55,9 @@ class InventoryItemOutput(serializers.Serializer):
 
 class CarryOutput(serializers.Serializer):
     weight = serializers.IntegerField(help_text="Total weight carried.")
-    capacity = serializers.IntegerField(help_text="Weight limit: capacity_base + capacity_per_strength x strength.")
+    capacity = serializers.IntegerField(
+        help_text="Weight limit: capacity_base + capacity_per_strength x strength."
+    )
     weapons = serializers.IntegerField(help_text="Weapons and torches carried.")
     weapon_limit = serializers.IntegerField()
     potions = serializers.IntegerField()
@@ -86,7 +88,9 @@ class ItemKindOutput(serializers.Serializer):
     damage = serializers.IntegerField(help_text="Weapons: damage of a hit.")
     armor = serializers.IntegerField(help_text="Armor: armor points while worn.")
     heal = serializers.IntegerField(help_text="Healing potions: HP restored.")
-    effect = serializers.CharField(help_text="Effect potions, amulets, on-hit weapons: the effect; else empty.")
+    effect = serializers.CharField(
+        help_text="Effect potions, amulets, on-hit weapons: the effect; else empty."
+    )
     effect_turns = serializers.IntegerField(allow_null=True, help_text="null = until the end of the battle.")
     effect_magnitude = serializers.FloatField(allow_null=True, help_text="null = the engine's default.")
     effect_chance = serializers.FloatField(help_text="Weapons: chance per hit.")

@@ -90,7 +90,8 @@ def inventory_add(*, player: Player, item_kind: ItemKind, equip: bool = False,
     """
     player = _lock_player(player.pk)
     items = selectors.inventory_list(player=player)
-    candidate = inventory.Carried(category=item_kind.category, sub_kind=item_kind.sub_kind, weight=item_kind.weight)
+    candidate = inventory.Carried(category=item_kind.category, sub_kind=item_kind.sub_kind,
+                                  weight=item_kind.weight)
     violation = inventory.pickup_violation(carried=selectors.carried(items), candidate=candidate,
                                            limits=selectors.carry_limits(player=player))
     if violation is not None:

@@ -11,7 +11,8 @@ urlpatterns = [
     path("me/inventory/", apis.InventoryApi.as_view(), name="me-inventory"),
     path("me/inventory/<int:item_id>/", apis.InventoryItemApi.as_view(), name="me-inventory-item"),
     path("me/inventory/<int:item_id>/equip/", apis.InventoryEquipApi.as_view(), name="me-inventory-equip"),
-    path("me/inventory/<int:item_id>/unequip/", apis.InventoryUnequipApi.as_view(), name="me-inventory-unequip"),
+    path("me/inventory/<int:item_id>/unequip/", apis.InventoryUnequipApi.as_view(),
+         name="me-inventory-unequip"),
     path("items/", apis.ItemKindListApi.as_view(), name="item-kinds"),
     path("items/<int:item_kind_id>/", apis.ItemKindDetailApi.as_view(), name="item-kind"),
 ]

@@ -26,7 +26,8 @@ def test_me_of_a_new_player_has_an_empty_inventory_and_the_default_limits():
 def test_me_lists_carried_items_and_totals():
     # given: strength 2, one belt, a sword in hand, a torch and a potion
     player = PlayerFactory(strength=2, potion_belt_level=1)
-    sword = inventory_add(player=player, item_kind=make_kind("weapon", "sword", weight=6, name="Blade"), equip=True)
+    blade = make_kind("weapon", "sword", weight=6, name="Blade")
+    sword = inventory_add(player=player, item_kind=blade, equip=True)
     inventory_add(player=player, item_kind=make_kind("torch", weight=2), acquired_in_run=5)
     inventory_add(player=player, item_kind=make_kind("potion", weight=1))
 

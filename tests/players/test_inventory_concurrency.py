@@ -75,7 +75,8 @@ def test_sixteen_concurrent_potion_pickups_leave_exactly_the_potion_limit():
 def test_concurrent_heavy_pickups_never_exceed_the_capacity():
     # given: capacity 40 and sixteen 7-unit loads offered at once
     player = PlayerFactory()
-    ore = ItemKind.objects.create(name="Concurrent Ore", category="special", sub_kind="gem", weight=7, price=1)
+    ore = ItemKind.objects.create(name="Concurrent Ore", category="special", sub_kind="gem", weight=7,
+                                  price=1)
 
     # when
     results = _all_at_once([partial(inventory_add, player=player, item_kind=ore) for _ in range(16)])
@@ -88,8 +89,8 @@ def test_concurrent_heavy_pickups_never_exceed_the_capacity():
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_pickups_of_different_weapons_fill_exactly_two_slots():
     player = PlayerFactory()
-    kinds = [ItemKind.objects.create(name=f"Concurrent Blade {i}", category="weapon", sub_kind="sword", weight=1,
-                                     price=1, damage=3) for i in range(16)]
+    kinds = [ItemKind.objects.create(name=f"Concurrent Blade {i}", category="weapon", sub_kind="sword",
+                                     weight=1, price=1, damage=3) for i in range(16)]
     results = _all_at_once([partial(inventory_add, player=player, item_kind=kind) for kind in kinds])
     assert Counter(map(_outcome, results)) == {"added": 2, "weapon_limit": 14}
     assert InventoryItem.objects.filter(player=player).count() == 2
@@ -108,8 +109,8 @@ def _http(method: str, url: str, token: str) -> int:
 def test_sixteen_concurrent_drops_of_one_item_over_http_remove_it_once(live_server):
     # given: a carried item and sixteen clients dropping it at once
     player = PlayerFactory()
-    kind = ItemKind.objects.create(name="Dropped Knife", category="weapon", sub_kind="knife", weight=1, price=1,
-                                   damage=2)
+    kind = ItemKind.objects.create(name="Dropped Knife", category="weapon", sub_kind="knife", weight=1,
+                                   price=1, damage=2)
     item = inventory_add(player=player, item_kind=kind)
     token = str(RefreshToken.for_user(player.user).access_token)
     url = f"{live_server.url}/api/v1/me/inventory/{item.pk}/"

@@ -1,4 +1,4 @@
-"""The designer's admin for items: catalog filters and search, validation, carry settings, inventory inline."""
+"""The designer's admin for items: catalog filters, search, validation, carry settings, inventory inline."""
 from __future__ import annotations
 
 import pytest
@@ -34,8 +34,8 @@ def test_the_catalog_filters_by_category_and_sub_kind_and_searches_names(admin_c
 def test_the_catalog_form_refuses_a_sub_kind_from_another_category(admin_client):
     response = admin_client.post(reverse("admin:players_itemkind_add"), {
         "name": "Sword-helmet", "description": "", "category": "armor", "sub_kind": "sword", "weight": 3,
-        "price": 10, "rarity": "common", "damage": 0, "armor": 2, "heal": 0, "effect": "", "effect_chance": 1.0,
-        "stat": "", "stat_amount": 0, "torch_moves": 0,
+        "price": 10, "rarity": "common", "damage": 0, "armor": 2, "heal": 0, "effect": "",
+        "effect_chance": 1.0, "stat": "", "stat_amount": 0, "torch_moves": 0,
     })
     assert response.status_code == 200  # the form again, with the error
     assert b"Sub-kinds of armor: cuirass, greaves, helmet, gloves, boots." in response.content
@@ -47,7 +47,7 @@ def test_the_carry_settings_open_as_one_editable_row(admin_client):
     assert response.status_code == 200
     assert b"capacity_per_strength" in response.content
     url = reverse("admin:players_carrysettings_change", args=[1])
-    admin_client.post(url, {"max_weapons": 2, "max_potions": 4, "potions_per_belt_level": 1, "capacity_base": 45,
-                            "capacity_per_strength": 6})
+    admin_client.post(url, {"max_weapons": 2, "max_potions": 4, "potions_per_belt_level": 1,
+                            "capacity_base": 45, "capacity_per_strength": 6})
     settings = CarrySettings.load()
     assert (settings.max_potions, settings.capacity_base, settings.capacity_per_strength) == (4, 45, 6)

@@ -120,7 +120,8 @@ def test_the_catalog_lists_every_item_with_its_stats(catalog):
     assert len(body) == len(catalog)
     sword = next(item for item in body if item["name"] == "Rusty Sword")
     assert sword == {
-        "id": sword["id"], "name": "Rusty Sword", "description": "", "category": "weapon", "sub_kind": "sword",
+        "id": sword["id"], "name": "Rusty Sword", "description": "", "category": "weapon",
+        "sub_kind": "sword",
         "weapon_class": "melee", "weight": 5, "price": 15, "rarity": "common", "is_basic": True,
         "damage": 4, "armor": 0, "heal": 0, "effect": "", "effect_turns": None, "effect_magnitude": None,
         "effect_chance": 1.0, "stat": "", "stat_amount": 0, "torch_moves": 0,
