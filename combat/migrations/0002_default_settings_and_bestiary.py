@@ -64,7 +64,7 @@ BESTIARY = [
     ("Wraith", "wraith", False, (5, None), 6, 30, 5, ("Grave Touch", "magic", 7), {"luck": 3},
      [(H, "frostbite", 2, 2.0, 0.3), (H, "fear", 2, 0.15, 0.2)], "A cold that finds the bones, and a dread that follows."),
     # bosses: a boss's HP also grows with the party (CombatSettings.boss_hp_per_extra_player)
-    ("Goblin Warlord", "goblin-warlord", True, (0, 1), 10, 26, 2, ("Serrated Cleaver", "melee", 4), {"luck": 2},
+    ("Goblin Warlord", "goblin-warlord", True, (0, 1), 10, 24, 1, ("Serrated Cleaver", "melee", 4), {"luck": 2},
      [(H, "bleeding", 2, 1.0, 0.25)], "Leader of the upper tunnels' goblins; fights dirty and bleeds you."),
     ("Ogre Chieftain", "ogre-chieftain", True, (1, 3), 10, 48, 3, ("Great Maul", "melee", 6), {"strength": 2},
      [(H, "stun", 1, None, 0.15), (I, "fearlessness", None, 0.1, 1.0)],
