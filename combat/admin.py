@@ -14,18 +14,22 @@ class CombatSettingsAdmin(SingletonAdmin):
     readonly_fields = ("updated_at",)
     fieldsets = (
         ("To hit: miss = clamp(min, base + distraction - concentration - attentiveness x per point, max)",
-         {"fields": ("base_miss_chance", "attentiveness_miss_reduction", ("min_miss_chance", "max_miss_chance"))}),
+         {"fields": ("base_miss_chance", "attentiveness_miss_reduction",
+                     ("min_miss_chance", "max_miss_chance"))}),
         ("Criticals: crit = clamp(0, base + luck x per point + fearlessness - fear, max)",
          {"fields": ("base_crit_chance", "luck_crit_per_point", "max_crit_chance", "crit_multiplier")}),
-        ("Damage: (W + strength x per point) x attack mult x crit x armor_constant / (armor_constant + armor) "
-         "/ defense mult", {"fields": ("strength_damage_per_point", "fist_damage", "armor_constant", "min_damage",
-                                      ("min_attack_multiplier", "min_defense_multiplier"))}),
+        ("Damage: (W + strength x per point) x attack mult x crit "
+         "x armor_constant / (armor_constant + armor) / defense mult",
+         {"fields": ("strength_damage_per_point", "fist_damage", "armor_constant", "min_damage",
+                     ("min_attack_multiplier", "min_defense_multiplier"))}),
         ("HP and regeneration: max HP = base_hp + stamina x hp_per_stamina",
          {"fields": (("base_hp", "hp_per_stamina"), "metabolism_regen_per_point")}),
-        ("Enemy AI and battle length", {"fields": ("ai_focus_weakest_chance", "max_rounds", "turn_deadline_seconds")}),
+        ("Enemy AI and battle length",
+         {"fields": ("ai_focus_weakest_chance", "max_rounds", "turn_deadline_seconds")}),
         ("Effect magnitudes", {"fields": ("effect_magnitudes",)}),
         ("Encounters: enemies = min(max, base + players // party divisor + floor // floor divisor)",
-         {"fields": ("encounter_base", "encounter_party_divisor", "encounter_floor_divisor", "encounter_max")}),
+         {"fields": ("encounter_base", "encounter_party_divisor", "encounter_floor_divisor",
+                     "encounter_max")}),
         ("Boss rooms: the boss (HP x (1 + per extra player x (players - 1))) and players // divisor escorts",
          {"fields": ("boss_hp_per_extra_player", "boss_escort_party_divisor")}),
         (None, {"fields": ("updated_at",)}),
@@ -69,5 +73,6 @@ class EnemyKindAdmin(admin.ModelAdmin):
     @admin.display(description="effects")
     def effect_list(self, kind: EnemyKind) -> str:
         return ", ".join(
-            f"{e.name}" + (f" {e.chance:.0%}" if e.trigger == "on_hit" else " (innate)") for e in kind.effects.all()
+            e.name + (f" {e.chance:.0%}" if e.trigger == "on_hit" else " (innate)")
+            for e in kind.effects.all()
         )

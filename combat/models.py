@@ -37,7 +37,9 @@ class CombatSettings(SingletonSettings):
     """
 
     # to-hit
-    base_miss_chance = _probability(_DEFAULTS.base_miss_chance, "Chance that an attack misses before modifiers.")
+    base_miss_chance = _probability(
+        _DEFAULTS.base_miss_chance, "Chance that an attack misses before modifiers."
+    )
     attentiveness_miss_reduction = _probability(
         _DEFAULTS.attentiveness_miss_reduction, "Miss chance removed per attentiveness point of the attacker."
     )
@@ -53,7 +55,8 @@ class CombatSettings(SingletonSettings):
     )
     # damage
     strength_damage_per_point = models.FloatField(
-        default=_DEFAULTS.strength_damage_per_point, validators=[MinValueValidator(0.0), MaxValueValidator(10.0)],
+        default=_DEFAULTS.strength_damage_per_point,
+        validators=[MinValueValidator(0.0), MaxValueValidator(10.0)],
         help_text="Raw damage added per strength point of the attacker.",
     )
     fist_damage = models.PositiveSmallIntegerField(
@@ -73,23 +76,29 @@ class CombatSettings(SingletonSettings):
         help_text="Floor of the attack multiplier 1 - weakness + vigor (0..1).",
     )
     min_defense_multiplier = models.FloatField(
-        default=_DEFAULTS.min_defense_multiplier, validators=[MinValueValidator(0.01), MaxValueValidator(1.0)],
-        help_text="Floor of the defense multiplier 1 - fragility + resilience; damage is divided by it (0.01..1).",
+        default=_DEFAULTS.min_defense_multiplier,
+        validators=[MinValueValidator(0.01), MaxValueValidator(1.0)],
+        help_text="Floor of the defense multiplier 1 - fragility + resilience; damage is divided by it "
+        "(0.01..1).",
     )
     # regeneration and HP
     metabolism_regen_per_point = models.FloatField(
-        default=_DEFAULTS.metabolism_regen_per_point, validators=[MinValueValidator(0.0), MaxValueValidator(10.0)],
+        default=_DEFAULTS.metabolism_regen_per_point,
+        validators=[MinValueValidator(0.0), MaxValueValidator(10.0)],
         help_text="Regeneration heals magnitude x (1 + metabolism x this).",
     )
     base_hp = models.PositiveSmallIntegerField(
-        default=_DEFAULTS.base_hp, validators=[MinValueValidator(1)], help_text="Players' maximum HP at stamina 0.",
+        default=_DEFAULTS.base_hp, validators=[MinValueValidator(1)],
+        help_text="Players' maximum HP at stamina 0.",
     )
     hp_per_stamina = models.PositiveSmallIntegerField(
-        default=_DEFAULTS.hp_per_stamina, help_text="Maximum HP per stamina point (also what a stamina potion adds).",
+        default=_DEFAULTS.hp_per_stamina,
+        help_text="Maximum HP per stamina point (also what a stamina potion adds).",
     )
     # enemy AI and termination
     ai_focus_weakest_chance = _probability(
-        _DEFAULTS.ai_focus_weakest_chance, "Chance an enemy attacks the weakest valid target instead of a random one."
+        _DEFAULTS.ai_focus_weakest_chance,
+        "Chance an enemy attacks the weakest valid target instead of a random one.",
     )
     max_rounds = models.PositiveSmallIntegerField(
         default=_DEFAULTS.max_rounds, validators=[MinValueValidator(1)],
@@ -103,16 +112,19 @@ class CombatSettings(SingletonSettings):
 
     # encounters: how many enemies a room holds (docs/combat.md, "Balancing data in the admin")
     encounter_base = models.PositiveSmallIntegerField(
-        default=1, validators=[MinValueValidator(1)], help_text="Enemies in an enemy room before the terms below.",
+        default=1, validators=[MinValueValidator(1)],
+        help_text="Enemies in an enemy room before the terms below.",
     )
     encounter_party_divisor = models.PositiveSmallIntegerField(
         default=2, validators=[MinValueValidator(1)], help_text="One more enemy per this many players.",
     )
     encounter_floor_divisor = models.PositiveSmallIntegerField(
-        default=2, validators=[MinValueValidator(1)], help_text="One more enemy per this many floors (0-based).",
+        default=2, validators=[MinValueValidator(1)],
+        help_text="One more enemy per this many floors (0-based).",
     )
     encounter_max = models.PositiveSmallIntegerField(
-        default=6, validators=[MinValueValidator(1)], help_text="Most enemies in one room, boss and escort included.",
+        default=6, validators=[MinValueValidator(1)],
+        help_text="Most enemies in one room, boss and escort included.",
     )
     boss_escort_party_divisor = models.PositiveSmallIntegerField(
         default=2, validators=[MinValueValidator(1)],
@@ -120,7 +132,8 @@ class CombatSettings(SingletonSettings):
     )
     boss_hp_per_extra_player = models.FloatField(
         default=0.5, validators=[MinValueValidator(0.0), MaxValueValidator(10.0)],
-        help_text="A boss's HP is multiplied by 1 + this x (players - 1), so parties of any size meet a fair boss.",
+        help_text="A boss's HP is multiplied by 1 + this x (players - 1), "
+        "so parties of any size meet a fair boss.",
     )
     turn_deadline_seconds = models.PositiveSmallIntegerField(
         default=60, validators=[MinValueValidator(1)],
@@ -145,7 +158,8 @@ class CombatSettings(SingletonSettings):
                 name="combat_chances_valid",
             ),
             models.CheckConstraint(
-                condition=Q(crit_multiplier__gte=1) & Q(armor_constant__gt=0) & Q(min_defense_multiplier__gt=0)
+                condition=Q(crit_multiplier__gte=1) & Q(armor_constant__gt=0)
+                & Q(min_defense_multiplier__gt=0)
                 & Q(base_hp__gte=1) & Q(max_rounds__gte=1),
                 name="combat_rules_valid",
             ),
@@ -210,22 +224,37 @@ class EnemyKind(models.Model):
     """
 
     name = models.CharField(max_length=64, unique=True)
-    slug = models.SlugField(max_length=64, unique=True, help_text="Stable key (encounters are drawn in slug order).")
+    slug = models.SlugField(
+        max_length=64, unique=True, help_text="Stable key (encounters are drawn in slug order)."
+    )
     description = models.TextField(blank=True, default="")
-    is_boss = models.BooleanField(default=False, help_text="Bosses appear only in boss rooms; nobody can flee them.")
+    is_boss = models.BooleanField(
+        default=False, help_text="Bosses appear only in boss rooms; nobody can flee them."
+    )
     hp = models.PositiveSmallIntegerField(validators=[MinValueValidator(1)], help_text="Maximum HP.")
-    armor = models.PositiveSmallIntegerField(default=0, help_text="Armor points (armor_constant points halve a hit).")
-    weapon_name = models.CharField(max_length=64, help_text="Shown in the battle log: 'Goblin attacks with ...'.")
+    armor = models.PositiveSmallIntegerField(
+        default=0, help_text="Armor points (armor_constant points halve a hit)."
+    )
+    weapon_name = models.CharField(
+        max_length=64, help_text="Shown in the battle log: 'Goblin attacks with ...'."
+    )
     weapon_kind = models.CharField(max_length=16, choices=WeaponKind.choices, default=WeaponKind.MELEE)
     weapon_damage = models.PositiveSmallIntegerField(
-        validators=[MinValueValidator(1)], help_text="Engine weapon damage W of each hit, before strength and armor."
+        validators=[MinValueValidator(1)],
+        help_text="Engine weapon damage W of each hit, before strength and armor.",
     )
-    strength = models.PositiveSmallIntegerField(default=0, help_text="Adds strength_damage_per_point per point.")
-    stamina = models.PositiveSmallIntegerField(default=0, help_text="Kept for symmetry with players; HP is fixed.")
+    strength = models.PositiveSmallIntegerField(
+        default=0, help_text="Adds strength_damage_per_point per point."
+    )
+    stamina = models.PositiveSmallIntegerField(
+        default=0, help_text="Kept for symmetry with players; HP is fixed."
+    )
     metabolism = models.PositiveSmallIntegerField(default=0, help_text="Boosts the creature's regeneration.")
     luck = models.PositiveSmallIntegerField(default=0, help_text="Raises critical chance.")
     attentiveness = models.PositiveSmallIntegerField(default=0, help_text="Lowers miss chance.")
-    min_floor = models.PositiveSmallIntegerField(default=0, help_text="Shallowest floor (0-based) it appears on.")
+    min_floor = models.PositiveSmallIntegerField(
+        default=0, help_text="Shallowest floor (0-based) it appears on."
+    )
     max_floor = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Deepest floor it appears on; empty = every deeper floor."
     )
@@ -270,7 +299,8 @@ class EnemyKind(models.Model):
         return tuple(row.spec() for row in rows)
 
     def weapon(self) -> Weapon:
-        return Weapon(self.weapon_name, self.weapon_damage, self.weapon_kind, self._effects(EffectTrigger.ON_HIT))
+        on_hit = self._effects(EffectTrigger.ON_HIT)
+        return Weapon(self.weapon_name, self.weapon_damage, self.weapon_kind, on_hit)
 
     def innate_effects(self) -> tuple[EffectSpec, ...]:
         """Permanent effects from the battle's start (the engine's amulets)."""
@@ -288,18 +318,24 @@ class EnemyKindEffect(models.Model):
         help_text="Turns of the carrier; empty = until the end of the battle. Innate effects: empty.",
     )
     magnitude = models.FloatField(
-        null=True, blank=True, validators=[MinValueValidator(0.0)], help_text="Empty = the combat settings' default."
+        null=True, blank=True, validators=[MinValueValidator(0.0)],
+        help_text="Empty = the combat settings' default.",
     )
-    chance = models.FloatField(default=1.0, validators=_UNIT, help_text="On hit: chance per landed hit (0..1).")
+    chance = models.FloatField(
+        default=1.0, validators=_UNIT, help_text="On hit: chance per landed hit (0..1)."
+    )
 
     class Meta:
         ordering = ["enemy_kind", "id"]
         constraints = [
             models.UniqueConstraint(fields=["enemy_kind", "trigger", "name"], name="enemykindeffect_unique"),
             models.CheckConstraint(condition=Q(name__in=EFFECTS), name="enemykindeffect_name_known"),
-            models.CheckConstraint(condition=Q(chance__gte=0) & Q(chance__lte=1), name="enemykindeffect_chance_0_1"),
             models.CheckConstraint(
-                condition=Q(magnitude__isnull=True) | Q(magnitude__gt=0), name="enemykindeffect_magnitude_positive"
+                condition=Q(chance__gte=0) & Q(chance__lte=1), name="enemykindeffect_chance_0_1"
+            ),
+            models.CheckConstraint(
+                condition=Q(magnitude__isnull=True) | Q(magnitude__gt=0),
+                name="enemykindeffect_magnitude_positive",
             ),
             models.CheckConstraint(
                 condition=Q(turns__isnull=True) | Q(turns__gte=1), name="enemykindeffect_turns_positive"

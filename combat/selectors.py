@@ -61,7 +61,9 @@ def enemy_kinds_for_floor(floor: int, *, boss: bool | None = None) -> list[Enemy
     return list(kinds.prefetch_related("effects").order_by("slug"))
 
 
-def enemy_combatant(kind: EnemyKind, *, combatant_id: str, name: str | None = None, hp: int | None = None) -> Combatant:
+def enemy_combatant(
+    kind: EnemyKind, *, combatant_id: str, name: str | None = None, hp: int | None = None
+) -> Combatant:
     """An engine Combatant for one creature of ``kind`` at full health (``hp`` overrides its max HP)."""
     max_hp = kind.hp if hp is None else hp
     return Combatant(
@@ -79,7 +81,10 @@ def enemy_combatant(kind: EnemyKind, *, combatant_id: str, name: str | None = No
 
 
 def encounter_size(*, floor: int, party_size: int, rules: EncounterRules) -> int:
-    """Enemies in an ordinary enemy room: ``min(maximum, base + party_size // party_divisor + floor // floor_divisor)``."""
+    """Enemies in an ordinary enemy room.
+
+    ``min(maximum, base + party_size // party_divisor + floor // floor_divisor)``
+    """
     return min(rules.maximum, rules.base + party_size // rules.party_divisor + floor // rules.floor_divisor)
 
 

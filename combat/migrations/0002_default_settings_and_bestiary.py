@@ -44,9 +44,11 @@ H, I = "on_hit", "innate"
 BESTIARY = [
     ("Giant Rat", "giant-rat", False, (0, 1), 12, 8, 0, ("Filthy Teeth", "natural", 2), {},
      [(H, "bleeding", 1, 1.0, 0.2)], "A dog-sized rat. Weak alone, a nuisance in packs."),
-    ("Goblin Cutthroat", "goblin-cutthroat", False, (0, 2), 10, 11, 1, ("Rusty Knife", "melee", 3), {"luck": 1},
+    ("Goblin Cutthroat", "goblin-cutthroat", False, (0, 2), 10, 11, 1, ("Rusty Knife", "melee", 3),
+     {"luck": 1},
      [], "Sneaky and greedy; its rusty knife finds gaps in armor."),
-    ("Cave Spider", "cave-spider", False, (0, 2), 8, 9, 0, ("Venomous Fangs", "natural", 2), {"attentiveness": 3},
+    ("Cave Spider", "cave-spider", False, (0, 2), 8, 9, 0, ("Venomous Fangs", "natural", 2),
+     {"attentiveness": 3},
      [(H, "weakness", 2, 0.2, 0.3)], "Its venom saps the strength of whatever it bites."),
     ("Skeleton Warrior", "skeleton-warrior", False, (1, 3), 10, 16, 3, ("Notched Sword", "melee", 4), {},
      [], "Bones held together by old magic and older grudges; blows glance off its ribs."),
@@ -62,9 +64,11 @@ BESTIARY = [
     ("Cave Troll", "cave-troll", False, (4, None), 6, 40, 4, ("Boulder Fist", "natural", 7), {"strength": 2},
      [(I, "regeneration", None, 2.0, 1.0)], "Huge, slow and regenerating: burn it down fast or not at all."),
     ("Wraith", "wraith", False, (5, None), 6, 30, 5, ("Grave Touch", "magic", 7), {"luck": 3},
-     [(H, "frostbite", 2, 2.0, 0.3), (H, "fear", 2, 0.15, 0.2)], "A cold that finds the bones, and a dread that follows."),
+     [(H, "frostbite", 2, 2.0, 0.3), (H, "fear", 2, 0.15, 0.2)],
+     "A cold that finds the bones, and a dread that follows."),
     # bosses: a boss's HP also grows with the party (CombatSettings.boss_hp_per_extra_player)
-    ("Goblin Warlord", "goblin-warlord", True, (0, 1), 10, 24, 1, ("Serrated Cleaver", "melee", 4), {"luck": 2},
+    ("Goblin Warlord", "goblin-warlord", True, (0, 1), 10, 24, 1, ("Serrated Cleaver", "melee", 4),
+     {"luck": 2},
      [(H, "bleeding", 2, 1.0, 0.25)], "Leader of the upper tunnels' goblins; fights dirty and bleeds you."),
     ("Ogre Chieftain", "ogre-chieftain", True, (1, 3), 10, 48, 3, ("Great Maul", "melee", 6), {"strength": 2},
      [(H, "stun", 1, None, 0.15), (I, "fearlessness", None, 0.1, 1.0)],
@@ -85,7 +89,8 @@ def load_defaults(apps, schema_editor):  # noqa: ANN001 - migration signature
     EnemyKind = apps.get_model("combat", "EnemyKind")
     EnemyKindEffect = apps.get_model("combat", "EnemyKindEffect")
     CombatSettings.objects.update_or_create(pk=1, defaults=RULE_DEFAULTS)
-    for name, slug, is_boss, (lo, hi), weight, hp, armor, (w_name, w_kind, w_damage), stats, effects, text in BESTIARY:
+    for row in BESTIARY:
+        name, slug, is_boss, (lo, hi), weight, hp, armor, (w_name, w_kind, w_damage), stats, effects, text = row
         kind, created = EnemyKind.objects.get_or_create(
             slug=slug,
             defaults=dict(
@@ -95,8 +100,9 @@ def load_defaults(apps, schema_editor):  # noqa: ANN001 - migration signature
         )
         if created:
             EnemyKindEffect.objects.bulk_create(
-                EnemyKindEffect(enemy_kind=kind, trigger=trigger, name=effect, turns=turns, magnitude=magnitude,
-                                chance=chance)
+                EnemyKindEffect(
+                    enemy_kind=kind, trigger=trigger, name=effect, turns=turns, magnitude=magnitude, chance=chance
+                )
                 for trigger, effect, turns, magnitude, chance in effects
             )
 

@@ -90,7 +90,8 @@ def _kind_form(effect_name: str) -> dict[str, object]:
         "name": "Test Mimic", "slug": "test-mimic", "description": "", "hp": 20, "armor": 2,
         "weapon_name": "Lid", "weapon_kind": "natural", "weapon_damage": 4, "strength": 0, "stamina": 0,
         "metabolism": 0, "luck": 0, "attentiveness": 0, "min_floor": 1, "max_floor": "", "weight": 5,
-        "effects-TOTAL_FORMS": 1, "effects-INITIAL_FORMS": 0, "effects-MIN_NUM_FORMS": 0, "effects-MAX_NUM_FORMS": 1000,
+        "effects-TOTAL_FORMS": 1, "effects-INITIAL_FORMS": 0,
+        "effects-MIN_NUM_FORMS": 0, "effects-MAX_NUM_FORMS": 1000,
         "effects-0-trigger": "on_hit", "effects-0-name": effect_name, "effects-0-turns": 2,
         "effects-0-magnitude": "", "effects-0-chance": 0.5,
     }
