@@ -226,6 +226,55 @@ def test_two_members_transferring_out_of_a_guild_of_four_at_once_leave_it_with_t
         assert target.members_count == len(_current_members(target))
 
 
+def test_an_approval_racing_the_applicants_acceptance_elsewhere_leaves_one_membership(live_server) -> None:
+    for _ in range(5):
+        # given: P applied to guild A and is invited by guild B
+        applicant = PlayerFactory()
+        guild_a, guild_b = make_guild(members=2, joined_days_ago=2), make_guild(members=2, joined_days_ago=2)
+        application = services.guild_application_create(player=applicant, guild_id=guild_a.pk)
+        invitation = services.guild_invitation_create(actor=guild_b.leader, guild_id=guild_b.pk,
+                                                      player_id=applicant.pk)
+
+        # when: A's leader approves while P accepts B's invitation
+        approve, accept = _all_at_once([
+            partial(_post, live_server.url, f"/api/v1/guilds/{guild_a.pk}/applications/{application.pk}/approve/",
+                    _token(guild_a.leader)),
+            partial(_post, live_server.url, f"/api/v1/invitations/{invitation.pk}/accept/", _token(applicant)),
+        ])
+
+        # then: P is in exactly one guild, the one whose request succeeded; the other was refused
+        assert sorted([approve.status, accept.status]) == [200, 409], (approve, accept)
+        loser = approve if approve.status == 409 else accept
+        _assert_error(loser, 409, {"concurrent_change", "application_not_pending", "invitation_not_pending",
+                                   "transfer_cooldown", "source_guild_too_small", "already_in_guild"})
+        current = Membership.objects.filter(player=applicant, left_at__isnull=True)
+        assert current.count() == 1
+        assert current.get().guild_id == (guild_a.pk if approve.status == 200 else guild_b.pk)
+        for guild in (guild_a, guild_b):
+            guild.refresh_from_db()
+            assert guild.members_count == len(_current_members(guild))
+
+
+def test_every_member_voting_to_disband_at_once_disbands_the_guild_exactly_once(live_server) -> None:
+    # given: a guild of six
+    guild = make_guild(members=5, joined_days_ago=2)
+    members = list(Player.objects.filter(pk__in=_current_members(guild)))
+
+    # when: all six vote at the same moment
+    replies = _all_at_once([
+        partial(_post, live_server.url, f"/api/v1/guilds/{guild.pk}/disband-vote/", _token(m)) for m in members
+    ])
+
+    # then: every vote counted, the last one disbanded the guild, everyone is guildless
+    assert [r.status for r in replies] == [200] * 6, replies
+    assert sum(r.body["disbanded"] for r in replies) == 1
+    assert sorted(r.body["votes"] for r in replies) == [1, 2, 3, 4, 5, 6]
+    guild.refresh_from_db()
+    assert guild.disbanded_at is not None and guild.members_count == 0
+    assert not _current_members(guild)
+    assert not guild.disband_votes.exists()
+
+
 # --- two leader actions racing ----------------------------------------------------------------------
 
 def test_hand_over_racing_a_kick_of_the_same_member_leaves_one_leader_who_is_a_member(live_server) -> None:
