@@ -19,10 +19,25 @@ class LoadResult:
     p50_ms: float
     p99_ms: float
     statuses: dict[int, int]
+    latencies: tuple[float, ...] = ()
 
     @property
     def rps(self) -> float:
         return self.requests / self.seconds if self.seconds else 0.0
+
+
+def merge(results: list[LoadResult]) -> LoadResult:
+    """One result from several measurement windows of the same scenario (e.g. interleaved rounds)."""
+    latencies = sorted(x for r in results for x in r.latencies)
+    statuses: dict[int, int] = {}
+    for result in results:
+        for status, count in result.statuses.items():
+            statuses[status] = statuses.get(status, 0) + count
+    first = results[0]
+    return LoadResult(label=first.label, connections=first.connections, requests=len(latencies),
+                      errors=sum(r.errors for r in results), seconds=sum(r.seconds for r in results),
+                      p50_ms=percentile(latencies, 0.50) * 1000, p99_ms=percentile(latencies, 0.99) * 1000,
+                      statuses=statuses, latencies=tuple(latencies))
 
 
 def free_port() -> int:
@@ -127,4 +142,4 @@ def run_load(*, label: str, port: int, path: str, headers: dict[str, str], conne
     latencies.sort()
     return LoadResult(label=label, connections=connections, requests=len(latencies), errors=errors,
                       seconds=seconds, p50_ms=percentile(latencies, 0.50) * 1000,
-                      p99_ms=percentile(latencies, 0.99) * 1000, statuses=statuses)
+                      p99_ms=percentile(latencies, 0.99) * 1000, statuses=statuses, latencies=tuple(latencies))
