@@ -90,7 +90,8 @@ def load_defaults(apps, schema_editor):  # noqa: ANN001 - migration signature
     EnemyKindEffect = apps.get_model("combat", "EnemyKindEffect")
     CombatSettings.objects.update_or_create(pk=1, defaults=RULE_DEFAULTS)
     for row in BESTIARY:
-        name, slug, is_boss, (lo, hi), weight, hp, armor, (w_name, w_kind, w_damage), stats, effects, text = row
+        name, slug, is_boss, (lo, hi), weight, hp, armor, weapon, stats, effects, text = row
+        w_name, w_kind, w_damage = weapon
         kind, created = EnemyKind.objects.get_or_create(
             slug=slug,
             defaults=dict(
@@ -101,7 +102,8 @@ def load_defaults(apps, schema_editor):  # noqa: ANN001 - migration signature
         if created:
             EnemyKindEffect.objects.bulk_create(
                 EnemyKindEffect(
-                    enemy_kind=kind, trigger=trigger, name=effect, turns=turns, magnitude=magnitude, chance=chance
+                    enemy_kind=kind, trigger=trigger, name=effect, turns=turns, magnitude=magnitude,
+                    chance=chance,
                 )
                 for trigger, effect, turns, magnitude, chance in effects
             )
