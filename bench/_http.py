@@ -6,6 +6,7 @@ import http.client
 import socket
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 
@@ -43,7 +44,7 @@ def merge(results: list[LoadResult]) -> LoadResult:
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+        return int(sock.getsockname()[1])
 
 
 def percentile(sorted_values: list[float], fraction: float) -> float:
@@ -65,7 +66,8 @@ def get(port: int, path: str, headers: dict[str, str], timeout: float = 30) -> t
         conn.close()
 
 
-def wait_until_serving(port: int, path: str, timeout: float, alive: callable = lambda: True) -> None:
+def wait_until_serving(port: int, path: str, timeout: float,
+                       alive: Callable[[], bool] = lambda: True) -> None:
     """Poll until the server answers ``path`` with anything at all (or fail after ``timeout``)."""
     deadline = time.monotonic() + timeout
     while True:
@@ -142,4 +144,5 @@ def run_load(*, label: str, port: int, path: str, headers: dict[str, str], conne
     latencies.sort()
     return LoadResult(label=label, connections=connections, requests=len(latencies), errors=errors,
                       seconds=seconds, p50_ms=percentile(latencies, 0.50) * 1000,
-                      p99_ms=percentile(latencies, 0.99) * 1000, statuses=statuses, latencies=tuple(latencies))
+                      p99_ms=percentile(latencies, 0.99) * 1000, statuses=statuses,
+                      latencies=tuple(latencies))

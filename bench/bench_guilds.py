@@ -154,7 +154,8 @@ def _counts() -> tuple[int, int]:
 
     with connection.cursor() as cur:
         cur.execute("SELECT (SELECT count(*) FROM guilds_guild), (SELECT count(*) FROM guilds_personrunday)")
-        return cur.fetchone()
+        guilds, rows = cur.fetchone()
+        return int(guilds), int(rows)
 
 
 @contextmanager
@@ -180,7 +181,8 @@ def _ledger_indexes_dropped() -> Iterator[None]:
         cur.execute("SET LOCAL maintenance_work_mem = '512MB'")
         for _, constraint_name, index_def, constraint_def in indexes:
             if constraint_name:
-                cur.execute(f'ALTER TABLE guilds_personrunday ADD CONSTRAINT "{constraint_name}" {constraint_def}')
+                cur.execute(
+                    f'ALTER TABLE guilds_personrunday ADD CONSTRAINT "{constraint_name}" {constraint_def}')
             else:
                 cur.execute(index_def)
 
@@ -192,8 +194,8 @@ def seed(*, guilds: int, days: int, reseed: bool) -> None:
     if not reseed and have_guilds == guilds and have_rows == guilds * days:
         print(f"seed: already seeded ({have_guilds:,} guilds, {have_rows:,} ledger rows); --reseed to redo")
         return
-    print(f"seed: {guilds:,} guilds and {guilds * days:,} ledger rows (found {have_guilds:,} / {have_rows:,})",
-          flush=True)
+    print(f"seed: {guilds:,} guilds and {guilds * days:,} ledger rows "
+          f"(found {have_guilds:,} / {have_rows:,})", flush=True)
     started = time.perf_counter()
     with transaction.atomic(), connection.cursor() as cur:
         cur.execute(f"TRUNCATE {', '.join(SEEDED_TABLES)} RESTART IDENTITY CASCADE")
@@ -207,7 +209,8 @@ def seed(*, guilds: int, days: int, reseed: bool) -> None:
             _insert_select(cur, *SEED_STEPS[-1], params)
     connection.close()
     with connection.cursor() as cur:  # autocommit: VACUUM cannot run in a transaction
-        for table in ("auth_user", "players_player", "guilds_guild", "guilds_membership", "guilds_personrunday"):
+        for table in ("auth_user", "players_player", "guilds_guild", "guilds_membership",
+                      "guilds_personrunday"):
             cur.execute(f"VACUUM ANALYZE {table}")
     print(f"seed: done in {time.perf_counter() - started:.1f} s", flush=True)
 
@@ -233,7 +236,7 @@ def bench_recompute(*, runs: int, naive_sample: int, naive_full: bool) -> dict[s
     now = timezone.now()
     captured: list[tuple[str, Any]] = []
 
-    def capture(execute, sql, params, many, context):  # noqa: ANN001 - Django execute wrapper
+    def capture(execute: Any, sql: str, params: Any, many: bool, context: dict[str, Any]) -> Any:
         if sql.lstrip().upper().startswith("UPDATE") and "guilds_guild" in sql:
             captured.append((sql, params))
         return execute(sql, params, many, context)
@@ -304,7 +307,7 @@ def _expected_deep_cursor(depth: int) -> str:
     from guilds.selectors import listed_guilds
 
     activity, pk = listed_guilds().order_by("-activity", "-pk").values_list("activity", "pk")[depth - 1]
-    return encode_cursor(activity, pk)
+    return str(encode_cursor(activity, pk))
 
 
 def _walk_to_depth(port: int, headers: dict[str, str], depth: int) -> tuple[str, float]:
@@ -330,7 +333,7 @@ def _walk_to_depth(port: int, headers: dict[str, str], depth: int) -> tuple[str,
 
 
 @contextmanager
-def _server(*, workers: int, threads: int, log_dir: Path) -> Iterator[tuple[int, subprocess.Popen]]:
+def _server(*, workers: int, threads: int, log_dir: Path) -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
     gunicorn = Path(sys.executable).with_name("gunicorn")
     port = free_port()
     env = dict(os.environ, DJANGO_SETTINGS_MODULE="bench.bench_settings", PYTHONPATH=str(ROOT))
@@ -390,8 +393,9 @@ def bench_http(*, seconds: float, warmup: float, rounds: int, workers: int, thre
                 for label, _ in scenarios:
                     result = merge(windows[label])
                     results.append(result)
-                    print(f"  {conns:>2} conns  {label:<38} {result.rps:8.1f} req/s  p50 {result.p50_ms:6.1f} ms"
-                          f"  p99 {result.p99_ms:6.1f} ms  errors {result.errors}", flush=True)
+                    print(f"  {conns:>2} conns  {label:<38} {result.rps:8.1f} req/s  "
+                          f"p50 {result.p50_ms:6.1f} ms  p99 {result.p99_ms:6.1f} ms  errors {result.errors}",
+                          flush=True)
     except BaseException:
         log = (log_dir / "gunicorn.log").read_text(errors="replace")
         print("gunicorn log (tail):\n" + "\n".join(log.splitlines()[-40:]), file=sys.stderr)
@@ -451,18 +455,20 @@ def report(http: dict[str, Any] | None, recompute: dict[str, Any] | None,
             baseline = results[0]
             for result in results:
                 ratio = result.rps / baseline.rps if baseline.rps else float("nan")
-                print(f"{result.label:<40}{conns:>6}{result.requests:>10}{result.errors:>8}{result.rps:>10.1f}"
-                      f"{result.p50_ms:>9.1f}{result.p99_ms:>9.1f}{ratio:>12.2f}x")
+                print(f"{result.label:<40}{conns:>6}{result.requests:>10}{result.errors:>8}"
+                      f"{result.rps:>10.1f}{result.p50_ms:>9.1f}{result.p99_ms:>9.1f}{ratio:>12.2f}x")
         print()
         results8 = by_conns.get(8, [])
         for result in results8[1:]:
             ratio = result.rps / results8[0].rps
             ok_ratio, ok_p99 = ratio >= AIM_THROUGHPUT_RATIO, result.p99_ms < AIM_P99_MS
             all_met &= ok_ratio and ok_p99 and result.errors == 0
-            print(f"aim @8 conns, {result.label}: throughput {ratio:.2f}x baseline (>= {AIM_THROUGHPUT_RATIO}) "
-                  f"{_aim(ok_ratio)}; p99 {result.p99_ms:.1f} ms (< {AIM_P99_MS:.0f}) {_aim(ok_p99)}")
+            print(f"aim @8 conns, {result.label}: throughput {ratio:.2f}x baseline "
+                  f"(>= {AIM_THROUGHPUT_RATIO}) {_aim(ok_ratio)}; "
+                  f"p99 {result.p99_ms:.1f} ms (< {AIM_P99_MS:.0f}) {_aim(ok_p99)}")
         if in_process:
-            print(f"\n{'one request in-process (test client, 1 thread)':<48}{'ms/req':>8}{'SQL':>6}{'vs baseline':>13}")
+            print(f"\n{'one request in-process (test client, 1 thread)':<48}{'ms/req':>8}{'SQL':>6}"
+                  f"{'vs baseline':>13}")
             for label, ms, queries in in_process:
                 print(f"{label:<48}{ms:>8.2f}{queries:>6}{ms / in_process[0][1]:>12.1f}x")
         errors = sum(r.errors for r in http["results"])
@@ -475,7 +481,8 @@ def report(http: dict[str, Any] | None, recompute: dict[str, Any] | None,
         kind = "measured" if recompute["naive_full"] else (
             f"extrapolated from {recompute['naive_sample']:,} guilds in {recompute['naive_sample_s']:.2f} s")
         print()
-        print(f"{'activity recompute (' + format(recompute['living'], ',') + ' living guilds)':<56}{'seconds':>10}")
+        title = f"activity recompute ({recompute['living']:,} living guilds)"
+        print(f"{title:<56}{'seconds':>10}")
         print(f"{'set-based UPDATE, best of ' + str(len(recompute['timings'])):<56}{best:>10.2f}")
         print(f"{'set-based UPDATE, median':<56}{median:>10.2f}")
         print(f"{'naive per-guild loop (' + kind + ')':<56}{naive:>10.1f}")
@@ -525,9 +532,10 @@ def main(argv: list[str] | None = None) -> int:
         cur.execute("SELECT version()")
         pg_version = cur.fetchone()[0].split(" on ")[0]
     pool = "pool" in connection.settings_dict.get("OPTIONS", {})
-    print(f"{pg_version}; {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}; database {urlsplit(args.database_url).path.lstrip('/')}; "
-          f"server DB connections: {'Django native pool (DB_POOL=1)' if pool else 'persistent, CONN_MAX_AGE (DB_POOL=0)'}",
-          flush=True)
+    database = urlsplit(args.database_url).path.lstrip("/")
+    connections_kind = "Django native pool (DB_POOL=1)" if pool else "persistent, CONN_MAX_AGE (DB_POOL=0)"
+    print(f"{pg_version}; {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}; database {database}; "
+          f"server DB connections: {connections_kind}", flush=True)
     seed(guilds=args.guilds, days=args.days, reseed=args.reseed)
 
     recompute = None
@@ -555,8 +563,9 @@ def main(argv: list[str] | None = None) -> int:
         in_process = bench_in_process(depth=args.depth)
     all_met = report(http, recompute, in_process)
     print("load average (1/5/15 min) at the end: {:.2f} {:.2f} {:.2f} on {} CPUs; the load generator "
-          "shares them with the server and PostgreSQL".format(*os.getloadavg(), os.cpu_count()))
-    print(f"total wall time {time.perf_counter() - started:.0f} s; aims {'all met' if all_met else 'NOT all met'}")
+          "shares them with the server and PostgreSQL".format(*os.getloadavg(), os.cpu_count() or 0))
+    verdict = "all met" if all_met else "NOT all met"
+    print(f"total wall time {time.perf_counter() - started:.0f} s; aims {verdict}")
     return 0
 
 

@@ -142,8 +142,9 @@ class Worker:
         self.output: deque[str] = deque(maxlen=200)
         self.ready = threading.Event()
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "backend", "worker", "--pool", "solo", "--concurrency", "1",
-             "-Q", queue, "--hostname", f"{queue}@%h", "--loglevel", "INFO",
+            [sys.executable, "-m", "celery", "-A", "backend", "worker",
+             "--pool", "solo", "--concurrency", "1", "-Q", queue, "--hostname", f"{queue}@%h",
+             "--loglevel", "INFO",
              "--without-heartbeat", "--without-gossip", "--without-mingle"],
             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         )

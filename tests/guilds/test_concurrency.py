@@ -104,7 +104,8 @@ def _assert_error(reply: Reply, status: int, codes: set[str]) -> None:
 
 
 def _current_members(guild: Guild) -> set[int]:
-    return set(Membership.objects.filter(guild=guild, left_at__isnull=True).values_list("player_id", flat=True))
+    current = Membership.objects.filter(guild=guild, left_at__isnull=True)
+    return set(current.values_list("player_id", flat=True))
 
 
 # --- the last places of a guild ----------------------------------------------------------------------
@@ -237,9 +238,11 @@ def test_an_approval_racing_the_applicants_acceptance_elsewhere_leaves_one_membe
 
         # when: A's leader approves while P accepts B's invitation
         approve, accept = _all_at_once([
-            partial(_post, live_server.url, f"/api/v1/guilds/{guild_a.pk}/applications/{application.pk}/approve/",
+            partial(_post, live_server.url,
+                    f"/api/v1/guilds/{guild_a.pk}/applications/{application.pk}/approve/",
                     _token(guild_a.leader)),
-            partial(_post, live_server.url, f"/api/v1/invitations/{invitation.pk}/accept/", _token(applicant)),
+            partial(_post, live_server.url, f"/api/v1/invitations/{invitation.pk}/accept/",
+                    _token(applicant)),
         ])
 
         # then: P is in exactly one guild, the one whose request succeeded; the other was refused
@@ -262,7 +265,8 @@ def test_every_member_voting_to_disband_at_once_disbands_the_guild_exactly_once(
 
     # when: all six vote at the same moment
     replies = _all_at_once([
-        partial(_post, live_server.url, f"/api/v1/guilds/{guild.pk}/disband-vote/", _token(m)) for m in members
+        partial(_post, live_server.url, f"/api/v1/guilds/{guild.pk}/disband-vote/", _token(m))
+        for m in members
     ])
 
     # then: every vote counted, the last one disbanded the guild, everyone is guildless
@@ -288,8 +292,10 @@ def test_hand_over_racing_a_kick_of_the_same_member_leaves_one_leader_who_is_a_m
 
         # when: L hands leadership to M and kicks M at the same moment
         hand_over, kick = _all_at_once([
-            partial(_post, live_server.url, f"/api/v1/guilds/{guild.pk}/leader/", token, {"player": member_id}),
-            partial(_post, live_server.url, f"/api/v1/guilds/{guild.pk}/kick/", token, {"player": member_id}),
+            partial(_post, live_server.url, f"/api/v1/guilds/{guild.pk}/leader/", token,
+                    {"player": member_id}),
+            partial(_post, live_server.url, f"/api/v1/guilds/{guild.pk}/kick/", token,
+                    {"player": member_id}),
         ])
 
         # then: exactly one request won, and the loser was refused for the reason the winner created
@@ -360,4 +366,5 @@ def test_creating_guilds_with_one_name_in_different_cases_at_once_creates_exactl
     winner = next(p for p, r in zip(players, replies, strict=True) if r.status == 201)
     assert guilds.get().leader_id == winner.pk
     # the losers are still guildless
-    assert set(Membership.objects.filter(left_at__isnull=True).values_list("player_id", flat=True)) == {winner.pk}
+    current = Membership.objects.filter(left_at__isnull=True)
+    assert set(current.values_list("player_id", flat=True)) == {winner.pk}
