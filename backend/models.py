@@ -1,7 +1,8 @@
 """Shared model building blocks (the project package itself owns no tables)."""
 from __future__ import annotations
 
-from typing import Self
+import time
+from typing import ClassVar, Self
 
 from django.db import models
 
@@ -14,6 +15,10 @@ class SingletonSettings(models.Model):
     """
 
     singleton_id = 1
+    # How long a process may serve a cached copy on hot read paths (``cached()``); an edit in
+    # the admin reaches other processes within this many seconds.
+    cache_seconds: ClassVar[float] = 10.0
+    _cache: ClassVar[dict[type, tuple[float, "SingletonSettings"]]] = {}
 
     class Meta:
         abstract = True
@@ -21,11 +26,29 @@ class SingletonSettings(models.Model):
     def save(self, *args, **kwargs) -> None:  # noqa: ANN002, ANN003 - Django signature
         self.pk = self.singleton_id
         super().save(*args, **kwargs)
+        SingletonSettings._cache.pop(type(self), None)
 
     def delete(self, *args, **kwargs):  # noqa: ANN002, ANN003 - the row must stay
         raise ValueError(f"{type(self).__name__} is a singleton and cannot be deleted")
 
     @classmethod
     def load(cls) -> Self:
+        """The current row, read from the database (use in services that enforce the rules)."""
         obj, _ = cls.objects.get_or_create(pk=cls.singleton_id)
         return obj
+
+    @classmethod
+    def cached(cls) -> Self:
+        """The row as read at most ``cache_seconds`` ago in this process: for hot read paths
+        (e.g. the ``is_forming`` flag of the guild list), never for enforcing a rule."""
+        now = time.monotonic()
+        hit = SingletonSettings._cache.get(cls)
+        if hit is not None and now - hit[0] < cls.cache_seconds:
+            return hit[1]  # type: ignore[return-value]
+        obj = cls.load()
+        SingletonSettings._cache[cls] = (now, obj)
+        return obj
+
+    @classmethod
+    def forget_cached(cls) -> None:
+        SingletonSettings._cache.pop(cls, None)

@@ -17,7 +17,6 @@ from guilds.serializers import (
     DisbandStateOutput,
     GuildCreateInput,
     GuildDetailOutput,
-    GuildListItem,
     GuildListOutput,
     GuildListQuery,
     GuildUpdateInput,
@@ -49,8 +48,8 @@ class GuildListCreateApi(PlayerApi):
         query = _valid(GuildListQuery, request.query_params)
         page = selectors.guild_list(ordering=query["ordering"], search=query["search"],
                                     cursor=query["cursor"] or None, page_size=query["page_size"])
-        items = GuildListItem(page.items, many=True, context={"min_members": selectors.guild_min_members()}).data
-        return Response({"results": items, "next": page.next_cursor})
+        # The selector already returns the items in GuildListItem's shape (it is the hot path).
+        return Response({"results": page.items, "next": page.next_cursor})
 
     @extend_schema(request=GuildCreateInput, responses={201: GuildDetailOutput, **errors(400, 401, 409)},
                    summary="Found a guild (guildless players only)")

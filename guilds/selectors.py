@@ -26,13 +26,28 @@ def listed_guilds() -> QuerySet[Guild]:
     return Guild.objects.filter(is_open=True, disbanded_at__isnull=True)
 
 
+# The list item's columns (output name -> source); one JOIN for the leader's name, no model instances.
+GUILD_LIST_COLUMNS: dict[str, str] = {
+    "id": "id", "name": "name", "leader_id": "leader_id", "leader_username": "leader__user__username",
+    "members_count": "members_count", "activity": "activity", "activity_computed_at": "activity_computed_at",
+    "rank": "rank", "is_open": "is_open",
+}
+
+
 def guild_list(*, ordering: str = DEFAULT_GUILD_ORDERING, search: str = "", cursor: str | None = None,
                page_size: int = 20) -> Page:
+    """One page of the public list as plain dicts with the list item's fields."""
     key, descending = GUILD_ORDERINGS[ordering]
-    qs = listed_guilds().select_related("leader__user")
+    qs = listed_guilds()
     if search:
         qs = qs.filter(name__icontains=search)
-    return keyset_page(qs, key=key, descending=descending, cursor=cursor, page_size=page_size)
+    page = keyset_page(qs, key=key, descending=descending, cursor=cursor, page_size=page_size,
+                       values=GUILD_LIST_COLUMNS)
+    min_members = guild_min_members()
+    for row in page.items:
+        row["leader"] = row.pop("leader_id")  # 'leader' names a model field, so it cannot be an alias
+        row["is_forming"] = row["members_count"] < min_members
+    return page
 
 
 def guild_get(*, guild_id: int) -> Guild:
@@ -46,7 +61,7 @@ def guild_get(*, guild_id: int) -> Guild:
 
 
 def guild_min_members() -> int:
-    return GuildRules.load().min_members
+    return GuildRules.cached().min_members
 
 
 def guild_pending_applications(*, guild: Guild) -> QuerySet[Application]:

@@ -37,3 +37,13 @@ def _clean_cache():
 def _fast_password_hashing(settings):
     """PBKDF2's deliberate slowness protects real passwords; tests need none of it."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_settings_rows():
+    """Each test's database starts from the migrated settings rows; so must the in-process cache."""
+    from backend.models import SingletonSettings
+
+    SingletonSettings._cache.clear()
+    yield
+    SingletonSettings._cache.clear()

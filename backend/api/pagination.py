@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +20,7 @@ from django.db.models.fields.tuple_lookups import Tuple, TupleGreaterThan, Tuple
 from backend.errors import InvalidInput
 
 KEY_ALIAS = "keyset_key"
+CURSOR_KEY, CURSOR_PK = "keyset_cursor_key", "keyset_cursor_pk"
 
 
 @dataclass(frozen=True)
@@ -44,8 +46,12 @@ def decode_cursor(token: str) -> tuple[Any, int]:
 
 
 def keyset_page(queryset: QuerySet, *, key: Expression | str, descending: bool, cursor: str | None,
-                page_size: int) -> Page:
-    """One page of ``queryset`` ordered by ``(key, id)`` (both descending when ``descending``)."""
+                page_size: int, values: Mapping[str, str | Expression]) -> Page:
+    """One page of ``queryset`` ordered by ``(key, id)`` (both descending when ``descending``).
+
+    Rows come back as dicts of ``values`` (output name -> field or expression): a list page
+    shows a few columns, and building model instances for it would cost more than the query.
+    """
     key_expr = F(key) if isinstance(key, str) else key
     qs = queryset.alias(**{KEY_ALIAS: key_expr})
     order = [f"-{KEY_ALIAS}", "-pk"] if descending else [KEY_ALIAS, "pk"]
@@ -53,10 +59,16 @@ def keyset_page(queryset: QuerySet, *, key: Expression | str, descending: bool, 
         after_key, after_pk = decode_cursor(cursor)
         compare = TupleLessThan if descending else TupleGreaterThan
         qs = qs.filter(compare(Tuple(F(KEY_ALIAS), F("pk")), (after_key, after_pk)))
-    rows = list(qs.annotate(**{f"{KEY_ALIAS}_value": F(KEY_ALIAS)}).order_by(*order)[: page_size + 1])
+    # Django refuses an expression named like a model field, so same-named columns go by name.
+    plain = [name for name, source in values.items() if source == name]
+    renamed = {name: F(source) if isinstance(source, str) else source
+               for name, source in values.items() if source != name}
+    rows = list(qs.order_by(*order).values(*plain, **renamed, **{CURSOR_KEY: F(KEY_ALIAS), CURSOR_PK: F("pk")})
+                [: page_size + 1])
     next_cursor = None
     if len(rows) > page_size:
         rows = rows[:page_size]
-        last = rows[-1]
-        next_cursor = encode_cursor(getattr(last, f"{KEY_ALIAS}_value"), last.pk)
+        next_cursor = encode_cursor(rows[-1][CURSOR_KEY], rows[-1][CURSOR_PK])
+    for row in rows:
+        del row[CURSOR_KEY], row[CURSOR_PK]
     return Page(items=rows, next_cursor=next_cursor)

@@ -89,3 +89,16 @@ def test_the_list_needs_few_queries_whatever_the_page_size(guilds, django_assert
     with django_assert_max_num_queries(4):
         response = client.get("/api/v1/guilds/?ordering=name&page_size=50")
     assert len(response.json()["results"]) == 5
+
+
+def test_editing_the_minimum_size_in_the_admin_changes_the_forming_flag(guilds):
+    from guilds.models import GuildRules
+
+    client = api_client(PlayerFactory())
+    assert [g["is_forming"] for g in client.get("/api/v1/guilds/?ordering=name").json()["results"]] == [
+        True, False, False, True, False]
+    rules = GuildRules.load()
+    rules.min_members = 5
+    rules.save()  # saving drops this process's cached copy
+    assert [g["is_forming"] for g in client.get("/api/v1/guilds/?ordering=name").json()["results"]] == [
+        True, True, False, True, True]
