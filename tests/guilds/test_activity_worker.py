@@ -30,11 +30,6 @@ BROKER_URL = os.environ.get("TEST_CELERY_BROKER_URL", "redis://127.0.0.1:6379/2"
 WINDOW = 14
 
 
-@pytest.fixture(autouse=True)
-def _fast_password_hashing(settings) -> None:  # noqa: ANN001 - pytest-django fixture
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 # --- a small world with known activity ---------------------------------------------------------------
 
 @dataclass(frozen=True)

@@ -28,12 +28,6 @@ pytestmark = pytest.mark.postgres
 T = TypeVar("T")
 
 
-@pytest.fixture(autouse=True)
-def _fast_password_hashing(settings) -> None:  # noqa: ANN001 - pytest-django fixture
-    """The factories hash a password per player; PBKDF2 would spend most of this module's time on it."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 # --- a tiny HTTP client and a starting gun ---------------------------------------------------------
 
 @dataclass(frozen=True)
