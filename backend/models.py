@@ -48,7 +48,3 @@ class SingletonSettings(models.Model):
         obj = cls.load()
         SingletonSettings._cache[cls] = (now, obj)
         return obj
-
-    @classmethod
-    def forget_cached(cls) -> None:
-        SingletonSettings._cache.pop(cls, None)

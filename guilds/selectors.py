@@ -1,7 +1,7 @@
 """Reads about guilds: the public list, details with members, pending requests."""
 from __future__ import annotations
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Prefetch, QuerySet
 from django.db.models.functions import Lower
 
 from backend.api.pagination import Page, keyset_page
@@ -79,5 +79,5 @@ def player_pending_invitations(*, player: Player) -> QuerySet[Invitation]:
 
 
 def player_pending_applications(*, player: Player) -> QuerySet[Application]:
-    return (Application.objects.filter(Q(player=player) & Q(status=RequestStatus.PENDING))
+    return (Application.objects.filter(player=player, status=RequestStatus.PENDING)
             .select_related("guild").order_by("-created_at", "-pk"))
