@@ -157,6 +157,16 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    # One named enum per choice set that appears under a shared field name ("kind", "status").
+    "ENUM_NAME_OVERRIDES": {
+        "DungeonKindEnum": "dungeons.models.DungeonKind",
+        "RunKindEnum": [("ordinary", "Ordinary"), ("frenzy", "Frenzy")],
+        "RoomKindEnum": "dungeons.models.RoomKind",
+        "RunStatusEnum": "dungeons.models.RunStatus",
+        "MemberStatusEnum": "dungeons.models.MemberStatus",
+        "CombatantKindEnum": ["player", "enemy", "npc"],
+        "BattleActionKindEnum": ["attack", "drink", "switch_weapon", "skip", "flee"],
+    },
 }
 
 # --- Celery -------------------------------------------------------------------------------

@@ -365,3 +365,90 @@ class EnemyKindEffect(models.Model):
 
     def spec(self) -> EffectSpec:
         return EffectSpec(self.name, turns=self.turns, magnitude=self.magnitude, chance=self.chance)
+
+
+# --- battles ----------------------------------------------------------------------------------
+
+
+class Battle(models.Model):
+    """One battle of a run, in one enemy or boss room: the engine's setup and state as JSON.
+
+    ``step`` is the engine's call counter (BattleState.step) and the turn number clients
+    answer: an action names the step it was chosen at, and BattleAction's unique (battle,
+    step) lets only one action through per step. ``turn_started_at`` is when the awaiting
+    player's turn began; its deadline is applied whenever anyone next reads or acts.
+    """
+
+    run = models.ForeignKey("dungeons.Run", on_delete=models.CASCADE, related_name="battles")
+    floor = models.PositiveSmallIntegerField()
+    room = models.PositiveSmallIntegerField()
+    seed = models.BigIntegerField()
+    engine_version = models.PositiveSmallIntegerField()
+    setup = models.JSONField(help_text="The engine's BattleSetup: replay = setup + seed + actions.")
+    state = models.JSONField(help_text="The engine's BattleState after the last step.")
+    outcome = models.CharField(max_length=16, default="ongoing", db_index=True)
+    step = models.PositiveIntegerField(default=0)
+    event_count = models.PositiveIntegerField(default=0)
+    awaiting = models.ForeignKey("players.Player", null=True, blank=True, on_delete=models.SET_NULL,
+                                 related_name="+", help_text="The player whose turn it is.")
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    enemy_kinds = models.JSONField(default=dict, help_text="Combatant id -> EnemyKind slug (for bounties).")
+    created_at = models.DateTimeField(auto_now_add=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["run", "floor", "room"], name="battle_one_per_room"),
+            models.CheckConstraint(condition=Q(seed__gte=0), name="battle_seed_non_negative"),
+        ]
+
+    def __str__(self) -> str:
+        return f"battle #{self.pk} of run {self.run_id} ({self.floor}, {self.room}): {self.outcome}"
+
+    @property
+    def is_over(self) -> bool:
+        return self.outcome != "ongoing"
+
+
+class BattleEvent(models.Model):
+    """One engine event of a battle, numbered from 1 in order: the battle log."""
+
+    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    data = models.JSONField()
+
+    class Meta:
+        ordering = ["battle", "seq"]
+        constraints = [models.UniqueConstraint(fields=["battle", "seq"], name="battle_event_seq_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.battle_id}#{self.seq} {self.data.get('kind', '')}"
+
+
+class BattleAction(models.Model):
+    """An action that took effect (a player's, or the server's timeout), with the answer it got.
+
+    Unique (battle, step): one action per turn step, whatever the locking; unique (battle,
+    player, idempotency_key): a retried request finds its original answer here.
+    """
+
+    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="actions")
+    step = models.PositiveIntegerField(help_text="The battle step the action answered.")
+    player = models.ForeignKey("players.Player", null=True, blank=True, on_delete=models.SET_NULL,
+                               related_name="+")
+    action = models.JSONField()
+    idempotency_key = models.CharField(max_length=64, blank=True, default="")
+    response = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["battle", "step"]
+        constraints = [
+            models.UniqueConstraint(fields=["battle", "step"], name="battle_action_one_per_step"),
+            models.UniqueConstraint(fields=["battle", "player", "idempotency_key"], condition=~Q(idempotency_key=""),
+                                    name="battle_action_idempotency_key"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.battle_id} step {self.step}: {self.action.get('kind', '')}"

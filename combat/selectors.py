@@ -112,6 +112,7 @@ def encounter_choose(
     party_size: int,
     rules: EncounterRules,
     rng: random.Random,
+    slugs: dict[str, str] | None = None,
 ) -> list[Combatant]:
     """The pure part of ``encounter_for_room``: draw from already loaded kinds (in a stable order).
 
@@ -122,6 +123,7 @@ def encounter_choose(
     """
     if party_size < 1:
         raise ValueError("party_size must be at least 1")
+    slugs = {} if slugs is None else slugs  # filled with combatant id -> EnemyKind slug
     picked: list[EnemyKind] = []
     if is_boss:
         if not bosses:
@@ -142,10 +144,13 @@ def encounter_choose(
         name = f"{kind.name} {seen[kind.name]}" if totals[kind.name] > 1 else kind.name
         hp = boss_hp(kind, party_size=party_size, rules=rules) if kind.is_boss else None
         combatants.append(enemy_combatant(kind, combatant_id=f"e{index}", name=name, hp=hp))
+        slugs[f"e{index}"] = kind.slug
     return combatants
 
 
-def encounter_for_room(*, floor: int, is_boss: bool, party_size: int, rng: random.Random) -> list[Combatant]:
+def encounter_for_room(
+    *, floor: int, is_boss: bool, party_size: int, rng: random.Random, slugs: dict[str, str] | None = None
+) -> list[Combatant]:
     """The enemies of an enemy or boss room on ``floor`` (0-based) for a party, drawn with ``rng``.
 
     Same bestiary, settings and seed give the same encounter. Three queries: the settings row,
@@ -161,4 +166,5 @@ def encounter_for_room(*, floor: int, is_boss: bool, party_size: int, rng: rando
         party_size=party_size,
         rules=rules,
         rng=rng,
+        slugs=slugs,
     )

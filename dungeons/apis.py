@@ -5,16 +5,36 @@ from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import serializers
+from rest_framework import serializers, status
 from rest_framework.permissions import IsAdminUser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from dungeons import generation
+from backend.api.schema import errors
+from backend.api.views import PlayerApi, valid
+from dungeons import generation, services
 from dungeons.models import DungeonKind, NpcKind, RoomKind, StoryItem
-from dungeons.selectors import dungeon_preview, generation_params_get
+from dungeons.selectors import (
+    dungeon_preview,
+    generation_params_get,
+    run_list_lobbies,
+    run_list_mine,
+    run_payload,
+    run_visible,
+)
+from dungeons.serializers import (
+    OfferItemOutput,
+    RunFormationInput,
+    RunListOutput,
+    RunListQuery,
+    RunOpenInput,
+    RunOutput,
+    RunStepInput,
+    RunWeaponInput,
+)
 from dungeons.services import MAX_SEED, new_seed
+from players.models import Player
 
 
 def preview_payload(*, dungeon: generation.Dungeon, seed: int) -> dict[str, Any]:
@@ -153,3 +173,112 @@ class DungeonPreviewApi(APIView):
             params=generation_params_get(),
         )
         return Response(DungeonPreviewSerializer(preview_payload(dungeon=dungeon, seed=seed)).data)
+
+
+# --- runs -----------------------------------------------------------------------------------------
+
+
+def _run(run_id: int, player: Player) -> dict[str, Any]:
+    run = run_visible(run_id=run_id, player=player)
+    return RunOutput(run_payload(run=run, player=player)).data
+
+
+class RunListCreateApi(PlayerApi):
+    @extend_schema(operation_id="v1_runs_list", parameters=[RunListQuery],
+                   responses={200: RunListOutput, **errors(400, 401)}, summary="The caller's runs, newest first")
+    def get(self, request: Request) -> Response:
+        query = valid(RunListQuery, request.query_params)
+        page = run_list_mine(player=self.player, cursor=query["cursor"] or None, page_size=query["page_size"])
+        return Response({"results": page.items, "next": page.next_cursor})
+
+    @extend_schema(request=RunOpenInput, responses={201: RunOutput, **errors(400, 401, 409)},
+                   summary="Open a lobby (ordinary or frenzy) and join it as host")
+    def post(self, request: Request) -> Response:
+        run = services.run_open(player=self.player, **valid(RunOpenInput, request.data))
+        return Response(_run(run.pk, self.player), status=status.HTTP_201_CREATED)
+
+
+class RunLobbiesApi(PlayerApi):
+    @extend_schema(parameters=[RunListQuery], responses={200: RunListOutput, **errors(400, 401)},
+                   summary="Open lobbies to join, newest first")
+    def get(self, request: Request) -> Response:
+        query = valid(RunListQuery, request.query_params)
+        page = run_list_lobbies(cursor=query["cursor"] or None, page_size=query["page_size"])
+        return Response({"results": page.items, "next": page.next_cursor})
+
+
+class RunDetailApi(PlayerApi):
+    @extend_schema(responses={200: RunOutput, **errors(401, 404)}, summary="A run: party, position, room, log")
+    def get(self, request: Request, run_id: int) -> Response:
+        return Response(_run(run_id, self.player))
+
+
+def _run_action(summary: str, request_serializer: type[serializers.Serializer] | None = None) -> Any:
+    return extend_schema(request=request_serializer, responses={200: RunOutput, **errors(400, 401, 403, 404, 409)},
+                         summary=summary)
+
+
+class RunJoinApi(PlayerApi):
+    @_run_action("Join a lobby")
+    def post(self, request: Request, run_id: int) -> Response:
+        services.run_join(player=self.player, run_id=run_id)
+        return Response(_run(run_id, self.player))
+
+
+class RunLeaveApi(PlayerApi):
+    @_run_action("Leave a lobby (the starting weapon goes back)")
+    def post(self, request: Request, run_id: int) -> Response:
+        services.run_leave(player=self.player, run_id=run_id)
+        return Response(_run(run_id, self.player))
+
+
+class RunStartApi(PlayerApi):
+    @_run_action("Start the run (host): generate the dungeon and enter the first room")
+    def post(self, request: Request, run_id: int) -> Response:
+        services.run_start(player=self.player, run_id=run_id)
+        return Response(_run(run_id, self.player))
+
+
+class RunOfferApi(PlayerApi):
+    @extend_schema(responses={200: OfferItemOutput(many=True), **errors(401, 404)},
+                   summary="The junk dealer's starting weapons for the caller")
+    def get(self, request: Request, run_id: int) -> Response:
+        offer = services.run_offer(player=self.player, run_id=run_id)
+        return Response(OfferItemOutput(offer, many=True).data)
+
+
+class RunWeaponApi(PlayerApi):
+    @_run_action("Take a starting weapon from the offer, or refuse (null)", RunWeaponInput)
+    def post(self, request: Request, run_id: int) -> Response:
+        data = valid(RunWeaponInput, request.data)
+        services.run_weapon_choose(player=self.player, run_id=run_id, item_kind_id=data["item_kind"])
+        return Response(_run(run_id, self.player))
+
+
+class RunFormationApi(PlayerApi):
+    @_run_action("Set the formation (lobby or rest room)", RunFormationInput)
+    def put(self, request: Request, run_id: int) -> Response:
+        services.run_formation_set(player=self.player, run_id=run_id, **valid(RunFormationInput, request.data))
+        return Response(_run(run_id, self.player))
+
+
+class RunAdvanceApi(PlayerApi):
+    @_run_action("Go on to the next room", RunStepInput)
+    def post(self, request: Request, run_id: int) -> Response:
+        services.run_advance(player=self.player, run_id=run_id, **valid(RunStepInput, request.data))
+        return Response(_run(run_id, self.player))
+
+
+class RunEscapeApi(PlayerApi):
+    @_run_action("The whole party leaves from a treasure or rest room", RunStepInput)
+    def post(self, request: Request, run_id: int) -> Response:
+        services.run_escape(player=self.player, run_id=run_id, **valid(RunStepInput, request.data))
+        return Response(_run(run_id, self.player))
+
+
+class RunLootTakeApi(PlayerApi):
+    @extend_schema(request=None, responses={200: RunOutput, **errors(401, 404, 409)},
+                   summary="Pick up an item lying in the current room")
+    def post(self, request: Request, run_id: int, loot_id: int) -> Response:
+        services.run_loot_take(player=self.player, run_id=run_id, loot_id=loot_id)
+        return Response(_run(run_id, self.player))

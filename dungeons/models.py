@@ -1,6 +1,7 @@
 """Dungeon tables: the generation balancing settings (singleton) and generated dungeons with rooms."""
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -8,6 +9,8 @@ from django.db import models
 from django.db.models import F, Q
 
 from backend.models import SingletonSettings
+from combat.engine import EFFECTS
+from dungeons.run_rules import RunRules
 from dungeons.generation import NPC_KINDS, STORY_ITEMS, GenerationParams, validation_errors
 
 _DEFAULTS = GenerationParams()
@@ -177,3 +180,211 @@ class DungeonRoom(models.Model):
 
     def __str__(self) -> str:
         return f"floor {self.floor} room {self.index}: {self.kind}"
+
+
+# --- runs -------------------------------------------------------------------------------------
+
+_RUN_DEFAULTS = RunRules()
+
+
+class RunSettings(SingletonSettings):
+    """Every number of a dungeon run outside battle (dungeons.run_rules.RunRules, docs/runs.md)."""
+
+    max_party_size = models.PositiveSmallIntegerField(default=_RUN_DEFAULTS.max_party_size)
+    escape_loss_start_percent = models.PositiveSmallIntegerField(
+        default=_RUN_DEFAULTS.escape_loss_start_percent, help_text="Share of carried items lost on escape.")
+    escape_loss_per_upgrade = models.PositiveSmallIntegerField(
+        default=_RUN_DEFAULTS.escape_loss_per_upgrade, help_text="Points less per luck or attentiveness upgrade.")
+    escape_loss_min_percent = models.PositiveSmallIntegerField(default=_RUN_DEFAULTS.escape_loss_min_percent)
+    charon_fee_percent = models.PositiveSmallIntegerField(
+        default=_RUN_DEFAULTS.charon_fee_percent, help_text="Share of money Charon takes (rounded down).")
+    trap_damage_base = models.PositiveSmallIntegerField(default=_RUN_DEFAULTS.trap_damage_base)
+    trap_damage_per_floor = models.PositiveSmallIntegerField(default=_RUN_DEFAULTS.trap_damage_per_floor)
+    trap_mitigation_per_attentiveness = models.FloatField(
+        default=_RUN_DEFAULTS.trap_mitigation_per_attentiveness, help_text="Share of trap damage avoided per point.")
+    trap_mitigation_max = models.FloatField(default=_RUN_DEFAULTS.trap_mitigation_max)
+    trap_effect = models.CharField(
+        max_length=16, blank=True, default=_RUN_DEFAULTS.trap_effect, choices=[(e, e) for e in EFFECTS],
+        help_text="Effect a trap may leave, carried into the next battle; empty = none.")
+    trap_effect_turns = models.PositiveSmallIntegerField(default=_RUN_DEFAULTS.trap_effect_turns)
+    trap_effect_chance = models.FloatField(default=_RUN_DEFAULTS.trap_effect_chance)
+    treasure_items_base = models.PositiveSmallIntegerField(default=_RUN_DEFAULTS.treasure_items_base)
+    treasure_extra_chance_per_attentiveness = models.FloatField(
+        default=_RUN_DEFAULTS.treasure_extra_chance_per_attentiveness,
+        help_text="Each member adds an item with chance attentiveness x this.")
+    treasure_coins_base = models.PositiveSmallIntegerField(default=_RUN_DEFAULTS.treasure_coins_base)
+    treasure_coins_per_floor = models.PositiveSmallIntegerField(default=_RUN_DEFAULTS.treasure_coins_per_floor)
+    battle_loot_chance = models.FloatField(default=_RUN_DEFAULTS.battle_loot_chance)
+    boss_loot_items = models.PositiveSmallIntegerField(default=_RUN_DEFAULTS.boss_loot_items)
+    boss_coins = models.PositiveSmallIntegerField(default=_RUN_DEFAULTS.boss_coins)
+    story_items_count = models.PositiveSmallIntegerField(default=_RUN_DEFAULTS.story_items_count)
+    rest_heal_base = models.PositiveSmallIntegerField(default=_RUN_DEFAULTS.rest_heal_base)
+    rest_heal_per_metabolism = models.PositiveSmallIntegerField(default=_RUN_DEFAULTS.rest_heal_per_metabolism)
+    room_regen_base = models.PositiveSmallIntegerField(default=_RUN_DEFAULTS.room_regen_base)
+    room_regen_per_metabolism = models.PositiveSmallIntegerField(default=_RUN_DEFAULTS.room_regen_per_metabolism)
+    npc_hp = models.PositiveSmallIntegerField(default=_RUN_DEFAULTS.npc_hp)
+    weight_common = models.PositiveSmallIntegerField(default=_RUN_DEFAULTS.weight_common)
+    weight_uncommon = models.PositiveSmallIntegerField(default=_RUN_DEFAULTS.weight_uncommon)
+    weight_rare = models.PositiveSmallIntegerField(default=_RUN_DEFAULTS.weight_rare)
+
+    class Meta:
+        verbose_name = "run settings"
+        verbose_name_plural = "run settings"
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(max_party_size__gte=1) & Q(escape_loss_min_percent__lte=100)
+                & Q(escape_loss_start_percent__lte=100) & Q(charon_fee_percent__lte=100),
+                name="run_settings_percents_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(trap_mitigation_per_attentiveness__gte=0) & Q(trap_mitigation_max__gte=0)
+                & Q(trap_mitigation_max__lte=1) & Q(trap_effect_chance__gte=0) & Q(trap_effect_chance__lte=1)
+                & Q(treasure_extra_chance_per_attentiveness__gte=0) & Q(battle_loot_chance__gte=0)
+                & Q(battle_loot_chance__lte=1),
+                name="run_settings_chances_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return "Run settings"
+
+    def to_rules(self) -> RunRules:
+        return RunRules(**{f.name: getattr(self, f.name) for f in dataclasses.fields(RunRules)})
+
+
+class RunStatus(models.TextChoices):
+    LOBBY = "lobby"
+    ACTIVE = "active"
+    COMPLETED = "completed"
+    FAILED = "failed"  # the whole party died
+    ESCAPED = "escaped"  # everyone left alive escaped
+    CANCELLED = "cancelled"  # the lobby emptied before the start
+
+
+class Run(models.Model):
+    """One party's run through one dungeon, from the lobby to its end.
+
+    The position (floor, room) only moves forward; ``step`` counts run-level moves (advance,
+    escape) so a client's move names the step it answers and a duplicate cannot move twice.
+    ``seed`` drives every non-battle draw of the run (offers, traps, loot) and stays secret
+    while the run is on.
+    """
+
+    kind = models.CharField(max_length=16, choices=DungeonKind.choices)
+    status = models.CharField(max_length=16, choices=RunStatus.choices, default=RunStatus.LOBBY)
+    host = models.ForeignKey("players.Player", on_delete=models.PROTECT, related_name="hosted_runs")
+    seed = models.BigIntegerField()
+    dungeon = models.OneToOneField(Dungeon, null=True, blank=True, on_delete=models.PROTECT, related_name="run")
+    guild = models.ForeignKey(
+        "guilds.Guild", null=True, blank=True, on_delete=models.SET_NULL, related_name="runs",
+        help_text="The guild every member belonged to at the start (rescues go to it); empty for mixed parties.",
+    )
+    floor = models.PositiveSmallIntegerField(null=True, blank=True)
+    room = models.PositiveSmallIntegerField(null=True, blank=True)
+    room_cleared = models.BooleanField(default=False, help_text="The current room is done; the party may go on.")
+    step = models.PositiveIntegerField(default=0)
+    npc_kind = models.CharField(max_length=32, choices=NpcKind.choices, blank=True, default="")
+    npc_hp = models.PositiveSmallIntegerField(default=0)
+    npc_max_hp = models.PositiveSmallIntegerField(default=0)
+    log = models.JSONField(default=list, blank=True, help_text="What happened in each room, in order.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(fields=["-created_at", "-id"], condition=Q(status="lobby"), name="run_open_lobbies"),
+        ]
+        constraints = [
+            models.CheckConstraint(condition=Q(seed__gte=0), name="run_seed_non_negative"),
+            models.CheckConstraint(condition=Q(npc_hp__lte=F("npc_max_hp")), name="run_npc_hp_within_max"),
+            models.CheckConstraint(
+                condition=Q(status="lobby") | Q(status="cancelled") | Q(dungeon__isnull=False),
+                name="run_started_has_dungeon",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} run #{self.pk} ({self.status})"
+
+    @property
+    def is_over(self) -> bool:
+        return self.status not in (RunStatus.LOBBY, RunStatus.ACTIVE)
+
+    @property
+    def has_npc(self) -> bool:
+        return bool(self.npc_kind) and self.npc_hp > 0
+
+
+class MemberStatus(models.TextChoices):
+    JOINED = "joined"  # in the lobby
+    IN_DUNGEON = "in_dungeon"
+    DEAD = "dead"  # respawned through Charon
+    ESCAPED = "escaped"
+    FINISHED = "finished"  # was there when the boss of the last floor fell
+    LEFT = "left"  # left the lobby
+
+
+class WeaponChoice(models.TextChoices):
+    PENDING = "pending"
+    TAKEN = "taken"
+    REFUSED = "refused"
+
+
+class RunMember(models.Model):
+    """A player in a run: place in the formation, hit points and what the run did to them.
+
+    ``active`` is true while the player is in a lobby or inside a dungeon; a partial unique
+    index makes "a player is in at most one active run" a database fact.
+    """
+
+    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="members")
+    player = models.ForeignKey("players.Player", on_delete=models.CASCADE, related_name="run_memberships")
+    position = models.PositiveSmallIntegerField(help_text="Place in the formation (0 first).")
+    status = models.CharField(max_length=16, choices=MemberStatus.choices, default=MemberStatus.JOINED)
+    active = models.BooleanField(default=True)
+    weapon_choice = models.CharField(max_length=8, choices=WeaponChoice.choices, default=WeaponChoice.PENDING)
+    guild = models.ForeignKey(
+        "guilds.Guild", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        help_text="The member's guild when the run started (the activity ledger counts it there).",
+    )
+    hp = models.PositiveSmallIntegerField(default=0)
+    max_hp = models.PositiveSmallIntegerField(default=0)
+    stat_boosts = models.JSONField(default=dict, blank=True, help_text="Stat potions drunk in this run.")
+    pending_effects = models.JSONField(default=list, blank=True, help_text="Trap effects for the next battle.")
+    buffs = models.JSONField(default=list, blank=True, help_text="Warlock buffs for every battle of this run.")
+    kills = models.JSONField(default=dict, blank=True, help_text="Enemy kind slug -> creatures this member killed.")
+    money_lost = models.PositiveIntegerField(default=0, help_text="Charon's fee, if the member died.")
+    items_lost = models.PositiveSmallIntegerField(default=0, help_text="Items lost to death or escape.")
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["run", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["player"], condition=Q(active=True), name="run_member_one_active_run"),
+            models.UniqueConstraint(fields=["run", "player"], name="run_member_once"),
+            models.CheckConstraint(condition=Q(hp__lte=F("max_hp")), name="run_member_hp_within_max"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in run {self.run_id}"
+
+
+class RunLoot(models.Model):
+    """An item lying in a room of a run until a member takes it (a refused pickup leaves it here)."""
+
+    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="loot")
+    floor = models.PositiveSmallIntegerField()
+    room = models.PositiveSmallIntegerField()
+    item_kind = models.ForeignKey("players.ItemKind", on_delete=models.PROTECT, related_name="+")
+    taken_by = models.ForeignKey("players.Player", null=True, blank=True, on_delete=models.SET_NULL,
+                                 related_name="+")
+    taken_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["run", "floor", "room", "id"]
+        indexes = [models.Index(fields=["run", "floor", "room"], name="run_loot_room")]
+
+    def __str__(self) -> str:
+        return f"{self.item_kind} in run {self.run_id} ({self.floor}, {self.room})"

@@ -3,9 +3,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from typing import Any
 
+from backend.api.pagination import Page, keyset_page
+from backend.errors import NotFound
+from combat.models import Battle
 from dungeons import generation
-from dungeons.models import Dungeon, GenerationSettings
+from dungeons.models import Dungeon, DungeonRoom, GenerationSettings, MemberStatus, Run, RunLoot, RunStatus
+from players.models import Player
 
 
 def generation_params_get() -> generation.GenerationParams:
@@ -62,3 +67,82 @@ def dungeon_replay(*, dungeon: Dungeon) -> generation.Dungeon:
         params=generation.GenerationParams(**dungeon.params),
         npc_kinds=dungeon.npc_candidates,
     )
+
+
+# --- runs ---------------------------------------------------------------------------------------
+
+
+def run_visible(*, run_id: int, player: Player) -> Run:
+    """A run the player may see: one they are (or were) in, or any open lobby; otherwise 404."""
+    run = Run.objects.filter(pk=run_id).select_related("host__user", "dungeon").first()
+    if run is None or not (run.status == RunStatus.LOBBY or run.members.filter(player=player).exists()):
+        raise NotFound("run_not_found", "No such run.", {"run": run_id})
+    return run
+
+
+RUN_LIST_COLUMNS = {"id": "id", "kind": "kind", "status": "status", "host": "host_id",
+                    "host_username": "host__user__username", "created_at": "created_at"}
+
+
+def run_list_mine(*, player: Player, cursor: str | None, page_size: int) -> Page:
+    """The player's runs, newest first."""
+    qs = Run.objects.filter(members__player=player)
+    return keyset_page(qs, key="id", descending=True, cursor=cursor, page_size=page_size, values=RUN_LIST_COLUMNS)
+
+
+def run_list_lobbies(*, cursor: str | None, page_size: int) -> Page:
+    """Open lobbies anyone may join, newest first."""
+    qs = Run.objects.filter(status=RunStatus.LOBBY)
+    return keyset_page(qs, key="id", descending=True, cursor=cursor, page_size=page_size, values=RUN_LIST_COLUMNS)
+
+
+def run_payload(*, run: Run, player: Player) -> dict[str, Any]:
+    """Everything a party member's client shows about a run (a stranger sees a lobby the same way).
+
+    The layout ahead stays hidden: only rooms already entered show their kind. The seed is
+    revealed once the run is over, so nobody can precompute the dungeon's draws.
+    """
+    members = list(run.members.select_related("player__user").order_by("position", "pk"))
+    visited: dict[int, list[str]] = {}
+    room = None
+    if run.dungeon_id is not None and run.floor is not None:
+        rooms = DungeonRoom.objects.filter(dungeon_id=run.dungeon_id).order_by("floor", "index")
+        per_floor: dict[int, int] = {}
+        for r in rooms:
+            per_floor[r.floor] = per_floor.get(r.floor, 0) + 1
+            if (r.floor, r.index) <= (run.floor, run.room):
+                visited.setdefault(r.floor, []).append(r.kind)
+                if (r.floor, r.index) == (run.floor, run.room):
+                    room = r
+        floors = [{"floor": f, "rooms": n, "visited": visited.get(f, [])} for f, n in sorted(per_floor.items())]
+    else:
+        floors = []
+    current = None
+    if room is not None:
+        battle = Battle.objects.filter(run=run, floor=run.floor, room=run.room).values("id", "outcome").first()
+        loot = RunLoot.objects.filter(run=run, floor=run.floor, room=run.room).select_related("item_kind")
+        current = {
+            "floor": run.floor, "room": run.room, "kind": room.kind, "cleared": run.room_cleared,
+            "battle": battle,
+            "loot": [{"id": l.pk, "item_kind": {"id": l.item_kind_id, "name": l.item_kind.name,
+                                                 "category": l.item_kind.category, "weight": l.item_kind.weight},
+                      "taken_by": l.taken_by_id} for l in loot],
+        }
+    return {
+        "id": run.pk, "kind": run.kind, "status": run.status, "host": run.host_id, "step": run.step,
+        "created_at": run.created_at, "started_at": run.started_at, "ended_at": run.ended_at,
+        "seed": run.seed if run.is_over else None,
+        "dungeon": run.dungeon_id,
+        "floors": floors,
+        "current_room": current,
+        "npc": {"kind": run.npc_kind, "hp": run.npc_hp, "max_hp": run.npc_max_hp} if run.npc_kind else None,
+        "members": [
+            {"player": m.player_id, "username": m.player.user.username, "position": m.position, "status": m.status,
+             "hp": m.hp, "max_hp": m.max_hp, "weapon_choice": m.weapon_choice, "stat_boosts": m.stat_boosts,
+             "pending_effects": m.pending_effects, "kills": m.kills, "money_lost": m.money_lost,
+             "items_lost": m.items_lost}
+            for m in members if m.status != MemberStatus.LEFT
+        ],
+        "log": run.log,
+        "is_member": any(m.player_id == player.pk and m.status != MemberStatus.LEFT for m in members),
+    }

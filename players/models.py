@@ -297,8 +297,8 @@ class InventoryItem(models.Model):
     equipped = models.BooleanField(
         default=False, help_text="Armor worn, or a weapon/torch taken into battle."
     )
-    acquired_in_run = models.PositiveBigIntegerField(
-        null=True, blank=True, db_index=True,
+    acquired_in_run = models.ForeignKey(
+        "dungeons.Run", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
         help_text="The dungeon run the item was picked up in (lost on death in that run); empty = kept.",
     )
     created_at = models.DateTimeField(auto_now_add=True)

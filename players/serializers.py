@@ -48,7 +48,7 @@ class InventoryItemOutput(serializers.Serializer):
     item_kind = ItemKindRef()
     equipped = serializers.BooleanField(help_text="Armor worn, or a weapon/torch taken into battle.")
     acquired_in_run = serializers.IntegerField(
-        allow_null=True, help_text="The run it was picked up in (lost on death there); null = kept."
+        source="acquired_in_run_id", allow_null=True, help_text="The run it was picked up in (lost on death there); null = kept."
     )
     acquired_at = serializers.DateTimeField(source="created_at")
 

@@ -81,7 +81,7 @@ def _check_equip(player: Player, item: InventoryItem, others: list[InventoryItem
 
 @transaction.atomic
 def inventory_add(*, player: Player, item_kind: ItemKind, equip: bool = False,
-                  acquired_in_run: int | None = None) -> InventoryItem:
+                  acquired_in_run_id: int | None = None) -> InventoryItem:
     """Give the player one item, if every carry limit allows it: the one way items enter an inventory.
 
     Shops and dungeon pickups call this inside their own transaction; a refusal (409 naming the
@@ -96,7 +96,7 @@ def inventory_add(*, player: Player, item_kind: ItemKind, equip: bool = False,
                                            limits=selectors.carry_limits(player=player))
     if violation is not None:
         raise _refuse(violation, item_kind)
-    item = InventoryItem(player=player, item_kind=item_kind, acquired_in_run=acquired_in_run)
+    item = InventoryItem(player=player, item_kind=item_kind, acquired_in_run_id=acquired_in_run_id)
     if equip:
         _check_equip(player, item, items)
         item.equipped = True

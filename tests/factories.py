@@ -11,6 +11,7 @@ from rest_framework.test import APIClient
 from rest_framework_simplejwt.tokens import RefreshToken
 
 from guilds import services
+from dungeons.models import Run
 from guilds.models import Guild
 from players.models import Player
 
@@ -61,3 +62,10 @@ def add_member(guild: Guild, player: Player) -> Player:
     services.guild_application_approve(actor=guild.leader, guild_id=guild.pk, application_id=application.pk)
     guild.refresh_from_db()
     return player
+
+
+def make_run(*, host: Player | None = None, kind: str = "ordinary") -> Run:
+    """A lobby opened by ``host`` through the real service."""
+    from dungeons.services import run_open
+
+    return run_open(player=host or PlayerFactory(), kind=kind)

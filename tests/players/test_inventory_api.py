@@ -6,7 +6,7 @@ from rest_framework.test import APIClient
 
 from players.models import InventoryItem
 from players.services import inventory_add
-from tests.factories import PlayerFactory, api_client
+from tests.factories import PlayerFactory, api_client, make_run
 from tests.players.test_inventory_services import make_kind
 
 pytestmark = pytest.mark.django_db
@@ -28,7 +28,8 @@ def test_me_lists_carried_items_and_totals():
     player = PlayerFactory(strength=2, potion_belt_level=1)
     blade = make_kind("weapon", "sword", weight=6, name="Blade")
     sword = inventory_add(player=player, item_kind=blade, equip=True)
-    inventory_add(player=player, item_kind=make_kind("torch", weight=2), acquired_in_run=5)
+    run = make_run(host=player)
+    inventory_add(player=player, item_kind=make_kind("torch", weight=2), acquired_in_run_id=run.pk)
     inventory_add(player=player, item_kind=make_kind("potion", weight=1))
 
     # when
@@ -44,7 +45,7 @@ def test_me_lists_carried_items_and_totals():
         "item_kind": {"id": sword.item_kind_id, "name": "Blade", "category": "weapon", "sub_kind": "sword",
                       "weight": 6},
     }
-    assert [item["acquired_in_run"] for item in me["inventory"]] == [None, 5, None]
+    assert [item["acquired_in_run"] for item in me["inventory"]] == [None, run.pk, None]
 
 
 def test_me_keeps_its_query_count_whatever_the_inventory_size(django_assert_max_num_queries):

@@ -8,7 +8,7 @@ import pytest
 from backend.errors import NotFound, RuleViolation
 from players.models import CarrySettings, InventoryItem, ItemKind, Player
 from players.services import inventory_add, inventory_equip, inventory_remove, inventory_unequip
-from tests.factories import PlayerFactory
+from tests.factories import PlayerFactory, make_run
 
 pytestmark = pytest.mark.django_db
 
@@ -49,9 +49,10 @@ def refused(code: str, call, *args, **kwargs) -> RuleViolation:  # noqa: ANN001
 def test_a_pickup_within_every_limit_adds_one_unequipped_item():
     player = PlayerFactory()
     sword = make_kind("weapon", name="Blade")
-    item = inventory_add(player=player, item_kind=sword, acquired_in_run=7)
+    run = make_run(host=player)
+    item = inventory_add(player=player, item_kind=sword, acquired_in_run_id=run.pk)
     assert item.player_id == player.pk and item.item_kind_id == sword.pk
-    assert (item.equipped, item.acquired_in_run) == (False, 7)
+    assert (item.equipped, item.acquired_in_run_id) == (False, run.pk)
     assert carried(player) == [("Blade", False)]
 
 

@@ -1,0 +1,125 @@
+"""Input and output serializers of the run API (explicit fields; outputs document the JSON shape)."""
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from dungeons.models import DungeonKind, MemberStatus, RoomKind, RunStatus, WeaponChoice
+
+
+class RunOpenInput(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=[(DungeonKind.ORDINARY, "Ordinary"), (DungeonKind.FRENZY, "Frenzy")])
+
+
+class RunStepInput(serializers.Serializer):
+    step = serializers.IntegerField(min_value=0, help_text="The run's step as the client last saw it.")
+
+
+class RunWeaponInput(serializers.Serializer):
+    item_kind = serializers.IntegerField(
+        allow_null=True, min_value=1, help_text="An item kind of the junk dealer's offer, or null to refuse.")
+
+
+class RunFormationInput(serializers.Serializer):
+    players = serializers.ListField(child=serializers.IntegerField(min_value=1), min_length=1, max_length=64,
+                                    help_text="Every party member's player id once, first in front.")
+
+
+class RunListQuery(serializers.Serializer):
+    cursor = serializers.CharField(required=False, default="", max_length=200)
+    page_size = serializers.IntegerField(required=False, default=20, min_value=1, max_value=100)
+
+
+class RunListItem(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=DungeonKind.choices)
+    status = serializers.ChoiceField(choices=RunStatus.choices)
+    host = serializers.IntegerField()
+    host_username = serializers.CharField()
+    created_at = serializers.DateTimeField()
+
+
+class RunListOutput(serializers.Serializer):
+    results = RunListItem(many=True)
+    next = serializers.CharField(allow_null=True)
+
+
+class RunFloorOutput(serializers.Serializer):
+    floor = serializers.IntegerField()
+    rooms = serializers.IntegerField(help_text="Rooms on this floor.")
+    visited = serializers.ListField(child=serializers.ChoiceField(choices=RoomKind.choices),
+                                    help_text="Kinds of the rooms entered so far, in order.")
+
+
+class LootItemKindOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    category = serializers.CharField()
+    weight = serializers.IntegerField()
+
+
+class RunLootOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    item_kind = LootItemKindOutput()
+    taken_by = serializers.IntegerField(allow_null=True)
+
+
+class RunBattleRefOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    outcome = serializers.CharField()
+
+
+class RunRoomOutput(serializers.Serializer):
+    floor = serializers.IntegerField()
+    room = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=RoomKind.choices)
+    cleared = serializers.BooleanField(help_text="Done: the party may advance.")
+    battle = RunBattleRefOutput(allow_null=True)
+    loot = RunLootOutput(many=True)
+
+
+class RunNpcOutput(serializers.Serializer):
+    kind = serializers.CharField()
+    hp = serializers.IntegerField()
+    max_hp = serializers.IntegerField()
+
+
+class RunMemberOutput(serializers.Serializer):
+    player = serializers.IntegerField()
+    username = serializers.CharField()
+    position = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=MemberStatus.choices)
+    hp = serializers.IntegerField()
+    max_hp = serializers.IntegerField()
+    weapon_choice = serializers.ChoiceField(choices=WeaponChoice.choices)
+    stat_boosts = serializers.DictField(child=serializers.IntegerField())
+    pending_effects = serializers.ListField(child=serializers.DictField())
+    kills = serializers.DictField(child=serializers.IntegerField())
+    money_lost = serializers.IntegerField()
+    items_lost = serializers.IntegerField()
+
+
+class RunOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=DungeonKind.choices)
+    status = serializers.ChoiceField(choices=RunStatus.choices)
+    host = serializers.IntegerField()
+    step = serializers.IntegerField(help_text="Run-level moves so far; advance and escape name it.")
+    created_at = serializers.DateTimeField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    ended_at = serializers.DateTimeField(allow_null=True)
+    seed = serializers.IntegerField(allow_null=True, help_text="Revealed when the run is over.")
+    dungeon = serializers.IntegerField(allow_null=True)
+    floors = RunFloorOutput(many=True)
+    current_room = RunRoomOutput(allow_null=True)
+    npc = RunNpcOutput(allow_null=True)
+    members = RunMemberOutput(many=True)
+    log = serializers.ListField(child=serializers.DictField(), help_text="What happened, room by room.")
+    is_member = serializers.BooleanField()
+
+
+class OfferItemOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    sub_kind = serializers.CharField()
+    damage = serializers.IntegerField()
+    weight = serializers.IntegerField()
