@@ -280,8 +280,9 @@ def run_formation_set(*, player: Player, run_id: int, players: list[int]) -> Run
                            {"party": [m.player_id for m in members]})
     by_player = {m.player_id: m for m in members}
     _reorder([by_player[pid] for pid in players])
-    _log(run, "formation", players=players) if run.status == RunStatus.ACTIVE else None
-    run.save()
+    if run.status == RunStatus.ACTIVE:
+        _log(run, "formation", players=players)
+        run.save(update_fields=["log"])
     return run
 
 
