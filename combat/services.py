@@ -128,11 +128,29 @@ def _lock(battle_id: int, player: Player) -> Battle:
     return Battle.objects.select_for_update().get(pk=battle_id)
 
 
-@transaction.atomic
+def _deadline_passed(battle: Battle, now: datetime) -> bool:
+    if battle.is_over or battle.awaiting_id is None or battle.turn_started_at is None:
+        return False
+    return battle.turn_started_at + timedelta(seconds=_deadline_seconds()) <= now
+
+
 def battle_refresh(*, player: Player, battle_id: int, now: datetime | None = None) -> Battle:
-    """Apply passed deadlines (reading a battle is what moves a silent party on), return the battle."""
-    battle = _lock(battle_id, player)
-    _apply_deadlines(battle, now=now or timezone.now())
+    """The battle for a reader, after applying passed deadlines (reading is what moves a silent party on).
+
+    A plain read when no deadline has passed; only then the locks are taken (and the check
+    repeated under them), so readers of a live battle never queue behind each other.
+    """
+    from dungeons.models import RunMember
+
+    now = now or timezone.now()
+    battle = Battle.objects.filter(pk=battle_id).first()
+    if battle is None or not RunMember.objects.filter(run_id=battle.run_id, player=player).exists():
+        raise NotFound("battle_not_found", "No such battle.", {"battle": battle_id})
+    if not _deadline_passed(battle, now):
+        return battle
+    with transaction.atomic():
+        battle = _lock(battle_id, player)
+        _apply_deadlines(battle, now=now)
     return battle
 
 
