@@ -80,7 +80,7 @@ def run_visible(*, run_id: int, player: Player) -> Run:
     return run
 
 
-RUN_LIST_COLUMNS = {"id": "id", "kind": "kind", "status": "status", "host": "host_id",
+RUN_LIST_COLUMNS = {"id": "id", "kind": "kind", "status": "status", "host": "host",
                     "host_username": "host__user__username", "created_at": "created_at"}
 
 
