@@ -75,10 +75,11 @@ def bestiary(*, enemy_hp: int = 4, enemy_damage: int = 1, boss_hp: int = 8, boss
     keep battles short and their numbers easy to reason about.
     """
     EnemyKind.objects.update(weight=0)
-    enemy = EnemyKind.objects.create(name="Test Rat", slug="test-rat", hp=enemy_hp, weapon_name="Teeth",
-                                     weapon_damage=enemy_damage, strength=enemy_strength, weight=10)
-    boss = EnemyKind.objects.create(name="Test Ogre", slug="test-ogre", is_boss=True, hp=boss_hp,
-                                    weapon_name="Club", weapon_damage=boss_damage, weight=10)
+    enemy, _ = EnemyKind.objects.update_or_create(slug="test-rat", defaults=dict(
+        name="Test Rat", hp=enemy_hp, weapon_name="Teeth", weapon_damage=enemy_damage, strength=enemy_strength,
+        weight=10))
+    boss, _ = EnemyKind.objects.update_or_create(slug="test-ogre", defaults=dict(
+        name="Test Ogre", is_boss=True, hp=boss_hp, weapon_name="Club", weapon_damage=boss_damage, weight=10))
     combat_settings(encounter_base=1, encounter_party_divisor=50, encounter_floor_divisor=50,
                     boss_escort_party_divisor=50, boss_hp_per_extra_player=0.0)
     return Bestiary(enemy, boss)
