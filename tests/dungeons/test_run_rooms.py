@@ -10,7 +10,6 @@ import pytest
 from combat.engine import EffectSpec, setup_from_dict
 from combat.models import Battle
 from dungeons import run_rules
-from dungeons import services as run_services
 from dungeons.models import MemberStatus, Run, RunLoot, RunMember, RunStatus
 from players.models import InventoryItem, Player
 from tests.dungeons.run_helpers import (
@@ -389,29 +388,29 @@ def test_the_party_cannot_escape_from_other_rooms(monkeypatch, room) -> None:
 # --- what reaches the battle --------------------------------------------------------------------------------
 
 def test_warlock_buffs_and_carried_amulets_are_in_every_battle_of_the_run(monkeypatch) -> None:
-    # given: the warlock sold the first member a vigor buff (npcs' contract, claimed at the start),
-    # and the second carries an amulet of resilience (a permanent effect)
+    # given: the guild's warlock (rescued) sold the first member a vigor buff for the next run, and
+    # the second member carries an amulet of resilience (a permanent effect)
+    from npcs.models import PlayerBuff, WarlockBuff
+    from npcs.services import npc_rescue, warlock_buff_buy
+    from tests.dungeons.run_helpers import guild_party
+
     small_dungeons(rooms=5)
-    buffed, warded = PlayerFactory(stamina=10, strength=5), PlayerFactory(stamina=10, strength=5)
-    claims: list[tuple[int, int]] = []
-
-    def claim(*, player_id: int, run_id: int) -> list[EffectSpec]:
-        claims.append((player_id, run_id))
-        return [EffectSpec("vigor", None, 0.3)] if player_id == buffed.pk else []
-
-    monkeypatch.setattr(run_services, "warlock_buffs_claim", claim)
+    (buffed, warded), guild = guild_party(2, stamina=10, strength=5, money=10_000)
+    npc_rescue(guild_id=guild.pk, kind="warlock")
+    vigor = WarlockBuff.objects.create(name="Test Vigor Hex", effect="vigor", turns=None, magnitude=0.3, price=1)
+    warlock_buff_buy(player=buffed, guild_id=guild.pk, buff_id=vigor.pk)
     amulet = item_kind("Test Amulet of Warding", "amulet", "amulet", effect="resilience", effect_magnitude=0.2,
                        rarity="rare")
     InventoryItem.objects.create(player=warded, item_kind=amulet)
     bestiary(enemy_hp=3, boss_hp=3)  # quick victories
 
-    # when: the run starts and the party fights two battles
+    # when: the run starts (the buff is claimed for it) and the party fights two battles
     run = started([buffed, warded], monkeypatch, ["enemy", "treasure", "trap", "rest", "boss"])
     party = Party([buffed, warded])
-    assert sorted(claims) == sorted([(buffed.pk, run.pk), (warded.pk, run.pk)])
+    assert PlayerBuff.objects.get(player=buffed).claimed_run_id == run.pk
     assert RunMember.objects.get(run=run, player=buffed).buffs == [
         {"name": "vigor", "turns": None, "magnitude": 0.3, "chance": 1.0}]
-
+    assert RunMember.objects.get(run=run, player=warded).buffs == []
     battles = [current_battle(run).pk]
     first = party.battle(battles[0])
     party.fight(battles[0])
