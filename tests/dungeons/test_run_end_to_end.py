@@ -17,6 +17,7 @@ stored layout first, so a change of the generator fails there with the layout it
 """
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pytest
@@ -37,6 +38,7 @@ from tests.dungeons.run_helpers import (
     seed_where,
     small_dungeons,
 )
+from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -256,3 +258,101 @@ def test_a_party_of_three_plays_a_seeded_ordinary_run_to_completion_over_http(mo
     assert Guild.objects.get(pk=guild.pk).rank == guild.rank
     assert Run.objects.get(pk=run_id).status == RunStatus.COMPLETED
     assert RunMember.objects.get(run_id=run_id, player=weak).status == MemberStatus.DEAD
+
+
+def _play_on(party: Party, run_id: int, *, until_kind: str | None = None) -> dict[str, Any]:
+    """Fight every battle and walk on until the run ends (or a room of ``until_kind`` is entered)."""
+    for _ in range(100):
+        state = party.run(run_id)
+        if state["status"] != "active":
+            return state
+        room = state["current_room"]
+        if room["kind"] == until_kind:
+            return state
+        if room["battle"] and room["battle"]["outcome"] == "ongoing":
+            assert party.fight(room["battle"]["id"])["outcome"] == "victory"
+            continue
+        alive = next(m["player"] for m in state["members"] if m["status"] == "in_dungeon")
+        response = party.post(alive, f"runs/{run_id}/advance/", {"step": state["step"]})
+        assert response.status_code == 200, response.json()
+    raise AssertionError("the run did not end within 100 moves")
+
+
+def test_a_frenzy_run_has_no_treasure_or_rest_room_and_is_played_to_completion(monkeypatch) -> None:
+    # given: two floors of five rooms, a party of two without a guild, weak enemies, mild traps
+    small_dungeons(floors=2, rooms=5)
+    bestiary(enemy_hp=4, boss_hp=8)
+    run_settings(trap_damage_base=2, trap_damage_per_floor=1)
+    players = [PlayerFactory(strength=4, stamina=6, money=10), PlayerFactory(strength=4, stamina=6, money=20)]
+    fix_seed(monkeypatch, seed_where(lambda d: all(any(str(r.kind) == "enemy" for r in f.rooms) for f in d.floors),
+                                     players=players, kind="frenzy"))
+    party = Party(players)
+    run_id, weapons = _open_lobby_over_http(party, players, "frenzy")
+    assert party.post(players[0], f"runs/{run_id}/start/").status_code == 200
+
+    # then: the stored dungeon has no treasure and no rest room; each floor ends with its boss
+    run = Run.objects.select_related("dungeon").get(pk=run_id)
+    kinds = [[r.kind for r in run.dungeon.rooms.filter(floor=f).order_by("index")] for f in range(2)]
+    assert all(floor[-1] == "boss" and "trap" in floor and not {"treasure", "rest"} & set(floor) for floor in kinds)
+    # nobody may leave as a party or change the formation on the way
+    state = party.run(run_id)
+    assert_error(party.post(players[1], f"runs/{run_id}/escape/", {"step": state["step"]}), 409,
+                 "cannot_escape_here")
+    assert_error(party.client(players[1]).put(f"{API}/runs/{run_id}/formation/",
+                                              {"players": [p.pk for p in reversed(players)]}, format="json"),
+                 409, "formation_locked")
+
+    # when: the party fights and walks through both floors
+    final = _play_on(party, run_id)
+
+    # then: completed, both bosses paid 50 each, the count rose, the starting weapons are kept
+    assert final["status"] == "completed"
+    assert [e["room_kind"] for e in final["log"] if e["kind"] == "entered"] == kinds[0] + kinds[1]
+    assert not {"treasure", "rested", "npc_joined", "died", "escaped"} & set(log_kinds(final))
+    assert {m["status"] for m in final["members"]} == {"finished"}
+    after = {p.pk: p for p in Player.objects.filter(pk__in=[p.pk for p in players])}
+    assert [after[p.pk].completed_dungeons for p in players] == [1, 1]
+    assert [after[p.pk].money for p in players] == [10 + 100, 20 + 100]
+    for player in players:
+        assert weapons[player.pk] in _inventory(player)
+
+
+def test_an_ordinary_run_ends_when_the_party_escapes_from_a_treasure_room(monkeypatch) -> None:
+    # given: one floor (enemy, treasure, trap, rest, boss); three members with 0, 3 and 8 upgrades
+    small_dungeons(floors=1, rooms=5)
+    bestiary(enemy_hp=4)
+    run_settings(treasure_items_base=6)
+    players = [PlayerFactory(strength=6, stamina=6, money=0), PlayerFactory(strength=6, stamina=6, luck=3),
+               PlayerFactory(strength=6, stamina=6, luck=4, attentiveness=4)]
+    own = item_kind("Own Trinket", "special", "gem")
+    for player in players:
+        InventoryItem.objects.create(player=player, item_kind=own)
+    fix_seed(monkeypatch, seed_where(lambda d: [[str(r.kind) for r in f.rooms] for f in d.floors] == [
+        ["enemy", "treasure", "trap", "rest", "boss"]], players=players))
+    party = Party(players)
+    run_id, _ = _open_lobby_over_http(party, players, "ordinary")
+    assert party.post(players[0], f"runs/{run_id}/start/").status_code == 200
+
+    # when: they win the first battle, pick up the treasure and leave from the treasure room
+    state = _play_on(party, run_id, until_kind="treasure")
+    _take_all(party, players, state)
+    carried = {p.pk: len(_inventory(p)) for p in players}
+    assert all(count >= 2 for count in carried.values())
+    money = dict(Player.objects.filter(pk__in=[p.pk for p in players]).values_list("pk", "money"))
+    escaped = party.post(players[2], f"runs/{run_id}/escape/", {"step": state["step"]})
+
+    # then: each lost 80%, 65% and 40% of everything carried (run loot and own items alike)
+    assert escaped.status_code == 200, escaped.json()
+    final = escaped.json()
+    assert final["status"] == "escaped" and final["ended_at"] is not None
+    for player, percent in zip(players, (80, 65, 40), strict=True):
+        lost = math.floor(carried[player.pk] * percent / 100 + 0.5)
+        member = next(m for m in final["members"] if m["player"] == player.pk)
+        assert (member["status"], member["items_lost"]) == ("escaped", lost)
+        assert len(_inventory(player)) == carried[player.pk] - lost
+    # money found is kept, no dungeon is counted as completed
+    assert dict(Player.objects.filter(pk__in=[p.pk for p in players]).values_list("pk", "money")) == money
+    assert set(Player.objects.filter(pk__in=[p.pk for p in players]).values_list("completed_dungeons",
+                                                                                flat=True)) == {0}
+    assert not RunMember.objects.filter(run_id=run_id, active=True).exists()
+    assert_error(party.post(players[0], f"runs/{run_id}/advance/", {"step": final["step"]}), 409, "not_in_party")
