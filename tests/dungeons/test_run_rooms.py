@@ -395,6 +395,7 @@ def test_warlock_buffs_and_carried_amulets_are_in_every_battle_of_the_run(monkey
     from tests.dungeons.run_helpers import guild_party
 
     small_dungeons(rooms=5)
+    run_settings(trap_effect_chance=0.0)  # no trap effect among the starting effects
     (buffed, warded), guild = guild_party(2, stamina=10, strength=5, money=10_000)
     npc_rescue(guild_id=guild.pk, kind="warlock")
     vigor = WarlockBuff.objects.create(name="Test Vigor Hex", effect="vigor", turns=None, magnitude=0.3, price=1)
