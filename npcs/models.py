@@ -83,6 +83,16 @@ class NpcKind(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @classmethod
+    def of(cls, slug: str) -> NpcKind:
+        """The row of ``slug``, created with plain defaults if missing: the data migration makes all
+        fourteen, but a database flushed since (e.g. between transactional tests) must not break a rescue."""
+        if slug not in NPC_KIND_SLUGS:
+            raise ValueError(f"unknown NPC kind {slug!r}")
+        kind, _ = cls.objects.get_or_create(slug=slug, defaults={
+            "name": slug.replace("_", " ").title(), "rank_points": 0 if slug in rules.INITIAL_KINDS else 1})
+        return kind
+
     @property
     def is_initial(self) -> bool:
         return self.slug in rules.INITIAL_KINDS

@@ -79,8 +79,8 @@ def npc_for_member(*, player: Player, guild_id: int, kind: str) -> NpcKind:
     if not Membership.objects.filter(guild_id=guild_id, player=player, left_at__isnull=True).exists():
         raise NotAllowed("not_member", "Only members of the guild that owns this NPC may use it.",
                          {"guild": guild_id, "npc": kind})
-    npc = NpcKind.objects.filter(slug=kind).first()
-    if npc is None or not (npc.is_initial or GuildNpc.objects.filter(guild_id=guild_id, kind=npc).exists()):
+    npc = NpcKind.of(kind)
+    if not (npc.is_initial or GuildNpc.objects.filter(guild_id=guild_id, kind=npc).exists()):
         raise NotFound("npc_not_rescued", "This guild has no such NPC.", {"guild": guild_id, "npc": kind})
     return npc
 
@@ -109,8 +109,7 @@ def guild_npc_list(*, guild_id: int) -> GuildNpcs:
     guild = Guild.objects.filter(pk=guild_id, disbanded_at__isnull=True).first()
     if guild is None:
         raise NotFound("guild_not_found", "No such guild.", {"guild": guild_id})
-    kinds = {kind.slug: kind for kind in NpcKind.objects.all()}
-    rows = [GuildNpcRow(kinds[slug], 1, 0, None, None) for slug in rules.INITIAL_KINDS if slug in kinds]
+    rows = [GuildNpcRow(NpcKind.of(slug), 1, 0, None, None) for slug in rules.INITIAL_KINDS]
     owned = {npc.kind.slug: npc for npc in GuildNpc.objects.filter(guild=guild).select_related("kind")}
     rows += [GuildNpcRow(npc.kind, npc.count, npc.rank_points, npc.first_rescued_at, npc.last_rescued_at)
              for slug in NPC_KINDS if (npc := owned.get(slug)) is not None]

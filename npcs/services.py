@@ -120,7 +120,7 @@ def npc_rescue(*, guild_id: int, kind: str, run_id: int | None = None) -> None:
         raise NotFound("guild_not_found", "No such guild.", {"guild": guild_id})
     if run_id is not None and NpcRescue.objects.filter(run_id=run_id).exists():
         return
-    npc = NpcKind.objects.get(slug=kind)
+    npc = NpcKind.of(kind)
     owned = GuildNpc.objects.filter(guild=guild, kind=npc).first()
     if owned is not None and kind not in ALWAYS_RESCUABLE:
         return
@@ -349,7 +349,7 @@ def bounty_progress_record(*, player_id: int, kills: Mapping[str, int]) -> None:
                     .filter(player_id=player_id, status=BountyStatus.OPEN, enemy_slug__in=counted).order_by("pk"))
     if not bounties:
         return
-    inquisitor = NpcKind.objects.get(slug="inquisitor")
+    inquisitor = NpcKind.of("inquisitor")
     now = timezone.now()
     for bounty in bounties:
         bounty.progress = rules.bounty_progress(progress=bounty.progress, kills=counted[bounty.enemy_slug],
