@@ -25,6 +25,7 @@ from django.utils import timezone
 from backend.errors import InvalidInput, NotFound, RuleViolation
 from combat.engine import EffectSpec
 from dungeons.generation import NPC_KINDS
+from dungeons.models import MemberStatus, RunMember
 from dungeons.generation.rules import ALWAYS_RESCUABLE
 from guilds.models import Guild
 from guilds.services import guild_rank_add
@@ -54,7 +55,18 @@ from players.services import inventory_add, inventory_remove
 
 
 def _lock_player(player_id: int) -> Player:
-    return Player.objects.select_for_update().get(pk=player_id)
+    """Lock the acting player's row; NPCs serve between runs, never a player who is in a dungeon.
+
+    Items picked up in a run are at stake until it ends (death takes them): selling, crafting or
+    upgrading with them mid-run would dodge that, and shopping between rooms is not the design.
+    """
+    player = Player.objects.select_for_update().get(pk=player_id)
+    run_id = (RunMember.objects.filter(player_id=player_id, status=MemberStatus.IN_DUNGEON)
+              .values_list("run_id", flat=True).first())
+    if run_id is not None:
+        raise RuleViolation("in_dungeon", "NPCs serve between runs: finish or leave the dungeon first.",
+                            {"run": run_id})
+    return player
 
 
 def _money(player_id: int) -> int:
