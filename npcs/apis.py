@@ -64,7 +64,8 @@ class GuildNpcListApi(PlayerApi):
 
 
 class ShopOffersApi(PlayerApi):
-    @extend_schema(parameters=[SHOP_KIND], responses={200: OfferOutput(many=True), **errors(*USE)}, tags=["npcs"],
+    @extend_schema(parameters=[SHOP_KIND], responses={200: OfferOutput(many=True), **errors(*USE)},
+                   tags=["npcs"],
                    summary="What a shop NPC sells, at the caller's price, with today's stock")
     def get(self, request: Request, guild_id: int, kind: str) -> Response:
         offers = selectors.shop_offers(player=self.player, guild_id=guild_id, kind=kind)
@@ -131,7 +132,8 @@ class BuffBoardApi(PlayerApi):
 
 class BuffBuyApi(PlayerApi):
     @extend_schema(request=None, responses={201: BuffPurchaseOutput, **errors(*USE, 409)}, tags=["npcs"],
-                   summary="Buy a buff for every battle of the next run (409 buff_already_bought, not_enough_money)")
+                   summary="Buy a buff for every battle of the next run "
+                           "(409 buff_already_bought, not_enough_money)")
     def post(self, request: Request, guild_id: int, buff_id: int) -> Response:
         bought = services.warlock_buff_buy(player=self.player, guild_id=guild_id, buff_id=buff_id)
         self.player.refresh_from_db(fields=["money"])
@@ -143,13 +145,16 @@ class UpgradeApi(PlayerApi):
     @extend_schema(responses={200: UpgradeBoardOutput, **errors(*USE)}, tags=["npcs"],
                    summary="The caller's stats, the stone points each next level costs, and their stones")
     def get(self, request: Request, guild_id: int) -> Response:
-        return Response(UpgradeBoardOutput(selectors.upgrade_board(player=self.player, guild_id=guild_id)).data)
+        board = selectors.upgrade_board(player=self.player, guild_id=guild_id)
+        return Response(UpgradeBoardOutput(board).data)
 
-    @extend_schema(request=UpgradeInput, responses={200: UpgradeOutput, **errors(400, *USE, 409)}, tags=["npcs"],
+    @extend_schema(request=UpgradeInput, responses={200: UpgradeOutput, **errors(400, *USE, 409)},
+                   tags=["npcs"],
                    summary="Raise a stat for enchanted stones (409 not_enough_stones, stat_max_level)")
     def post(self, request: Request, guild_id: int) -> Response:
         stat = _valid(UpgradeInput, request.data)["stat"]
-        return Response(UpgradeOutput(services.shaman_upgrade(player=self.player, guild_id=guild_id, stat=stat)).data)
+        upgrade = services.shaman_upgrade(player=self.player, guild_id=guild_id, stat=stat)
+        return Response(UpgradeOutput(upgrade).data)
 
 
 class BountyBoardApi(PlayerApi):

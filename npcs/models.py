@@ -133,7 +133,8 @@ class NpcRescue(models.Model):
 
     guild = models.ForeignKey(Guild, on_delete=models.CASCADE, related_name="npc_rescues")
     kind = models.ForeignKey(NpcKind, on_delete=models.PROTECT, related_name="+")
-    run_id = models.PositiveBigIntegerField(null=True, blank=True, help_text="The dungeon run that brought it.")
+    run_id = models.PositiveBigIntegerField(null=True, blank=True,
+                                            help_text="The dungeon run that brought it.")
     rank_points = models.PositiveSmallIntegerField()
     rescued_at = models.DateTimeField()
 
@@ -209,7 +210,8 @@ class BuyRate(models.Model):
     category = models.CharField(max_length=16, choices=ItemCategory.choices)
     sub_kind = models.CharField(max_length=32, choices=ItemSubKind.choices, blank=True, default="",
                                 help_text="Empty = every sub-kind of the category.")
-    rate_percent = models.PositiveSmallIntegerField(validators=_PERCENT, help_text="Percent of the catalog price.")
+    rate_percent = models.PositiveSmallIntegerField(validators=_PERCENT,
+                                                    help_text="Percent of the catalog price.")
 
     class Meta:
         ordering = ["npc", "category", "sub_kind"]
@@ -227,7 +229,8 @@ class BuyRate(models.Model):
         if self.category != ItemCategory.POTION or not self.npc_id or self.npc.slug not in pair:
             return
         other = pair[self.npc.slug]
-        theirs = BuyRate.objects.filter(npc__slug=other, category=self.category, sub_kind=self.sub_kind).first()
+        theirs = BuyRate.objects.filter(npc__slug=other, category=self.category,
+                                        sub_kind=self.sub_kind).first()
         if theirs is None or self.rate_percent is None:
             return
         seller, trader = ((self.rate_percent, theirs.rate_percent) if self.npc.slug == "potion_seller"
@@ -342,7 +345,8 @@ class BountyQuest(models.Model):
     enemy_kind = models.ForeignKey(EnemyKind, on_delete=models.PROTECT, related_name="+")
     kills = models.PositiveSmallIntegerField(validators=[MinValueValidator(1)])
     reward = models.PositiveIntegerField(help_text="Coins, before the guild's bounty bonus.")
-    is_active = models.BooleanField(default=True, help_text="Inactive quests are not offered; taken ones go on.")
+    is_active = models.BooleanField(default=True,
+                                    help_text="Inactive quests are not offered; taken ones go on.")
 
     class Meta:
         ordering = ["reward", "title"]
@@ -402,7 +406,8 @@ class Structure(models.Model):
                                   f"{k}: {v}" for k, v in rules.STRUCTURE_EFFECTS.items()))
     amount = models.PositiveSmallIntegerField(help_text="Weapons, percent or stone points, by effect.")
     coins = models.PositiveIntegerField(default=0, help_text="Coins the builder pays besides the materials.")
-    is_active = models.BooleanField(default=True, help_text="Inactive structures cannot be built; built ones work.")
+    is_active = models.BooleanField(default=True,
+                                    help_text="Inactive structures cannot be built; built ones work.")
 
     class Meta:
         ordering = ["coins", "name"]
@@ -430,7 +435,8 @@ class StructureMaterial(MaterialLine):
     structure = models.ForeignKey(Structure, on_delete=models.CASCADE, related_name="materials")
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["structure", "item_kind"], name="structurematerial_unique")]
+        constraints = [models.UniqueConstraint(fields=["structure", "item_kind"],
+                                               name="structurematerial_unique")]
 
 
 class GuildStructure(models.Model):
@@ -498,8 +504,10 @@ class NpcTrade(models.Model):
     guild = models.ForeignKey(Guild, on_delete=models.SET_NULL, null=True, related_name="+")
     npc = models.ForeignKey(NpcKind, on_delete=models.PROTECT, related_name="+")
     action = models.CharField(max_length=16, choices=TradeAction.choices)
-    item_kind = models.ForeignKey(ItemKind, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
-    coins = models.BigIntegerField(help_text="The player's money change: negative = paid, positive = received.")
+    item_kind = models.ForeignKey(ItemKind, on_delete=models.SET_NULL, null=True, blank=True,
+                                  related_name="+")
+    coins = models.BigIntegerField(
+        help_text="The player's money change: negative = paid, positive = received.")
     note = models.CharField(max_length=200, blank=True, default="")
     created_at = models.DateTimeField()
 

@@ -119,7 +119,10 @@ def with_bonus(*, amount: int, bonus_percent: int) -> int:
 # --- the shaman ----------------------------------------------------------------------------------------
 
 def shaman_cost(*, level: int, base: int, per_level: int, discount: int = 0) -> int:
-    """Stone points to raise a stat from ``level`` to ``level + 1``: base + per_level x level - discount, at least 1."""
+    """Stone points to raise a stat from ``level`` to ``level + 1``.
+
+    ``base + per_level x level - discount``, never below 1: the cost rises with every level.
+    """
     if level < 0:
         raise ValueError("a stat level is never negative")
     return max(1, base + per_level * level - discount)

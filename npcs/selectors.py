@@ -137,8 +137,12 @@ def shop_offers(*, player: Player, guild_id: int, kind: str) -> list[OfferView]:
     sold = dict(OfferStockDay.objects.filter(guild_id=guild_id, offer__in=offers, day=today())
                 .values_list("offer_id", "sold"))
     return [OfferView(offer, rules.shop_price(price=offer.price, discount_percent=discount),
-                      None if offer.daily_stock is None else max(0, offer.daily_stock - sold.get(offer.pk, 0)))
+                      _stock_left(offer, sold.get(offer.pk, 0)))
             for offer in offers]
+
+
+def _stock_left(offer: ShopOffer, sold: int) -> int | None:
+    return None if offer.daily_stock is None else max(0, offer.daily_stock - sold)
 
 
 def offer_get(*, npc: NpcKind, offer_id: int) -> ShopOffer:
@@ -159,7 +163,8 @@ def buy_rates(*, npc: NpcKind) -> dict[tuple[str, str], int]:
     return {(r.category, r.sub_kind): r.rate_percent for r in BuyRate.objects.filter(npc=npc)}
 
 
-def quote_price(*, item: InventoryItem, rates: dict[tuple[str, str], int], bonus: int, discount: int) -> int | None:
+def quote_price(*, item: InventoryItem, rates: dict[tuple[str, str], int], bonus: int,
+                discount: int) -> int | None:
     kind = item.item_kind
     rate = rates.get((kind.category, kind.sub_kind), rates.get((kind.category, "")))
     if rate is None:
@@ -293,7 +298,8 @@ class StructureView:
 
 def structure_board(*, player: Player, guild_id: int) -> list[StructureView]:
     npc_for_member(player=player, guild_id=guild_id, kind="carpenter")
-    built = {b.structure_id: b for b in GuildStructure.objects.filter(guild_id=guild_id).select_related("built_by")}
+    built = {b.structure_id: b
+             for b in GuildStructure.objects.filter(guild_id=guild_id).select_related("built_by")}
     materials = Prefetch("materials", queryset=StructureMaterial.objects.select_related("item_kind"))
     structures = Structure.objects.filter(is_active=True).prefetch_related(materials)
     return [StructureView(s, built.get(s.pk)) for s in structures]
@@ -312,7 +318,8 @@ def recipe_board(*, player: Player, guild_id: int) -> list[tuple[JewelerRecipe, 
     npc_for_member(player=player, guild_id=guild_id, kind="jeweler")
     discount = structure_bonus(guild_id=guild_id, effect=rules.SHOP_DISCOUNT)
     materials = Prefetch("materials", queryset=JewelerMaterial.objects.select_related("item_kind"))
-    recipes = JewelerRecipe.objects.filter(is_active=True).select_related("amulet").prefetch_related(materials)
+    recipes = (JewelerRecipe.objects.filter(is_active=True).select_related("amulet")
+               .prefetch_related(materials))
     return [(recipe, rules.shop_price(price=recipe.fee, discount_percent=discount)) for recipe in recipes]
 
 

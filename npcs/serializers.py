@@ -27,8 +27,10 @@ class GuildNpcOutput(serializers.Serializer):
     description = serializers.CharField(source="kind.description")
     services = serializers.ListField(child=serializers.CharField(), source="kind.services",
                                      help_text="What it does for members: the route segments under it.")
-    initial = serializers.BooleanField(source="kind.is_initial", help_text="Every guild has it from the start.")
-    repeatable = serializers.BooleanField(source="kind.is_repeatable", help_text="Can be rescued again (peasants).")
+    initial = serializers.BooleanField(source="kind.is_initial",
+                                       help_text="Every guild has it from the start.")
+    repeatable = serializers.BooleanField(source="kind.is_repeatable",
+                                          help_text="Can be rescued again (peasants).")
     count = serializers.IntegerField(help_text="How many the guild has (peasants: one per rescue).")
     rank_points = serializers.IntegerField(help_text="Rank points its rescues added to the guild.")
     first_rescued_at = serializers.DateTimeField(allow_null=True)
@@ -47,7 +49,8 @@ class BuiltStructureOutput(serializers.Serializer):
 
 class GuildNpcsOutput(serializers.Serializer):
     guild = serializers.IntegerField(source="guild.id")
-    rank = serializers.IntegerField(source="guild.rank", help_text="The sum of the rank points of its rescues.")
+    rank = serializers.IntegerField(source="guild.rank",
+                                    help_text="The sum of the rank points of its rescues.")
     npcs = GuildNpcOutput(many=True)
     structures = BuiltStructureOutput(many=True)
     junk_dealer_offer_size = serializers.IntegerField(
@@ -60,7 +63,8 @@ class OfferOutput(serializers.Serializer):
     id = serializers.IntegerField(source="offer.id")
     item_kind = ItemKindOutput(source="offer.item_kind")
     price = serializers.IntegerField(help_text="What the caller pays, after the guild's discount.")
-    list_price = serializers.IntegerField(source="offer.price", help_text="The shop's price before discounts.")
+    list_price = serializers.IntegerField(source="offer.price",
+                                          help_text="The shop's price before discounts.")
     daily_stock = serializers.IntegerField(source="offer.daily_stock", allow_null=True,
                                            help_text="Units per guild per day (UTC); null = unlimited.")
     stock_left = serializers.IntegerField(allow_null=True, help_text="Units left today; null = unlimited.")
@@ -74,7 +78,8 @@ class PurchaseOutput(serializers.Serializer):
 
 class QuoteOutput(serializers.Serializer):
     item = InventoryItemOutput()
-    price = serializers.IntegerField(allow_null=True, help_text="What the NPC pays; null = it does not buy this.")
+    price = serializers.IntegerField(allow_null=True,
+                                     help_text="What the NPC pays; null = it does not buy this.")
 
 
 class SellInput(serializers.Serializer):
@@ -91,9 +96,11 @@ class SaleOutput(serializers.Serializer):
 # --- potion seller's belts ----------------------------------------------------------------------------
 
 class BeltOutput(serializers.Serializer):
-    level = serializers.IntegerField(help_text="Belts owned: 0, 1 or 2 (each raises the potion limit by one).")
+    level = serializers.IntegerField(
+        help_text="Belts owned: 0, 1 or 2 (each raises the potion limit by one).")
     max_level = serializers.IntegerField()
-    next_price = serializers.IntegerField(allow_null=True, help_text="The next belt's price; null = both owned.")
+    next_price = serializers.IntegerField(allow_null=True,
+                                          help_text="The next belt's price; null = both owned.")
     money = serializers.IntegerField(help_text="The caller's money.")
 
 
@@ -138,12 +145,14 @@ class BuffPurchaseOutput(serializers.Serializer):
 class StatUpgradeOutput(serializers.Serializer):
     stat = serializers.ChoiceField(choices=list(STAT_NAMES))
     level = serializers.IntegerField()
-    cost = serializers.IntegerField(allow_null=True, help_text="Stone points for the next level; null = maximum.")
+    cost = serializers.IntegerField(allow_null=True,
+                                    help_text="Stone points for the next level; null = maximum.")
 
 
 class UpgradeBoardOutput(serializers.Serializer):
     stats = StatUpgradeOutput(many=True)
-    stone_points = serializers.IntegerField(help_text="What the caller's enchanted stones are worth together.")
+    stone_points = serializers.IntegerField(
+        help_text="What the caller's enchanted stones are worth together.")
     max_level = serializers.IntegerField()
 
 

@@ -108,7 +108,8 @@ def _take_materials(*, player: Player, lines: Iterable[MaterialLine]) -> None:
                 "held": len(held[kind_id])}
                for kind_id, line in needs.items() if len(held[kind_id]) < line.quantity]
     if missing:
-        raise RuleViolation("missing_materials", "You do not carry everything this needs.", {"missing": missing})
+        raise RuleViolation("missing_materials", "You do not carry everything this needs.",
+                            {"missing": missing})
     for kind_id, line in needs.items():
         for item in held[kind_id][: line.quantity]:
             inventory_remove(player=player, item_id=item.pk)
@@ -141,8 +142,8 @@ def npc_rescue(*, guild_id: int, kind: str, run_id: int | None = None) -> None:
         GuildNpc.objects.create(guild=guild, kind=npc, count=1, rank_points=points, first_rescued_at=now,
                                 last_rescued_at=now)
     else:
-        GuildNpc.objects.filter(pk=owned.pk).update(count=F("count") + 1, rank_points=F("rank_points") + points,
-                                                    last_rescued_at=now)
+        GuildNpc.objects.filter(pk=owned.pk).update(
+            count=F("count") + 1, rank_points=F("rank_points") + points, last_rescued_at=now)
     NpcRescue.objects.create(guild=guild, kind=npc, run_id=run_id, rank_points=points, rescued_at=now)
     if points:
         guild_rank_add(guild_id=guild.pk, points=points)
@@ -245,14 +246,16 @@ def warlock_buff_buy(*, player: Player, guild_id: int, buff_id: int) -> PlayerBu
         raise NotFound("buff_not_found", "The warlock sells no such buff.", {"buff": buff_id})
     locked = _lock_player(player.pk)
     if PlayerBuff.objects.filter(player=locked, buff=buff, claimed_run_id__isnull=True).exists():
-        raise RuleViolation("buff_already_bought", "That buff already waits for your next run.", {"buff": buff_id})
+        raise RuleViolation("buff_already_bought", "That buff already waits for your next run.",
+                            {"buff": buff_id})
     discount = selectors.structure_bonus(guild_id=guild_id, effect=rules.SHOP_DISCOUNT)
     price = rules.shop_price(price=buff.price, discount_percent=discount)
     _spend(player_id=locked.pk, coins=price)
     bought = PlayerBuff.objects.create(player=locked, buff=buff, guild_id=guild_id, effect=buff.effect,
                                        turns=buff.turns, magnitude=buff.magnitude, price_paid=price,
                                        bought_at=timezone.now())
-    _record(player_id=locked.pk, guild_id=guild_id, npc=npc, action=TradeAction.BUFF, coins=-price, note=buff.name)
+    _record(player_id=locked.pk, guild_id=guild_id, npc=npc, action=TradeAction.BUFF, coins=-price,
+            note=buff.name)
     return bought
 
 
@@ -263,7 +266,8 @@ def warlock_buffs_claim(*, player_id: int, run_id: int) -> list[EffectSpec]:
     Called when the run starts. Every pending buff is marked as used by ``run_id``; a second call for
     the same run returns the same buffs again (a retried start), another run gets none of them.
     """
-    already = list(PlayerBuff.objects.filter(player_id=player_id, claimed_run_id=run_id).order_by("bought_at", "pk"))
+    already = list(PlayerBuff.objects.filter(player_id=player_id, claimed_run_id=run_id)
+                   .order_by("bought_at", "pk"))
     if already:
         return [buff.spec() for buff in already]
     pending = list(PlayerBuff.objects.select_for_update()
@@ -299,7 +303,8 @@ def shaman_upgrade(*, player: Player, guild_id: int, stat: str) -> Upgrade:
     stones = selectors.stones_of(inventory_list(player=locked))
     chosen = rules.choose_stones(stones, cost)
     if chosen is None:
-        raise RuleViolation("not_enough_stones", f"Raising {stat} needs enchanted stones worth {cost} points.",
+        raise RuleViolation("not_enough_stones",
+                            f"Raising {stat} needs enchanted stones worth {cost} points.",
                             {"stat": stat, "cost": cost, "points": sum(points for _, points in stones)})
     value = dict(stones)
     for stone_id in chosen:
@@ -358,7 +363,8 @@ def bounty_progress_record(*, player_id: int, kills: Mapping[str, int]) -> None:
     if not counted:
         return
     bounties = list(PlayerBounty.objects.select_for_update()
-                    .filter(player_id=player_id, status=BountyStatus.OPEN, enemy_slug__in=counted).order_by("pk"))
+                    .filter(player_id=player_id, status=BountyStatus.OPEN, enemy_slug__in=counted)
+                    .order_by("pk"))
     if not bounties:
         return
     inquisitor = NpcKind.of("inquisitor")
@@ -406,8 +412,8 @@ def jeweler_craft(*, player: Player, guild_id: int, recipe_id: int) -> Purchase:
     recipe = selectors.recipe_get(recipe_id=recipe_id)
     locked = _lock_player(player.pk)
     _take_materials(player=locked, lines=recipe.materials.select_related("item_kind"))
-    fee = rules.shop_price(price=recipe.fee,
-                           discount_percent=selectors.structure_bonus(guild_id=guild_id, effect=rules.SHOP_DISCOUNT))
+    discount = selectors.structure_bonus(guild_id=guild_id, effect=rules.SHOP_DISCOUNT)
+    fee = rules.shop_price(price=recipe.fee, discount_percent=discount)
     _spend(player_id=locked.pk, coins=fee)
     item = inventory_add(player=locked, item_kind=recipe.amulet)
     _record(player_id=locked.pk, guild_id=guild_id, npc=npc, action=TradeAction.CRAFT, coins=-fee,

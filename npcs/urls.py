@@ -41,5 +41,6 @@ urlpatterns = [
     path(NPCS + "carpenter/structures/<int:structure_id>/build/", apis.StructureBuildApi.as_view(),
          name="npc-structure-build"),
     path(NPCS + "jeweler/recipes/", apis.RecipeBoardApi.as_view(), name="npc-recipes"),
-    path(NPCS + "jeweler/recipes/<int:recipe_id>/craft/", apis.RecipeCraftApi.as_view(), name="npc-recipe-craft"),
+    path(NPCS + "jeweler/recipes/<int:recipe_id>/craft/", apis.RecipeCraftApi.as_view(),
+         name="npc-recipe-craft"),
 ]

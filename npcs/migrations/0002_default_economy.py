@@ -16,10 +16,12 @@ KINDS = [
     ("trader", "Trader", 1, "Buys whatever you drag out of the dungeons, at a trader's price."),
     ("weaponsmith", "Weaponsmith", 1, "Sells cold steel: swords, clubs, maces, axes, knives and tomahawks."),
     ("armorer", "Armorer", 1, "Sells cuirasses, greaves, helmets, gloves and boots."),
-    ("bowyer", "Bowyer", 1, "Sells bows and crossbows. The old design notes never found a name for this one."),
+    ("bowyer", "Bowyer", 1,
+     "Sells bows and crossbows. The old design notes never found a name for this one."),
     ("battle_mage", "Battle Mage", 1, "Sells staves and spellbooks."),
     ("warlock", "Warlock", 1, "Sells buffs that hold through every battle of your next descent."),
-    ("shaman", "Shaman", 1, "Raises your strength, stamina, metabolism, luck or attentiveness for enchanted stones."),
+    ("shaman", "Shaman", 1,
+     "Raises your strength, stamina, metabolism, luck or attentiveness for enchanted stones."),
     ("peasant", "Peasant", 1, "Every freed peasant raises the guild's rank, and the story needs them."),
     ("potion_seller", "Potion Seller", 1,
      "Sells potions and the belts that hold more of them; pays more for potions than the trader."),
@@ -71,7 +73,8 @@ BUFFS = [
     ("Iron Hex", "resilience", None, 0.15, 80, "Your skin takes the sting out of every hit."),
     ("Ward against Curses", "blessing", None, None, 100, "No curse takes hold of you."),
     ("Blood Pact", "regeneration", None, 1.0, 120, "Wounds close as you fight."),
-    ("Veil of Shadows", "camouflage", 1, None, 150, "For your first turn of each battle, enemies do not see you."),
+    ("Veil of Shadows", "camouflage", 1, None, 150,
+     "For your first turn of each battle, enemies do not see you."),
 ]
 
 STONES = [("Glowing Pebble", 1), ("Runestone", 3)]
@@ -96,11 +99,13 @@ STRUCTURES = [
     # (slug, name, effect, amount, coins, materials [(item, quantity)], description)
     ("junk-stall", "Junk Dealer's Stall", "junk_dealer_offer", 2, 50, [("Carpenter's Tools", 1)],
      "A proper stall: the junk dealer lays out two more weapons at the entrance."),
-    ("spirit-totem", "Spirit Totem", "shaman_discount", 1, 100, [("Carpenter's Tools", 1), ("Glowing Pebble", 2)],
+    ("spirit-totem", "Spirit Totem", "shaman_discount", 1, 100,
+     [("Carpenter's Tools", 1), ("Glowing Pebble", 2)],
      "The shaman's rites need one stone point less per upgrade."),
     ("warehouse", "Warehouse", "sale_bonus", 10, 150, [("Carpenter's Tools", 2)],
      "Room to store goods: the guild's buyers pay 10% more."),
-    ("trophy-hall", "Trophy Hall", "bounty_bonus", 25, 150, [("Master Carpenter's Kit", 1), ("Carpenter's Tools", 1)],
+    ("trophy-hall", "Trophy Hall", "bounty_bonus", 25, 150,
+     [("Master Carpenter's Kit", 1), ("Carpenter's Tools", 1)],
      "Heads on the wall: the inquisitor's bounties pay 25% more."),
     ("guild-market", "Guild Market", "shop_discount", 10, 200,
      [("Master Carpenter's Kit", 1), ("Carpenter's Tools", 2)],
@@ -145,7 +150,8 @@ def load(apps, schema_editor):
     WarlockBuff = apps.get_model("npcs", "WarlockBuff")
     for name, effect, turns, magnitude, price, description in BUFFS:
         WarlockBuff.objects.get_or_create(name=name, defaults={
-            "effect": effect, "turns": turns, "magnitude": magnitude, "price": price, "description": description})
+            "effect": effect, "turns": turns, "magnitude": magnitude, "price": price,
+            "description": description})
 
     StoneValue = apps.get_model("npcs", "StoneValue")
     for name, points in STONES:
@@ -167,7 +173,8 @@ def load(apps, schema_editor):
             "name": name, "effect": effect, "amount": amount, "coins": coins, "description": description})
         if created:
             for item, quantity in materials:
-                StructureMaterial.objects.create(structure=structure, item_kind=items[item], quantity=quantity)
+                StructureMaterial.objects.create(structure=structure, item_kind=items[item],
+                                                 quantity=quantity)
 
     JewelerRecipe = apps.get_model("npcs", "JewelerRecipe")
     JewelerMaterial = apps.get_model("npcs", "JewelerMaterial")

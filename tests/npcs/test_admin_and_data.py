@@ -94,7 +94,8 @@ ADMIN_PAGES = [
     ("shopoffer", {"npc": "weaponsmith", "item_kind__category": "weapon", "q": "Sword"}),
     ("buyrate", {"npc": "trader"}), ("warlockbuff", {"is_active__exact": "1", "q": "Vigor"}),
     ("playerbuff", {"claimed_run_id__isempty": "1"}), ("stonevalue", {"q": "Rune"}),
-    ("bountyquest", {"enemy_kind__is_boss__exact": "1", "q": "rat"}), ("playerbounty", {"status__exact": "open"}),
+    ("bountyquest", {"enemy_kind__is_boss__exact": "1", "q": "rat"}),
+    ("playerbounty", {"status__exact": "open"}),
     ("structure", {"effect__exact": "shop_discount"}), ("guildstructure", {"q": "Guild"}),
     ("jewelerrecipe", {"q": "Amulet"}), ("npctrade", {"action__exact": "buy"}), ("offerstockday", {}),
 ]
@@ -129,7 +130,8 @@ def test_npc_kinds_cannot_be_added_or_deleted_in_the_admin(admin_client) -> None
     kind = NpcKind.objects.get(slug="peasant")
     assert admin_client.get(reverse("admin:npcs_npckind_delete", args=[kind.pk])).status_code == 403
     response = admin_client.post(reverse("admin:npcs_npckind_changelist"), {
-        "form-TOTAL_FORMS": "1", "form-INITIAL_FORMS": "1", "form-0-id": str(kind.pk), "form-0-rank_points": "4",
+        "form-TOTAL_FORMS": "1", "form-INITIAL_FORMS": "1", "form-0-id": str(kind.pk),
+        "form-0-rank_points": "4",
         "_save": "Save"}, follow=True)
     assert response.status_code == 200
     assert NpcKind.objects.get(slug="peasant").rank_points == 4

@@ -26,7 +26,8 @@ def test_a_player_in_a_dungeon_cannot_trade_until_the_run_is_over(monkeypatch) -
 
     # when / then: looking is fine, trading is refused with the run named
     assert client.get(f"{npcs}/trader/quotes/").status_code == 200
-    error = assert_error(client.post(f"{npcs}/trader/sell/", {"item": sword.pk}, format="json"), 409, "in_dungeon")
+    sale = client.post(f"{npcs}/trader/sell/", {"item": sword.pk}, format="json")
+    error = assert_error(sale, 409, "in_dungeon")
     assert error["details"] == {"run": run.pk}
     assert_error(client.post(f"{npcs}/weaponsmith/offers/{sold.pk}/buy/"), 409, "in_dungeon")
     assert Snapshot.of(player) == before

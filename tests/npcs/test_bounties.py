@@ -6,7 +6,7 @@ import pytest
 from combat.models import EnemyKind
 from npcs.models import BountyQuest, GuildStructure, NpcSettings, NpcTrade, PlayerBounty, Structure
 from npcs.services import bounty_progress_record, npc_rescue
-from tests.dungeons.run_helpers import Party, guild_party
+from tests.dungeons.run_helpers import Party, bestiary, guild_party
 from tests.factories import api_client
 from tests.npcs.helpers import API, Snapshot, assert_error, hall, money
 from tests.npcs.runs import one_floor_run, play_to_the_end
@@ -112,13 +112,14 @@ def test_a_bounty_is_completed_by_the_kills_of_a_real_run(monkeypatch) -> None:
     # given: a member who took a bounty on one test rat (the run's only ordinary creature)
     (player,), guild = guild_party(1, money=0, strength=4, stamina=6)
     npc_rescue(guild_id=guild.pk, kind="inquisitor")
-    run = one_floor_run([player], monkeypatch)  # the run's bestiary exists from here on
+    bestiary()
     quest = _quest("test-rat", kills=1, reward=40)
     accepted = api_client(player).post(f"{API}/guilds/{guild.pk}/npcs/inquisitor/bounties/{quest.pk}/accept/")
     assert accepted.status_code == 201, accepted.json()
     money_before = money(player)
 
-    # when: the run is played through (the rat falls to the player's blows)
+    # when: the next run is played through (the rat falls to the player's blows)
+    run = one_floor_run([player], monkeypatch)
     play_to_the_end(Party([player]), run.pk, player)
 
     # then

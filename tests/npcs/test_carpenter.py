@@ -38,7 +38,8 @@ def test_building_the_junk_stall_consumes_the_materials_and_enlarges_the_junk_de
     carry(h.player, _tools(), 2)
     assert junk_dealer_offer_size(guild_id=h.guild.pk) == 3
     stall = next(s for s in h.get("carpenter/structures/").json() if s["slug"] == "junk-stall")
-    assert (stall["effect"], stall["amount"], stall["coins"], stall["built_at"]) == ("junk_dealer_offer", 2, 50, None)
+    assert (stall["effect"], stall["amount"], stall["coins"], stall["built_at"]) == (
+        "junk_dealer_offer", 2, 50, None)
     assert [(m["item_kind"]["name"], m["quantity"]) for m in stall["materials"]] == [("Carpenter's Tools", 1)]
 
     # when
@@ -53,7 +54,8 @@ def test_building_the_junk_stall_consumes_the_materials_and_enlarges_the_junk_de
     rival = h.outsider.memberships.get().guild_id
     assert junk_dealer_offer_size(guild_id=rival) == 3
     listed = h.get("").json()
-    assert [s["slug"] for s in listed["structures"]] == ["junk-stall"] and listed["junk_dealer_offer_size"] == 5
+    assert [s["slug"] for s in listed["structures"]] == ["junk-stall"]
+    assert listed["junk_dealer_offer_size"] == 5
     assert NpcTrade.objects.get(player=h.player, action="build").coins == -50
 
 

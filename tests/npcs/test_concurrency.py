@@ -21,7 +21,8 @@ from tests.npcs.helpers import carry, goods, hall, inventory, money, offer
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
 
 
-def _armed_post(base_url: str, path: str, token: str, data: dict[str, Any] | None = None) -> Callable[[], Reply]:
+def _armed_post(base_url: str, path: str, token: str,
+                data: dict[str, Any] | None = None) -> Callable[[], Reply]:
     """A POST whose connection is opened now and whose request goes out when it is called.
 
     Thirty-two connections opened at one instant overflow the live server's listen backlog (10)
@@ -107,7 +108,8 @@ def test_two_members_building_the_same_structure_at_once_build_it_once(live_serv
     tools = ItemKind.objects.get(name="Carpenter's Tools")
     for member in (h.player, buddy):
         carry(member, tools)
-    path = f"/api/v1/guilds/{h.guild.pk}/npcs/carpenter/structures/{Structure.objects.get(slug='junk-stall').pk}/build/"
+    stall = Structure.objects.get(slug="junk-stall")
+    path = f"/api/v1/guilds/{h.guild.pk}/npcs/carpenter/structures/{stall.pk}/build/"
 
     # when
     replies = _all_at_once([_armed_post(live_server.url, path, _token(m)) for m in (h.player, buddy) * 4])

@@ -43,13 +43,15 @@ def test_the_jeweler_makes_an_amulet_from_gems() -> None:
     assert response.status_code == 201, response.json()
     assert (response.json()["price"], response.json()["money"]) == (80, 20)
     amulet = _item("Amulet of Vigor")
-    assert inventory(h.player) == [(sapphire.pk, sapphire.item_kind_id), (response.json()["item"]["id"], amulet.pk)]
+    crafted = response.json()["item"]["id"]
+    assert inventory(h.player) == [(sapphire.pk, sapphire.item_kind_id), (crafted, amulet.pk)]
     assert NpcTrade.objects.get(player=h.player, action="craft").item_kind_id == amulet.pk
 
 
 def test_the_jeweler_sells_amulets() -> None:
     h = hall("jeweler", money=400)
-    blessing = next(o for o in h.get("jeweler/offers/").json() if o["item_kind"]["name"] == "Amulet of Blessing")
+    offers = h.get("jeweler/offers/").json()
+    blessing = next(o for o in offers if o["item_kind"]["name"] == "Amulet of Blessing")
     response = h.post(f"jeweler/offers/{blessing['id']}/buy/")
     assert response.status_code == 201, response.json()
     assert money(h.player) == 0
@@ -60,7 +62,8 @@ def test_crafting_without_the_gems_changes_nothing() -> None:
     h = hall("jeweler", money=500)
     carry(h.player, _item("Rough Ruby"))
     before = Snapshot.of(h.player)
-    error = assert_error(h.post(f"jeweler/recipes/{_recipe('Amulet of Vigor').pk}/craft/"), 409, "missing_materials")
+    crafted = h.post(f"jeweler/recipes/{_recipe('Amulet of Vigor').pk}/craft/")
+    error = assert_error(crafted, 409, "missing_materials")
     assert error["details"]["missing"] == [
         {"item_kind": _item("Rough Ruby").pk, "name": "Rough Ruby", "needed": 2, "held": 1}]
     assert Snapshot.of(h.player) == before
@@ -70,7 +73,8 @@ def test_crafting_without_the_fee_keeps_the_gems() -> None:
     h = hall("jeweler", money=59)
     carry(h.player, _item("Rough Ruby"))
     before = Snapshot.of(h.player)
-    assert_error(h.post(f"jeweler/recipes/{_recipe('Amulet of the Fearless').pk}/craft/"), 409, "not_enough_money")
+    crafted = h.post(f"jeweler/recipes/{_recipe('Amulet of the Fearless').pk}/craft/")
+    assert_error(crafted, 409, "not_enough_money")
     assert Snapshot.of(h.player) == before
 
 
@@ -112,7 +116,8 @@ def test_a_crafted_amulets_effect_is_permanent_in_the_combat_engine() -> None:
     rat = Combatant(id="e1", kind=Kind.ENEMY, name="Rat", hp=5, max_hp=5, weapons=(Weapon("Teeth", 1),))
 
     # when: the battle starts, and a curse comes at the carrier as a starting effect
-    setup = BattleSetup(players=(hero,), enemies=(rat,), starting_effects=(("p1", EffectSpec("curse", turns=3)),))
+    curse = ("p1", EffectSpec("curse", turns=3))
+    setup = BattleSetup(players=(hero,), enemies=(rat,), starting_effects=(curse,))
     state = start_battle(setup, seed=7, rng=random.Random(7)).state
 
     # then: the blessing is there for the whole battle, and the curse could not land

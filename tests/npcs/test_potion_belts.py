@@ -18,7 +18,8 @@ def test_two_belts_raise_the_potion_limit_to_four_then_five() -> None:
     carry(h.player, potion, 3)
     with pytest.raises(RuleViolation):
         inventory_add(player=h.player, item_kind=potion)
-    assert h.get("potion_seller/belts/").json() == {"level": 0, "max_level": 2, "next_price": 150, "money": 550}
+    assert h.get("potion_seller/belts/").json() == {"level": 0, "max_level": 2, "next_price": 150,
+                                                    "money": 550}
 
     # when: the first belt
     first = h.post("potion_seller/belts/buy/")

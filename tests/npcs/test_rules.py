@@ -39,7 +39,8 @@ def test_selling_back_never_pays_more_than_buying_costs(base: int, markup: int, 
                                                         discount: int) -> None:
     # an offer is never below the catalog price (ShopOffer.clean), whatever the structures add up to
     bought = rules.shop_price(price=base + markup, discount_percent=discount)
-    sold = rules.sale_price(base_price=base, rate_percent=rate, bonus_percent=bonus, discount_percent=discount)
+    sold = rules.sale_price(base_price=base, rate_percent=rate, bonus_percent=bonus,
+                            discount_percent=discount)
     assert 0 <= sold <= bought
 
 
@@ -125,8 +126,8 @@ def test_bounty_progress_adds_kills_up_to_the_count(progress: int, kills: int, e
 
 def test_every_kind_has_its_services_and_the_rescuable_ones_are_the_generators() -> None:
     assert set(rules.SERVICES) == set(rules.INITIAL_KINDS) | set(NPC_KINDS)
-    assert rules.kinds_with(rules.SHOP) == ("weaponsmith", "armorer", "bowyer", "battle_mage", "potion_seller",
-                                            "jeweler")
+    assert rules.kinds_with(rules.SHOP) == (
+        "weaponsmith", "armorer", "bowyer", "battle_mage", "potion_seller", "jeweler")
     assert rules.kinds_with(rules.SELL) == ("trader", "potion_seller", "jeweler")
     assert rules.SERVICES["peasant"] == ()
 
@@ -135,7 +136,8 @@ def test_every_kind_has_its_services_and_the_rescuable_ones_are_the_generators()
     ("weaponsmith", "weapon", "melee", True), ("weaponsmith", "weapon", "throwing", True),
     ("weaponsmith", "weapon", "ranged", False), ("bowyer", "weapon", "ranged", True),
     ("battle_mage", "weapon", "magic", True), ("battle_mage", "weapon", "melee", False),
-    ("armorer", "armor", "", True), ("armorer", "weapon", "melee", False), ("potion_seller", "potion", "", True),
+    ("armorer", "armor", "", True), ("armorer", "weapon", "melee", False),
+    ("potion_seller", "potion", "", True),
     ("jeweler", "amulet", "", True), ("jeweler", "special", "", False), ("trader", "weapon", "melee", False),
 ])
 def test_shops_sell_only_their_goods(kind: str, category: str, weapon_class: str, sells: bool) -> None:

@@ -117,8 +117,8 @@ def test_buying_without_enough_money_changes_nothing() -> None:
     ("weapon", "sword", 2, "weapon_limit"), ("armor", "helmet", 1, "armor_slot_taken"),
     ("potion", "healing", 3, "potion_limit"),
 ])
-def test_a_purchase_over_a_carry_limit_is_refused_and_nothing_is_paid(category: str, sub_kind: str, already: int,
-                                                                       limit: str) -> None:
+def test_a_purchase_over_a_carry_limit_is_refused_and_nothing_is_paid(
+        category: str, sub_kind: str, already: int, limit: str) -> None:
     kind = {"weapon": "weaponsmith", "armor": "armorer", "potion": "potion_seller"}[category]
     h = hall(kind, money=500)
     item_kind = goods(category, sub_kind)
@@ -139,7 +139,8 @@ def test_a_purchase_too_heavy_to_carry_is_refused_with_weight_limit() -> None:
 
 
 def _stock_left(h: Hall, offer_id: int, player: Player | None = None) -> int | None:
-    return next(o["stock_left"] for o in h.get("weaponsmith/offers/", player=player).json() if o["id"] == offer_id)
+    offers = h.get("weaponsmith/offers/", player=player).json()
+    return next(o["stock_left"] for o in offers if o["id"] == offer_id)
 
 
 def test_daily_stock_runs_out_per_guild_and_a_refusal_takes_no_stock() -> None:
@@ -173,7 +174,8 @@ def test_a_rival_guild_with_the_same_npc_keeps_its_own_stock() -> None:
     sold = offer("weaponsmith", goods("weapon", "sword", price=100), daily_stock=1)
     assert h.post(f"weaponsmith/offers/{sold.pk}/buy/").status_code == 201
     rival_guild = h.outsider.memberships.get().guild_id
-    response = h.client(h.outsider).post(f"/api/v1/guilds/{rival_guild}/npcs/weaponsmith/offers/{sold.pk}/buy/")
+    path = f"/api/v1/guilds/{rival_guild}/npcs/weaponsmith/offers/{sold.pk}/buy/"
+    response = h.client(h.outsider).post(path)
     assert response.status_code == 201, response.json()
 
 
