@@ -196,21 +196,25 @@ class StructureMaterialInline(admin.TabularInline):
     extra = 0
 
 
+class RecipeAdmin(admin.ModelAdmin):
+    """A row with ``materials`` (structures, jeweler recipes): listed with what it consumes."""
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        return super().get_queryset(request).prefetch_related("materials__item_kind")
+
+    @admin.display(description="materials")
+    def material_list(self, row: Structure | JewelerRecipe) -> str:
+        return ", ".join(str(line) for line in row.materials.all())
+
+
 @admin.register(Structure)
-class StructureAdmin(admin.ModelAdmin):
+class StructureAdmin(RecipeAdmin):
     list_display = ("name", "effect", "amount", "coins", "material_list", "is_active")
     list_editable = ("amount", "coins", "is_active")
     list_filter = ("effect", "is_active")
     search_fields = ("name", "slug", "description")
     prepopulated_fields = {"slug": ("name",)}
     inlines = (StructureMaterialInline,)
-
-    def get_queryset(self, request: HttpRequest) -> QuerySet[Structure]:
-        return super().get_queryset(request).prefetch_related("materials__item_kind")
-
-    @admin.display(description="materials")
-    def material_list(self, structure: Structure) -> str:
-        return ", ".join(str(line) for line in structure.materials.all())
 
 
 @admin.register(GuildStructure)
@@ -228,19 +232,13 @@ class JewelerMaterialInline(admin.TabularInline):
 
 
 @admin.register(JewelerRecipe)
-class JewelerRecipeAdmin(admin.ModelAdmin):
+class JewelerRecipeAdmin(RecipeAdmin):
     list_display = ("amulet", "fee", "material_list", "is_active")
     list_editable = ("fee", "is_active")
     list_filter = ("is_active",)
     search_fields = ("amulet__name",)
+    list_select_related = ("amulet",)
     inlines = (JewelerMaterialInline,)
-
-    def get_queryset(self, request: HttpRequest) -> QuerySet[JewelerRecipe]:
-        return super().get_queryset(request).select_related("amulet").prefetch_related("materials__item_kind")
-
-    @admin.display(description="materials")
-    def material_list(self, recipe: JewelerRecipe) -> str:
-        return ", ".join(str(line) for line in recipe.materials.all())
 
 
 @admin.register(NpcTrade)

@@ -265,7 +265,7 @@ def upgrade_board(*, player: Player, guild_id: int) -> UpgradeBoard:
         cost = None if level >= settings.shaman_max_level else upgrade_cost(level=level, guild_id=guild_id,
                                                                              settings=settings)
         stats.append(StatUpgrade(stat, level, cost))
-    points = sum(points for _, points in stones_of(inventory_list(player=player)))
+    points = rules.stones_points(stones_of(inventory_list(player=player)))
     return UpgradeBoard(stats, points, settings.shaman_max_level)
 
 

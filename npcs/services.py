@@ -305,7 +305,7 @@ def shaman_upgrade(*, player: Player, guild_id: int, stat: str) -> Upgrade:
     if chosen is None:
         raise RuleViolation("not_enough_stones",
                             f"Raising {stat} needs enchanted stones worth {cost} points.",
-                            {"stat": stat, "cost": cost, "points": sum(points for _, points in stones)})
+                            {"stat": stat, "cost": cost, "points": rules.stones_points(stones)})
     value = dict(stones)
     for stone_id in chosen:
         inventory_remove(player=locked, item_id=stone_id)
