@@ -648,10 +648,17 @@ def run_escape(*, player: Player, run_id: int, step: int) -> Run:
 
 @transaction.atomic
 def run_loot_take(*, player: Player, run_id: int, loot_id: int) -> RunLoot:
-    """Pick up an item lying in the current room; a refused pickup (409 naming the limit) leaves it."""
+    """Pick up an item lying in the current room; a refused pickup (409 naming the limit) leaves it.
+
+    The room of the last boss stays reachable after the run completes: the party that finished it
+    may still pick up what the boss dropped.
+    """
     run = _lock_run(run_id)
-    _member(run, player, MemberStatus.IN_DUNGEON)
-    _require_status(run, RunStatus.ACTIVE)
+    if run.status == RunStatus.COMPLETED:
+        _member(run, player, MemberStatus.FINISHED)
+    else:
+        _member(run, player, MemberStatus.IN_DUNGEON)
+        _require_status(run, RunStatus.ACTIVE)
     loot = RunLoot.objects.filter(pk=loot_id, run=run).select_related("item_kind").first()
     if loot is None:
         raise NotFound("loot_not_found", "No such item here.", {"loot": loot_id})

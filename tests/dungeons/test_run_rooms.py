@@ -17,7 +17,9 @@ from tests.dungeons.run_helpers import (
     Party,
     assert_error,
     bestiary,
+    combat_settings,
     current_battle,
+    guild_party,
     item_kind,
     log_kinds,
     run_settings,
@@ -346,8 +348,6 @@ def test_the_party_escapes_from_a_treasure_or_rest_room_losing_the_seeded_loss_f
 
 
 def test_an_escape_from_a_run_with_an_npc_rescues_nobody(monkeypatch) -> None:
-    from tests.dungeons.run_helpers import guild_party
-
     small_dungeons(rooms=5, c_opt=0.1)
     players, guild = guild_party(2, completed_dungeons=10)
     run = started(players, monkeypatch, predicate=lambda d: [[str(r.kind) for r in f.rooms] for f in d.floors]
@@ -392,7 +392,6 @@ def test_warlock_buffs_and_carried_amulets_are_in_every_battle_of_the_run(monkey
     # the second member carries an amulet of resilience (a permanent effect)
     from npcs.models import PlayerBuff, WarlockBuff
     from npcs.services import npc_rescue, warlock_buff_buy
-    from tests.dungeons.run_helpers import guild_party
 
     small_dungeons(rooms=5)
     run_settings(trap_effect_chance=0.0)  # no trap effect among the starting effects
@@ -435,3 +434,78 @@ def test_warlock_buffs_and_carried_amulets_are_in_every_battle_of_the_run(monkey
     effects = {c["id"]: {e["name"]: e for e in c["effects"]} for c in first["combatants"]}
     assert effects[f"p{warded.pk}"]["resilience"]["permanent"] is True
     assert effects[f"p{buffed.pk}"]["vigor"]["magnitude"] == 0.3
+
+
+# --- completion -------------------------------------------------------------------------------------------
+
+def test_the_last_bosss_loot_can_be_taken_by_the_party_that_completed_the_run(monkeypatch) -> None:
+    # regression: the final boss dropped boss_loot_items items that nobody could ever pick up (the
+    # members were already 'finished', so every pickup was 409 not_in_party)
+    small_dungeons(rooms=2)
+    bestiary(boss_hp=3)
+    run_settings(boss_loot_items=2)
+    winner, other = PlayerFactory(strength=10, stamina=10), PlayerFactory(strength=10, stamina=10)
+    run = started([winner, other], monkeypatch, ["rest", "boss"])
+    party = Party([winner, other])
+    state = _advance(party, winner, run).json()
+    assert party.fight(state["current_room"]["battle"]["id"])["outcome"] == "victory"
+    final = party.run(run.pk)
+    assert final["status"] == "completed"
+    first, second = final["current_room"]["loot"]
+
+    taken = party.post(winner, f"runs/{run.pk}/loot/{first['id']}/take/")
+
+    assert taken.status_code == 200, taken.json()
+    item = InventoryItem.objects.get(player=winner, item_kind_id=first["item_kind"]["id"], acquired_in_run=run)
+    assert item is not None
+    assert_error(party.post(other, f"runs/{run.pk}/loot/{first['id']}/take/"), 409, "loot_taken")
+    # the run stays completed, and nobody else may reach in
+    stranger = PlayerFactory()
+    assert_error(Party([stranger]).post(stranger, f"runs/{run.pk}/loot/{second['id']}/take/"), 404, "run_not_found")
+    assert Run.objects.get(pk=run.pk).status == RunStatus.COMPLETED
+
+
+def test_loot_of_a_run_that_ended_otherwise_stays_out_of_reach(monkeypatch) -> None:
+    small_dungeons(rooms=4)
+    players = [PlayerFactory()]
+    run = started(players, monkeypatch, ["treasure", "trap", "rest", "boss"])
+    party = Party(players)
+    loot = RunLoot.objects.filter(run=run).first()
+    assert party.post(players[0], f"runs/{run.pk}/escape/", {"step": run.step}).status_code == 200
+    before = _state(run.pk)
+
+    assert_error(party.post(players[0], f"runs/{run.pk}/loot/{loot.pk}/take/"), 409, "not_in_party")
+
+    assert _state(run.pk) == before
+
+
+def test_an_npc_killed_in_battle_is_not_rescued(monkeypatch) -> None:
+    # given: an NPC with 1 HP freed in the first room, then enemies that always go for the weakest
+    small_dungeons(rooms=5, c_opt=0.1)
+    bestiary(enemy_hp=20, enemy_damage=1, boss_hp=3)
+    run_settings(npc_hp=1, trap_damage_base=0, trap_damage_per_floor=0)
+    combat_settings(ai_focus_weakest_chance=1.0)
+    players, guild = guild_party(2, completed_dungeons=10, stamina=10, strength=2)
+    run = started(players, monkeypatch, predicate=lambda d: [str(r.kind) for r in d.floors[0].rooms][:2]
+                  == ["story", "enemy"] and d.npc == (0, 0))
+    party = Party(players)
+    assert party.run(run.pk)["npc"]["hp"] == 1
+
+    # when: the party fights the enemy room (the NPC falls) and then the boss
+    state = _advance(party, players[0], run).json()
+    assert party.fight(state["current_room"]["battle"]["id"])["outcome"] == "victory"
+    state = party.run(run.pk)
+    assert state["npc"]["hp"] == 0
+    while state["status"] == "active":
+        room = state["current_room"]
+        if room["battle"] and room["battle"]["outcome"] == "ongoing":
+            party.fight(room["battle"]["id"])
+        else:
+            assert party.post(players[0], f"runs/{run.pk}/advance/", {"step": state["step"]}).status_code == 200
+        state = party.run(run.pk)
+
+    # then: the run completed, but the dead NPC was not rescued and the guild's rank did not rise
+    assert state["status"] == "completed"
+    assert "npc_died" in log_kinds(state) and state["log"][-1]["rescued"] is None
+    guild.refresh_from_db()
+    assert guild.rank == 0
