@@ -57,7 +57,7 @@ from bench._http import (  # noqa: E402
     run_load,
     wait_until_serving,
 )
-from bench.load_clients import Actor, Party, Sample, run_window  # noqa: E402
+from bench.load_clients import Actor, InProcessConnection, Party, Sample, run_window  # noqa: E402
 from bench.load_cpu import CpuShare, snapshot  # noqa: E402
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/deepdelve_load"
@@ -222,6 +222,12 @@ def print_level(level: Level) -> None:
         print(f"ERRORS in the baseline: {level.baseline.statuses}")
     print("mixed windows:    " + level.cpu_mixed.line())
     print("baseline windows: " + level.cpu_baseline.line())
+    mixed_app, mixed_db = level.cpu_mixed.per_request(total.rps)
+    base_app, base_db = level.cpu_baseline.per_request(base.rps)
+    ratio = (mixed_app + mixed_db) / (base_app + base_db)
+    print(f"CPU per request: mixed {mixed_app:.1f} ms gunicorn + {mixed_db:.1f} ms PostgreSQL, baseline "
+          f"{base_app:.1f} + {base_db:.1f} ms: the mix costs {ratio:.1f}x the baseline (steadier than req/s "
+          "on a shared machine)")
 
 
 def markdown(levels: list[Level]) -> str:
@@ -355,68 +361,86 @@ def measure(args: argparse.Namespace, pairs: list[tuple[int, int]], levels_wante
 class Cost:
     label: str
     requests: int
-    median_ms: float
+    wall_ms: float
+    cpu_ms: float
     queries: str
 
 
-def in_process_costs(pair: tuple[int, int], ticks: int, seed: int) -> tuple[list[Cost], float, float]:
+@dataclass(frozen=True)
+class Costs:
+    rows: list[Cost]
+    baseline: Cost
+    mean_wall_ms: float
+    mean_cpu_ms: float
+
+
+def in_process_costs(pair: tuple[int, int], ticks: int, seed: int) -> Costs:
     """One party played through Django's test client in this process, after the server stopped:
-    what each request costs alone (median ms on this machine as it is, SQL queries)."""
+    what each request costs alone: median wall and CPU milliseconds of this (Django) process, and
+    SQL queries. CPU time hardly moves with other load on the machine; wall time does."""
     import logging
     import statistics
 
     from bench import load_seed
 
     logging.getLogger("django.request").setLevel(logging.ERROR)  # 409s are expected; counted, not logged
-
     tokens = load_seed.tokens_for(list(pair))
     party = Party(index=-1, port=0, host=Actor(pair[0], *tokens[pair[0]]),
                   mate=Actor(pair[1], *tokens[pair[1]]), seed=seed, in_process=True)
     for _ in range(ticks):
         party.tick()
-    queries = party.http.queries  # type: ignore[union-attr]
-    by_label: dict[str, list[tuple[float, int]]] = defaultdict(list)
-    for sample, count in zip(party.samples, queries):
-        if 200 <= sample.status < 300:
-            by_label[sample.label].append((sample.seconds, count))
-    baseline = _baseline_in_process(tokens[pair[0]][0])
-    order = ENDPOINT_ORDER + sorted(set(by_label) - set(ENDPOINT_ORDER))
-    costs = []
-    for label in order:
-        rows = by_label.get(label)
-        if not rows:
+    conn = party.http
+    assert isinstance(conn, InProcessConnection)
+    by_label: dict[str, list[tuple[float, float, int]]] = defaultdict(list)
+    first: set[str] = set()
+    for sample, cpu, count in zip(party.samples, conn.cpu, conn.queries):
+        if sample.label not in first:  # the first of each kind pays this process's lazy imports
+            first.add(sample.label)
             continue
-        counts = sorted(c for _, c in rows)
+        if 200 <= sample.status < 300:
+            by_label[sample.label].append((sample.seconds, cpu, count))
+    order = ENDPOINT_ORDER + sorted(set(by_label) - set(ENDPOINT_ORDER))
+    rows = []
+    for label in order:
+        found = by_label.get(label)
+        if not found:
+            continue
+        counts = sorted(c for _, _, c in found)
         spread = str(counts[0]) if counts[0] == counts[-1] else f"{counts[0]}-{counts[-1]}"
-        costs.append(Cost(label, len(rows), statistics.median(t for t, _ in rows) * 1000, spread))
-    mean_ms = sum(s.seconds for s in party.samples) / max(1, len(party.samples)) * 1000
-    return costs, baseline, mean_ms
+        rows.append(Cost(label, len(found), statistics.median(w for w, _, _ in found) * 1000,
+                         statistics.median(c for _, c, _ in found) * 1000, spread))
+    n = max(1, len(party.samples))
+    return Costs(rows, _baseline_in_process(tokens[pair[0]][0]),
+                 sum(s.seconds for s in party.samples) / n * 1000, sum(conn.cpu) / n * 1000)
 
 
-def _baseline_in_process(token: str, requests: int = 200) -> float:
+def _baseline_in_process(token: str, requests: int = 300) -> Cost:
+    import statistics
+
     from django.test import Client, override_settings
 
     client = Client(headers={"Authorization": f"Bearer {token}"})
-    times = []
+    wall, cpu = [], []
     with override_settings(ROOT_URLCONF="bench.bench_urls"):
         for _ in range(requests):
-            started = time.perf_counter()
+            started, started_cpu = time.perf_counter(), time.process_time()
             assert client.get(BASELINE_PATH).status_code == 200
-            times.append(time.perf_counter() - started)
-    times.sort()
-    return times[len(times) // 2] * 1000
+            wall.append(time.perf_counter() - started)
+            cpu.append(time.process_time() - started_cpu)
+    return Cost(BASELINE_LABEL, requests, statistics.median(wall) * 1000, statistics.median(cpu) * 1000, "1")
 
 
-def print_costs(costs: list[Cost], baseline_ms: float, mean_ms: float) -> None:
-    print("\none request in-process (Django test client, 1 thread, no HTTP; successful answers only):")
-    print(f"{'endpoint':<48}{'requests':>9}{'median ms':>10}{'x base':>8}{'SQL':>8}")
-    print(f"{BASELINE_LABEL:<48}{'':>9}{baseline_ms:>10.1f}{1:>7.1f}x{1:>8}")
-    for cost in costs:
-        print(f"{'  ' + cost.label:<48}{cost.requests:>9}{cost.median_ms:>10.1f}"
-              f"{cost.median_ms / baseline_ms:>7.1f}x{cost.queries:>8}")
-    print(f"the mix costs {mean_ms:.1f} ms a request on average in-process (every answer, refusals "
-          f"included), the baseline {baseline_ms:.1f} ms: one fully available core would serve about "
-          f"{1000 / mean_ms:.0f} and {1000 / baseline_ms:.0f} req/s")
+def print_costs(costs: Costs) -> None:
+    base = costs.baseline
+    print("\none request in-process (Django test client, 1 thread, no HTTP; successful answers, the first "
+          "of each kind left out; CPU = this process, PostgreSQL not included):")
+    print(f"{'endpoint':<48}{'requests':>9}{'wall ms':>9}{'CPU ms':>8}{'CPU x base':>11}{'SQL':>7}")
+    for cost in [base, *costs.rows]:
+        indent = "" if cost is base else "  "
+        print(f"{indent + cost.label:<48}{cost.requests:>9}{cost.wall_ms:>9.1f}{cost.cpu_ms:>8.1f}"
+              f"{cost.cpu_ms / base.cpu_ms:>10.1f}x{cost.queries:>7}")
+    print(f"the mix, every answer (refusals too): {costs.mean_wall_ms:.1f} ms wall, {costs.mean_cpu_ms:.1f} "
+          f"ms CPU a request on average; the baseline {base.wall_ms:.1f} / {base.cpu_ms:.1f} ms")
 
 
 def redis_report(args: argparse.Namespace) -> str:
@@ -458,7 +482,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lobbies", type=int, default=200, help="open lobbies kept in the database")
     parser.add_argument("--battles", type=int, default=300, help="ongoing battles kept in the database")
     parser.add_argument("--seed", type=int, default=1, help="seed of the clients' choices")
-    parser.add_argument("--in-process-ticks", type=int, default=600,
+    parser.add_argument("--in-process-ticks", type=int, default=800,
                         help="requests of the in-process cost pass after the load (0: skip it)")
     args = parser.parse_args(argv)
     levels_wanted = [int(c) for c in args.clients.split(",") if c.strip()]
@@ -500,7 +524,7 @@ def main(argv: list[str] | None = None) -> int:
     for level in levels:
         print_level(level)
     if costs:
-        print_costs(*costs)
+        print_costs(costs)
     print("\n" + redis_report(args))
     print("\nmarkdown:\n" + markdown(levels))
     print("\nload average (1/5/15 min) at the end: {:.2f} {:.2f} {:.2f} on {} CPUs shared by the load "

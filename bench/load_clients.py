@@ -125,6 +125,7 @@ class InProcessConnection:
 
         self.client = Client()
         self.queries: list[int] = []
+        self.cpu: list[float] = []
 
     def request(self, method: str, path: str, token: str | None, body: Any = None
                 ) -> tuple[int, Any, float, float]:
@@ -133,11 +134,12 @@ class InProcessConnection:
 
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         payload = json.dumps(body) if body is not None else ""
-        began = time.perf_counter()
+        began, cpu = time.perf_counter(), time.process_time()
         with CaptureQueriesContext(connection) as captured:
             response = self.client.generic(method, path, payload, content_type="application/json",
                                            headers=headers)
         seconds = time.perf_counter() - began
+        self.cpu.append(time.process_time() - cpu)
         self.queries.append(len(captured))
         try:
             data = json.loads(response.content) if response.content else None

@@ -88,6 +88,14 @@ class CpuShare:
         self.busy += after.busy - before.busy
         self.total += after.total - before.total
 
+    def per_request(self, rps: float) -> tuple[float, float]:
+        """(gunicorn, PostgreSQL) CPU milliseconds per request at ``rps`` requests per second (the
+        windows' warm-up seconds are counted in both the CPU and, at the same rate, the requests)."""
+        requests = rps * self.wall
+        if not requests:
+            return float("nan"), float("nan")
+        return 1000 * self.server / requests, 1000 * self.database / requests
+
     def line(self) -> str:
         if not self.wall or not self.total:
             return "CPU accounting unavailable (no /proc)"
