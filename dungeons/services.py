@@ -615,7 +615,9 @@ def run_advance(*, player: Player, run_id: int, step: int) -> Run:
     if not run.room_cleared:
         raise RuleViolation("room_not_cleared", "Finish this room first.", {"floor": run.floor, "room": run.room})
     position = _next_position(run)
-    assert position is not None  # the last room is a boss room, whose victory ends the run
+    if position is None:  # the last boss withdrew (a draw at the round limit): no way on, only out
+        raise RuleViolation("no_next_room", "This was the last room; the party can only leave (escape).",
+                            {"floor": run.floor, "room": run.room})
     rules = run_rules_get()
     for member in _party(run, MemberStatus.IN_DUNGEON):
         regen = run_rules.room_regen(metabolism=member.player.metabolism, rules=rules)
@@ -635,7 +637,8 @@ def run_escape(*, player: Player, run_id: int, step: int) -> Run:
     _require_status(run, RunStatus.ACTIVE)
     _check_step(run, step)
     room = _current_room(run)
-    if room.kind not in (RoomKind.TREASURE, RoomKind.REST):
+    stranded = run.room_cleared and _next_position(run) is None  # the last boss withdrew: leaving is all left
+    if room.kind not in (RoomKind.TREASURE, RoomKind.REST) and not stranded:
         raise RuleViolation("cannot_escape_here", "The party can leave only from a treasure or rest room.",
                             {"room_kind": room.kind})
     for member in _party(run, MemberStatus.IN_DUNGEON):

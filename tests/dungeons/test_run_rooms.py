@@ -509,3 +509,48 @@ def test_an_npc_killed_in_battle_is_not_rescued(monkeypatch) -> None:
     assert "npc_died" in log_kinds(state) and state["log"][-1]["rescued"] is None
     guild.refresh_from_db()
     assert guild.rank == 0
+
+
+def test_after_a_draw_with_the_last_boss_the_party_cannot_go_on_but_can_leave(monkeypatch) -> None:
+    # regression: a draw (the round limit) against the last boss cleared the room without completing
+    # the run; "advance" then failed an assertion (500) and the party stayed active in the run for ever
+    small_dungeons(rooms=2)
+    bestiary(boss_hp=200, boss_damage=1)
+    combat_settings(max_rounds=1)
+    player = PlayerFactory(stamina=10)
+    run = started([player], monkeypatch, ["rest", "boss"])
+    party = Party([player])
+    state = _advance(party, player, run).json()
+    skip = party.fight(state["current_room"]["battle"]["id"], choose=lambda battle: {"kind": "skip"})
+    assert skip["outcome"] == "draw"
+    state = party.run(run.pk)
+    assert (state["status"], state["current_room"]["cleared"]) == ("active", True)
+    before = _state(run.pk)
+
+    error = assert_error(party.post(player, f"runs/{run.pk}/advance/", {"step": state["step"]}), 409,
+                         "no_next_room")
+
+    assert (error["details"]["floor"], error["details"]["room"]) == (0, 1)
+    assert _state(run.pk) == before
+    left = party.post(player, f"runs/{run.pk}/escape/", {"step": state["step"]})
+    assert left.status_code == 200, left.json()
+    assert left.json()["status"] == "escaped"
+    assert not RunMember.objects.filter(player=player, active=True).exists()
+    assert party.post(player, "runs/", {"kind": "ordinary"}).status_code == 201  # free for the next run
+
+
+def test_a_draw_in_an_ordinary_room_clears_it_without_loot(monkeypatch) -> None:
+    small_dungeons(rooms=5)
+    bestiary(enemy_hp=200, enemy_damage=1)
+    combat_settings(max_rounds=1)
+    run_settings(battle_loot_chance=1.0)
+    player = PlayerFactory(stamina=10, money=5)
+    run = started([player], monkeypatch, ["enemy", "trap", "treasure", "rest", "boss"])
+    party = Party([player])
+
+    assert party.fight(current_battle(run).pk, choose=lambda battle: {"kind": "skip"})["outcome"] == "draw"
+
+    state = party.run(run.pk)
+    assert state["current_room"]["cleared"] and state["current_room"]["loot"] == []
+    assert Player.objects.get(pk=player.pk).money == 5
+    assert _advance(party, player, run).json()["current_room"]["kind"] == "trap"
