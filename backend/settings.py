@@ -12,6 +12,8 @@ from pathlib import Path
 
 import dj_database_url
 
+from backend.api.converters import MAX_DB_ID
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 DATA_DIR = Path(os.environ.get("DEEPDELVE_DATA_DIR", BASE_DIR / "var"))
 
@@ -167,6 +169,9 @@ SPECTACULAR_SETTINGS = {
         "CombatantKindEnum": ["player", "enemy", "npc"],
         "BattleActionKindEnum": ["attack", "drink", "switch_weapon", "skip", "flee"],
     },
+    # <id:...> path parameters (backend.api.converters): positive 64-bit object ids.
+    "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "format": "int64", "minimum": 1,
+                                        "maximum": MAX_DB_ID}},
 }
 
 # --- Celery -------------------------------------------------------------------------------

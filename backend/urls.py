@@ -1,7 +1,12 @@
 """Root URL map: the admin, the OpenAPI schema and docs, and each app's API under /api/v1/."""
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from backend.api.converters import ObjectIdConverter
+
+# Before the apps' URL modules are imported: their routes name objects with <id:...>.
+register_converter(ObjectIdConverter, "id")
 
 api_v1 = [
     path("", include("players.urls")),

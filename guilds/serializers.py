@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from backend.api.converters import MAX_DB_ID
 from guilds.selectors import DEFAULT_GUILD_ORDERING, GUILD_ORDERINGS
 
 
@@ -29,7 +30,7 @@ class GuildUpdateInput(serializers.Serializer):
 
 
 class PlayerIdInput(serializers.Serializer):
-    player = serializers.IntegerField(min_value=1, help_text="A player id.")
+    player = serializers.IntegerField(min_value=1, max_value=MAX_DB_ID, help_text="A player id.")
 
 
 class GuildListItem(serializers.Serializer):

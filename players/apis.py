@@ -1,13 +1,14 @@
 """Player endpoints: registration, JWT login and refresh (throttled), /me/, the item catalog, inventory."""
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from backend.api.throttling import ResilientScopedRateThrottle
 from rest_framework.views import APIView
+from rest_framework_simplejwt.serializers import TokenObtainPairSerializer, TokenRefreshSerializer
 from rest_framework_simplejwt.tokens import RefreshToken
 from rest_framework_simplejwt.views import TokenObtainPairView, TokenRefreshView
 
@@ -49,10 +50,14 @@ class RegisterApi(AuthThrottled, APIView):
         return Response(RegisterOutput(body).data, status=status.HTTP_201_CREATED)
 
 
+@extend_schema_view(post=extend_schema(responses={200: TokenObtainPairSerializer, **errors(400, 401, 429)},
+                                       summary="Log in: a JWT access and refresh token pair"))
 class TokenApi(AuthThrottled, TokenObtainPairView):
     """JWT login: ``{username, password}`` -> ``{access, refresh}``."""
 
 
+@extend_schema_view(post=extend_schema(responses={200: TokenRefreshSerializer, **errors(400, 401, 429)},
+                                       summary="A new access token for a refresh token"))
 class TokenRefreshApi(AuthThrottled, TokenRefreshView):
     """Exchange a refresh token for a new access token."""
 
