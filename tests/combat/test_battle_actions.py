@@ -4,6 +4,7 @@ Each battle is the first room of a one-floor run of two players against one stur
 (30 HP, 1 damage), so it stays on while the rules are probed. Every refusal is checked with its
 status and code, and against a snapshot of the battle (step, events, actions, HP, inventories).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -46,10 +47,17 @@ def _battle_of(players: list[Player], monkeypatch: Any, rooms: list[str] = ENEMY
 
 def _snapshot(battle: Battle) -> tuple:
     battle.refresh_from_db()
-    return (battle.step, battle.event_count, battle.outcome, battle.awaiting_id, battle.state,
-            BattleEvent.objects.filter(battle=battle).count(), BattleAction.objects.filter(battle=battle).count(),
-            list(InventoryItem.objects.order_by("pk").values_list("pk", "player_id")),
-            list(RunMember.objects.order_by("pk").values_list("status", "hp", "stat_boosts")))
+    return (
+        battle.step,
+        battle.event_count,
+        battle.outcome,
+        battle.awaiting_id,
+        battle.state,
+        BattleEvent.objects.filter(battle=battle).count(),
+        BattleAction.objects.filter(battle=battle).count(),
+        list(InventoryItem.objects.order_by("pk").values_list("pk", "player_id")),
+        list(RunMember.objects.order_by("pk").values_list("status", "hp", "stat_boosts")),
+    )
 
 
 def _awaited(battle: Battle, players: list[Player]) -> tuple[Player, Player]:
@@ -60,6 +68,7 @@ def _awaited(battle: Battle, players: list[Player]) -> tuple[Player, Player]:
 
 
 # --- whose turn, which turn ---------------------------------------------------------------------------
+
 
 def test_the_battle_shows_whose_turn_it_is_and_only_that_player_has_actions(monkeypatch) -> None:
     players = [PlayerFactory(), PlayerFactory()]
@@ -101,7 +110,9 @@ def test_an_action_for_another_turn_is_stale_turn_and_changes_nothing(monkeypatc
     before = _snapshot(battle)
 
     for turn in (battle.step - 1, battle.step + 1, 0):
-        error = assert_error(party.act(now, battle.pk, turn, {"kind": "attack", "target": "e1"}), 409, "stale_turn")
+        error = assert_error(
+            party.act(now, battle.pk, turn, {"kind": "attack", "target": "e1"}), 409, "stale_turn"
+        )
         assert error["details"] == {"turn": turn, "current_turn": battle.step}
 
     assert _snapshot(battle) == before
@@ -118,24 +129,38 @@ def test_an_accepted_action_answers_with_its_events_and_the_next_turn(monkeypatc
 
     assert response.status_code == 200, response.json()
     body = response.json()
-    assert (body["turn"], body["first_event"], body["replayed"], body["outcome"]) == (turn, last + 1, False,
-                                                                                      "ongoing")
+    assert (body["turn"], body["first_event"], body["replayed"], body["outcome"]) == (
+        turn,
+        last + 1,
+        False,
+        "ongoing",
+    )
     assert body["next_turn"] > turn
-    assert body["events"][0] == {"kind": "attack", "actor": f"p{now.pk}", "target": "e1",
-                                 "weapon": body["events"][0]["weapon"]}
+    assert body["events"][0] == {
+        "kind": "attack",
+        "actor": f"p{now.pk}",
+        "target": "e1",
+        "weapon": body["events"][0]["weapon"],
+    }
     battle.refresh_from_db()
     assert battle.step == body["next_turn"] and battle.event_count == last + len(body["events"])
     stored = BattleAction.objects.get(battle=battle, step=turn)
     assert (stored.player_id, stored.idempotency_key, stored.action) == (
-        now.pk, "k-1", {"kind": "attack", "actor": f"p{now.pk}", "target": "e1"})
+        now.pk,
+        "k-1",
+        {"kind": "attack", "actor": f"p{now.pk}", "target": "e1"},
+    )
     # the event log since the last one the client saw is exactly what the action produced
     since = party.battle(battle.pk, now, since=last)["events"]
     assert [{k: v for k, v in e.items() if k != "seq"} for e in since] == body["events"]
 
 
-# --- idempotency --------------------------------------------------------------------------------------------
+# --- idempotency ----------------------------------------------------------------------------------
 
-def test_a_retry_with_the_same_idempotency_key_gets_the_original_answer_and_no_second_effect(monkeypatch) -> None:
+
+def test_a_retry_with_the_same_idempotency_key_gets_the_original_answer_and_no_second_effect(
+    monkeypatch,
+) -> None:
     players = [PlayerFactory(), PlayerFactory()]
     _, battle = _battle_of(players, monkeypatch)
     party = Party(players)
@@ -163,7 +188,8 @@ def test_a_retry_with_the_same_idempotency_key_gets_the_original_answer_and_no_s
     assert BattleAction.objects.filter(battle=battle, idempotency_key="retry-me").count() == 2
 
 
-# --- refusals ---------------------------------------------------------------------------------------------------
+# --- refusals -------------------------------------------------------------------------------------
+
 
 def test_another_partys_battle_is_404_for_reading_and_acting(monkeypatch) -> None:
     players = [PlayerFactory()]
@@ -175,7 +201,9 @@ def test_another_partys_battle_is_404_for_reading_and_acting(monkeypatch) -> Non
 
     assert_error(party.client(outsider).get(f"{API}/battles/{battle.pk}/"), 404, "battle_not_found")
     assert_error(party.act(outsider, battle.pk, battle.step, {"kind": "skip"}), 404, "battle_not_found")
-    assert_error(party.act(outsider, battle.pk, battle.step, {"kind": "skip"}, key="x"), 404, "battle_not_found")
+    assert_error(
+        party.act(outsider, battle.pk, battle.step, {"kind": "skip"}, key="x"), 404, "battle_not_found"
+    )
     assert_error(party.client(outsider).get(f"{API}/battles/987654/"), 404, "battle_not_found")
     assert _snapshot(battle) == before
 
@@ -186,26 +214,42 @@ def test_bad_action_bodies_are_400(monkeypatch) -> None:
     party = Party(players)
     before = _snapshot(battle)
 
-    for body in ({"action": {"kind": "skip"}}, {"turn": battle.step, "action": {"kind": "dance"}},
-                 {"turn": -1, "action": {"kind": "skip"}}, {"turn": battle.step}):
+    for body in (
+        {"action": {"kind": "skip"}},
+        {"turn": battle.step, "action": {"kind": "dance"}},
+        {"turn": -1, "action": {"kind": "skip"}},
+        {"turn": battle.step},
+    ):
         response = party.post(players[0], f"battles/{battle.pk}/actions/", body)
         assert response.status_code == 400, (body, response.json())
         assert set(response.json()) == {"error"}
-    assert_error(party.act(players[0], battle.pk, battle.step, {"kind": "switch_weapon"}), 400, "invalid_action")
-    assert_error(party.act(players[0], battle.pk, battle.step, {"kind": "attack", "target": "e9"}), 409,
-                 "unknown_target")
-    assert_error(party.act(players[0], battle.pk, battle.step, {"kind": "attack", "target": f"p{players[0].pk}"}),
-                 409, "not_an_enemy")
-    assert_error(party.act(players[0], battle.pk, battle.step, {"kind": "switch_weapon", "slot": 1}), 409,
-                 "no_such_weapon")
+    assert_error(
+        party.act(players[0], battle.pk, battle.step, {"kind": "switch_weapon"}), 400, "invalid_action"
+    )
+    assert_error(
+        party.act(players[0], battle.pk, battle.step, {"kind": "attack", "target": "e9"}),
+        409,
+        "unknown_target",
+    )
+    assert_error(
+        party.act(players[0], battle.pk, battle.step, {"kind": "attack", "target": f"p{players[0].pk}"}),
+        409,
+        "not_an_enemy",
+    )
+    assert_error(
+        party.act(players[0], battle.pk, battle.step, {"kind": "switch_weapon", "slot": 1}),
+        409,
+        "no_such_weapon",
+    )
     assert _snapshot(battle) == before
 
 
 def test_drinking_a_potion_one_does_not_hold_is_no_such_potion(monkeypatch) -> None:
     # given: the second member brought a potion into the battle; the first brought none
     thirsty, holder = PlayerFactory(), PlayerFactory()
-    theirs = InventoryItem.objects.create(player=holder, item_kind=item_kind("Test Tonic", "potion", "healing",
-                                                                             heal=5))
+    theirs = InventoryItem.objects.create(
+        player=holder, item_kind=item_kind("Test Tonic", "potion", "healing", heal=5)
+    )
     run = started([thirsty, holder], monkeypatch, ENEMY_FIRST)
     battle = current_battle(run)
     party = Party([thirsty, holder])
@@ -219,8 +263,11 @@ def test_drinking_a_potion_one_does_not_hold_is_no_such_potion(monkeypatch) -> N
 
     # when / then: another member's potion, or one nobody has, cannot be drunk
     for potion in (str(theirs.pk), "999999", "e1"):
-        assert_error(party.act(thirsty, battle.pk, battle.step, {"kind": "drink", "potion": potion}), 409,
-                     "no_such_potion")
+        assert_error(
+            party.act(thirsty, battle.pk, battle.step, {"kind": "drink", "potion": potion}),
+            409,
+            "no_such_potion",
+        )
     assert party.act(thirsty, battle.pk, battle.step, {"kind": "drink", "potion": ""}).status_code == 400
 
     assert _snapshot(battle) == before
@@ -233,8 +280,9 @@ def test_a_drunk_healing_potion_is_free_and_leaves_the_inventory(monkeypatch) ->
 
     run_settings(trap_damage_base=10, trap_effect_chance=0.0, room_regen_per_metabolism=0)
     drinker = PlayerFactory()
-    potion = InventoryItem.objects.create(player=drinker, item_kind=item_kind("Test Salve", "potion", "healing",
-                                                                              heal=6))
+    potion = InventoryItem.objects.create(
+        player=drinker, item_kind=item_kind("Test Salve", "potion", "healing", heal=6)
+    )
     run = started([drinker], monkeypatch, ["trap", "enemy", "treasure", "rest", "boss"])
     party = Party([drinker])
     state = party.post(drinker, f"runs/{run.pk}/advance/", {"step": run.step}).json()
@@ -251,8 +299,11 @@ def test_a_drunk_healing_potion_is_free_and_leaves_the_inventory(monkeypatch) ->
     me_after = next(c for c in after["combatants"] if c["id"] == f"p{drinker.pk}")
     assert me_after["hp"] == min(me["max_hp"], me["hp"] + 6) and me_after["potions"] == []
     assert not InventoryItem.objects.filter(pk=potion.pk).exists()
-    assert_error(party.act(drinker, battle.pk, after["turn"], {"kind": "drink", "potion": str(potion.pk)}), 409,
-                 "no_such_potion")
+    assert_error(
+        party.act(drinker, battle.pk, after["turn"], {"kind": "drink", "potion": str(potion.pk)}),
+        409,
+        "no_such_potion",
+    )
 
 
 def test_a_finished_battle_refuses_every_action_with_battle_over(monkeypatch) -> None:
@@ -288,7 +339,8 @@ def test_nobody_flees_a_boss(monkeypatch) -> None:
     assert _snapshot(battle) == before
 
 
-# --- stat potions --------------------------------------------------------------------------------------------
+# --- stat potions ---------------------------------------------------------------------------------
+
 
 def test_stat_potions_last_for_the_rest_of_the_run(monkeypatch) -> None:
     # given: a member carrying a strength draught and a stamina draught (+2 each)
@@ -303,8 +355,9 @@ def test_stat_potions_last_for_the_rest_of_the_run(monkeypatch) -> None:
 
     # when: both are drunk in the first battle, which is then won
     for potion in InventoryItem.objects.filter(player=drinker, item_kind__sub_kind="stat").order_by("pk"):
-        response = party.act(drinker, battle.pk, party.battle(battle.pk)["turn"],
-                             {"kind": "drink", "potion": str(potion.pk)})
+        response = party.act(
+            drinker, battle.pk, party.battle(battle.pk)["turn"], {"kind": "drink", "potion": str(potion.pk)}
+        )
         assert response.status_code == 200, response.json()
     assert party.fight(battle.pk)["outcome"] == "victory"
 
@@ -328,6 +381,7 @@ def test_stat_potions_last_for_the_rest_of_the_run(monkeypatch) -> None:
 
 
 # --- a single member's flight ----------------------------------------------------------------------------
+
 
 def test_one_member_flees_losing_the_seeded_fraction_while_the_other_fights_on(monkeypatch) -> None:
     # given: a runner with luck 3 + attentiveness 2 (loss 80 - 25 = 55%) carrying four gems
@@ -353,13 +407,16 @@ def test_one_member_flees_losing_the_seeded_fraction_while_the_other_fights_on(m
     gone = run_rules.escape_losses(carried, percent=55, rng=rng)
     assert len(gone) == 2
     assert sorted(InventoryItem.objects.filter(player=runner).values_list("pk", flat=True)) == sorted(
-        set(carried) - set(gone))
+        set(carried) - set(gone)
+    )
     escaped = [e for e in Run.objects.get(pk=run.pk).log if e["kind"] == "escaped"]
-    assert escaped == [{"kind": "escaped", "floor": 0, "room": 0, "player": runner.pk, "loss_percent": 55,
-                        "items_lost": 2}]
+    assert escaped == [
+        {"kind": "escaped", "floor": 0, "room": 0, "player": runner.pk, "loss_percent": 55, "items_lost": 2}
+    ]
     # the runner is out: no more turns; the stayer fights on and wins the room
-    assert_error(party.act(runner, battle.pk, party.battle(battle.pk)["turn"], {"kind": "skip"}), 409,
-                 "not_your_turn")
+    assert_error(
+        party.act(runner, battle.pk, party.battle(battle.pk)["turn"], {"kind": "skip"}), 409, "not_your_turn"
+    )
     final = party.fight(battle.pk)
     assert final["outcome"] == "victory"
     run.refresh_from_db()
@@ -382,7 +439,8 @@ def test_the_last_member_fleeing_ends_the_run_as_escaped(monkeypatch) -> None:
     assert not RunMember.objects.filter(run=run, active=True).exists()
 
 
-# --- death in battle -----------------------------------------------------------------------------------------
+# --- death in battle ------------------------------------------------------------------------------
+
 
 def test_a_member_killed_in_battle_respawns_through_charon_and_the_others_fight_on(monkeypatch) -> None:
     # given: a rat that kills a 20-HP member in one bite, and a member it cannot kill soon
@@ -404,12 +462,24 @@ def test_a_member_killed_in_battle_respawns_through_charon_and_the_others_fight_
     # then: the frail member paid 55 of 555, lost the starting weapon; the battle goes on with the tank
     member = RunMember.objects.get(run=run, player=frail)
     assert (member.status, member.active, member.hp, member.money_lost, member.items_lost) == (
-        MemberStatus.DEAD, False, 0, 55, 1)
+        MemberStatus.DEAD,
+        False,
+        0,
+        55,
+        1,
+    )
     assert Player.objects.get(pk=frail.pk).money == 500
     assert not InventoryItem.objects.filter(player=frail).exists()
     battle.refresh_from_db()
     assert battle.outcome == "ongoing" and battle.awaiting_id == tank.pk
     run.refresh_from_db()
     assert run.status == RunStatus.ACTIVE
-    assert {"kind": "died", "floor": 0, "room": 0, "player": frail.pk, "charon_fee": 55, "items_lost": 1} in run.log
+    assert {
+        "kind": "died",
+        "floor": 0,
+        "room": 0,
+        "player": frail.pk,
+        "charon_fee": 55,
+        "items_lost": 1,
+    } in run.log
     assert Player.objects.get(pk=tank.pk).money == 40

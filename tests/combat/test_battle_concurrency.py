@@ -1,6 +1,7 @@
 """One action per turn under real concurrent requests on PostgreSQL: 32 clients of the awaited player
 send the same action for the same turn through the live server at once (threads released by a
 barrier); exactly one takes effect. Readers racing to apply a passed deadline skip the turn once."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -12,7 +13,7 @@ import time_machine
 
 from combat.models import Battle, BattleAction, BattleEvent
 from players.models import Player
-from tests.dungeons.concurrency import all_at_once, live_url, request, token  # noqa: F401 (fixture)
+from tests.dungeons.concurrency import all_at_once, live_url_fixture, request, token  # noqa: F401 (fixture)
 from tests.dungeons.run_helpers import bestiary, combat_settings, current_battle, small_dungeons, started
 from tests.factories import PlayerFactory
 
@@ -85,11 +86,22 @@ def test_32_different_keys_for_one_turn_still_take_effect_once(live_url, monkeyp
     actor = Player.objects.get(pk=battle.awaiting_id)
     url = f"{live_url}/api/v1/battles/{battle.pk}/actions/"
 
-    replies = all_at_once([
-        partial(request, "POST", url, token(actor),
-                {"turn": battle.step, "action": {"kind": "attack", "target": "e1"}, "idempotency_key": f"k{n}"})
-        for n in range(CLIENTS)
-    ])
+    replies = all_at_once(
+        [
+            partial(
+                request,
+                "POST",
+                url,
+                token(actor),
+                {
+                    "turn": battle.step,
+                    "action": {"kind": "attack", "target": "e1"},
+                    "idempotency_key": f"k{n}",
+                },
+            )
+            for n in range(CLIENTS)
+        ]
+    )
 
     assert Counter(r.status for r in replies) == {200: 1, 409: CLIENTS - 1}, replies
     assert {r.code for r in replies if r.status == 409} == {"stale_turn"}
@@ -97,8 +109,9 @@ def test_32_different_keys_for_one_turn_still_take_effect_once(live_url, monkeyp
     _assert_log_is_whole(battle)
 
 
-def test_readers_and_a_late_actor_racing_over_a_passed_deadline_skip_the_turn_once(live_url,
-                                                                                   monkeypatch) -> None:
+def test_readers_and_a_late_actor_racing_over_a_passed_deadline_skip_the_turn_once(
+    live_url, monkeypatch
+) -> None:
     # given: the awaited player stayed silent past the deadline
     combat_settings(turn_deadline_seconds=60)
     players, battle = _battle(monkeypatch)
@@ -109,9 +122,17 @@ def test_readers_and_a_late_actor_racing_over_a_passed_deadline_skip_the_turn_on
     calls = []
     for n in range(CLIENTS):
         reader = players[n % 2]
-        calls.append(partial(request, "GET", read, token(reader)) if n % 4 else
-                     partial(request, "POST", act, token(silent),
-                             {"turn": step, "action": {"kind": "attack", "target": "e1"}}))
+        calls.append(
+            partial(request, "GET", read, token(reader))
+            if n % 4
+            else partial(
+                request,
+                "POST",
+                act,
+                token(silent),
+                {"turn": step, "action": {"kind": "attack", "target": "e1"}},
+            )
+        )
 
     # when: everyone reads, and the silent player finally acts, a second after the deadline
     with time_machine.travel(battle.turn_started_at + timedelta(seconds=61), tick=False):

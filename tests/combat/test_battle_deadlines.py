@@ -1,6 +1,7 @@
 """Turn deadlines: a silent player's turn is skipped when anyone next reads or acts, and deadlines chain
 from the moment the previous one passed (no polling worker). Clock: ``now=`` at the service level,
 time_machine over HTTP."""
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -9,7 +10,6 @@ import pytest
 import time_machine
 
 from backend.errors import RuleViolation
-
 from combat.models import Battle, BattleAction
 from combat.services import battle_act, battle_refresh
 from dungeons.models import RunMember
@@ -44,13 +44,19 @@ def _two_in_battle(monkeypatch) -> tuple[list[Player], Battle]:
 
 
 def _timeouts(battle: Battle) -> list[tuple[int, int]]:
-    return list(BattleAction.objects.filter(battle=battle, response={"timeout": True}).order_by("step")
-                .values_list("step", "player_id"))
+    return list(
+        BattleAction.objects.filter(battle=battle, response={"timeout": True})
+        .order_by("step")
+        .values_list("step", "player_id")
+    )
 
 
 def _skips(battle: Battle) -> list[str]:
-    return [e["actor"] for e in battle.events.order_by("seq").values_list("data", flat=True)
-            if e["kind"] == "turn_skipped" and e["reason"] == "timeout"]
+    return [
+        e["actor"]
+        for e in battle.events.order_by("seq").values_list("data", flat=True)
+        if e["kind"] == "turn_skipped" and e["reason"] == "timeout"
+    ]
 
 
 def test_nothing_is_skipped_before_the_deadline(monkeypatch) -> None:
@@ -64,14 +70,16 @@ def test_nothing_is_skipped_before_the_deadline(monkeypatch) -> None:
 
 
 def test_a_read_after_the_deadline_skips_the_silent_player_and_the_next_turn_starts_at_the_deadline(
-        monkeypatch) -> None:
+    monkeypatch,
+) -> None:
     players, battle = _two_in_battle(monkeypatch)
     t0, silent = battle.turn_started_at, battle.awaiting_id
     other = next(p.pk for p in players if p.pk != silent)
 
     # read by the player who is not awaited, one second after the deadline
-    read = battle_refresh(player=Player.objects.get(pk=other), battle_id=battle.pk,
-                          now=t0 + timedelta(seconds=61))
+    read = battle_refresh(
+        player=Player.objects.get(pk=other), battle_id=battle.pk, now=t0 + timedelta(seconds=61)
+    )
 
     assert _timeouts(battle) == [(battle.step, silent)]
     assert _skips(read) == [f"p{silent}"]
@@ -102,8 +110,13 @@ def test_an_action_after_ones_deadline_is_stale_because_the_turn_was_skipped(mon
     late_player = Player.objects.get(pk=late)
 
     with pytest.raises(RuleViolation) as refused:
-        battle_act(player=late_player, battle_id=battle.pk, turn=step, action={"kind": "attack", "target": "e1"},
-                   now=t0 + timedelta(seconds=61))
+        battle_act(
+            player=late_player,
+            battle_id=battle.pk,
+            turn=step,
+            action={"kind": "attack", "target": "e1"},
+            now=t0 + timedelta(seconds=61),
+        )
 
     assert refused.value.code == "stale_turn"
     assert refused.value.details["turn"] == step and refused.value.details["current_turn"] > step
@@ -117,7 +130,9 @@ def test_an_action_in_time_resets_the_clock_for_the_next_player(monkeypatch) -> 
     t0, actor = battle.turn_started_at, Player.objects.get(pk=battle.awaiting_id)
     acted_at = t0 + timedelta(seconds=59)
 
-    outcome = battle_act(player=actor, battle_id=battle.pk, turn=battle.step, action={"kind": "skip"}, now=acted_at)
+    outcome = battle_act(
+        player=actor, battle_id=battle.pk, turn=battle.step, action={"kind": "skip"}, now=acted_at
+    )
 
     assert outcome.battle.turn_started_at == acted_at
     # the next player has a full minute from then: nothing is skipped at t0 + 118 s
@@ -139,7 +154,11 @@ def test_over_http_a_silent_players_turn_is_skipped_when_someone_reads_the_battl
 
     assert after["awaiting"] == other.pk and after["turn"] > seen["turn"]
     assert [e for e in after["events"] if e["kind"] == "turn_skipped"][0] == {
-        "seq": seen["last_event"] + 1, "kind": "turn_skipped", "actor": f"p{silent}", "reason": "timeout"}
+        "seq": seen["last_event"] + 1,
+        "kind": "turn_skipped",
+        "actor": f"p{silent}",
+        "reason": "timeout",
+    }
     assert {a["kind"] for a in after["allowed_actions"]} >= {"attack", "skip"}
     assert_error(late, 409, "stale_turn")
     assert len(_timeouts(battle)) == 1

@@ -4,8 +4,10 @@ connection) per request, all released together by a barrier. For tests marked ``
 ``live_url`` serves the project like pytest-django's ``live_server`` (a threaded WSGI server on
 127.0.0.1 over the test database), but with a listen backlog of 128 instead of Django's 10: 32
 clients connecting in the same instant overflow a backlog of 10 and some get their connection
-reset before the server ever reads their request. Import it into a test module to use it.
+reset before the server ever reads their request. Import ``live_url_fixture`` into a test module
+and ask for ``live_url``.
 """
+
 from __future__ import annotations
 
 import json
@@ -47,8 +49,16 @@ def token(player: Player) -> str:
 def request(method: str, url: str, bearer: str, data: Any = None) -> Reply:
     """One request on its own connection; HTTP errors are replies, not exceptions."""
     body = json.dumps(data).encode() if data is not None else None
-    req = urllib.request.Request(url, data=body, method=method, headers={
-        "Authorization": f"Bearer {bearer}", "Content-Type": "application/json", "Accept": "application/json"})
+    req = urllib.request.Request(
+        url,
+        data=body,
+        method=method,
+        headers={
+            "Authorization": f"Bearer {bearer}",
+            "Content-Type": "application/json",
+            "Accept": "application/json",
+        },
+    )
     try:
         with urllib.request.urlopen(req, timeout=60) as response:
             raw, status = response.read(), response.status
@@ -91,8 +101,8 @@ class _ServerThread(LiveServerThread):
     server_class = _DeepBacklogServer
 
 
-@pytest.fixture
-def live_url(transactional_db: None, settings: Any) -> Any:
+@pytest.fixture(name="live_url")
+def live_url_fixture(transactional_db: None, settings: Any) -> Any:
     """Base URL of a live server for this test (committed data, real connections per request)."""
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "127.0.0.1"]
     thread = _ServerThread("127.0.0.1", _StaticFilesHandler)

@@ -7,6 +7,7 @@ fixed value). ``seed_where`` finds the first seed whose dungeon has a wanted lay
 pure generator, exactly as ``run_start`` will, so a change of the generator moves the seed
 instead of silently changing what a test covers.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -31,8 +32,10 @@ API = "/api/v1"
 
 # --- balancing data ------------------------------------------------------------------------------
 
-def small_dungeons(*, floors: int = 1, rooms: int = 5, c_opt: float | None = None,
-                   story_item_chance: float = 0.0) -> GenerationSettings:
+
+def small_dungeons(
+    *, floors: int = 1, rooms: int = 5, c_opt: float | None = None, story_item_chance: float = 0.0
+) -> GenerationSettings:
     """Every dungeon gets exactly ``floors`` floors of ``rooms`` rooms (boss last, rest before it)."""
     settings = GenerationSettings.load()
     settings.f_min = settings.f_max = floors
@@ -66,8 +69,14 @@ class Bestiary:
     boss: EnemyKind
 
 
-def bestiary(*, enemy_hp: int = 4, enemy_damage: int = 1, boss_hp: int = 8, boss_damage: int = 1,
-                  enemy_strength: int = 0) -> Bestiary:
+def bestiary(
+    *,
+    enemy_hp: int = 4,
+    enemy_damage: int = 1,
+    boss_hp: int = 8,
+    boss_damage: int = 1,
+    enemy_strength: int = 0,
+) -> Bestiary:
     """Take every migrated creature out of the draw and fight only these two (one ordinary, one boss).
 
     Rows are not deleted (other apps' data may point at them); weight 0 keeps them out of every
@@ -75,22 +84,46 @@ def bestiary(*, enemy_hp: int = 4, enemy_damage: int = 1, boss_hp: int = 8, boss
     keep battles short and their numbers easy to reason about.
     """
     EnemyKind.objects.update(weight=0)
-    enemy, _ = EnemyKind.objects.update_or_create(slug="test-rat", defaults=dict(
-        name="Test Rat", hp=enemy_hp, weapon_name="Teeth", weapon_damage=enemy_damage, strength=enemy_strength,
-        weight=10))
-    boss, _ = EnemyKind.objects.update_or_create(slug="test-ogre", defaults=dict(
-        name="Test Ogre", is_boss=True, hp=boss_hp, weapon_name="Club", weapon_damage=boss_damage, weight=10))
-    combat_settings(encounter_base=1, encounter_party_divisor=50, encounter_floor_divisor=50,
-                    boss_escort_party_divisor=50, boss_hp_per_extra_player=0.0)
+    enemy, _ = EnemyKind.objects.update_or_create(
+        slug="test-rat",
+        defaults=dict(
+            name="Test Rat",
+            hp=enemy_hp,
+            weapon_name="Teeth",
+            weapon_damage=enemy_damage,
+            strength=enemy_strength,
+            weight=10,
+        ),
+    )
+    boss, _ = EnemyKind.objects.update_or_create(
+        slug="test-ogre",
+        defaults=dict(
+            name="Test Ogre",
+            is_boss=True,
+            hp=boss_hp,
+            weapon_name="Club",
+            weapon_damage=boss_damage,
+            weight=10,
+        ),
+    )
+    combat_settings(
+        encounter_base=1,
+        encounter_party_divisor=50,
+        encounter_floor_divisor=50,
+        boss_escort_party_divisor=50,
+        boss_hp_per_extra_player=0.0,
+    )
     return Bestiary(enemy, boss)
 
 
 def item_kind(name: str, category: str, sub_kind: str, *, weight: int = 1, **fields: Any) -> ItemKind:
-    return ItemKind.objects.create(name=name, category=category, sub_kind=sub_kind, weight=weight,
-                                   price=fields.pop("price", 5), **fields)
+    return ItemKind.objects.create(
+        name=name, category=category, sub_kind=sub_kind, weight=weight, price=fields.pop("price", 5), **fields
+    )
 
 
 # --- parties and lobbies ---------------------------------------------------------------------------
+
 
 def guild_party(size: int, **stats: Any) -> tuple[list[Player], Guild]:
     """``size`` players in one new guild (the first leads it), each with ``stats`` set."""
@@ -101,8 +134,9 @@ def guild_party(size: int, **stats: Any) -> tuple[list[Player], Guild]:
     return players, guild
 
 
-def seed_where(predicate: Callable[[Any], bool], *, players: Sequence[Player], kind: str = "ordinary",
-               limit: int = 5000) -> int:
+def seed_where(
+    predicate: Callable[[Any], bool], *, players: Sequence[Player], kind: str = "ordinary", limit: int = 5000
+) -> int:
     """The first seed whose dungeon for this party satisfies ``predicate`` (a generation.Dungeon).
 
     Mirrors run_start: N, the mean guild rank, the mean completed count, one guild or not, and
@@ -116,8 +150,16 @@ def seed_where(predicate: Callable[[Any], bool], *, players: Sequence[Player], k
     rank = sum(g.rank if g else 0 for g in guilds) / len(players)
     completed = sum(p.completed_dungeons for p in players) / len(players)
     for seed in range(limit):
-        dungeon = dungeon_preview(kind=kind, party_size=len(players), rank=rank, completed=completed,
-                                  same_guild=common is not None, seed=seed, params=params, npc_kinds=npc_kinds)
+        dungeon = dungeon_preview(
+            kind=kind,
+            party_size=len(players),
+            rank=rank,
+            completed=completed,
+            same_guild=common is not None,
+            seed=seed,
+            params=params,
+            npc_kinds=npc_kinds,
+        )
         if predicate(dungeon):
             return seed
     raise AssertionError("no seed gives the wanted layout; the generation settings cannot produce it")
@@ -145,12 +187,21 @@ def lobby(players: Sequence[Player], *, kind: str = "ordinary", weapons: bool = 
         run_services.run_join(player=player, run_id=run.pk)
     for player in players:
         offer = run_services.run_offer(player=player, run_id=run.pk) if weapons else []
-        run_services.run_weapon_choose(player=player, run_id=run.pk, item_kind_id=offer[0].pk if offer else None)
+        run_services.run_weapon_choose(
+            player=player, run_id=run.pk, item_kind_id=offer[0].pk if offer else None
+        )
     return run
 
 
-def started(players: Sequence[Player], monkeypatch: Any, rooms: Sequence[str] | None = None, *,
-            kind: str = "ordinary", weapons: bool = False, predicate: Callable[[Any], bool] | None = None) -> Run:
+def started(
+    players: Sequence[Player],
+    monkeypatch: Any,
+    rooms: Sequence[str] | None = None,
+    *,
+    kind: str = "ordinary",
+    weapons: bool = False,
+    predicate: Callable[[Any], bool] | None = None,
+) -> Run:
     """A started run whose one-floor dungeon has exactly ``rooms`` (or satisfies ``predicate``)."""
     predicate = predicate or rooms_are(*(rooms or ()))
     fix_seed(monkeypatch, seed_where(predicate, players=players, kind=kind))
@@ -165,6 +216,7 @@ def current_battle(run: Run) -> Battle:
 
 
 # --- HTTP ------------------------------------------------------------------------------------------
+
 
 def assert_error(response: Any, status: int, code: str) -> dict[str, Any]:
     """A JSON error body {"error": {code, message, details}} with this status and code."""
@@ -204,11 +256,16 @@ class Party:
         return self.client(who).post(f"{API}/{path}", data or {}, format="json")
 
     def act(self, who: Player | int, battle_id: int, turn: int, action: dict[str, Any], key: str = "") -> Any:
-        return self.post(who, f"battles/{battle_id}/actions/",
-                         {"turn": turn, "action": action, "idempotency_key": key})
+        return self.post(
+            who, f"battles/{battle_id}/actions/", {"turn": turn, "action": action, "idempotency_key": key}
+        )
 
-    def fight(self, battle_id: int, choose: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
-              max_actions: int = 400) -> dict[str, Any]:
+    def fight(
+        self,
+        battle_id: int,
+        choose: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+        max_actions: int = 400,
+    ) -> dict[str, Any]:
         """Play the battle to its end: whoever is awaited takes ``choose(battle)`` (default: attack the
         first allowed target). Every action must be accepted. Returns the final battle payload."""
         choose = choose or first_attack

@@ -2,6 +2,7 @@
 request, released together by a barrier), with the invariants checked in the database afterwards:
 a player is in at most one active run, a party never outgrows its limit, a move happens once, and
 money never goes negative when Charon's fee races the player's own spending."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -15,7 +16,7 @@ from guilds.models import PersonRunDay
 from npcs.models import NpcKind, NpcTrade, ShopOffer
 from npcs.services import npc_rescue
 from players.models import InventoryItem, Player
-from tests.dungeons.concurrency import all_at_once, live_url, request, token  # noqa: F401 (fixture)
+from tests.dungeons.concurrency import all_at_once, live_url_fixture, request, token  # noqa: F401 (fixture)
 from tests.dungeons.run_helpers import (
     bestiary,
     guild_party,
@@ -43,8 +44,9 @@ def test_a_player_joining_eight_lobbies_at_once_is_active_in_exactly_one(live_ur
     bearer = token(player)
 
     # when: the player joins all of them at the same moment
-    replies = all_at_once([partial(request, "POST", f"{live_url}{API}/runs/{run.pk}/join/", bearer, {})
-                           for run in lobbies])
+    replies = all_at_once(
+        [partial(request, "POST", f"{live_url}{API}/runs/{run.pk}/join/", bearer, {}) for run in lobbies]
+    )
 
     # then: one join won; the others were refused naming the rule, and left no trace
     assert Counter(r.status for r in replies) == {200: 1, 409: 7}, replies
@@ -61,8 +63,9 @@ def test_a_player_opening_eight_lobbies_at_once_hosts_exactly_one(live_url) -> N
     player = PlayerFactory()
     bearer = token(player)
 
-    replies = all_at_once([partial(request, "POST", f"{live_url}{API}/runs/", bearer, {"kind": "ordinary"})
-                           for _ in range(8)])
+    replies = all_at_once(
+        [partial(request, "POST", f"{live_url}{API}/runs/", bearer, {"kind": "ordinary"}) for _ in range(8)]
+    )
 
     assert Counter(r.status for r in replies) == {201: 1, 409: 7}, replies
     assert {r.code for r in replies if r.status == 409} == {"already_in_run"}
@@ -75,8 +78,9 @@ def test_twelve_players_racing_for_the_last_five_places_leave_a_party_of_six(liv
     run = make_run()
     joiners = [PlayerFactory() for _ in range(12)]
 
-    replies = all_at_once([partial(request, "POST", f"{live_url}{API}/runs/{run.pk}/join/", token(p), {})
-                           for p in joiners])
+    replies = all_at_once(
+        [partial(request, "POST", f"{live_url}{API}/runs/{run.pk}/join/", token(p), {}) for p in joiners]
+    )
 
     assert Counter(r.status for r in replies) == {200: 5, 409: 7}, replies
     assert {r.code for r in replies if r.status == 409} == {"party_full"}
@@ -116,7 +120,8 @@ def test_joins_racing_the_start_either_make_it_into_the_dungeon_or_are_refused(l
         assert (start.status, start.code) == (409, "weapon_choice_pending")
         assert run.status == RunStatus.LOBBY and run.dungeon_id is None
         assert RunMember.objects.filter(run=run, status=MemberStatus.JOINED).count() == 1 + sum(
-            r.status == 200 for r in joins)
+            r.status == 200 for r in joins
+        )
     for player in joiners:
         assert len(_active_runs(player)) <= 1
 
@@ -130,8 +135,18 @@ def test_sixteen_identical_moves_of_a_party_move_it_once(live_url, monkeypatch) 
     step, log_length = run.step, len(run.log)
 
     # when: every member's clients press "go on" for the same step at once
-    replies = all_at_once([partial(request, "POST", f"{live_url}{API}/runs/{run.pk}/advance/",
-                                   token(players[n % 3]), {"step": step}) for n in range(16)])
+    replies = all_at_once(
+        [
+            partial(
+                request,
+                "POST",
+                f"{live_url}{API}/runs/{run.pk}/advance/",
+                token(players[n % 3]),
+                {"step": step},
+            )
+            for n in range(16)
+        ]
+    )
 
     # then: one move; the party entered the enemy room once and one battle started
     assert Counter(r.status for r in replies) == {200: 1, 409: 15}, replies
@@ -142,7 +157,9 @@ def test_sixteen_identical_moves_of_a_party_move_it_once(live_url, monkeypatch) 
     assert Battle.objects.filter(run=run).count() == 1
 
 
-def test_money_never_goes_negative_when_charons_fee_races_the_players_purchases(live_url, monkeypatch) -> None:
+def test_money_never_goes_negative_when_charons_fee_races_the_players_purchases(
+    live_url, monkeypatch
+) -> None:
     # given: a player with 100 coins, a member of a guild whose jeweler sells a 30-coin amulet, alone in
     # a run whose next room is a trap that kills
     small_dungeons(rooms=4)
@@ -160,8 +177,7 @@ def test_money_never_goes_negative_when_charons_fee_races_the_players_purchases(
     buy = f"{live_url}{API}/guilds/{guild.pk}/npcs/jeweler/offers/{offer.pk}/buy/"
 
     # when: the party walks into the trap while the player buys eight amulets at the same moment
-    calls = [partial(request, "POST", f"{live_url}{API}/runs/{run.pk}/advance/", bearer,
-                     {"step": run.step})]
+    calls = [partial(request, "POST", f"{live_url}{API}/runs/{run.pk}/advance/", bearer, {"step": run.step})]
     calls += [partial(request, "POST", buy, bearer, {}) for _ in range(8)]
     replies = all_at_once(calls)
 
@@ -180,4 +196,6 @@ def test_money_never_goes_negative_when_charons_fee_races_the_players_purchases(
     # the fee was 10% (rounded down) of the money at the moment of death, after some of the purchases
     assert any(member.money_lost == (100 - 30 * before) // 10 for before in range(bought + 1))
     assert NpcTrade.objects.filter(player=victim).count() == bought
-    assert InventoryItem.objects.filter(player=victim, item_kind=charm).count() == bought  # not run items: kept
+    assert (
+        InventoryItem.objects.filter(player=victim, item_kind=charm).count() == bought
+    )  # not run items: kept

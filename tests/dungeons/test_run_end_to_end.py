@@ -15,6 +15,7 @@ SEED 6 gives, for that party (N 3, R 0, C 10, one guild, every NPC kind a candid
 Found with ``seed_where`` (tests/dungeons/run_helpers.py) over seeds 0..; the test checks the
 stored layout first, so a change of the generator fails there with the layout it got.
 """
+
 from __future__ import annotations
 
 import math
@@ -61,12 +62,14 @@ def _take_all(party: Party, takers: list[Player], run: dict[str, Any]) -> dict[i
     taker; an item nobody can carry stays on the floor.
     """
     taken: dict[int, list[int]] = {p.pk: [] for p in takers}
-    for index, loot in enumerate(l for l in run["current_room"]["loot"] if l["taken_by"] is None):
+    for index, loot in enumerate(lying for lying in run["current_room"]["loot"] if lying["taken_by"] is None):
         for attempt in range(len(takers)):
             who = takers[(index + attempt) % len(takers)]
             response = party.post(who, f"runs/{run['id']}/loot/{loot['id']}/take/")
             if response.status_code == 200:
-                after = next(l for l in response.json()["current_room"]["loot"] if l["id"] == loot["id"])
+                after = next(
+                    lying for lying in response.json()["current_room"]["loot"] if lying["id"] == loot["id"]
+                )
                 assert after["taken_by"] == who.pk
                 taken[who.pk].append(loot["item_kind"]["id"])
                 break
@@ -96,7 +99,9 @@ def _open_lobby_over_http(party: Party, players: list[Player], kind: str) -> tup
     for player in players:
         offer = party.client(player).get(f"{API}/runs/{run_id}/offer/").json()
         assert len(offer) == 3 and len({o["id"] for o in offer}) == 3 and all(o["damage"] > 0 for o in offer)
-        assert party.client(player).get(f"{API}/runs/{run_id}/offer/").json() == offer  # the same on every call
+        assert (
+            party.client(player).get(f"{API}/runs/{run_id}/offer/").json() == offer
+        )  # the same on every call
         chosen = party.post(player, f"runs/{run_id}/weapon/", {"item_kind": offer[0]["id"]})
         assert chosen.status_code == 200, chosen.json()
         weapons[player.pk] = offer[0]["id"]
@@ -108,8 +113,9 @@ def test_a_party_of_three_plays_a_seeded_ordinary_run_to_completion_over_http(mo
     small_dungeons(floors=2, rooms=5, c_opt=1.0)
     bestiary(enemy_hp=4, boss_hp=8)
     run_settings(npc_hp=500, trap_damage_base=25, trap_damage_per_floor=2)
-    (strong, steady, weak), guild = guild_party(3, completed_dungeons=10, strength=4, stamina=6,
-                                                attentiveness=8, money=500)
+    (strong, steady, weak), guild = guild_party(
+        3, completed_dungeons=10, strength=4, stamina=6, attentiveness=8, money=500
+    )
     Player.objects.filter(pk=weak.pk).update(stamina=0, attentiveness=0, money=1234)
     weak.refresh_from_db()
     heirloom = item_kind("Heirloom Gem", "special", "gem")
@@ -120,8 +126,9 @@ def test_a_party_of_three_plays_a_seeded_ordinary_run_to_completion_over_http(mo
 
     # when: the lobby is opened, joined and started over HTTP
     run_id, weapons = _open_lobby_over_http(party, [strong, steady, weak], "ordinary")
-    formation = party.client(strong).put(f"{API}/runs/{run_id}/formation/",
-                                         {"players": [strong.pk, steady.pk, weak.pk]}, format="json")
+    formation = party.client(strong).put(
+        f"{API}/runs/{run_id}/formation/", {"players": [strong.pk, steady.pk, weak.pk]}, format="json"
+    )
     assert formation.status_code == 200, formation.json()
     started = party.post(strong, f"runs/{run_id}/start/")
     assert started.status_code == 200, started.json()
@@ -130,9 +137,15 @@ def test_a_party_of_three_plays_a_seeded_ordinary_run_to_completion_over_http(mo
     run = Run.objects.select_related("dungeon").get(pk=run_id)
     stored = [[r.kind for r in run.dungeon.rooms.filter(floor=f).order_by("index")] for f in range(2)]
     assert (run.dungeon.seed, stored, run.dungeon.npc_kind) == (SEED, LAYOUT, "inquisitor"), (
-        f"the generator changed: seed_where() finds a new seed; got {stored}")
-    assert seed_where(lambda d: d.npc is not None and [[str(r.kind) for r in f.rooms] for f in d.floors] == LAYOUT,
-                      players=[strong, steady, weak]) <= SEED
+        f"the generator changed: seed_where() finds a new seed; got {stored}"
+    )
+    assert (
+        seed_where(
+            lambda d: d.npc is not None and [[str(r.kind) for r in f.rooms] for f in d.floors] == LAYOUT,
+            players=[strong, steady, weak],
+        )
+        <= SEED
+    )
     assert PersonRunDay.objects.get(guild=guild).person_runs == 3
     state = party.run(run_id)
     assert state["status"] == "active" and state["seed"] is None  # the seed stays secret while the run is on
@@ -178,14 +191,20 @@ def test_a_party_of_three_plays_a_seeded_ordinary_run_to_completion_over_http(mo
     # room 3: rest; the formation changes (the dead member is no longer part of it)
     state = _advance(party, strong, run_id)
     assert state["current_room"]["kind"] == "rest"
-    assert_error(party.client(strong).put(f"{API}/runs/{run_id}/formation/",
-                                          {"players": [steady.pk, strong.pk, weak.pk]}, format="json"),
-                 400, "invalid_formation")
-    formation = party.client(steady).put(f"{API}/runs/{run_id}/formation/",
-                                         {"players": [steady.pk, strong.pk]}, format="json")
+    assert_error(
+        party.client(strong).put(
+            f"{API}/runs/{run_id}/formation/", {"players": [steady.pk, strong.pk, weak.pk]}, format="json"
+        ),
+        400,
+        "invalid_formation",
+    )
+    formation = party.client(steady).put(
+        f"{API}/runs/{run_id}/formation/", {"players": [steady.pk, strong.pk]}, format="json"
+    )
     assert formation.status_code == 200, formation.json()
-    assert [(m["player"], m["position"]) for m in formation.json()["members"] if m["status"] == "in_dungeon"] == [
-        (steady.pk, 0), (strong.pk, 1)]
+    assert [
+        (m["player"], m["position"]) for m in formation.json()["members"] if m["status"] == "in_dungeon"
+    ] == [(steady.pk, 0), (strong.pk, 1)]
 
     # room 4: the boss of floor 0; the turn order keeps the new formation
     state = _advance(party, strong, run_id)
@@ -225,12 +244,22 @@ def test_a_party_of_three_plays_a_seeded_ordinary_run_to_completion_over_http(mo
     # then: the run is completed; the survivors keep their loot, their count rises; the NPC is rescued
     final = party.run(run_id, steady)
     assert final["status"] == "completed" and final["ended_at"] is not None
+    # the last boss's loot is still theirs to pick up
+    assert final["current_room"]["loot"]
+    for more in _take_all(party, [strong, steady], final).items():
+        taken[more[0]].extend(more[1])
+    assert_error(
+        party.post(weak, f"runs/{run_id}/loot/{final['current_room']['loot'][0]['id']}/take/"),
+        409,
+        "not_in_party",
+    )
     assert final["seed"] == SEED  # revealed once the run is over
     statuses = {m["player"]: m["status"] for m in final["members"]}
     assert statuses == {strong.pk: "finished", steady.pk: "finished", weak.pk: "dead"}
     assert not RunMember.objects.filter(run_id=run_id, active=True).exists()
-    completed = dict(Player.objects.filter(pk__in=[strong.pk, steady.pk, weak.pk]).values_list("pk",
-                                                                                               "completed_dungeons"))
+    completed = dict(
+        Player.objects.filter(pk__in=[strong.pk, steady.pk, weak.pk]).values_list("pk", "completed_dungeons")
+    )
     assert completed == {strong.pk: 11, steady.pk: 11, weak.pk: 10}
     guild.refresh_from_db()
     assert guild.rank > rank_before
@@ -248,7 +277,16 @@ def test_a_party_of_three_plays_a_seeded_ordinary_run_to_completion_over_http(mo
     kinds = log_kinds(final)
     assert kinds[0] == "started" and kinds[-1] == "completed"
     assert [e["room_kind"] for e in final["log"] if e["kind"] == "entered"] == LAYOUT[0] + LAYOUT[1]
-    for expected in ("treasure", "battle", "battle_over", "trap", "died", "rested", "formation", "npc_joined"):
+    for expected in (
+        "treasure",
+        "battle",
+        "battle_over",
+        "trap",
+        "died",
+        "rested",
+        "formation",
+        "npc_joined",
+    ):
         assert expected in kinds, expected
     assert kinds.count("battle_over") == 4
     assert "npc_died" not in kinds and "escaped" not in kinds
@@ -284,8 +322,14 @@ def test_a_frenzy_run_has_no_treasure_or_rest_room_and_is_played_to_completion(m
     bestiary(enemy_hp=4, boss_hp=8)
     run_settings(trap_damage_base=2, trap_damage_per_floor=1)
     players = [PlayerFactory(strength=4, stamina=6, money=10), PlayerFactory(strength=4, stamina=6, money=20)]
-    fix_seed(monkeypatch, seed_where(lambda d: all(any(str(r.kind) == "enemy" for r in f.rooms) for f in d.floors),
-                                     players=players, kind="frenzy"))
+    fix_seed(
+        monkeypatch,
+        seed_where(
+            lambda d: all(any(str(r.kind) == "enemy" for r in f.rooms) for f in d.floors),
+            players=players,
+            kind="frenzy",
+        ),
+    )
     party = Party(players)
     run_id, weapons = _open_lobby_over_http(party, players, "frenzy")
     assert party.post(players[0], f"runs/{run_id}/start/").status_code == 200
@@ -293,14 +337,21 @@ def test_a_frenzy_run_has_no_treasure_or_rest_room_and_is_played_to_completion(m
     # then: the stored dungeon has no treasure and no rest room; each floor ends with its boss
     run = Run.objects.select_related("dungeon").get(pk=run_id)
     kinds = [[r.kind for r in run.dungeon.rooms.filter(floor=f).order_by("index")] for f in range(2)]
-    assert all(floor[-1] == "boss" and "trap" in floor and not {"treasure", "rest"} & set(floor) for floor in kinds)
+    assert all(
+        floor[-1] == "boss" and "trap" in floor and not {"treasure", "rest"} & set(floor) for floor in kinds
+    )
     # nobody may leave as a party or change the formation on the way
     state = party.run(run_id)
-    assert_error(party.post(players[1], f"runs/{run_id}/escape/", {"step": state["step"]}), 409,
-                 "cannot_escape_here")
-    assert_error(party.client(players[1]).put(f"{API}/runs/{run_id}/formation/",
-                                              {"players": [p.pk for p in reversed(players)]}, format="json"),
-                 409, "formation_locked")
+    assert_error(
+        party.post(players[1], f"runs/{run_id}/escape/", {"step": state["step"]}), 409, "cannot_escape_here"
+    )
+    assert_error(
+        party.client(players[1]).put(
+            f"{API}/runs/{run_id}/formation/", {"players": [p.pk for p in reversed(players)]}, format="json"
+        ),
+        409,
+        "formation_locked",
+    )
 
     # when: the party fights and walks through both floors
     final = _play_on(party, run_id)
@@ -322,13 +373,24 @@ def test_an_ordinary_run_ends_when_the_party_escapes_from_a_treasure_room(monkey
     small_dungeons(floors=1, rooms=5)
     bestiary(enemy_hp=4)
     run_settings(treasure_items_base=6)
-    players = [PlayerFactory(strength=6, stamina=6, money=0), PlayerFactory(strength=6, stamina=6, luck=3),
-               PlayerFactory(strength=6, stamina=6, luck=4, attentiveness=4)]
+    players = [
+        PlayerFactory(strength=6, stamina=6, money=0),
+        PlayerFactory(strength=6, stamina=6, luck=3),
+        PlayerFactory(strength=6, stamina=6, luck=4, attentiveness=4),
+    ]
     own = item_kind("Own Trinket", "special", "gem")
     for player in players:
         InventoryItem.objects.create(player=player, item_kind=own)
-    fix_seed(monkeypatch, seed_where(lambda d: [[str(r.kind) for r in f.rooms] for f in d.floors] == [
-        ["enemy", "treasure", "trap", "rest", "boss"]], players=players))
+    fix_seed(
+        monkeypatch,
+        seed_where(
+            lambda d: (
+                [[str(r.kind) for r in f.rooms] for f in d.floors]
+                == [["enemy", "treasure", "trap", "rest", "boss"]]
+            ),
+            players=players,
+        ),
+    )
     party = Party(players)
     run_id, _ = _open_lobby_over_http(party, players, "ordinary")
     assert party.post(players[0], f"runs/{run_id}/start/").status_code == 200
@@ -352,7 +414,10 @@ def test_an_ordinary_run_ends_when_the_party_escapes_from_a_treasure_room(monkey
         assert len(_inventory(player)) == carried[player.pk] - lost
     # money found is kept, no dungeon is counted as completed
     assert dict(Player.objects.filter(pk__in=[p.pk for p in players]).values_list("pk", "money")) == money
-    assert set(Player.objects.filter(pk__in=[p.pk for p in players]).values_list("completed_dungeons",
-                                                                                flat=True)) == {0}
+    assert set(
+        Player.objects.filter(pk__in=[p.pk for p in players]).values_list("completed_dungeons", flat=True)
+    ) == {0}
     assert not RunMember.objects.filter(run_id=run_id, active=True).exists()
-    assert_error(party.post(players[0], f"runs/{run_id}/advance/", {"step": final["step"]}), 409, "not_in_party")
+    assert_error(
+        party.post(players[0], f"runs/{run_id}/advance/", {"step": final["step"]}), 409, "not_in_party"
+    )

@@ -1,5 +1,6 @@
 """The lobby over HTTP: opening, listing, joining, leaving, starting weapons, formation and start,
 each rule with its refusal (status, code, and nothing changed)."""
+
 from __future__ import annotations
 
 import pytest
@@ -7,22 +8,40 @@ import pytest
 from dungeons.models import MemberStatus, Run, RunMember, RunStatus, WeaponChoice
 from guilds.models import PersonRunDay
 from players.models import InventoryItem
-from tests.dungeons.run_helpers import API, Party, assert_error, bestiary, item_kind, run_settings, small_dungeons, started
+from tests.dungeons.run_helpers import (
+    API,
+    Party,
+    assert_error,
+    bestiary,
+    item_kind,
+    run_settings,
+    small_dungeons,
+    started,
+)
 from tests.factories import PlayerFactory, make_run
 
 pytestmark = pytest.mark.django_db
 
 
 def _members(run_id: int) -> list[tuple[int, str, int, bool]]:
-    return list(RunMember.objects.filter(run_id=run_id).order_by("pk")
-                .values_list("player_id", "status", "position", "active"))
+    return list(
+        RunMember.objects.filter(run_id=run_id)
+        .order_by("pk")
+        .values_list("player_id", "status", "position", "active")
+    )
 
 
 def _snapshot(run_id: int) -> tuple:
     run = Run.objects.get(pk=run_id)
-    return (run.status, run.host_id, run.step, run.dungeon_id, _members(run_id),
-            list(RunMember.objects.filter(run_id=run_id).order_by("pk").values_list("weapon_choice", flat=True)),
-            InventoryItem.objects.count())
+    return (
+        run.status,
+        run.host_id,
+        run.step,
+        run.dungeon_id,
+        _members(run_id),
+        list(RunMember.objects.filter(run_id=run_id).order_by("pk").values_list("weapon_choice", flat=True)),
+        InventoryItem.objects.count(),
+    )
 
 
 def test_opening_a_lobby_makes_the_caller_host_and_first_member_and_lists_it() -> None:
@@ -33,15 +52,27 @@ def test_opening_a_lobby_makes_the_caller_host_and_first_member_and_lists_it() -
 
     assert opened.status_code == 201, opened.json()
     body = opened.json()
-    assert (body["kind"], body["status"], body["host"], body["step"], body["seed"]) == ("frenzy", "lobby", host.pk,
-                                                                                          0, None)
+    assert (body["kind"], body["status"], body["host"], body["step"], body["seed"]) == (
+        "frenzy",
+        "lobby",
+        host.pk,
+        0,
+        None,
+    )
     assert [(m["player"], m["position"], m["status"]) for m in body["members"]] == [(host.pk, 0, "joined")]
     # regression: both run lists answered 500 ("The annotation 'host' conflicts with a field")
     lobbies = party.client(other).get(f"{API}/runs/lobbies/")
     assert lobbies.status_code == 200, lobbies.content
-    assert lobbies.json()["results"] == [{"id": body["id"], "kind": "frenzy", "status": "lobby", "host": host.pk,
-                                          "host_username": host.user.username,
-                                          "created_at": lobbies.json()["results"][0]["created_at"]}]
+    assert lobbies.json()["results"] == [
+        {
+            "id": body["id"],
+            "kind": "frenzy",
+            "status": "lobby",
+            "host": host.pk,
+            "host_username": host.user.username,
+            "created_at": lobbies.json()["results"][0]["created_at"],
+        }
+    ]
     mine = party.client(host).get(f"{API}/runs/")
     assert mine.status_code == 200, mine.content
     assert [(r["id"], r["host"]) for r in mine.json()["results"]] == [(body["id"], host.pk)]
@@ -147,8 +178,9 @@ def test_a_starting_weapon_is_taken_once_from_the_offer_only() -> None:
     before = _snapshot(run.pk)
 
     # when / then: a weapon outside the offer is refused, nothing carried
-    error = assert_error(party.post(host, f"runs/{run.pk}/weapon/", {"item_kind": not_offered.pk}), 409,
-                         "not_offered")
+    error = assert_error(
+        party.post(host, f"runs/{run.pk}/weapon/", {"item_kind": not_offered.pk}), 409, "not_offered"
+    )
     assert sorted(error["details"]["offer"]) == sorted(o["id"] for o in offer)
     assert _snapshot(run.pk) == before
 
@@ -159,9 +191,14 @@ def test_a_starting_weapon_is_taken_once_from_the_offer_only() -> None:
     chosen = _snapshot(run.pk)
 
     # then: a second choice (take or refuse) is weapon_already_chosen
-    assert_error(party.post(host, f"runs/{run.pk}/weapon/", {"item_kind": offer[0]["id"]}), 409,
-                 "weapon_already_chosen")
-    assert_error(party.post(host, f"runs/{run.pk}/weapon/", {"item_kind": None}), 409, "weapon_already_chosen")
+    assert_error(
+        party.post(host, f"runs/{run.pk}/weapon/", {"item_kind": offer[0]["id"]}),
+        409,
+        "weapon_already_chosen",
+    )
+    assert_error(
+        party.post(host, f"runs/{run.pk}/weapon/", {"item_kind": None}), 409, "weapon_already_chosen"
+    )
     assert _snapshot(run.pk) == chosen
     assert InventoryItem.objects.filter(player=host).count() == 1
 
@@ -169,15 +206,17 @@ def test_a_starting_weapon_is_taken_once_from_the_offer_only() -> None:
 def test_a_starting_weapon_beyond_two_carried_weapons_is_weapon_limit_and_the_choice_stays_open() -> None:
     host = PlayerFactory()
     for n in range(2):
-        InventoryItem.objects.create(player=host, item_kind=item_kind(f"Own Blade {n}", "weapon", "sword",
-                                                                      damage=3))
+        InventoryItem.objects.create(
+            player=host, item_kind=item_kind(f"Own Blade {n}", "weapon", "sword", damage=3)
+        )
     run = make_run(host=host)
     party = Party([host])
     offer = party.client(host).get(f"{API}/runs/{run.pk}/offer/").json()
     before = _snapshot(run.pk)
 
-    error = assert_error(party.post(host, f"runs/{run.pk}/weapon/", {"item_kind": offer[0]["id"]}), 409,
-                         "weapon_limit")
+    error = assert_error(
+        party.post(host, f"runs/{run.pk}/weapon/", {"item_kind": offer[0]["id"]}), 409, "weapon_limit"
+    )
 
     assert (error["details"]["limit"], error["details"]["current"]) == (2, 2)
     assert _snapshot(run.pk) == before
@@ -200,12 +239,19 @@ def test_a_formation_must_name_every_member_once(players: str) -> None:
     party = Party([host, guest])
     assert party.post(guest, f"runs/{run.pk}/join/").status_code == 200
     stranger = PlayerFactory()
-    order = {"missing": [guest.pk], "stranger": [guest.pk, stranger.pk], "twice": [guest.pk, guest.pk],
-             "extra": [guest.pk, host.pk, stranger.pk]}[players]
+    order = {
+        "missing": [guest.pk],
+        "stranger": [guest.pk, stranger.pk],
+        "twice": [guest.pk, guest.pk],
+        "extra": [guest.pk, host.pk, stranger.pk],
+    }[players]
     before = _snapshot(run.pk)
 
-    error = assert_error(party.client(guest).put(f"{API}/runs/{run.pk}/formation/", {"players": order},
-                                                 format="json"), 400, "invalid_formation")
+    error = assert_error(
+        party.client(guest).put(f"{API}/runs/{run.pk}/formation/", {"players": order}, format="json"),
+        400,
+        "invalid_formation",
+    )
 
     assert sorted(error["details"]["party"]) == sorted([host.pk, guest.pk])
     assert _snapshot(run.pk) == before
@@ -217,8 +263,9 @@ def test_any_member_sets_the_formation_in_the_lobby() -> None:
     party = Party([host, guest])
     party.post(guest, f"runs/{run.pk}/join/")
 
-    response = party.client(guest).put(f"{API}/runs/{run.pk}/formation/", {"players": [guest.pk, host.pk]},
-                                       format="json")
+    response = party.client(guest).put(
+        f"{API}/runs/{run.pk}/formation/", {"players": [guest.pk, host.pk]}, format="json"
+    )
 
     assert response.status_code == 200, response.json()
     assert [(m["player"], m["position"]) for m in response.json()["members"]] == [(guest.pk, 0), (host.pk, 1)]
@@ -226,7 +273,9 @@ def test_any_member_sets_the_formation_in_the_lobby() -> None:
 
 def test_leaving_returns_the_starting_weapon_hands_over_the_host_and_the_last_one_out_cancels() -> None:
     host, guest = PlayerFactory(), PlayerFactory()
-    own = InventoryItem.objects.create(player=host, item_kind=item_kind("Own Dagger", "weapon", "knife", damage=2))
+    own = InventoryItem.objects.create(
+        player=host, item_kind=item_kind("Own Dagger", "weapon", "knife", damage=2)
+    )
     run = make_run(host=host)
     party = Party([host, guest])
     party.post(guest, f"runs/{run.pk}/join/")

@@ -1,6 +1,7 @@
 """Rooms in order over HTTP: moves with their step, loot, traps, rest rooms and party escape, each rule
 with its refusal (status, code and nothing changed). Every dungeon is one floor of a chosen layout
 (``started`` finds the seed); the bestiary is the test one."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -10,7 +11,7 @@ import pytest
 from combat.engine import EffectSpec, setup_from_dict
 from combat.models import Battle
 from dungeons import run_rules
-from dungeons.models import MemberStatus, Run, RunLoot, RunMember, RunStatus
+from dungeons.models import Run, RunLoot, RunMember, RunStatus
 from players.models import InventoryItem, Player
 from tests.dungeons.run_helpers import (
     API,
@@ -39,13 +40,28 @@ def _steered() -> None:
 def _state(run_id: int) -> tuple:
     """Everything a refused move must leave as it was."""
     run = Run.objects.get(pk=run_id)
-    members = list(RunMember.objects.filter(run_id=run_id).order_by("pk").values_list(
-        "player_id", "status", "position", "hp", "active", "items_lost", "money_lost"))
+    members = list(
+        RunMember.objects.filter(run_id=run_id)
+        .order_by("pk")
+        .values_list("player_id", "status", "position", "hp", "active", "items_lost", "money_lost")
+    )
     loot = list(RunLoot.objects.filter(run_id=run_id).order_by("pk").values_list("pk", "taken_by_id"))
-    money = list(Player.objects.filter(run_memberships__run_id=run_id).order_by("pk").values_list("money",
-                                                                                                  flat=True))
-    return (run.status, run.floor, run.room, run.step, run.room_cleared, len(run.log), members, loot, money,
-            InventoryItem.objects.count(), Battle.objects.count())
+    money = list(
+        Player.objects.filter(run_memberships__run_id=run_id).order_by("pk").values_list("money", flat=True)
+    )
+    return (
+        run.status,
+        run.floor,
+        run.room,
+        run.step,
+        run.room_cleared,
+        len(run.log),
+        members,
+        loot,
+        money,
+        InventoryItem.objects.count(),
+        Battle.objects.count(),
+    )
 
 
 def _advance(party: Party, who: Player, run: Run) -> Any:
@@ -54,6 +70,7 @@ def _advance(party: Party, who: Player, run: Run) -> Any:
 
 
 # --- moves ------------------------------------------------------------------------------------------
+
 
 def test_advance_names_the_step_it_answers_so_a_duplicate_never_moves_twice(monkeypatch) -> None:
     small_dungeons(rooms=4)
@@ -105,7 +122,9 @@ def test_moves_on_another_partys_run_are_404_and_change_nothing(monkeypatch) -> 
         party.post(outsider, f"runs/{run.pk}/escape/", {"step": run.step}),
         party.post(outsider, f"runs/{run.pk}/loot/{loot.pk}/take/"),
         party.post(outsider, f"runs/{run.pk}/leave/"),
-        party.client(outsider).put(f"{API}/runs/{run.pk}/formation/", {"players": [outsider.pk]}, format="json"),
+        party.client(outsider).put(
+            f"{API}/runs/{run.pk}/formation/", {"players": [outsider.pk]}, format="json"
+        ),
     ):
         assert_error(response, 404, "run_not_found")
     assert _state(run.pk) == before
@@ -125,6 +144,7 @@ def test_loot_of_another_run_is_not_found_in_ours(monkeypatch) -> None:
 
 # --- formation --------------------------------------------------------------------------------------
 
+
 def test_the_formation_is_locked_outside_the_lobby_and_rest_rooms(monkeypatch) -> None:
     small_dungeons(rooms=5)
     a, b = PlayerFactory(stamina=10), PlayerFactory(stamina=10)
@@ -132,7 +152,9 @@ def test_the_formation_is_locked_outside_the_lobby_and_rest_rooms(monkeypatch) -
     party = Party([a, b])
 
     def set_formation() -> Any:
-        return party.client(a).put(f"{API}/runs/{run.pk}/formation/", {"players": [b.pk, a.pk]}, format="json")
+        return party.client(a).put(
+            f"{API}/runs/{run.pk}/formation/", {"players": [b.pk, a.pk]}, format="json"
+        )
 
     # during a battle
     before = _state(run.pk)
@@ -149,11 +171,15 @@ def test_the_formation_is_locked_outside_the_lobby_and_rest_rooms(monkeypatch) -
     assert _advance(party, a, run).json()["current_room"]["kind"] == "rest"
     response = set_formation()
     assert response.status_code == 200, response.json()
-    assert [m["player"] for m in sorted(response.json()["members"], key=lambda m: m["position"])] == [b.pk, a.pk]
+    assert [m["player"] for m in sorted(response.json()["members"], key=lambda m: m["position"])] == [
+        b.pk,
+        a.pk,
+    ]
     assert response.json()["log"][-1] == {"kind": "formation", "floor": 0, "room": 3, "players": [b.pk, a.pk]}
 
 
 # --- loot ---------------------------------------------------------------------------------------------
+
 
 def test_loot_is_taken_once_and_only_in_its_room(monkeypatch) -> None:
     small_dungeons(rooms=4)
@@ -194,12 +220,14 @@ def test_a_pickup_beyond_a_carry_limit_leaves_the_loot_on_the_floor(monkeypatch)
     run = started([potions_full, laden], monkeypatch, ["treasure", "trap", "rest", "boss"])
     party = Party([potions_full, laden])
     loot = list(RunLoot.objects.filter(run=run).select_related("item_kind"))
-    potion = next((l for l in loot if l.item_kind.category == "potion"), None)
+    potion = next((lying for lying in loot if lying.item_kind.category == "potion"), None)
     assert potion is not None, "the treasure holds no potion with this seed and catalog"
     before = _state(run.pk)
 
     # when: the potion is refused for the first (potion_limit), everything for the second (weight_limit)
-    error = assert_error(party.post(potions_full, f"runs/{run.pk}/loot/{potion.pk}/take/"), 409, "potion_limit")
+    error = assert_error(
+        party.post(potions_full, f"runs/{run.pk}/loot/{potion.pk}/take/"), 409, "potion_limit"
+    )
     assert (error["details"]["limit"], error["details"]["current"]) == (3, 3)
     for lying in loot:
         error = assert_error(party.post(laden, f"runs/{run.pk}/loot/{lying.pk}/take/"), 409, "weight_limit")
@@ -207,7 +235,7 @@ def test_a_pickup_beyond_a_carry_limit_leaves_the_loot_on_the_floor(monkeypatch)
 
     # then: every item still lies in the room, and nobody's inventory changed
     assert _state(run.pk) == before
-    assert all(l["taken_by"] is None for l in party.run(run.pk)["current_room"]["loot"])
+    assert all(lying["taken_by"] is None for lying in party.run(run.pk)["current_room"]["loot"])
     # the item is still there for someone who can carry it
     Player.objects.filter(pk=laden.pk).update(strength=1)
     taken = party.post(laden, f"runs/{run.pk}/loot/{potion.pk}/take/")
@@ -222,18 +250,28 @@ def test_treasure_pays_every_member_and_attentiveness_adds_items(monkeypatch) ->
 
     # attentiveness 2 x 0.5 = certain extra item; attentiveness 0 never adds one
     assert RunLoot.objects.filter(run=run, floor=0, room=0).count() == 3
-    assert dict(Player.objects.filter(pk__in=[sharp.pk, dull.pk]).values_list("pk", "money")) == {sharp.pk: 7,
-                                                                                                  dull.pk: 10}
+    assert dict(Player.objects.filter(pk__in=[sharp.pk, dull.pk]).values_list("pk", "money")) == {
+        sharp.pk: 7,
+        dull.pk: 10,
+    }
     assert run.log[-1]["kind"] == "treasure" and run.log[-1]["coins_each"] == 7
 
 
 # --- traps ---------------------------------------------------------------------------------------------
 
+
 def test_a_trap_hurts_by_attentiveness_and_its_effect_is_carried_into_the_next_battle(monkeypatch) -> None:
     # given: a certain trap effect (bleeding, 3 turns), trap damage 10 and mitigation 10% per point
     small_dungeons(rooms=5)
-    run_settings(trap_damage_base=10, trap_damage_per_floor=0, trap_effect="bleeding", trap_effect_turns=3,
-                 trap_effect_chance=1.0, trap_mitigation_per_attentiveness=0.1, trap_mitigation_max=0.75)
+    run_settings(
+        trap_damage_base=10,
+        trap_damage_per_floor=0,
+        trap_effect="bleeding",
+        trap_effect_turns=3,
+        trap_effect_chance=1.0,
+        trap_mitigation_per_attentiveness=0.1,
+        trap_mitigation_max=0.75,
+    )
     careless, careful = PlayerFactory(stamina=4, attentiveness=0), PlayerFactory(stamina=4, attentiveness=10)
     run = started([careless, careful], monkeypatch, ["trap", "enemy", "treasure", "rest", "boss"])
     party = Party([careless, careful])
@@ -252,10 +290,14 @@ def test_a_trap_hurts_by_attentiveness_and_its_effect_is_carried_into_the_next_b
     # then: the effect starts the battle on the one it stuck to, and is no longer pending
     battle = Battle.objects.get(pk=state["current_room"]["battle"]["id"])
     setup = setup_from_dict(battle.setup)
-    assert (f"p{careless.pk}", EffectSpec("bleeding", 3, None)) in [(cid, EffectSpec(s.name, s.turns, None))
-                                                                    for cid, s in setup.starting_effects]
-    bleeding = [e for e in battle.events.order_by("seq").values_list("data", flat=True)
-                if e["kind"] == "effect_applied" and e["effect"] == "bleeding"]
+    assert (f"p{careless.pk}", EffectSpec("bleeding", 3, None)) in [
+        (cid, EffectSpec(s.name, s.turns, None)) for cid, s in setup.starting_effects
+    ]
+    bleeding = [
+        e
+        for e in battle.events.order_by("seq").values_list("data", flat=True)
+        if e["kind"] == "effect_applied" and e["effect"] == "bleeding"
+    ]
     assert f"p{careless.pk}" in [e["target"] for e in bleeding]
     assert RunMember.objects.get(run=run, player=careless).pending_effects == []
     if hits[str(careful.pk)]["effect"] is None:
@@ -271,11 +313,17 @@ def test_a_trap_that_kills_the_whole_party_fails_the_run_and_charon_takes_his_fe
     run.refresh_from_db()
     assert run.status == RunStatus.FAILED and run.ended_at is not None
     assert log_kinds(run)[-3:] == ["died", "died", "failed"]
-    assert dict(Player.objects.filter(pk__in=[rich.pk, broke.pk]).values_list("pk", "money")) == {rich.pk: 900,
-                                                                                                  broke.pk: 0}
-    assert dict(RunMember.objects.filter(run=run).values_list("player_id", "money_lost")) == {rich.pk: 99,
-                                                                                             broke.pk: 0}
-    assert not InventoryItem.objects.filter(player__in=[rich, broke]).exists()  # the starting weapons are lost
+    assert dict(Player.objects.filter(pk__in=[rich.pk, broke.pk]).values_list("pk", "money")) == {
+        rich.pk: 900,
+        broke.pk: 0,
+    }
+    assert dict(RunMember.objects.filter(run=run).values_list("player_id", "money_lost")) == {
+        rich.pk: 99,
+        broke.pk: 0,
+    }
+    assert not InventoryItem.objects.filter(
+        player__in=[rich, broke]
+    ).exists()  # the starting weapons are lost
     assert not RunMember.objects.filter(run=run, active=True).exists()
     # a failed run takes no more moves
     assert_error(Party([rich]).post(rich, f"runs/{run.pk}/advance/", {"step": run.step}), 409, "not_in_party")
@@ -283,10 +331,17 @@ def test_a_trap_that_kills_the_whole_party_fails_the_run_and_charon_takes_his_fe
 
 # --- rest ---------------------------------------------------------------------------------------------
 
+
 def test_a_rest_room_heals_by_metabolism_up_to_max_hp(monkeypatch) -> None:
     small_dungeons(rooms=4)
-    run_settings(trap_damage_base=12, trap_effect_chance=0.0, rest_heal_base=2, rest_heal_per_metabolism=3,
-                 room_regen_base=0, room_regen_per_metabolism=0)
+    run_settings(
+        trap_damage_base=12,
+        trap_effect_chance=0.0,
+        rest_heal_base=2,
+        rest_heal_per_metabolism=3,
+        room_regen_base=0,
+        room_regen_per_metabolism=0,
+    )
     slow, fast = PlayerFactory(metabolism=0), PlayerFactory(metabolism=5)
     run = started([slow, fast], monkeypatch, ["trap", "treasure", "rest", "boss"])
     party = Party([slow, fast])
@@ -300,13 +355,16 @@ def test_a_rest_room_heals_by_metabolism_up_to_max_hp(monkeypatch) -> None:
 
 # --- party escape -----------------------------------------------------------------------------------------
 
+
 def _give(player: Player, count: int) -> list[int]:
     gem = item_kind(f"Pebble of {player.pk}", "special", "gem")
     return [InventoryItem.objects.create(player=player, item_kind=gem).pk for _ in range(count)]
 
 
 @pytest.mark.parametrize("room", ["treasure", "rest"])
-def test_the_party_escapes_from_a_treasure_or_rest_room_losing_the_seeded_loss_fraction(monkeypatch, room) -> None:
+def test_the_party_escapes_from_a_treasure_or_rest_room_losing_the_seeded_loss_fraction(
+    monkeypatch, room
+) -> None:
     # given: three members carrying ten items each, with 0, 3 and 9 upgrades of luck + attentiveness
     small_dungeons(rooms=4)
     novice = PlayerFactory(luck=0, attentiveness=0)
@@ -314,8 +372,11 @@ def test_the_party_escapes_from_a_treasure_or_rest_room_losing_the_seeded_loss_f
     veteran = PlayerFactory(luck=5, attentiveness=4)
     carried = {p.pk: _give(p, 10) for p in (novice, middling, veteran)}
     run_settings(trap_damage_base=0, trap_damage_per_floor=0)
-    run = started([novice, middling, veteran], monkeypatch, ["trap", "treasure", "rest", "boss"]
-                  if room == "treasure" else ["treasure", "trap", "rest", "boss"])
+    run = started(
+        [novice, middling, veteran],
+        monkeypatch,
+        ["trap", "treasure", "rest", "boss"] if room == "treasure" else ["treasure", "trap", "rest", "boss"],
+    )
     party = Party([novice, middling, veteran])
     while party.run(run.pk)["current_room"]["kind"] != room:
         assert _advance(party, novice, run).status_code == 200
@@ -332,13 +393,17 @@ def test_the_party_escapes_from_a_treasure_or_rest_room_losing_the_seeded_loss_f
     assert body["status"] == "escaped" and body["seed"] == run.seed
     lost = {m["player"]: m["items_lost"] for m in body["members"]}
     assert lost == {novice.pk: 8, middling.pk: 7, veteran.pk: 4}
-    percents = {e["player"]: e["loss_percent"] for e in body["log"] if e["kind"] == "escaped" and "player" in e}
+    percents = {
+        e["player"]: e["loss_percent"] for e in body["log"] if e["kind"] == "escaped" and "player" in e
+    }
     assert percents == {novice.pk: 80, middling.pk: 65, veteran.pk: 40}
     # which items went is the seeded choice of run_rules.escape_losses for the room and player
     for player_id, ids in carried.items():
         rng = run_rules.room_rng(run.seed, *position, f"escape/{player_id}")
         gone = run_rules.escape_losses(ids, percent=percents[player_id], rng=rng)
-        left = sorted(InventoryItem.objects.filter(player_id=player_id, pk__in=ids).values_list("pk", flat=True))
+        left = sorted(
+            InventoryItem.objects.filter(player_id=player_id, pk__in=ids).values_list("pk", flat=True)
+        )
         assert left == sorted(set(ids) - set(gone))
     assert all(m["status"] == "escaped" for m in body["members"])
     assert not RunMember.objects.filter(run=run, active=True).exists()
@@ -350,8 +415,14 @@ def test_the_party_escapes_from_a_treasure_or_rest_room_losing_the_seeded_loss_f
 def test_an_escape_from_a_run_with_an_npc_rescues_nobody(monkeypatch) -> None:
     small_dungeons(rooms=5, c_opt=0.1)
     players, guild = guild_party(2, completed_dungeons=10)
-    run = started(players, monkeypatch, predicate=lambda d: [[str(r.kind) for r in f.rooms] for f in d.floors]
-                  == [["story", "treasure", "trap", "rest", "boss"]])
+    run = started(
+        players,
+        monkeypatch,
+        predicate=lambda d: (
+            [[str(r.kind) for r in f.rooms] for f in d.floors]
+            == [["story", "treasure", "trap", "rest", "boss"]]
+        ),
+    )
     party = Party(players)
     assert party.run(run.pk)["npc"]["hp"] > 0
     _advance(party, players[0], run)
@@ -368,8 +439,10 @@ def test_an_escape_from_a_run_with_an_npc_rescues_nobody(monkeypatch) -> None:
 def test_the_party_cannot_escape_from_other_rooms(monkeypatch, room) -> None:
     small_dungeons(rooms=5, story_item_chance=1.0 if room == "story_items" else 0.0)
     players = [PlayerFactory(stamina=5)]
-    layouts = {"enemy": ["enemy", "trap", "treasure", "rest", "boss"],
-               "trap": ["trap", "enemy", "treasure", "rest", "boss"]}
+    layouts = {
+        "enemy": ["enemy", "trap", "treasure", "rest", "boss"],
+        "trap": ["trap", "enemy", "treasure", "rest", "boss"],
+    }
     if room == "story_items":
         run = started(players, monkeypatch, predicate=lambda d: str(d.floors[0].rooms[0].kind) == "story")
     else:
@@ -377,8 +450,9 @@ def test_the_party_cannot_escape_from_other_rooms(monkeypatch, room) -> None:
     party = Party(players)
     before = _state(run.pk)
 
-    error = assert_error(party.post(players[0], f"runs/{run.pk}/escape/", {"step": run.step}), 409,
-                         "cannot_escape_here")
+    error = assert_error(
+        party.post(players[0], f"runs/{run.pk}/escape/", {"step": run.step}), 409, "cannot_escape_here"
+    )
 
     assert error["details"]["room_kind"] == ("story" if room == "story_items" else room)
     assert _state(run.pk) == before
@@ -386,6 +460,7 @@ def test_the_party_cannot_escape_from_other_rooms(monkeypatch, room) -> None:
 
 
 # --- what reaches the battle --------------------------------------------------------------------------------
+
 
 def test_warlock_buffs_and_carried_amulets_are_in_every_battle_of_the_run(monkeypatch) -> None:
     # given: the guild's warlock (rescued) sold the first member a vigor buff for the next run, and
@@ -397,10 +472,13 @@ def test_warlock_buffs_and_carried_amulets_are_in_every_battle_of_the_run(monkey
     run_settings(trap_effect_chance=0.0)  # no trap effect among the starting effects
     (buffed, warded), guild = guild_party(2, stamina=10, strength=5, money=10_000)
     npc_rescue(guild_id=guild.pk, kind="warlock")
-    vigor = WarlockBuff.objects.create(name="Test Vigor Hex", effect="vigor", turns=None, magnitude=0.3, price=1)
+    vigor = WarlockBuff.objects.create(
+        name="Test Vigor Hex", effect="vigor", turns=None, magnitude=0.3, price=1
+    )
     warlock_buff_buy(player=buffed, guild_id=guild.pk, buff_id=vigor.pk)
-    amulet = item_kind("Test Amulet of Warding", "amulet", "amulet", effect="resilience", effect_magnitude=0.2,
-                       rarity="rare")
+    amulet = item_kind(
+        "Test Amulet of Warding", "amulet", "amulet", effect="resilience", effect_magnitude=0.2, rarity="rare"
+    )
     InventoryItem.objects.create(player=warded, item_kind=amulet)
     bestiary(enemy_hp=3, boss_hp=3)  # quick victories
 
@@ -409,7 +487,8 @@ def test_warlock_buffs_and_carried_amulets_are_in_every_battle_of_the_run(monkey
     party = Party([buffed, warded])
     assert PlayerBuff.objects.get(player=buffed).claimed_run_id == run.pk
     assert RunMember.objects.get(run=run, player=buffed).buffs == [
-        {"name": "vigor", "turns": None, "magnitude": 0.3, "chance": 1.0}]
+        {"name": "vigor", "turns": None, "magnitude": 0.3, "chance": 1.0}
+    ]
     assert RunMember.objects.get(run=run, player=warded).buffs == []
     battles = [current_battle(run).pk]
     first = party.battle(battles[0])
@@ -424,11 +503,16 @@ def test_warlock_buffs_and_carried_amulets_are_in_every_battle_of_the_run(monkey
     for battle_id in battles:
         battle = Battle.objects.get(pk=battle_id)
         setup = setup_from_dict(battle.setup)
-        assert [(cid, s.name, s.magnitude) for cid, s in setup.starting_effects] == [(f"p{buffed.pk}", "vigor", 0.3)]
+        assert [(cid, s.name, s.magnitude) for cid, s in setup.starting_effects] == [
+            (f"p{buffed.pk}", "vigor", 0.3)
+        ]
         warded_setup = next(p for p in setup.players if p.id == f"p{warded.pk}")
         assert [(s.name, s.magnitude) for s in warded_setup.amulets] == [("resilience", 0.2)]
-        applied = [(e["target"], e["effect"], e["permanent"]) for e in
-                   battle.events.order_by("seq").values_list("data", flat=True) if e["kind"] == "effect_applied"]
+        applied = [
+            (e["target"], e["effect"], e["permanent"])
+            for e in battle.events.order_by("seq").values_list("data", flat=True)
+            if e["kind"] == "effect_applied"
+        ]
         assert (f"p{warded.pk}", "resilience", True) in applied
         assert (f"p{buffed.pk}", "vigor", False) in applied
     effects = {c["id"]: {e["name"]: e for e in c["effects"]} for c in first["combatants"]}
@@ -437,6 +521,7 @@ def test_warlock_buffs_and_carried_amulets_are_in_every_battle_of_the_run(monkey
 
 
 # --- completion -------------------------------------------------------------------------------------------
+
 
 def test_the_last_bosss_loot_can_be_taken_by_the_party_that_completed_the_run(monkeypatch) -> None:
     # regression: the final boss dropped boss_loot_items items that nobody could ever pick up (the
@@ -456,12 +541,16 @@ def test_the_last_bosss_loot_can_be_taken_by_the_party_that_completed_the_run(mo
     taken = party.post(winner, f"runs/{run.pk}/loot/{first['id']}/take/")
 
     assert taken.status_code == 200, taken.json()
-    item = InventoryItem.objects.get(player=winner, item_kind_id=first["item_kind"]["id"], acquired_in_run=run)
+    item = InventoryItem.objects.get(
+        player=winner, item_kind_id=first["item_kind"]["id"], acquired_in_run=run
+    )
     assert item is not None
     assert_error(party.post(other, f"runs/{run.pk}/loot/{first['id']}/take/"), 409, "loot_taken")
     # the run stays completed, and nobody else may reach in
     stranger = PlayerFactory()
-    assert_error(Party([stranger]).post(stranger, f"runs/{run.pk}/loot/{second['id']}/take/"), 404, "run_not_found")
+    assert_error(
+        Party([stranger]).post(stranger, f"runs/{run.pk}/loot/{second['id']}/take/"), 404, "run_not_found"
+    )
     assert Run.objects.get(pk=run.pk).status == RunStatus.COMPLETED
 
 
@@ -486,8 +575,13 @@ def test_an_npc_killed_in_battle_is_not_rescued(monkeypatch) -> None:
     run_settings(npc_hp=1, trap_damage_base=0, trap_damage_per_floor=0)
     combat_settings(ai_focus_weakest_chance=1.0)
     players, guild = guild_party(2, completed_dungeons=10, stamina=10, strength=2)
-    run = started(players, monkeypatch, predicate=lambda d: [str(r.kind) for r in d.floors[0].rooms][:2]
-                  == ["story", "enemy"] and d.npc == (0, 0))
+    run = started(
+        players,
+        monkeypatch,
+        predicate=lambda d: (
+            [str(r.kind) for r in d.floors[0].rooms][:2] == ["story", "enemy"] and d.npc == (0, 0)
+        ),
+    )
     party = Party(players)
     assert party.run(run.pk)["npc"]["hp"] == 1
 
@@ -501,7 +595,9 @@ def test_an_npc_killed_in_battle_is_not_rescued(monkeypatch) -> None:
         if room["battle"] and room["battle"]["outcome"] == "ongoing":
             party.fight(room["battle"]["id"])
         else:
-            assert party.post(players[0], f"runs/{run.pk}/advance/", {"step": state["step"]}).status_code == 200
+            assert (
+                party.post(players[0], f"runs/{run.pk}/advance/", {"step": state["step"]}).status_code == 200
+            )
         state = party.run(run.pk)
 
     # then: the run completed, but the dead NPC was not rescued and the guild's rank did not rise
@@ -527,8 +623,9 @@ def test_after_a_draw_with_the_last_boss_the_party_cannot_go_on_but_can_leave(mo
     assert (state["status"], state["current_room"]["cleared"]) == ("active", True)
     before = _state(run.pk)
 
-    error = assert_error(party.post(player, f"runs/{run.pk}/advance/", {"step": state["step"]}), 409,
-                         "no_next_room")
+    error = assert_error(
+        party.post(player, f"runs/{run.pk}/advance/", {"step": state["step"]}), 409, "no_next_room"
+    )
 
     assert (error["details"]["floor"], error["details"]["room"]) == (0, 1)
     assert _state(run.pk) == before

@@ -1,4 +1,5 @@
 """Properties of the pure run rules (dungeons/run_rules.py) under hypothesis, plus the SPEC's numbers."""
+
 from __future__ import annotations
 
 import math
@@ -18,11 +19,15 @@ seeds = st.integers(min_value=0, max_value=2**63 - 1)
 @st.composite
 def loss_rules(draw: st.DrawFn) -> RunRules:
     low = draw(st.integers(0, 100))
-    return RunRules(escape_loss_start_percent=draw(st.integers(low, 100)), escape_loss_min_percent=low,
-                    escape_loss_per_upgrade=draw(st.integers(0, 20)))
+    return RunRules(
+        escape_loss_start_percent=draw(st.integers(low, 100)),
+        escape_loss_min_percent=low,
+        escape_loss_per_upgrade=draw(st.integers(0, 20)),
+    )
 
 
-# --- escape ---------------------------------------------------------------------------------------------
+# --- escape ---------------------------------------------------------------------------------------
+
 
 def test_escape_loss_percent_spec_numbers() -> None:
     assert run_rules.escape_loss_percent(luck=0, attentiveness=0, rules=RULES) == 80
@@ -33,8 +38,9 @@ def test_escape_loss_percent_spec_numbers() -> None:
 
 
 @given(luck=stat, attentiveness=stat, rules=loss_rules())
-def test_escape_loss_percent_stays_between_the_floor_and_the_start(luck: int, attentiveness: int,
-                                                                   rules: RunRules) -> None:
+def test_escape_loss_percent_stays_between_the_floor_and_the_start(
+    luck: int, attentiveness: int, rules: RunRules
+) -> None:
     percent = run_rules.escape_loss_percent(luck=luck, attentiveness=attentiveness, rules=rules)
     assert rules.escape_loss_min_percent <= percent <= rules.escape_loss_start_percent
     expected = rules.escape_loss_start_percent - rules.escape_loss_per_upgrade * (luck + attentiveness)
@@ -51,8 +57,9 @@ def test_each_upgrade_of_luck_or_attentiveness_never_raises_the_loss(luck: int, 
 
 
 @given(carried=st.integers(0, 500), percent=st.integers(0, 100))
-def test_escape_loss_count_is_the_percentage_rounded_half_up_within_what_is_carried(carried: int,
-                                                                                     percent: int) -> None:
+def test_escape_loss_count_is_the_percentage_rounded_half_up_within_what_is_carried(
+    carried: int, percent: int
+) -> None:
     count = run_rules.escape_loss_count(carried=carried, percent=percent)
     assert 0 <= count <= carried
     exact = carried * percent / 100
@@ -74,13 +81,16 @@ def test_escape_loss_count_examples() -> None:
 
 
 @given(items=st.lists(st.integers(), max_size=40, unique=True), percent=st.integers(0, 100), seed=seeds)
-def test_escape_losses_are_a_seeded_subset_of_the_right_size_in_the_given_order(items: list[int], percent: int,
-                                                                                 seed: int) -> None:
+def test_escape_losses_are_a_seeded_subset_of_the_right_size_in_the_given_order(
+    items: list[int], percent: int, seed: int
+) -> None:
     lost = run_rules.escape_losses(items, percent=percent, rng=random.Random(seed))
     assert set(lost) <= set(items)
     assert len(lost) == len(set(lost)) == run_rules.escape_loss_count(carried=len(items), percent=percent)
     assert lost == [item for item in items if item in set(lost)]  # the given order is kept
-    assert run_rules.escape_losses(items, percent=percent, rng=random.Random(seed)) == lost  # same seed, same loss
+    assert (
+        run_rules.escape_losses(items, percent=percent, rng=random.Random(seed)) == lost
+    )  # same seed, same loss
 
 
 def test_escape_losses_depend_on_the_seed() -> None:
@@ -105,23 +115,38 @@ def test_charon_fee_is_never_negative_and_within_the_money(money: int, percent: 
 
 
 def test_charon_fee_examples() -> None:
-    assert [run_rules.charon_fee(money=m, rules=RULES) for m in (0, 9, 10, 19, 1244, 999)] == [0, 0, 1, 1, 124, 99]
+    assert [run_rules.charon_fee(money=m, rules=RULES) for m in (0, 9, 10, 19, 1244, 999)] == [
+        0,
+        0,
+        1,
+        1,
+        124,
+        99,
+    ]
 
 
-# --- traps -------------------------------------------------------------------------------------------------
+# --- traps ----------------------------------------------------------------------------------------
+
 
 @st.composite
 def trap_rules(draw: st.DrawFn) -> RunRules:
     return RunRules(
-        trap_damage_base=draw(st.integers(0, 200)), trap_damage_per_floor=draw(st.integers(0, 50)),
-        trap_mitigation_per_attentiveness=draw(st.floats(0, 1)), trap_mitigation_max=draw(st.floats(0, 1)),
+        trap_damage_base=draw(st.integers(0, 200)),
+        trap_damage_per_floor=draw(st.integers(0, 50)),
+        trap_mitigation_per_attentiveness=draw(st.floats(0, 1)),
+        trap_mitigation_max=draw(st.floats(0, 1)),
         trap_effect=draw(st.sampled_from(["", "bleeding", "burning", "weakness"])),
-        trap_effect_chance=draw(st.floats(0, 1)))
+        trap_effect_chance=draw(st.floats(0, 1)),
+    )
 
 
 @given(floor=st.integers(0, 20), attentiveness=stat, seed=seeds, rules=trap_rules())
-def test_trap_damage_is_mitigated_within_bounds(floor: int, attentiveness: int, seed: int, rules: RunRules) -> None:
-    hit = run_rules.trap_spring(floor=floor, attentiveness=attentiveness, rng=random.Random(seed), rules=rules)
+def test_trap_damage_is_mitigated_within_bounds(
+    floor: int, attentiveness: int, seed: int, rules: RunRules
+) -> None:
+    hit = run_rules.trap_spring(
+        floor=floor, attentiveness=attentiveness, rng=random.Random(seed), rules=rules
+    )
     raw = rules.trap_damage_base + rules.trap_damage_per_floor * floor
     most_avoided = raw * rules.trap_mitigation_max
     assert 0 <= hit.damage <= raw
@@ -130,14 +155,20 @@ def test_trap_damage_is_mitigated_within_bounds(floor: int, attentiveness: int, 
     if not rules.trap_effect or rules.trap_effect_chance == 0:
         assert hit.effect is None
     # the same seed springs the same trap
-    assert run_rules.trap_spring(floor=floor, attentiveness=attentiveness, rng=random.Random(seed),
-                                 rules=rules) == hit
+    assert (
+        run_rules.trap_spring(floor=floor, attentiveness=attentiveness, rng=random.Random(seed), rules=rules)
+        == hit
+    )
 
 
 @given(floor=st.integers(0, 20), attentiveness=st.integers(0, 29), seed=seeds)
 def test_more_attentiveness_never_means_more_trap_damage(floor: int, attentiveness: int, seed: int) -> None:
-    less = run_rules.trap_spring(floor=floor, attentiveness=attentiveness, rng=random.Random(seed), rules=RULES)
-    more = run_rules.trap_spring(floor=floor, attentiveness=attentiveness + 1, rng=random.Random(seed), rules=RULES)
+    less = run_rules.trap_spring(
+        floor=floor, attentiveness=attentiveness, rng=random.Random(seed), rules=RULES
+    )
+    more = run_rules.trap_spring(
+        floor=floor, attentiveness=attentiveness + 1, rng=random.Random(seed), rules=RULES
+    )
     assert more.damage <= less.damage
 
 
@@ -146,10 +177,13 @@ def test_trap_damage_examples() -> None:
     assert run_rules.trap_spring(floor=0, attentiveness=0, rng=rng, rules=RULES).damage == 4
     assert run_rules.trap_spring(floor=3, attentiveness=0, rng=rng, rules=RULES).damage == 10
     assert run_rules.trap_spring(floor=3, attentiveness=5, rng=rng, rules=RULES).damage == 5
-    assert run_rules.trap_spring(floor=3, attentiveness=30, rng=rng, rules=RULES).damage == 3  # 75% cap: 2.5 -> 3
+    assert (
+        run_rules.trap_spring(floor=3, attentiveness=30, rng=rng, rules=RULES).damage == 3
+    )  # 75% cap: 2.5 -> 3
 
 
-# --- offers and draws ------------------------------------------------------------------------------------------
+# --- offers and draws -----------------------------------------------------------------------------
+
 
 @given(pool=st.lists(st.integers(), max_size=30, unique=True), size=st.integers(-2, 40), seed=seeds)
 def test_the_junk_offer_is_distinct_weapons_from_the_pool(pool: list[int], size: int, seed: int) -> None:
@@ -167,7 +201,9 @@ def test_room_streams_are_reproducible_and_separate_per_purpose(seed: int, floor
 
 
 @given(attentiveness=st.lists(stat, max_size=8), seed=seeds)
-def test_treasure_holds_the_base_plus_at_most_one_item_per_member(attentiveness: list[int], seed: int) -> None:
+def test_treasure_holds_the_base_plus_at_most_one_item_per_member(
+    attentiveness: list[int], seed: int
+) -> None:
     count = run_rules.treasure_item_count(attentiveness=attentiveness, rng=random.Random(seed), rules=RULES)
     assert RULES.treasure_items_base <= count <= RULES.treasure_items_base + len(attentiveness)
     if all(points == 0 for points in attentiveness):
