@@ -158,7 +158,7 @@ class ShopOffer(models.Model):
 
     npc = models.ForeignKey(NpcKind, on_delete=models.CASCADE, related_name="offers",
                             limit_choices_to={"slug__in": rules.kinds_with(rules.SHOP)})
-    item_kind = models.ForeignKey(ItemKind, on_delete=models.PROTECT, related_name="+")
+    item_kind = models.ForeignKey(ItemKind, on_delete=models.CASCADE, related_name="+")
     price = models.PositiveIntegerField(help_text="Coins, before the guild's structure discount; "
                                                   "at least the item's catalog price.")
     daily_stock = models.PositiveSmallIntegerField(
@@ -342,7 +342,9 @@ class BountyQuest(models.Model):
 
     title = models.CharField(max_length=80)
     description = models.TextField(blank=True, default="")
-    enemy_kind = models.ForeignKey(EnemyKind, on_delete=models.PROTECT, related_name="+")
+    # Deleting a creature deletes its quests and the bounties taken on them (paid rewards stay in
+    # the trade ledger); to retire a quest, make it inactive.
+    enemy_kind = models.ForeignKey(EnemyKind, on_delete=models.CASCADE, related_name="+")
     kills = models.PositiveSmallIntegerField(validators=[MinValueValidator(1)])
     reward = models.PositiveIntegerField(help_text="Coins, before the guild's bounty bonus.")
     is_active = models.BooleanField(default=True,
@@ -366,7 +368,7 @@ class PlayerBounty(models.Model):
     """A bounty a player took: kills count from battles until it is complete (reward paid) or abandoned."""
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="bounties")
-    quest = models.ForeignKey(BountyQuest, on_delete=models.PROTECT, related_name="taken")
+    quest = models.ForeignKey(BountyQuest, on_delete=models.CASCADE, related_name="taken")
     guild = models.ForeignKey(Guild, on_delete=models.SET_NULL, null=True, related_name="+",
                               help_text="Whose inquisitor gave it (its structures set the bonus).")
     enemy_slug = models.SlugField(max_length=64, help_text="Copied from the quest: what counts.")
@@ -460,7 +462,7 @@ class GuildStructure(models.Model):
 class JewelerRecipe(models.Model):
     """An amulet the jeweler makes from gems (its materials) for a fee."""
 
-    amulet = models.ForeignKey(ItemKind, on_delete=models.PROTECT, related_name="+",
+    amulet = models.ForeignKey(ItemKind, on_delete=models.CASCADE, related_name="+",
                                limit_choices_to={"category": ItemCategory.AMULET})
     fee = models.PositiveIntegerField(default=0, help_text="Coins, before the guild's structure discount.")
     is_active = models.BooleanField(default=True)

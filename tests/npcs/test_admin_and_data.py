@@ -6,6 +6,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
+from combat.models import EnemyKind
 from dungeons.generation import NPC_KINDS
 from npcs import rules
 from npcs.models import (
@@ -14,6 +15,7 @@ from npcs.models import (
     JewelerRecipe,
     NpcKind,
     NpcSettings,
+    PlayerBounty,
     ShopOffer,
     StoneValue,
     Structure,
@@ -140,3 +142,24 @@ def test_npc_kinds_cannot_be_added_or_deleted_in_the_admin(admin_client) -> None
 def test_the_ledgers_are_read_only_in_the_admin(admin_client) -> None:
     for model in ("npcrescue", "npctrade", "playerbuff", "playerbounty", "offerstockday"):
         assert admin_client.get(reverse(f"admin:npcs_{model}_add")).status_code == 403
+
+
+def test_deleting_a_creature_or_an_item_takes_its_quests_offers_and_recipes_with_it() -> None:
+    # given: a bounty taken on a creature, and an amulet that is both offered and crafted
+    h = hall("inquisitor", "jeweler")
+    creature = EnemyKind.objects.create(name="Doomed Newt", slug="doomed-newt", hp=3, weapon_name="Tail",
+                                        weapon_damage=1)
+    quest = BountyQuest.objects.create(title="Newts", enemy_kind=creature, kills=2, reward=10)
+    assert h.post(f"inquisitor/bounties/{quest.pk}/accept/").status_code == 201
+    amulet = goods("amulet")
+    ShopOffer.objects.create(npc=NpcKind.objects.get(slug="jeweler"), item_kind=amulet, price=10)
+    JewelerRecipe.objects.create(amulet=amulet, fee=1)
+
+    # when
+    creature.delete()
+    amulet.delete()
+
+    # then
+    assert not BountyQuest.objects.filter(pk=quest.pk).exists() and not PlayerBounty.objects.exists()
+    assert not ShopOffer.objects.filter(item_kind_id=amulet.pk).exists()
+    assert not JewelerRecipe.objects.filter(amulet_id=amulet.pk).exists()
