@@ -145,16 +145,23 @@ class BattleView:
 
 class SoloFighter(Client):
     """Alone in its run: after its action the enemies' turns resolve in the same request, so the
-    answer's ``next_turn`` is its own next turn; it acts back to back and polls only to resync."""
+    answer's ``next_turn`` is its own next turn; it acts back to back (or every ``think`` seconds)
+    and reads the battle only to resync after a refusal."""
 
     def __init__(self, token: str, view: BattleView, label: str, resync_label: str, seed: int,
-                 skip_share: float) -> None:
+                 skip_share: float, think: float = 0.0) -> None:
         self.token, self.view, self.label, self.resync_label = token, view, label, resync_label
-        self.rng, self.skip_share = random.Random(seed), skip_share
+        self.rng, self.skip_share, self.think = random.Random(seed), skip_share, think
         self.finished = False
+        self._next_at = 0.0
 
     def step(self, conn: Conn, window: Window) -> bool:
         view = self.view
+        if self.think:  # a player who takes ``think`` seconds per turn (jittered), not a saturating loop
+            pause = min(self._next_at - time.perf_counter(), window.end - time.perf_counter())
+            if pause > 0:
+                time.sleep(pause)
+            self._next_at = time.perf_counter() + self.think * self.rng.uniform(0.5, 1.5)
         body = {"turn": view.turn, "action": choose_action(view.allowed, self.rng, self.skip_share),
                 "idempotency_key": uuid.uuid4().hex}
         status, data = conn.call("POST", f"/api/v1/battles/{view.battle_id}/actions/", self.token, body,
