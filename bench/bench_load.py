@@ -218,6 +218,11 @@ def print_level(level: Level) -> None:
     if errors:
         print("ERRORS: " + "; ".join(f"{label}: {status} {code} x{n}"
                                       for (label, status, code), n in errors.most_common()))
+    retries = [s for s in level.samples if s.label == "POST battles/{id}/actions/ retry, same key"]
+    if retries:
+        replayed = sum(1 for s in retries if s.variant == "replayed")
+        print(f"retries with the same idempotency key answered with the original (replayed: true): "
+              f"{replayed} of {len(retries)}")
     if level.baseline.errors:
         print(f"ERRORS in the baseline: {level.baseline.statuses}")
     print("mixed windows:    " + level.cpu_mixed.line())

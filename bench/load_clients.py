@@ -447,7 +447,13 @@ class Party:
         else:
             label = "POST battles/{id}/actions/ double tap, new key"
             body["idempotency_key"] = uuid.uuid4().hex
-        self.call(label, "POST", f"/battles/{self.battle_id}/actions/", self.actors[self.viewer], body)
+        status, data = self.call(label, "POST", f"/battles/{self.battle_id}/actions/",
+                                 self.actors[self.viewer], body)
+        if self.replay == "retry" and status == 200:  # must be the original answer, not a second effect
+            replayed = isinstance(data, dict) and data.get("replayed") is True
+            last = self.samples[-1]
+            self.samples[-1] = Sample(last.label, "replayed" if replayed else "NOT replayed", last.began,
+                                      last.seconds, last.status, last.code)
         self.replay, self.last_act, self.phase = None, None, "battle"
 
 
