@@ -11,7 +11,7 @@ from functools import partial
 import pytest
 
 from combat.models import Battle
-from dungeons.models import MemberStatus, Run, RunMember, RunStatus
+from dungeons.models import MemberStatus, Run, RunLoot, RunMember, RunStatus
 from guilds.models import PersonRunDay
 from npcs.models import NpcKind, NpcTrade, ShopOffer
 from npcs.services import npc_rescue
@@ -199,3 +199,56 @@ def test_money_never_goes_negative_when_charons_fee_races_the_players_purchases(
     assert (
         InventoryItem.objects.filter(player=victim, item_kind=charm).count() == bought
     )  # not run items: kept
+
+
+def test_a_party_grabbing_one_item_at_once_gives_it_to_exactly_one_member(live_url, monkeypatch) -> None:
+    small_dungeons(rooms=4)
+    bestiary()
+    players = [PlayerFactory(strength=10), PlayerFactory(strength=10), PlayerFactory(strength=10)]
+    run = started(players, monkeypatch, ["treasure", "trap", "rest", "boss"])
+    loot = RunLoot.objects.filter(run=run).first()
+    url = f"{live_url}{API}/runs/{run.pk}/loot/{loot.pk}/take/"
+
+    replies = all_at_once([partial(request, "POST", url, token(players[n % 3]), {}) for n in range(12)])
+
+    assert Counter(r.status for r in replies) == {200: 1, 409: 11}, replies
+    assert {r.code for r in replies if r.status == 409} == {"loot_taken"}
+    loot.refresh_from_db()
+    winner = next(
+        p for p, r in zip([players[n % 3] for n in range(12)], replies, strict=True) if r.status == 200
+    )
+    assert loot.taken_by_id == winner.pk
+    assert InventoryItem.objects.filter(acquired_in_run=run, item_kind=loot.item_kind_id).count() == 1
+
+
+def test_going_on_and_leaving_at_once_from_one_step_does_exactly_one_of_them(live_url, monkeypatch) -> None:
+    small_dungeons(rooms=4)
+    bestiary()
+    players = [PlayerFactory(), PlayerFactory()]
+    run = started(players, monkeypatch, ["treasure", "trap", "rest", "boss"])
+    step = run.step
+    moves = ["advance", "escape"] * 8
+    replies = all_at_once(
+        [
+            partial(
+                request,
+                "POST",
+                f"{live_url}{API}/runs/{run.pk}/{move}/",
+                token(players[n % 2]),
+                {"step": step},
+            )
+            for n, move in enumerate(moves)
+        ]
+    )
+
+    assert Counter(r.status for r in replies) == {200: 1, 409: 15}, replies
+    assert {r.code for r in replies if r.status == 409} <= {"stale_step", "not_in_party"}
+    won = next(move for move, r in zip(moves, replies, strict=True) if r.status == 200)
+    run.refresh_from_db()
+    if won == "advance":
+        assert (run.status, run.step, run.room) == (RunStatus.ACTIVE, step + 1, 1)
+    else:
+        assert (run.status, run.step, run.room) == (RunStatus.ESCAPED, step + 1, 0)
+        assert set(RunMember.objects.filter(run=run).values_list("status", flat=True)) == {
+            MemberStatus.ESCAPED
+        }
