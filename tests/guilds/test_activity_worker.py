@@ -130,9 +130,9 @@ def _database_url() -> str:
 class Worker:
     """A ``celery worker`` subprocess consuming one private queue; its output is kept for failures."""
 
-    def __init__(self, queue: str) -> None:
+    def __init__(self, queue: str, broker_url: str = BROKER_URL) -> None:
         env = {k: v for k, v in os.environ.items() if not k.startswith("CELERY_")}
-        env.update(DATABASE_URL=_database_url(), DB_POOL="0", CELERY_BROKER_URL=BROKER_URL,
+        env.update(DATABASE_URL=_database_url(), DB_POOL="0", CELERY_BROKER_URL=broker_url,
                    DJANGO_SETTINGS_MODULE="backend.settings", PYTHONUNBUFFERED="1")
         self.output: deque[str] = deque(maxlen=200)
         self.ready = threading.Event()
