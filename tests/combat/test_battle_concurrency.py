@@ -22,9 +22,11 @@ pytestmark = pytest.mark.postgres
 CLIENTS = 32
 
 
-def _battle(monkeypatch) -> tuple[list[Player], Battle]:
+def _battle(monkeypatch, deadline: int = 3600) -> tuple[list[Player], Battle]:
+    """A battle awaiting one of two players; a long turn deadline so a slow machine never times a turn out."""
     small_dungeons(rooms=5)
     bestiary(enemy_hp=200, enemy_damage=1)
+    combat_settings(turn_deadline_seconds=deadline)
     players = [PlayerFactory(stamina=20), PlayerFactory(stamina=20)]
     run = started(players, monkeypatch, ["enemy", "trap", "treasure", "rest", "boss"])
     return players, current_battle(run)
@@ -113,8 +115,7 @@ def test_readers_and_a_late_actor_racing_over_a_passed_deadline_skip_the_turn_on
     live_url, monkeypatch
 ) -> None:
     # given: the awaited player stayed silent past the deadline
-    combat_settings(turn_deadline_seconds=60)
-    players, battle = _battle(monkeypatch)
+    players, battle = _battle(monkeypatch, deadline=60)
     silent = Player.objects.get(pk=battle.awaiting_id)
     step = battle.step
     read = f"{live_url}/api/v1/battles/{battle.pk}/"

@@ -81,7 +81,8 @@ def bestiary(
 
     Rows are not deleted (other apps' data may point at them); weight 0 keeps them out of every
     encounter. One enemy per room (encounter_base 1, no party or floor terms) and no boss escort
-    keep battles short and their numbers easy to reason about.
+    keep battles short and their numbers easy to reason about. The turn deadline is an hour so a
+    slow, loaded machine never times a turn out in the middle of a test (the deadline tests set it).
     """
     EnemyKind.objects.update(weight=0)
     enemy, _ = EnemyKind.objects.update_or_create(
@@ -112,6 +113,7 @@ def bestiary(
         encounter_floor_divisor=50,
         boss_escort_party_divisor=50,
         boss_hp_per_extra_player=0.0,
+        turn_deadline_seconds=3600,
     )
     return Bestiary(enemy, boss)
 
