@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from backend.api.converters import MAX_DB_ID
 from combat.engine.effects import EFFECTS
 from npcs import rules
 from npcs.models import BountyStatus
@@ -83,7 +84,8 @@ class QuoteOutput(serializers.Serializer):
 
 
 class SellInput(serializers.Serializer):
-    item = serializers.IntegerField(min_value=1, help_text="The id of a carried item (GET /me/inventory/).")
+    item = serializers.IntegerField(min_value=1, max_value=MAX_DB_ID,
+                                    help_text="The id of a carried item (GET /me/inventory/).")
 
 
 class SaleOutput(serializers.Serializer):
