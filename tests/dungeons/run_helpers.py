@@ -10,8 +10,7 @@ instead of silently changing what a test covers.
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -288,14 +287,6 @@ def first_attack(battle: dict[str, Any]) -> dict[str, Any]:
     return {"kind": "attack", "target": attack["target"]}
 
 
-def event_kinds(events: Iterable[dict[str, Any]]) -> list[str]:
-    return [e["kind"] for e in events]
-
-
 def log_kinds(run: Run | dict[str, Any]) -> list[str]:
     entries = run.log if isinstance(run, Run) else run["log"]
     return [entry["kind"] for entry in entries]
-
-
-def unique_names(prefix: str) -> Iterable[str]:
-    return (f"{prefix} {n}" for n in itertools.count(1))
