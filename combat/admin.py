@@ -279,12 +279,25 @@ def combatants_html(battle: Battle) -> SafeString:
                        mark_safe("".join(rows)))  # noqa: S308 - every row built by format_html
 
 
+MAX_BIGINT = 2**63 - 1
+
+
+def number_term(search_term: str) -> int | None:
+    """The search term as a row id or seed, if it is one (ids are searched by index, not as text:
+    the admin's "=field" search compares UPPER(field::text) and so reads the whole table)."""
+    term = search_term.strip()
+    if term.isdigit() and int(term) <= MAX_BIGINT:
+        return int(term)
+    return None
+
+
 def _pretty_json(value: Any) -> SafeString:
     return format_html('<pre style="max-height: 30em; overflow: auto">{}</pre>',
                        json.dumps(value, indent=2, sort_keys=True, default=str))
 
 
-def _change_link(obj: Any, text: object | None = None) -> SafeString | str:
+def admin_link(obj: Any, text: object | None = None) -> SafeString | str:
+    """A link to ``obj``'s admin page (plain text when its model has no admin)."""
     if obj is None:
         return "-"
     meta = obj._meta
@@ -376,10 +389,11 @@ class BattleAdmin(admin.ModelAdmin):
                     "created_at", "ended_at")
     list_display_links = ("id",)
     list_filter = (BattleOutcomeFilter, "outcome", "floor", "engine_version")
-    search_fields = ("=id", "=run__id", "run__members__player__display_name", "=actions__idempotency_key")
+    search_fields = ("run__members__player__display_name",)  # a number searches battle and run ids
     date_hierarchy = "created_at"
     list_select_related = ("run", "awaiting")
     list_per_page = 50
+    show_full_result_count = False  # one COUNT(*) of a big table per page is enough
     inlines = (BattleActionInline,)
     fieldsets = (
         (None, {"fields": ("run_link", ("floor", "room"), "outcome", ("step", "event_count"), "awaiting",
@@ -400,6 +414,13 @@ class BattleAdmin(admin.ModelAdmin):
             queryset = queryset.defer("setup", "state")  # the big JSON columns: not on the list
         return queryset
 
+    def get_search_results(self, request: HttpRequest, queryset: QuerySet[Battle],
+                           search_term: str) -> tuple[QuerySet[Battle], bool]:
+        number = number_term(search_term)
+        if number is not None:
+            return queryset.filter(Q(pk=number) | Q(run_id=number)), False
+        return super().get_search_results(request, queryset, search_term)
+
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
@@ -411,7 +432,7 @@ class BattleAdmin(admin.ModelAdmin):
 
     @admin.display(description="run", ordering="run")
     def run_link(self, battle: Battle) -> SafeString | str:
-        return _change_link(battle.run, f"run #{battle.run_id} ({battle.run.status})")
+        return admin_link(battle.run, f"run #{battle.run_id} ({battle.run.status})")
 
     @admin.display(description="turn deadline")
     def turn_deadline(self, battle: Battle) -> str:
@@ -436,7 +457,7 @@ class BattleAdmin(admin.ModelAdmin):
             return "-"
         by_slug = {k.slug: k for k in EnemyKind.objects.filter(slug__in=set(kinds.values()))}
         return format_html_join(", ", "{}: {}", (
-            (cid, _change_link(by_slug.get(slug), slug) if slug in by_slug else slug)
+            (cid, admin_link(by_slug.get(slug), slug) if slug in by_slug else slug)
             for cid, slug in sorted(kinds.items())
         ))
 
@@ -457,16 +478,29 @@ class BattleActionAdmin(admin.ModelAdmin):
                     "created_at")
     list_display_links = ("id",)
     list_filter = (("player", admin.EmptyFieldListFilter),)
-    search_fields = ("=idempotency_key", "=battle__id", "=battle__run__id", "player__display_name")
+    # The search (get_search_results) is exact: an idempotency key, or a battle or run id.
+    search_fields = ("idempotency_key",)
     list_select_related = ("player", "battle")
-    date_hierarchy = "created_at"
     list_per_page = 50
+    show_full_result_count = False  # one COUNT(*) of a big table per page is enough
     fields = ("battle_link", "step", "player", "action_display", "action_json", "idempotency_key", "answer",
               "response_json", "created_at")
     readonly_fields = fields
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[BattleAction]:
         return super().get_queryset(request).defer("battle__setup", "battle__state")
+
+    def get_search_results(self, request: HttpRequest, queryset: QuerySet[BattleAction],
+                           search_term: str) -> tuple[QuerySet[BattleAction], bool]:
+        term = search_term.strip()
+        if not term:
+            return queryset, False
+        matches = Q(idempotency_key=term)
+        number = number_term(term)
+        if number is not None:
+            run_battles = Battle.objects.filter(run_id=number).values("pk")
+            matches |= Q(battle_id=number) | Q(battle_id__in=run_battles)
+        return queryset.filter(matches), False
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -479,7 +513,7 @@ class BattleActionAdmin(admin.ModelAdmin):
 
     @admin.display(description="battle", ordering="battle")
     def battle_link(self, row: BattleAction) -> SafeString | str:
-        return _change_link(row.battle, f"battle #{row.battle_id}")
+        return admin_link(row.battle, f"battle #{row.battle_id}")
 
     @admin.display(description="action")
     def action_display(self, row: BattleAction) -> str:

@@ -13,17 +13,18 @@ from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.db.models import Count, OuterRef, QuerySet, Subquery
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
-from django.urls import NoReverseMatch, URLPattern, path, reverse
+from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from backend.admin import SingletonAdmin
 from backend.errors import DomainError
+from combat.admin import admin_link, number_term
 from combat.models import Battle
 from dungeons import generation
 from dungeons.charts import ROOM_STYLE, dungeon_svg
@@ -235,18 +236,6 @@ class RunSettingsAdmin(SingletonAdmin):
         return False
 
 
-def _change_link(obj: Any, text: object | None = None) -> SafeString | str:
-    """A link to ``obj``'s admin page (plain text when its model has no admin)."""
-    if obj is None:
-        return "-"
-    meta = obj._meta
-    try:
-        url = reverse(f"admin:{meta.app_label}_{meta.model_name}_change", args=[obj.pk])
-    except NoReverseMatch:
-        return str(text if text is not None else obj)
-    return format_html('<a href="{}">{}</a>', url, text if text is not None else obj)
-
-
 def _stored_layout(dungeon: Dungeon, rooms: list[DungeonRoom]) -> generation.Dungeon:
     """The stored rooms as the engine's value, so the preview's drawing can draw them.
 
@@ -436,7 +425,7 @@ class RunMemberInline(admin.TabularInline):
 
     @admin.display(description="player")
     def player_link(self, member: RunMember) -> SafeString | str:
-        return _change_link(member.player)
+        return admin_link(member.player)
 
     @admin.display(description="HP")
     def hp_display(self, member: RunMember) -> str:
@@ -537,10 +526,12 @@ class RunAdmin(admin.ModelAdmin):
     list_display = ("id", "kind", "status", "host", "party", "position", "step", "guild", "created_at",
                     "started_at", "ended_at")
     list_filter = (RunFinishedFilter, "status", "kind")
-    search_fields = ("=id", "host__display_name", "members__player__display_name", "guild__name", "=seed")
+    # A number searches run ids and seeds (get_search_results); words search the people and the guild.
+    search_fields = ("host__display_name", "members__player__display_name", "guild__name")
     date_hierarchy = "created_at"
     list_select_related = ("host", "guild")
     list_per_page = 50
+    show_full_result_count = False  # one COUNT(*) of a big table per page is enough
     inlines = (RunMemberInline, RunBattleInline, RunLootInline)
     actions = ("cancel_lobbies",)
     fieldsets = (
@@ -561,6 +552,13 @@ class RunAdmin(admin.ModelAdmin):
                        .order_by().values("run").annotate(n=Count("pk")).values("n"))
             queryset = queryset.defer("log").annotate(party_size=Coalesce(Subquery(present), 0))
         return queryset
+
+    def get_search_results(self, request: HttpRequest, queryset: QuerySet[Run],
+                           search_term: str) -> tuple[QuerySet[Run], bool]:
+        number = number_term(search_term)
+        if number is not None:
+            return queryset.filter(Q(pk=number) | Q(seed=number)), False
+        return super().get_search_results(request, queryset, search_term)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -612,7 +610,7 @@ class RunAdmin(admin.ModelAdmin):
     def dungeon_link(self, run: Run) -> SafeString | str:
         if run.dungeon is None:
             return "- (generated when the run starts)"
-        return _change_link(run.dungeon, f"dungeon #{run.dungeon_id}: {run.dungeon.floor_count} floors")
+        return admin_link(run.dungeon, f"dungeon #{run.dungeon_id}: {run.dungeon.floor_count} floors")
 
     @admin.display(description="NPC")
     def npc(self, run: Run) -> str:

@@ -96,6 +96,18 @@ def test_an_action_is_found_by_its_idempotency_key(admin_client: Client, battle:
     assert page.status_code == 200 and action.idempotency_key.encode() in page.content
 
 
+def test_a_number_finds_battles_and_actions_by_battle_or_run(admin_client: Client, run: Run,
+                                                            battle: Battle) -> None:
+    html = admin_client.get(BATTLES, {"q": str(run.pk)}).content.decode()
+    for pk in Battle.objects.filter(run=run).values_list("pk", flat=True):
+        assert f"{BATTLES}{pk}/change/" in html
+    found = admin_client.get(BATTLES, {"q": str(battle.pk)}).content.decode()
+    assert f"{BATTLES}{battle.pk}/change/" in found
+    action = BattleAction.objects.filter(battle=battle).first()
+    for term in (battle.pk, run.pk):
+        assert f"{ACTIONS}{action.pk}/change/" in admin_client.get(ACTIONS, {"q": str(term)}).content.decode()
+
+
 def test_the_action_changelist_opens_with_filters(admin_client: Client, battle: Battle) -> None:
     assert admin_client.get(ACTIONS).status_code == 200
     assert admin_client.get(ACTIONS, {"player__isempty": "1"}).status_code == 200

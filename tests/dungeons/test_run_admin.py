@@ -91,6 +91,12 @@ def test_runs_are_found_by_a_member_name(admin_client: Client, run: Run, lobby: 
     assert f"{RUNS}{run.pk}/change/" in html and f"{RUNS}{lobby.pk}/change/" not in html
 
 
+def test_a_number_finds_a_run_by_id_or_seed(admin_client: Client, run: Run, lobby: Run) -> None:
+    for term in (run.pk, run.seed):
+        html = admin_client.get(RUNS, {"q": str(term)}).content.decode()
+        assert f"{RUNS}{run.pk}/change/" in html and f"{RUNS}{lobby.pk}/change/" not in html
+
+
 def test_the_run_changelist_query_count_does_not_grow_per_row(admin_client: Client, run: Run) -> None:
     def queries() -> int:
         with CaptureQueriesContext(connection) as captured:
