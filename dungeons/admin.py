@@ -180,13 +180,20 @@ class DungeonAdmin(admin.ModelAdmin):
     list_display = ("id", "kind", "party_size", "rank", "completed", "same_guild", "floor_count", "npc_kind",
                     "generator_version", "created_at")
     list_filter = ("kind", "same_guild", "generator_version", "npc_kind")
-    search_fields = ("=id", "=seed")
+    search_fields = ("npc_kind",)  # a number searches ids and seeds by index (get_search_results)
     date_hierarchy = "created_at"
     inlines = [DungeonRoomInline]
     fields = ("layout", "kind", "seed", "generator_version", "party_size", "rank", "completed", "same_guild",
               "floor_count", "npc_chance", "npc_floor", "npc_room", "npc_kind", "npc_candidates", "params",
               "created_at")
     readonly_fields = fields
+
+    def get_search_results(self, request: HttpRequest, queryset: QuerySet[Dungeon],
+                           search_term: str) -> tuple[QuerySet[Dungeon], bool]:
+        number = number_term(search_term)
+        if number is not None:
+            return queryset.filter(Q(pk=number) | Q(seed=number)), False
+        return super().get_search_results(request, queryset, search_term)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

@@ -206,3 +206,11 @@ def test_the_drawing_marks_every_room_it_draws() -> None:
     found = {(int(m["floor"]), int(m["room"])) for m in _ROOM_RECT.finditer(dungeon_svg(dungeon))}
     assert found == {(f, i) for f, i, _ in dungeon.rooms()}
     assert re.search(r"floor 0, room 0", dungeon_svg(dungeon))
+
+
+def test_a_number_finds_a_stored_dungeon_by_id_or_seed(admin_client: Client, run: Run) -> None:
+    url = "/admin/dungeons/dungeon/"
+    for term in (run.dungeon_id, run.dungeon.seed):
+        html = admin_client.get(url, {"q": str(term)}).content.decode()
+        assert f"{url}{run.dungeon_id}/change/" in html
+    assert admin_client.get(url, {"q": "peasant"}).status_code == 200
