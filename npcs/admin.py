@@ -76,13 +76,13 @@ class NpcKindAdmin(admin.ModelAdmin):
 
 
 @admin.register(GuildNpc)
-class GuildNpcAdmin(admin.ModelAdmin):
+class GuildNpcAdmin(ReadOnlyAdmin):
+    """Read-only: a guild's NPCs and its rank move together, through npcs.services.npc_rescue."""
+
     list_display = ("guild", "kind", "count", "rank_points", "first_rescued_at", "last_rescued_at")
     list_filter = ("kind",)
     search_fields = ("guild__name",)
     list_select_related = ("guild", "kind")
-    raw_id_fields = ("guild",)
-    readonly_fields = ("rank_points",)
 
 
 @admin.register(NpcRescue)

@@ -140,7 +140,7 @@ def test_npc_kinds_cannot_be_added_or_deleted_in_the_admin(admin_client) -> None
 
 
 def test_the_ledgers_are_read_only_in_the_admin(admin_client) -> None:
-    for model in ("npcrescue", "npctrade", "playerbuff", "playerbounty", "offerstockday"):
+    for model in ("guildnpc", "npcrescue", "npctrade", "playerbuff", "playerbounty", "offerstockday"):
         assert admin_client.get(reverse(f"admin:npcs_{model}_add")).status_code == 403
 
 
