@@ -14,7 +14,6 @@ import json
 import shutil
 import socket
 import subprocess
-import threading
 import time
 from collections.abc import Iterator
 from datetime import datetime, timedelta
@@ -23,7 +22,8 @@ from pathlib import Path
 import pytest
 import redis
 from django.core.cache import cache
-from django.db import connection, transaction
+from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 from django_celery_beat.models import PeriodicTask
 
@@ -32,7 +32,8 @@ from backend.celery import app as celery_app
 from backend.models import OutboxMessage
 from guilds.models import Guild
 from guilds.services import guild_person_runs_record
-from tests.factories import PlayerFactory, api_client, make_guild
+from tests.dungeons.concurrency import all_at_once
+from tests.factories import api_client, make_guild
 from tests.guilds.test_activity_worker import Worker
 
 pytestmark = pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs the redis-server binary")
@@ -259,27 +260,12 @@ def test_two_relays_at_once_publish_each_message_once(broker) -> None:  # noqa: 
     broker.stop()
     ids = [outbox.enqueue(PROBE, {"n": n}).pk for n in range(20)]
     broker.start()
-    barrier = threading.Barrier(2)
-    sent, errors = [], []
-
-    def relay() -> None:
-        try:
-            barrier.wait(timeout=10)
-            sent.append(outbox.relay(now=_later(60)))
-        except Exception as exc:  # noqa: BLE001 - reported by the assertion below
-            errors.append(exc)
-        finally:
-            connection.close()
 
     # when
-    threads = [threading.Thread(target=relay) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
+    sent = all_at_once([lambda: outbox.relay(now=_later(60))] * 2)
 
     # then
-    assert errors == [] and sum(sent) == 20
+    assert sum(sent) == 20
     assert sorted(m["headers"]["id"] for m in broker.queued()) == sorted(f"outbox-{pk}" for pk in ids)
 
 
@@ -319,3 +305,21 @@ def test_the_relay_is_a_beat_task_every_minute() -> None:
     celery_app.loader.import_default_modules()
     assert "backend.tasks.outbox_relay" in celery_app.tasks
 
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_operator_publishes_waiting_messages_from_the_admin(broker, admin_client) -> None:  # noqa: ANN001
+    # given: a message that waited through an outage
+    broker.stop()
+    message = outbox.enqueue(PROBE)
+    broker.start()
+
+    # when
+    response = admin_client.post(reverse("admin:backend_outboxmessage_changelist"),
+                                 {"action": "publish_now", "_selected_action": [message.pk]}, follow=True)
+
+    # then
+    assert b"Published 1 of 1 message(s)." in response.content
+    message.refresh_from_db()
+    assert message.published_at is not None
+    assert [m["headers"]["id"] for m in broker.queued()] == [message.task_id]
