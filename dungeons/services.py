@@ -192,6 +192,9 @@ def run_open(*, player: Player, kind: str) -> Run:
 @transaction.atomic
 def run_join(*, player: Player, run_id: int) -> Run:
     run = _lock_run(run_id)
+    if run.status != RunStatus.LOBBY and not RunMember.objects.filter(run=run, player=player).exists():
+        # A stranger learns nothing about a run that is no longer a lobby (GET answers 404 too).
+        raise NotFound("run_not_found", "No such run.", {"run": run.pk})
     _require_status(run, RunStatus.LOBBY)
     members = _party(run, MemberStatus.JOINED)
     if any(m.player_id == player.pk for m in members):

@@ -103,11 +103,12 @@ def test_joins_racing_the_start_either_make_it_into_the_dungeon_or_are_refused(l
 
     replies = all_at_once(calls)
 
-    # then: the start either went first (later joins: run_not_in_lobby) or found a member who had not
-    # chosen a weapon yet (weapon_choice_pending); the dungeon was generated for exactly the party inside
+    # then: the start either went first (later joiners are strangers to a started run: 404) or found a
+    # member who had not chosen a weapon yet (weapon_choice_pending); the dungeon was generated for
+    # exactly the party inside
     start, joins = replies[0], replies[1:]
-    assert {r.status for r in joins} <= {200, 409}
-    assert {r.code for r in joins if r.status == 409} <= {"run_not_in_lobby"}
+    assert {r.status for r in joins} <= {200, 404}
+    assert {r.code for r in joins if r.status == 404} <= {"run_not_found"}
     run.refresh_from_db()
     if start.status == 200:
         assert run.status == RunStatus.ACTIVE
@@ -115,7 +116,7 @@ def test_joins_racing_the_start_either_make_it_into_the_dungeon_or_are_refused(l
         assert list(inside.values_list("player_id", flat=True)) == [host.pk]
         assert run.dungeon.party_size == 1
         assert PersonRunDay.objects.count() == 0  # a guildless host records no guild activity
-        assert all(r.status == 409 for r in joins)
+        assert all(r.status == 404 for r in joins)
     else:
         assert (start.status, start.code) == (409, "weapon_choice_pending")
         assert run.status == RunStatus.LOBBY and run.dungeon_id is None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from dungeons import services as run_services
 from dungeons.models import MemberStatus, Run, RunMember, RunStatus, WeaponChoice
 from guilds.models import PersonRunDay
 from players.models import InventoryItem
@@ -13,10 +14,13 @@ from tests.dungeons.run_helpers import (
     Party,
     assert_error,
     bestiary,
+    fix_seed,
     item_kind,
+    lobby,
+    rooms_are,
     run_settings,
+    seed_where,
     small_dungeons,
-    started,
 )
 from tests.factories import PlayerFactory, make_run
 
@@ -131,17 +135,26 @@ def test_a_full_party_refuses_one_more() -> None:
     assert not RunMember.objects.filter(player=third).exists()
 
 
-def test_joining_a_started_run_is_run_not_in_lobby_and_a_stranger_cannot_see_it(monkeypatch) -> None:
+def test_joining_a_started_run_is_run_not_in_lobby_for_one_who_was_in_it_and_404_for_a_stranger(
+    monkeypatch,
+) -> None:
+    # given: a player who left the lobby before the start, and a stranger
     small_dungeons(rooms=2)
     bestiary()
-    host = PlayerFactory()
-    run = started([host], monkeypatch, ["rest", "boss"])
-    late = PlayerFactory()
-    party = Party([late])
+    host, quitter, stranger = PlayerFactory(), PlayerFactory(), PlayerFactory()
+    fix_seed(monkeypatch, seed_where(rooms_are("rest", "boss"), players=[host]))
+    run = lobby([host, quitter])
+    run_services.run_leave(player=quitter, run_id=run.pk)
+    run_services.run_start(player=host, run_id=run.pk)
+    party = Party([quitter, stranger])
     before = _snapshot(run.pk)
 
-    assert_error(party.post(late, f"runs/{run.pk}/join/"), 409, "run_not_in_lobby")
-    assert_error(party.client(late).get(f"{API}/runs/{run.pk}/"), 404, "run_not_found")
+    # when / then: the one who left may not come back; the stranger learns nothing about the run
+    # (regression: the stranger got 409 run_not_in_lobby {status: active} while GET answered 404)
+    error = assert_error(party.post(quitter, f"runs/{run.pk}/join/"), 409, "run_not_in_lobby")
+    assert error["details"]["status"] == "active"
+    assert_error(party.post(stranger, f"runs/{run.pk}/join/"), 404, "run_not_found")
+    assert_error(party.client(stranger).get(f"{API}/runs/{run.pk}/"), 404, "run_not_found")
     assert _snapshot(run.pk) == before
 
 
