@@ -60,7 +60,7 @@ def goods(category: str, sub_kind: str | None = None, *, price: int = 10, **fiel
 
 
 def offer(kind: str, item_kind: ItemKind, *, price: int | None = None, **fields: Any) -> ShopOffer:
-    return ShopOffer.objects.create(npc=NpcKind.objects.get(slug=kind), item_kind=item_kind,
+    return ShopOffer.objects.create(npc=NpcKind.of(kind), item_kind=item_kind,
                                     price=item_kind.price if price is None else price, **fields)
 
 

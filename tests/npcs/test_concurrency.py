@@ -11,14 +11,15 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from npcs.models import GuildStructure, NpcTrade, OfferStockDay, Structure
-from players.models import InventoryItem, ItemKind
+from npcs.models import BuyRate, GuildStructure, NpcKind, NpcTrade, OfferStockDay, Structure
+from players.models import InventoryItem
 from tests.factories import PlayerFactory, add_member
 from tests.guilds.test_concurrency import Reply, _all_at_once, _assert_error, _token
 from tests.npcs.helpers import carry, goods, hall, inventory, money, offer
 
-# Transactional (a live server) with the migrated rows restored for each test: the economy's data.
-pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+# A live server makes these tests transactional: the tables are flushed after each one, migrated
+# rows included, so every test makes the economy's data it needs.
+pytestmark = pytest.mark.postgres
 
 
 def _armed_post(base_url: str, path: str, token: str,
@@ -91,6 +92,8 @@ def test_members_racing_for_a_limited_offer_get_exactly_the_stock(live_server) -
 
 def test_selling_one_item_many_times_at_once_pays_once(live_server) -> None:
     h = hall("trader", money=0)
+    BuyRate.objects.get_or_create(npc=NpcKind.of("trader"), category="weapon", sub_kind="",
+                                  defaults={"rate_percent": 50})
     (sword,) = carry(h.player, goods("weapon", "sword", price=60))
     path = f"/api/v1/guilds/{h.guild.pk}/npcs/trader/sell/"
     token = _token(h.player)
@@ -105,10 +108,12 @@ def test_two_members_building_the_same_structure_at_once_build_it_once(live_serv
     # given: two members of one guild, each carrying the stall's tools
     h = hall("carpenter", money=500)
     buddy = add_member(h.guild, PlayerFactory(money=500))
-    tools = ItemKind.objects.get(name="Carpenter's Tools")
+    tools = goods("special", "carpenters_tools", weight=6)
     for member in (h.player, buddy):
         carry(member, tools)
-    stall = Structure.objects.get(slug="junk-stall")
+    stall = Structure.objects.create(slug="test-stall", name="Test Stall", effect="junk_dealer_offer", amount=2,
+                                     coins=50)
+    stall.materials.create(item_kind=tools, quantity=1)
     path = f"/api/v1/guilds/{h.guild.pk}/npcs/carpenter/structures/{stall.pk}/build/"
 
     # when
