@@ -60,7 +60,9 @@ def _persist(battle: Battle, result: engine.Success, *, turn_started_at: datetim
     if state.over and battle.ended_at is None:
         battle.ended_at = timezone.now()
     _sync_turn(battle, state, turn_started_at=turn_started_at)
-    battle.save()
+    # The setup never changes after the start; leave it (and the other fixed columns) alone.
+    battle.save(update_fields=["state", "step", "event_count", "outcome", "ended_at", "awaiting",
+                               "turn_started_at"])
     return events
 
 

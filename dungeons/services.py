@@ -40,6 +40,8 @@ from npcs.services import bounty_progress_record, npc_rescue, warlock_buffs_clai
 from players.models import InventoryItem, ItemCategory, ItemKind, Player
 from players.services import inventory_add
 
+#: Battle events with consequences for the run (inventory, stats, party, bounties).
+RUN_RELEVANT_EVENTS = (Death, Fled, PotionDrunk, StatRaised)
 #: The NPC companion's combatant id in battles.
 NPC_ID = "npc"
 #: What treasure and battle loot is drawn from (story items come from story rooms, torches from the Labyrinth).
@@ -482,9 +484,12 @@ def run_after_battle_step(*, battle: Battle, state: BattleState, events: Sequenc
     dies respawns through Charon, one who flees escapes with the loss fraction; kills count
     towards bounties; at the end HP carries over and a victory clears the room (a boss on the
     last floor completes the run). A draw at the round limit means the enemies withdraw: the
-    room is cleared without loot (docs/runs.md).
+    room is cleared without loot (docs/runs.md). A step with none of those (most attacks)
+    touches no run row at all.
     """
-    run = Run.objects.select_for_update().get(pk=battle.run_id)
+    if not state.over and not any(isinstance(e, RUN_RELEVANT_EVENTS) for e in events):
+        return
+    run = Run.objects.get(pk=battle.run_id)  # the caller holds its row lock
     members = {m.player_id: m for m in _party(run, MemberStatus.IN_DUNGEON)}
     last_attacker: dict[str, str] = {}
     kills: dict[int, Counter[str]] = {}
