@@ -31,8 +31,11 @@ class RoomKind(models.TextChoices):
     BOSS = "boss", "Boss"
 
 
-NpcKind = models.TextChoices("NpcKind", [(kind, kind.replace("_", " ").capitalize()) for kind in NPC_KINDS])
-StoryItem = models.TextChoices("StoryItem", [(item, item.replace("_", " ").capitalize()) for item in STORY_ITEMS])
+# The functional API takes (member name, (value, label)): the values are the engine's slugs.
+NpcKind = models.TextChoices(
+    "NpcKind", [(kind.upper(), (kind, kind.replace("_", " ").capitalize())) for kind in NPC_KINDS])
+StoryItem = models.TextChoices(
+    "StoryItem", [(item.upper(), (item, item.replace("_", " ").capitalize())) for item in STORY_ITEMS])
 
 
 class GenerationSettings(SingletonSettings):
