@@ -29,7 +29,8 @@ class SingletonAdmin(admin.ModelAdmin):
 class OutboxMessageAdmin(admin.ModelAdmin):
     """The task outbox for operators: what is waiting for the broker, why, and a way to push it now."""
 
-    list_display = ("id", "task_name", "created_at", "published_at", "attempts", "next_attempt_at", "short_error")
+    list_display = ("id", "task_name", "created_at", "published_at", "attempts", "next_attempt_at",
+                    "short_error")
     list_filter = (("published_at", admin.EmptyFieldListFilter), "task_name")
     search_fields = ("task_name", "last_error")
     date_hierarchy = "created_at"
@@ -46,7 +47,8 @@ class OutboxMessageAdmin(admin.ModelAdmin):
 
     @admin.action(description="Publish the selected unpublished messages now")
     def publish_now(self, request: HttpRequest, queryset: QuerySet[OutboxMessage]) -> None:
-        outcomes = [outbox.publish(pk) for pk in queryset.filter(published_at__isnull=True).values_list("pk", flat=True)]
+        waiting = queryset.filter(published_at__isnull=True).values_list("pk", flat=True)
+        outcomes = [outbox.publish(pk) for pk in waiting]
         sent = sum(outcome is outbox.Published.SENT for outcome in outcomes)
         level = messages.SUCCESS if sent == len(outcomes) else messages.WARNING
         self.message_user(request, f"Published {sent} of {len(outcomes)} message(s).", level)

@@ -59,12 +59,14 @@ class OutboxMessage(models.Model):
     e.g. while Redis was down. Delivery is at least once: consumers must be idempotent.
     """
 
-    task_name = models.CharField(max_length=200, help_text="The Celery task, e.g. guilds.tasks.guild_activity_recompute.")
+    task_name = models.CharField(max_length=200,
+                                 help_text="The Celery task, e.g. guilds.tasks.guild_activity_recompute.")
     kwargs = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     published_at = models.DateTimeField(null=True, blank=True, help_text="Empty until the broker took it.")
     attempts = models.PositiveIntegerField(default=0, help_text="Failed publish attempts so far.")
-    next_attempt_at = models.DateTimeField(default=timezone.now, help_text="The relay retries from this moment.")
+    next_attempt_at = models.DateTimeField(default=timezone.now,
+                                           help_text="The relay retries from this moment.")
     last_error = models.TextField(blank=True, default="")
 
     class Meta:

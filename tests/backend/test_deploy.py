@@ -23,9 +23,9 @@ PRODUCTION = {
     "CELERY_BROKER_URL": "redis://redis.deepdelve.internal:6379/0",
 }
 # Variables of this run that would leak into the subprocess's settings.
-SETTINGS_VARIABLES = ("DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS", "DATABASE_URL", "REDIS_URL",
-                      "CELERY_BROKER_URL", "DB_POOL", "SECURE_SSL_REDIRECT", "SECURE_HSTS_SECONDS",
-                      "DEEPDELVE_DATA_DIR", "DJANGO_SETTINGS_MODULE")
+SETTINGS_VARIABLES = ("DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS", "DATABASE_URL",
+                      "REDIS_URL", "CELERY_BROKER_URL", "DB_POOL", "SECURE_SSL_REDIRECT",
+                      "SECURE_HSTS_SECONDS", "DEEPDELVE_DATA_DIR", "DJANGO_SETTINGS_MODULE")
 
 
 def manage(*args: str, env: dict[str, str], data_dir: Path) -> subprocess.CompletedProcess[str]:
@@ -43,7 +43,8 @@ def secret_key() -> str:
     PRODUCTION,
     {"DEBUG": "0", "ALLOWED_HOSTS": "deepdelve.local"},  # the embedded SQLite + filesystem broker, hardened
 ], ids=["postgres-redis", "embedded"])
-def test_check_deploy_reports_nothing_with_production_settings(environment: dict[str, str], tmp_path: Path) -> None:
+def test_check_deploy_reports_nothing_with_production_settings(environment: dict[str, str],
+                                                               tmp_path: Path) -> None:
     result = manage("check", "--deploy", "--fail-level", "WARNING",
                     env={**environment, "SECRET_KEY": secret_key()}, data_dir=tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr

@@ -23,6 +23,7 @@ import pytest
 import redis
 from django.core.cache import cache
 from django.db import transaction
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 from django_celery_beat.models import PeriodicTask
@@ -61,8 +62,8 @@ class RedisServer:
 
     def start(self) -> None:
         self.process = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-             "--dir", str(self.workdir)],
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--dir", str(self.workdir)],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
         deadline = time.monotonic() + 20
@@ -137,7 +138,8 @@ def _later(minutes: int) -> datetime:
 # --- endpoints while Redis is down --------------------------------------------------------------
 
 @pytest.mark.django_db
-def test_endpoints_that_need_no_broker_keep_answering_while_redis_is_down(redis_cache, broker) -> None:  # noqa: ANN001
+def test_endpoints_that_need_no_broker_keep_answering_while_redis_is_down(
+        redis_cache: RedisServer, broker: RedisServer) -> None:
     # given: a player in a guild, the cache and broker on a Redis that then goes down
     guild = make_guild(members=1)
     player = guild.leader
@@ -154,7 +156,8 @@ def test_endpoints_that_need_no_broker_keep_answering_while_redis_is_down(redis_
     assert client.get("/api/v1/me/").status_code == 200
     assert client.get("/api/v1/guilds/").status_code == 200
     assert client.get(f"/api/v1/guilds/{guild.pk}/").status_code == 200
-    assert client.patch(f"/api/v1/guilds/{guild.pk}/", {"description": "still here"}, format="json").status_code == 200
+    edit = client.patch(f"/api/v1/guilds/{guild.pk}/", {"description": "still here"}, format="json")
+    assert edit.status_code == 200
     token = api_client().post("/api/v1/auth/token/", {"username": player.user.username,
                                                      "password": "correct-horse-battery"}, format="json")
     assert token.status_code == 200 and "access" in token.json()
@@ -166,7 +169,7 @@ def test_endpoints_that_need_no_broker_keep_answering_while_redis_is_down(redis_
 # --- the outbox -----------------------------------------------------------------------------------
 
 @pytest.mark.django_db(transaction=True)
-def test_a_rolled_back_transaction_enqueues_nothing_and_a_commit_enqueues_once(broker) -> None:  # noqa: ANN001
+def test_a_rolled_back_transaction_enqueues_nothing_and_a_commit_enqueues_once(broker: RedisServer) -> None:
     # when: the transaction that enqueued rolls back
     with pytest.raises(RuntimeError), transaction.atomic():
         outbox.enqueue(RECOMPUTE)
@@ -189,7 +192,8 @@ def test_a_rolled_back_transaction_enqueues_nothing_and_a_commit_enqueues_once(b
 
 
 @pytest.mark.django_db(transaction=True)
-def test_work_enqueued_while_the_broker_is_down_waits_and_the_relay_sends_it_when_back(broker) -> None:  # noqa: ANN001
+def test_work_enqueued_while_the_broker_is_down_waits_and_the_relay_sends_it_when_back(
+        broker: RedisServer) -> None:
     # given: the broker is down
     broker.stop()
 
@@ -223,7 +227,7 @@ def test_work_enqueued_while_the_broker_is_down_waits_and_the_relay_sends_it_whe
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_a_worker_resumes_after_the_outage_and_runs_what_the_outbox_kept(broker) -> None:  # noqa: ANN001
+def test_a_worker_resumes_after_the_outage_and_runs_what_the_outbox_kept(broker: RedisServer) -> None:
     # given: a guild with 14 person-runs today (activity 1.0 once recomputed) and a worker on the broker
     guild = make_guild(joined_days_ago=30)
     guild_person_runs_record(guild_id=guild.pk, at=timezone.now(), count=14)
@@ -255,7 +259,7 @@ def test_a_worker_resumes_after_the_outage_and_runs_what_the_outbox_kept(broker)
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_two_relays_at_once_publish_each_message_once(broker) -> None:  # noqa: ANN001
+def test_two_relays_at_once_publish_each_message_once(broker: RedisServer) -> None:
     # given: twenty messages whose publish failed
     broker.stop()
     ids = [outbox.enqueue(PROBE, {"n": n}).pk for n in range(20)]
@@ -270,7 +274,7 @@ def test_two_relays_at_once_publish_each_message_once(broker) -> None:  # noqa: 
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_message_celery_refuses_does_not_hold_up_the_others(broker) -> None:  # noqa: ANN001
+def test_a_message_celery_refuses_does_not_hold_up_the_others(broker: RedisServer) -> None:
     # given: a message with kwargs its task does not take, then a good one
     bad = outbox.enqueue(RECOMPUTE, {"guild_id": 1})
     good = outbox.enqueue(PROBE, {"n": 1})
@@ -292,7 +296,8 @@ def test_publishes_back_off_exponentially_up_to_five_minutes() -> None:
 @pytest.mark.django_db
 def test_the_relay_prunes_published_messages_after_a_week() -> None:
     old = OutboxMessage.objects.create(task_name=RECOMPUTE, published_at=timezone.now() - timedelta(days=8))
-    recent = OutboxMessage.objects.create(task_name=RECOMPUTE, published_at=timezone.now() - timedelta(days=1))
+    recent = OutboxMessage.objects.create(task_name=RECOMPUTE,
+                                          published_at=timezone.now() - timedelta(days=1))
     outbox.relay()
     assert list(OutboxMessage.objects.values_list("pk", flat=True)) == [recent.pk]
     assert old.pk != recent.pk
@@ -308,7 +313,8 @@ def test_the_relay_is_a_beat_task_every_minute() -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_an_operator_publishes_waiting_messages_from_the_admin(broker, admin_client) -> None:  # noqa: ANN001
+def test_an_operator_publishes_waiting_messages_from_the_admin(broker: RedisServer,
+                                                               admin_client: Client) -> None:
     # given: a message that waited through an outage
     broker.stop()
     message = outbox.enqueue(PROBE)

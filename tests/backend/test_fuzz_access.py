@@ -30,7 +30,8 @@ from guilds import services as guild_services
 from guilds.models import Guild
 from players.models import ItemKind, Player, PlayerSettings
 from players.services import inventory_add
-from tests.backend.test_fuzz_api import FUZZ_SEED, OPERATIONS, wsgi_in_test_transaction  # noqa: F401 - fixture
+from tests.backend.test_fuzz_api import FUZZ_SEED, OPERATIONS
+from tests.backend.test_fuzz_api import wsgi_in_test_transaction  # noqa: F401 - a fixture used here
 from tests.dungeons.run_helpers import current_battle, started
 from tests.factories import PlayerFactory, api_client, make_guild
 
@@ -64,8 +65,10 @@ def owned(django_db_setup, django_db_blocker) -> Iterator[Owned]:  # noqa: ANN00
         alice, applicant, invitee = PlayerFactory(), PlayerFactory(), PlayerFactory()
         guild = make_guild(leader=alice, members=2, joined_days_ago=30)
         application = guild_services.guild_application_create(player=applicant, guild_id=guild.pk)
-        invitation = guild_services.guild_invitation_create(actor=alice, guild_id=guild.pk, player_id=invitee.pk)
-        item = inventory_add(player=alice, item_kind=ItemKind.objects.filter(category="potion").order_by("pk")[0])
+        invitation = guild_services.guild_invitation_create(actor=alice, guild_id=guild.pk,
+                                                            player_id=invitee.pk)
+        potion = ItemKind.objects.filter(category="potion").order_by("pk")[0]
+        item = inventory_add(player=alice, item_kind=potion)
         run = started([alice], monkeypatch,
                       predicate=lambda dungeon: str(dungeon.floors[0].rooms[0].kind) == "enemy")
         battle = current_battle(run)
@@ -91,7 +94,8 @@ def allowed(key: str, params: set[str], status: int, code: str | None) -> bool:
 
 
 OBJECT_OPERATIONS = [
-    pytest.param(key, marks=[pytest.mark.xfail(reason=KNOWN_LEAKS[key], strict=False)] if key in KNOWN_LEAKS else [])
+    pytest.param(key, marks=[pytest.mark.xfail(reason=KNOWN_LEAKS[key], strict=False)]
+                 if key in KNOWN_LEAKS else [])
     for key, op in OPERATIONS.items() if len(op.path_parameters)
 ]
 
@@ -115,7 +119,8 @@ def test_a_stranger_gets_404_or_a_role_refusal_never_the_object(key: str, owned:
     @given(case=strategy)
     def probe(case: schemathesis.Case) -> None:
         response = case.call()
-        body = response.json() if response.headers.get("content-type", [""])[0].startswith("application/json") else {}
+        is_json = response.headers.get("content-type", [""])[0].startswith("application/json")
+        body = response.json() if is_json else {}
         code = body.get("error", {}).get("code") if isinstance(body, dict) else None
         seen.append((response.status_code, code))
         assert allowed(key, params, response.status_code, code), (

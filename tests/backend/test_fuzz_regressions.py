@@ -24,7 +24,8 @@ TOO_BIG = str(2**64)  # SQLite refused to bind it: OverflowError, a 500
 ])
 def test_an_object_id_beyond_64_bits_or_zero_is_a_json_404(path: str) -> None:
     client = api_client(PlayerFactory())
-    response = client.post(path) if path.endswith(("/leave/", "/withdraw/", "/accept/", "/equip/")) else client.get(path)
+    is_action = path.endswith(("/leave/", "/withdraw/", "/accept/", "/equip/"))
+    response = client.post(path) if is_action else client.get(path)
     assert response.status_code == 404
     assert response.json()["error"]["code"] == "not_found"
 
