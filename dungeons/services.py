@@ -592,14 +592,16 @@ def _end_if_party_gone(run: Run) -> None:
 
 
 def _complete(run: Run, party: list[RunMember]) -> None:
+    # The rescue writes the guild row before any player row is touched here, the guild services'
+    # order (guild, then player), so a completion never deadlocks with a kick or a leave.
+    rescued = run.has_npc and run.guild_id is not None
+    if rescued:
+        npc_rescue(guild_id=run.guild_id, kind=run.npc_kind, run_id=run.pk)
     for member in party:
         member.status, member.active = MemberStatus.FINISHED, False
         member.save(update_fields=["status", "active"])
     Player.objects.filter(pk__in=[m.player_id for m in party]).update(
         completed_dungeons=F("completed_dungeons") + 1)
-    rescued = run.has_npc and run.guild_id is not None
-    if rescued:
-        npc_rescue(guild_id=run.guild_id, kind=run.npc_kind, run_id=run.pk)
     run.status, run.ended_at = RunStatus.COMPLETED, timezone.now()
     _log(run, "completed", party=[m.player_id for m in party], rescued=run.npc_kind if rescued else None)
 
