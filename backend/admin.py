@@ -25,6 +25,35 @@ class SingletonAdmin(admin.ModelAdmin):
         return HttpResponseRedirect(reverse(f"admin:{meta.app_label}_{meta.model_name}_change", args=[obj.pk]))
 
 
+class ReadOnlyInline(admin.TabularInline):
+    """An inline that shows rows and never adds, edits or deletes them (game state, logs)."""
+
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:  # noqa: ANN001
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:  # noqa: ANN001
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:  # noqa: ANN001
+        return False
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """An admin for rows only the game writes: browse and search, never add, edit or delete."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:  # noqa: ANN001
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:  # noqa: ANN001
+        return False
+
+
 @admin.register(OutboxMessage)
 class OutboxMessageAdmin(admin.ModelAdmin):
     """The task outbox for operators: what is waiting for the broker, why, and a way to push it now."""

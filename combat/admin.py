@@ -14,7 +14,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
-from backend.admin import SingletonAdmin
+from backend.admin import ReadOnlyAdmin, ReadOnlyInline, SingletonAdmin
 from combat.models import Battle, BattleAction, BattleEvent, CombatSettings, EnemyKind, EnemyKindEffect
 
 
@@ -308,14 +308,12 @@ def admin_link(obj: Any, text: object | None = None) -> SafeString | str:
     return format_html('<a href="{}">{}</a>', url, text if text is not None else obj)
 
 
-class BattleActionInline(admin.TabularInline):
+class BattleActionInline(ReadOnlyInline):
     """The actions that took effect, one per step, with the idempotency key and the answer sent."""
 
     model = BattleAction
     fields = ("step", "player", "action_display", "idempotency_key", "answer", "created_at")
     readonly_fields = fields
-    extra = 0
-    can_delete = False
     ordering = ("step",)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -330,15 +328,6 @@ class BattleActionInline(admin.TabularInline):
             battle = Battle.objects.only("setup", "state").filter(pk=battle_id).first()
             self._names[battle_id] = combatant_names(battle) if battle else {}
         return self._names[battle_id]
-
-    def has_add_permission(self, request: HttpRequest, obj: Battle | None = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Battle | None = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Battle | None = None) -> bool:
-        return False
 
     @admin.display(description="action")
     def action_display(self, row: BattleAction) -> str:
@@ -382,7 +371,7 @@ class BattleOutcomeFilter(admin.SimpleListFilter):
 
 
 @admin.register(Battle)
-class BattleAdmin(admin.ModelAdmin):
+class BattleAdmin(ReadOnlyAdmin):
     """Battles are records of the game: the log, the combatants and the actions, read-only."""
 
     list_display = ("id", "run_link", "floor", "room", "outcome", "step", "event_count", "awaiting",
@@ -420,15 +409,6 @@ class BattleAdmin(admin.ModelAdmin):
         if number is not None:
             return queryset.filter(Q(pk=number) | Q(run_id=number)), False
         return super().get_search_results(request, queryset, search_term)
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Battle | None = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Battle | None = None) -> bool:
-        return False
 
     @admin.display(description="run", ordering="run")
     def run_link(self, battle: Battle) -> SafeString | str:
@@ -471,7 +451,7 @@ class BattleAdmin(admin.ModelAdmin):
 
 
 @admin.register(BattleAction)
-class BattleActionAdmin(admin.ModelAdmin):
+class BattleActionAdmin(ReadOnlyAdmin):
     """Every action that took effect, searchable by idempotency key (support: "did my action land?")."""
 
     list_display = ("id", "battle_link", "step", "player", "action_display", "idempotency_key", "answer",
@@ -501,15 +481,6 @@ class BattleActionAdmin(admin.ModelAdmin):
             run_battles = Battle.objects.filter(run_id=number).values("pk")
             matches |= Q(battle_id=number) | Q(battle_id__in=run_battles)
         return queryset.filter(matches), False
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: BattleAction | None = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: BattleAction | None = None) -> bool:
-        return False
 
     @admin.display(description="battle", ordering="battle")
     def battle_link(self, row: BattleAction) -> SafeString | str:

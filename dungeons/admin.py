@@ -22,7 +22,7 @@ from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
-from backend.admin import SingletonAdmin
+from backend.admin import ReadOnlyAdmin, ReadOnlyInline, SingletonAdmin
 from backend.errors import DomainError
 from combat.admin import admin_link, number_term
 from combat.models import Battle
@@ -407,28 +407,17 @@ def run_log_html(run: Run, names: dict[str, str], battles: dict[int, Battle]) ->
                        mark_safe("".join(rows)))  # noqa: S308 - every row built by format_html
 
 
-class RunMemberInline(admin.TabularInline):
+class RunMemberInline(ReadOnlyInline):
     """The party: formation, status, hit points, kills and what the run took from each member."""
 
     model = RunMember
     fields = ("position", "player_link", "status", "active", "weapon_choice", "guild", "hp_display",
               "kills_display", "losses", "effects_display", "joined_at")
     readonly_fields = fields
-    extra = 0
-    can_delete = False
     ordering = ("position", "pk")
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[RunMember]:
         return super().get_queryset(request).select_related("player", "guild")
-
-    def has_add_permission(self, request: HttpRequest, obj: Run | None = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Run | None = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Run | None = None) -> bool:
-        return False
 
     @admin.display(description="player")
     def player_link(self, member: RunMember) -> SafeString | str:
@@ -460,51 +449,29 @@ class RunMemberInline(admin.TabularInline):
         return ", ".join(parts) or "-"
 
 
-class RunLootInline(admin.TabularInline):
+class RunLootInline(ReadOnlyInline):
     """Items the rooms gave: where they lie, and who took them."""
 
     model = RunLoot
     fields = ("floor", "room", "item_kind", "taken_by", "taken_at")
     readonly_fields = fields
-    extra = 0
-    can_delete = False
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[RunLoot]:
         return super().get_queryset(request).select_related("item_kind", "taken_by")
 
-    def has_add_permission(self, request: HttpRequest, obj: Run | None = None) -> bool:
-        return False
 
-    def has_change_permission(self, request: HttpRequest, obj: Run | None = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Run | None = None) -> bool:
-        return False
-
-
-class RunBattleInline(admin.TabularInline):
+class RunBattleInline(ReadOnlyInline):
     """The run's battles, each linking to its log."""
 
     model = Battle
     fields = ("floor", "room", "outcome", "step", "event_count", "created_at", "ended_at")
     readonly_fields = fields
-    extra = 0
-    can_delete = False
     show_change_link = True
     ordering = ("floor", "room")
     verbose_name_plural = "battles"
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Battle]:
         return super().get_queryset(request).defer("setup", "state")
-
-    def has_add_permission(self, request: HttpRequest, obj: Run | None = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Run | None = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Run | None = None) -> bool:
-        return False
 
 
 class RunFinishedFilter(admin.SimpleListFilter):
@@ -526,7 +493,7 @@ class RunFinishedFilter(admin.SimpleListFilter):
 
 
 @admin.register(Run)
-class RunAdmin(admin.ModelAdmin):
+class RunAdmin(ReadOnlyAdmin):
     """Runs are game records: the dungeon drawn with the party's way through it, the party, the loot,
     the battles and the log, all read-only. The one write is cancelling lobbies, through the service."""
 
@@ -566,15 +533,6 @@ class RunAdmin(admin.ModelAdmin):
         if number is not None:
             return queryset.filter(Q(pk=number) | Q(seed=number)), False
         return super().get_search_results(request, queryset, search_term)
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Run | None = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Run | None = None) -> bool:
-        return False
 
     def has_cancel_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("dungeons.change_run")
