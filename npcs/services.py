@@ -25,7 +25,7 @@ from django.utils import timezone
 from backend.errors import InvalidInput, NotFound, RuleViolation
 from combat.engine import EffectSpec
 from dungeons.generation import NPC_KINDS
-from dungeons.models import MemberStatus, RunMember
+from dungeons.models import MemberStatus, RunMember, RunStatus
 from dungeons.generation.rules import ALWAYS_RESCUABLE
 from guilds.models import Guild
 from guilds.services import guild_rank_add
@@ -53,20 +53,38 @@ from players.services import inventory_add, inventory_remove
 
 # --- money, items, ledger ---------------------------------------------------------------------------------
 
+#: Runs whose items are still at stake.
+UNFINISHED = (RunStatus.LOBBY, RunStatus.ACTIVE)
+
 
 def _lock_player(player_id: int) -> Player:
     """Lock the acting player's row; NPCs serve between runs, never a player who is in a dungeon.
 
     Items picked up in a run are at stake until it ends (death takes them): selling, crafting or
     upgrading with them mid-run would dodge that, and shopping between rooms is not the design.
+    A player in a lobby is refused too (``in_lobby``): the junk dealer's weapon is only lent until
+    the run starts, and selling it before leaving the lobby was coins from nothing (issue 11).
     """
     player = Player.objects.select_for_update().get(pk=player_id)
-    run_id = (RunMember.objects.filter(player_id=player_id, status=MemberStatus.IN_DUNGEON)
-              .values_list("run_id", flat=True).first())
-    if run_id is not None:
+    membership = (RunMember.objects.filter(player_id=player_id, active=True)
+                  .values_list("run_id", "status").first())
+    if membership is not None and membership[1] == MemberStatus.IN_DUNGEON:
         raise RuleViolation("in_dungeon", "NPCs serve between runs: finish or leave the dungeon first.",
-                            {"run": run_id})
+                            {"run": membership[0]})
+    if membership is not None:
+        raise RuleViolation("in_lobby", "NPCs serve between runs: leave the lobby or play the run first.",
+                            {"run": membership[0]})
     return player
+
+
+def _at_stake(player: Player) -> set[int]:
+    """Ids of the player's items picked up in a run that is not over (a lobby or an active run).
+
+    Such an item can still be taken back (a lobby's weapon on leaving, a run's items on death), so
+    no NPC buys it or takes it as material until its run ends.
+    """
+    return set(InventoryItem.objects.filter(player=player, acquired_in_run__status__in=UNFINISHED)
+               .values_list("pk", flat=True))
 
 
 def _money(player_id: int) -> int:
@@ -102,8 +120,10 @@ def _take_materials(*, player: Player, lines: Iterable[MaterialLine]) -> None:
     """
     needs = {line.item_kind_id: line for line in lines}
     held: dict[int, list[InventoryItem]] = defaultdict(list)
+    at_stake = _at_stake(player)
     for item in sorted(inventory_list(player=player), key=lambda i: (i.equipped, i.pk)):
-        held[item.item_kind_id].append(item)
+        if item.pk not in at_stake:
+            held[item.item_kind_id].append(item)
     missing = [{"item_kind": kind_id, "name": line.item_kind.name, "needed": line.quantity,
                 "held": len(held[kind_id])}
                for kind_id, line in needs.items() if len(held[kind_id]) < line.quantity]
@@ -201,6 +221,9 @@ def npc_sell(*, player: Player, guild_id: int, kind: str, item_id: int) -> Sale:
     item = InventoryItem.objects.filter(pk=item_id, player=locked).select_related("item_kind").first()
     if item is None:  # another player's item is indistinguishable from a missing one
         raise NotFound("inventory_item_not_found", "You carry no such item.", {"item": item_id})
+    if item.pk in _at_stake(locked):
+        raise RuleViolation("item_at_stake", "That item belongs to a run that is not over yet.",
+                            {"item": item_id, "run": item.acquired_in_run_id})
     price = selectors.quote_price(
         item=item, rates=selectors.buy_rates(npc=npc),
         bonus=selectors.structure_bonus(guild_id=guild_id, effect=rules.SALE_BONUS),
@@ -300,7 +323,8 @@ def shaman_upgrade(*, player: Player, guild_id: int, stat: str) -> Upgrade:
         raise RuleViolation("stat_max_level", f"The shaman cannot raise {stat} any further.",
                             {"stat": stat, "level": level, "max_level": settings.shaman_max_level})
     cost = selectors.upgrade_cost(level=level, guild_id=guild_id, settings=settings)
-    stones = selectors.stones_of(inventory_list(player=locked))
+    at_stake = _at_stake(locked)
+    stones = selectors.stones_of([i for i in inventory_list(player=locked) if i.pk not in at_stake])
     chosen = rules.choose_stones(stones, cost)
     if chosen is None:
         raise RuleViolation("not_enough_stones",

@@ -148,7 +148,7 @@ def test_the_junk_stall_shows_in_the_run_lobby() -> None:
     carry(h.player, _tools())
     lobby = run_services.run_open(player=h.player, kind="ordinary")
     assert len(run_services.run_offer(player=h.player, run_id=lobby.pk)) == 3
+    run_services.run_leave(player=h.player, run_id=lobby.pk)  # NPCs serve nobody in a lobby (issue 11)
     assert _build(h, "junk-stall").status_code == 201
-    run_services.run_leave(player=h.player, run_id=lobby.pk)
     lobby = run_services.run_open(player=h.player, kind="ordinary")
     assert len(run_services.run_offer(player=h.player, run_id=lobby.pk)) == 5
