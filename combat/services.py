@@ -119,12 +119,19 @@ def _apply_deadlines(battle: Battle, *, now: datetime) -> int:
     return skipped
 
 
+def _seeing(run_id: int, player: Player) -> bool:
+    """Whether the player sees the run's battles: a member who did not leave its lobby (docs/runs.md)."""
+    from dungeons.models import MemberStatus, RunMember
+
+    return RunMember.objects.filter(run_id=run_id, player=player).exclude(status=MemberStatus.LEFT).exists()
+
+
 def _lock(battle_id: int, player: Player) -> Battle:
     """Lock the run, then the battle; a battle of a run the player is not in is a 404."""
-    from dungeons.models import Run, RunMember
+    from dungeons.models import Run
 
     run_id = Battle.objects.filter(pk=battle_id).values_list("run_id", flat=True).first()
-    if run_id is None or not RunMember.objects.filter(run_id=run_id, player=player).exists():
+    if run_id is None or not _seeing(run_id, player):
         raise NotFound("battle_not_found", "No such battle.", {"battle": battle_id})
     Run.objects.select_for_update().get(pk=run_id)
     return Battle.objects.select_for_update().get(pk=battle_id)
@@ -142,11 +149,9 @@ def battle_refresh(*, player: Player, battle_id: int, now: datetime | None = Non
     A plain read when no deadline has passed; only then the locks are taken (and the check
     repeated under them), so readers of a live battle never queue behind each other.
     """
-    from dungeons.models import RunMember
-
     now = now or timezone.now()
     battle = Battle.objects.filter(pk=battle_id).first()
-    if battle is None or not RunMember.objects.filter(run_id=battle.run_id, player=player).exists():
+    if battle is None or not _seeing(battle.run_id, player):
         raise NotFound("battle_not_found", "No such battle.", {"battle": battle_id})
     if not _deadline_passed(battle, now):
         return battle

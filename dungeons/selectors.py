@@ -5,11 +5,22 @@ import random
 from collections.abc import Iterable
 from typing import Any
 
+from django.db.models import Q
+
 from backend.api.pagination import Page, keyset_page
 from backend.errors import NotFound
 from combat.models import Battle
 from dungeons import generation
-from dungeons.models import Dungeon, DungeonRoom, GenerationSettings, MemberStatus, Run, RunLoot, RunStatus
+from dungeons.models import (
+    Dungeon,
+    DungeonRoom,
+    GenerationSettings,
+    MemberStatus,
+    Run,
+    RunLoot,
+    RunMember,
+    RunStatus,
+)
 from players.models import Player
 
 
@@ -73,11 +84,19 @@ def dungeon_replay(*, dungeon: Dungeon) -> generation.Dungeon:
 
 
 def run_visible(*, run_id: int, player: Player) -> Run:
-    """A run the player may see: one they are (or were) in, or any open lobby; otherwise 404."""
+    """A run the player may see: any open lobby, or a run they are (or were) in; otherwise 404.
+
+    Who left a lobby is no member of the run it became (docs/runs.md): once a run has started, a
+    ``left`` membership shows nothing. A lobby that was cancelled before starting stays visible.
+    """
     run = Run.objects.filter(pk=run_id).select_related("host__user", "dungeon").first()
-    if run is None or not (run.status == RunStatus.LOBBY or run.members.filter(player=player).exists()):
+    if run is None or not (run.status == RunStatus.LOBBY or _membership_seen(run.members.filter(player=player))):
         raise NotFound("run_not_found", "No such run.", {"run": run_id})
     return run
+
+
+def _membership_seen(memberships: Any) -> bool:
+    return memberships.filter(Q(run__started_at__isnull=True) | ~Q(status=MemberStatus.LEFT)).exists()
 
 
 RUN_LIST_COLUMNS = {"id": "id", "kind": "kind", "status": "status", "host": "host",
@@ -85,8 +104,10 @@ RUN_LIST_COLUMNS = {"id": "id", "kind": "kind", "status": "status", "host": "hos
 
 
 def run_list_mine(*, player: Player, cursor: str | None, page_size: int) -> Page:
-    """The player's runs, newest first."""
-    qs = Run.objects.filter(members__player=player)
+    """The player's runs, newest first (not the lobbies they left)."""
+    seen = RunMember.objects.filter(player=player).filter(Q(run__started_at__isnull=True)
+                                                           | ~Q(status=MemberStatus.LEFT))
+    qs = Run.objects.filter(pk__in=seen.values("run_id"))
     return keyset_page(qs, key="id", descending=True, cursor=cursor, page_size=page_size, values=RUN_LIST_COLUMNS)
 
 
