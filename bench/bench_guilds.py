@@ -303,11 +303,11 @@ def _bench_client_token() -> str:
 
 def _expected_deep_cursor(depth: int) -> str:
     """The cursor a client holds after reading ``depth`` rows, built from the row itself."""
-    from backend.api.pagination import encode_cursor
+    from backend.api.pagination import cursor_scope, encode_cursor
     from guilds.selectors import listed_guilds
 
     activity, pk = listed_guilds().order_by("-activity", "-pk").values_list("activity", "pk")[depth - 1]
-    return str(encode_cursor(activity, pk))
+    return str(encode_cursor(activity, pk, scope=cursor_scope(listed_guilds(), "activity", True)))
 
 
 def _walk_to_depth(port: int, headers: dict[str, str], depth: int) -> tuple[str, float]:
