@@ -23,5 +23,7 @@ urlpatterns = [
     path("api/v1/", include(api_v1)),
 ]
 
+handler400 = "backend.api.errors.bad_request_view"
+handler403 = "backend.api.errors.permission_denied_view"
 handler404 = "backend.api.errors.not_found_view"
 handler500 = "backend.api.errors.server_error_view"

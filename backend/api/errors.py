@@ -6,7 +6,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import (
+    BadRequest,
+    DisallowedHost,
+    PermissionDenied as DjangoPermissionDenied,
+    RequestDataTooBig,
+    SuspiciousOperation,
+    TooManyFieldsSent,
+    TooManyFilesSent,
+)
+from django.conf import settings
 from django.http import Http404, JsonResponse
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -52,9 +61,24 @@ def _message_and_details(exc: exceptions.APIException) -> tuple[str, dict[str, A
     return str(detail), {}
 
 
+def bad_request_body(exc: BaseException | None) -> dict[str, Any]:
+    """The 400 body for a request Django refused before or while reading it (size, fields, Host)."""
+    if isinstance(exc, RequestDataTooBig):
+        return error_body("request_too_large", "The request body is too large.",
+                          {"limit": settings.DATA_UPLOAD_MAX_MEMORY_SIZE})
+    if isinstance(exc, (TooManyFieldsSent, TooManyFilesSent)):
+        return error_body("too_many_fields", "The request has too many fields.",
+                          {"limit": settings.DATA_UPLOAD_MAX_NUMBER_FIELDS})
+    if isinstance(exc, DisallowedHost):
+        return error_body("disallowed_host", "This server does not answer for that host name.")
+    return error_body("bad_request", "Bad request.")
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, DomainError):
         return Response(error_body(exc.code, exc.message, exc.details), status=exc.status_code)
+    if isinstance(exc, (SuspiciousOperation, BadRequest)):
+        return Response(bad_request_body(exc), status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
@@ -67,6 +91,14 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         details["retry_after"] = int(exc.wait) + 1
     response.data = error_body(_drf_code(exc), message, details)
     return response
+
+
+def bad_request_view(request, exception=None):  # noqa: ANN001 - Django handler signature
+    return JsonResponse(bad_request_body(exception), status=status.HTTP_400_BAD_REQUEST)
+
+
+def permission_denied_view(request, exception=None):  # noqa: ANN001 - Django handler signature
+    return JsonResponse(error_body("permission_denied", "You may not do this."), status=status.HTTP_403_FORBIDDEN)
 
 
 def not_found_view(request, exception=None):  # noqa: ANN001 - Django handler signature
