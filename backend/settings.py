@@ -152,7 +152,10 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "backend.api.errors.exception_handler",
     "DEFAULT_THROTTLE_RATES": {
         "auth": os.environ.get("THROTTLE_AUTH", "20/minute"),
+        "auth_username": os.environ.get("THROTTLE_AUTH_USERNAME", "20/hour"),
     },
+    # Proxies in front of the server that append to X-Forwarded-For (0: trust no forwarded header).
+    "NUM_PROXIES": int(os.environ.get("NUM_PROXIES", "0")),
     "UNAUTHENTICATED_USER": None,
 }
 

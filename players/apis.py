@@ -6,7 +6,7 @@ from rest_framework import status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
-from backend.api.throttling import ResilientScopedRateThrottle
+from backend.api.throttling import ResilientScopedRateThrottle, UsernameRateThrottle
 from rest_framework.views import APIView
 from rest_framework_simplejwt.serializers import TokenObtainPairSerializer, TokenRefreshSerializer
 from rest_framework_simplejwt.tokens import RefreshToken
@@ -53,7 +53,9 @@ class RegisterApi(AuthThrottled, APIView):
 @extend_schema_view(post=extend_schema(responses={200: TokenObtainPairSerializer, **errors(400, 401, 429)},
                                        summary="Log in: a JWT access and refresh token pair"))
 class TokenApi(AuthThrottled, TokenObtainPairView):
-    """JWT login: ``{username, password}`` -> ``{access, refresh}``."""
+    """JWT login: ``{username, password}`` -> ``{access, refresh}``; limited per address and per username."""
+
+    throttle_classes = [ResilientScopedRateThrottle, UsernameRateThrottle]
 
 
 @extend_schema_view(post=extend_schema(responses={200: TokenRefreshSerializer, **errors(400, 401, 429)},
