@@ -90,6 +90,11 @@ TEMPLATES = [
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL)}
+    # Connections are checked before use (issue 11): after a PostgreSQL restart or failover (or
+    # pg_terminate_backend) a dead connection is replaced instead of failing the request. With the
+    # pool, Django passes psycopg's ConnectionPool.check_connection as the pool's check; without it,
+    # a persistent connection is pinged at the start of each request.
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool("DB_POOL", True):
         # Django's native psycopg 3 pool: a connection is borrowed per request and returned.
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
@@ -97,6 +102,8 @@ if DATABASE_URL:
             "max_size": int(os.environ.get("DB_POOL_MAX", "20")),
             "timeout": 10,
         }
+    else:
+        DATABASES["default"]["CONN_MAX_AGE"] = int(os.environ.get("DB_CONN_MAX_AGE", "60"))
 else:
     DATA_DIR.mkdir(parents=True, exist_ok=True)
     DATABASES = {
