@@ -2,11 +2,15 @@
 disband votes, the person-run ledger behind activity, and the admin-editable guild rules."""
 from __future__ import annotations
 
+from typing import Any
+
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
 
 from backend.models import SingletonSettings
+from backend.names import name_key
 from players.models import Player
 
 
@@ -42,6 +46,8 @@ class GuildRules(SingletonSettings):
 
 class Guild(models.Model):
     name = models.CharField(max_length=64)
+    # backend.names.name_key(name), set on save: living guilds are unique on it (look-alike names collide).
+    name_key = models.CharField(max_length=255, null=True, blank=True, editable=False)
     description = models.TextField(blank=True, default="", max_length=2000)
     leader = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="led_guilds")
     is_open = models.BooleanField(default=True)
@@ -60,6 +66,8 @@ class Guild(models.Model):
             models.UniqueConstraint(
                 Lower("name"), condition=Q(disbanded_at__isnull=True), name="guild_name_ci_unique_alive"
             ),
+            models.UniqueConstraint(fields=["name_key"], condition=Q(disbanded_at__isnull=True),
+                                    name="guild_name_key_unique_alive"),
             models.CheckConstraint(condition=Q(activity__gte=0), name="guild_activity_not_negative"),
         ]
         indexes = [
@@ -74,6 +82,18 @@ class Guild(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        # The admin's form cannot validate the key's constraint itself (the key is not a form field).
+        taken = Guild.objects.filter(name_key=name_key(self.name), disbanded_at__isnull=True).exclude(pk=self.pk)
+        if self.disbanded_at is None and taken.exists():
+            raise ValidationError({"name": "A living guild has this name or one that looks the same."})
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.name_key = name_key(self.name)
+        if kwargs.get("update_fields") is not None and "name" in kwargs["update_fields"]:
+            kwargs["update_fields"] = {*kwargs["update_fields"], "name_key"}
+        super().save(*args, **kwargs)
 
     @property
     def is_disbanded(self) -> bool:

@@ -19,6 +19,7 @@ from django.db.models.functions import Cast, Coalesce
 from django.utils import timezone
 
 from backend.errors import NotAllowed, NotFound, RuleViolation
+from backend.names import clean_name, name_key
 from guilds.models import (
     Application,
     DisbandVote,
@@ -170,8 +171,8 @@ def guild_create(*, player: Player, name: str, description: str = "") -> Guild:
     current = _current_membership(player.pk)
     if current is not None:
         raise RuleViolation("already_in_guild", "Leave your guild before founding one.", {"guild": current.guild_id})
-    name = name.strip()
-    if Guild.objects.filter(name__iexact=name, disbanded_at__isnull=True).exists():
+    name = clean_name(name, min_length=3, max_length=64)
+    if Guild.objects.filter(name_key=name_key(name), disbanded_at__isnull=True).exists():
         raise RuleViolation("name_taken", "A guild with that name exists.", {"name": name})
     try:
         with transaction.atomic():

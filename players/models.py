@@ -41,6 +41,8 @@ class Player(models.Model):
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player")
     display_name = models.CharField(max_length=150)
+    # backend.names.name_key(username), set at registration: usernames are unique on it (look-alikes collide).
+    name_key = models.CharField(max_length=255, null=True, blank=True, unique=True, editable=False)
     money = models.BigIntegerField(default=0)
     strength = models.PositiveSmallIntegerField(default=0)
     stamina = models.PositiveSmallIntegerField(default=0)

@@ -7,15 +7,20 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 
 from backend.errors import InvalidInput, NotFound, RuleViolation
+from backend.names import clean_name, name_key
 from players import inventory, selectors
 from players.models import InventoryItem, ItemKind, Player, PlayerSettings
 
 
 @transaction.atomic
 def player_register(*, username: str, password: str) -> Player:
-    """Create a user and their character; usernames are unique ignoring case."""
+    """Create a user and their character; usernames are cleaned (backend.names) and unique ignoring
+    case and look-alike letters."""
     user_model = get_user_model()
-    if user_model.objects.filter(username__iexact=username).exists():
+    username = clean_name(username, max_length=150, field="username")
+    key = name_key(username)
+    if (user_model.objects.filter(username__iexact=username).exists()
+            or Player.objects.filter(name_key=key).exists()):
         raise RuleViolation("username_taken", "That username is taken.", {"username": username})
     user = user_model(username=username)
     try:
@@ -28,9 +33,13 @@ def player_register(*, username: str, password: str) -> Player:
             user.save()
     except IntegrityError as exc:  # a concurrent registration won the same name
         raise RuleViolation("username_taken", "That username is taken.", {"username": username}) from exc
-    return Player.objects.create(
-        user=user, display_name=username, money=PlayerSettings.load().starting_money
-    )
+    try:
+        with transaction.atomic():
+            return Player.objects.create(
+                user=user, display_name=username, name_key=key, money=PlayerSettings.load().starting_money
+            )
+    except IntegrityError as exc:  # a concurrent registration won a look-alike name
+        raise RuleViolation("username_taken", "That username is taken.", {"username": username}) from exc
 
 
 # --- inventory ------------------------------------------------------------------------------------
