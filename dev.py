@@ -3,7 +3,7 @@
 
     python3 dev.py serve   # make .venv, install requirements, migrate, load demo data,
                            # start a Celery worker with embedded beat and serve on :8000
-    python3 dev.py test    # make .venv, install requirements, run the whole test suite
+    python3 dev.py test    # make .venv, install requirements-dev.txt (runtime + test tools), run the tests
 
 Embedded defaults: SQLite and kombu's filesystem broker under var/. Set DATABASE_URL and
 CELERY_BROKER_URL (and REDIS_URL for the cache) to use PostgreSQL and Redis instead.
@@ -13,6 +13,7 @@ Benchmarks (not part of the tests): ``python3 dev.py bench NAME`` runs bench/ben
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import subprocess
 import sys
@@ -23,21 +24,49 @@ ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
-REQUIREMENTS = ROOT / "requirements.txt"
+REQUIREMENTS = ROOT / "requirements.txt"  # what the server runs
+DEV_REQUIREMENTS = ROOT / "requirements-dev.txt"  # -r requirements.txt + test, fuzz and type-check tools
 STAMP = VENV / ".requirements.sha256"
 
 
-def ensure_venv() -> None:
-    """Create .venv and install the pinned requirements when they changed since last time."""
+def _digest(*files: Path) -> str:
+    digest = hashlib.sha256()
+    for file in files:
+        digest.update(file.name.encode() + b"\0" + file.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def _stamp() -> dict[str, str]:
+    """What was installed last: {"runtime": digest, "dev": digest}; an old or broken stamp is empty."""
+    try:
+        stamp = json.loads(STAMP.read_text())
+    except (OSError, ValueError):
+        return {}
+    return stamp if isinstance(stamp, dict) else {}
+
+
+def ensure_venv(*, dev: bool = False) -> None:
+    """Create .venv and install the pinned requirements when they changed since last time.
+
+    ``serve`` needs the runtime pins only; ``test`` (and ``bench``) also the tools. A dev install
+    covers the runtime one, so serving after testing installs nothing.
+    """
     if not PYTHON.exists():
         print("==> creating .venv", flush=True)
         venv.EnvBuilder(with_pip=True).create(VENV)
-    digest = hashlib.sha256(REQUIREMENTS.read_bytes()).hexdigest()
-    if not STAMP.exists() or STAMP.read_text().strip() != digest:
-        print("==> installing requirements", flush=True)
-        subprocess.run([str(PYTHON), "-m", "pip", "install", "-q", "--upgrade", "pip"], check=True)
-        subprocess.run([str(PYTHON), "-m", "pip", "install", "-q", "-r", str(REQUIREMENTS)], check=True)
-        STAMP.write_text(digest)
+    stamp = _stamp()
+    runtime = _digest(REQUIREMENTS)
+    wanted = _digest(REQUIREMENTS, DEV_REQUIREMENTS) if dev else runtime
+    if stamp.get("dev" if dev else "runtime") == wanted:
+        return
+    requirements = DEV_REQUIREMENTS if dev else REQUIREMENTS
+    print(f"==> installing {requirements.name}", flush=True)
+    subprocess.run([str(PYTHON), "-m", "pip", "install", "-q", "--upgrade", "pip"], check=True)
+    subprocess.run([str(PYTHON), "-m", "pip", "install", "-q", "-r", str(requirements)], check=True)
+    stamp["runtime"] = runtime
+    if dev:
+        stamp["dev"] = wanted
+    STAMP.write_text(json.dumps(stamp))
 
 
 def manage(*args: str) -> None:
@@ -67,12 +96,12 @@ def serve(args: list[str]) -> int:
 
 
 def test(args: list[str]) -> int:
-    ensure_venv()
+    ensure_venv(dev=True)
     return subprocess.call([str(PYTHON), "-m", "pytest", *args], cwd=ROOT)
 
 
 def bench(args: list[str]) -> int:
-    ensure_venv()
+    ensure_venv(dev=True)
     available = sorted(p.stem.removeprefix("bench_") for p in (ROOT / "bench").glob("bench_*.py"))
     if not args or args[0] not in available:
         print(f"usage: python3 dev.py bench {{{'|'.join(available)}}} [options]")

@@ -4,7 +4,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
 from guilds.models import Guild
@@ -29,7 +30,16 @@ GUILDS = {
 class Command(BaseCommand):
     help = "Create the 'demo' admin (password 'demo') and a few demo players and guilds, once."
 
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--allow-demo-superuser", action="store_true",
+            help="Load even though DEBUG is off: creates a superuser whose password is 'demo'.")
+
     def handle(self, *args, **options) -> None:  # noqa: ANN002, ANN003
+        if not settings.DEBUG and not options["allow_demo_superuser"]:
+            # A production database must never get an admin whose password is public (issue 11).
+            raise CommandError("DEBUG is off: refusing to create the demo/demo superuser and demo players "
+                               "with a published password. Pass --allow-demo-superuser to load them anyway.")
         user_model = get_user_model()
         if not user_model.objects.filter(username="demo").exists():
             admin_user = user_model.objects.create_superuser("demo", "demo@example.invalid", "demo")
