@@ -11,6 +11,7 @@ from dungeons.models import MemberStatus, RunMember, RunStatus
 from npcs.models import ShopOffer
 from npcs.services import npc_rescue
 from players.models import InventoryItem
+from tests.dungeons.concurrency import all_at_once, live_url_fixture, request, token  # noqa: F401
 from tests.dungeons.run_helpers import Party, bestiary, current_battle, guild_party, small_dungeons, started
 from tests.npcs.helpers import API, Snapshot, assert_error, carry, goods, money
 
@@ -93,3 +94,32 @@ def test_items_of_a_run_that_goes_on_are_not_bought_after_a_flight_until_it_ends
     assert error["details"] == {"item": from_run.pk, "run": run.pk}
     assert Snapshot.of(runner) == before
     assert party.post(runner, sell, {"item": older.pk}).status_code == 200
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_selling_the_lobby_weapon_while_leaving_at_once_never_pays(live_url) -> None:
+    # given: a host keeps a lobby open; a guest joins, takes the free weapon, then sells it and leaves
+    # in the same instant (six sales), five times over (real concurrent requests on PostgreSQL)
+    (host, guest), guild = _trading_guild(2)
+    host_token, guest_token = token(host), token(guest)
+    run_id = request("POST", f"{live_url}{API}/runs/", host_token, {"kind": "ordinary"}).body["id"]
+    sells = []
+    for _ in range(5):
+        assert request("POST", f"{live_url}{API}/runs/{run_id}/join/", guest_token).status == 200
+        offer = request("GET", f"{live_url}{API}/runs/{run_id}/offer/", guest_token).body
+        assert request("POST", f"{live_url}{API}/runs/{run_id}/weapon/", guest_token,
+                       {"item_kind": offer[0]["id"]}).status == 200
+        weapon = InventoryItem.objects.get(player=guest, acquired_in_run_id=run_id)
+        sell_url = f"{live_url}{API}/guilds/{guild.pk}/npcs/trader/sell/"
+        *sold, leave = all_at_once([
+            *[lambda: request("POST", sell_url, guest_token, {"item": weapon.pk}) for _ in range(6)],
+            lambda: request("POST", f"{live_url}{API}/runs/{run_id}/leave/", guest_token),
+        ])
+        assert leave.status == 200, leave
+        sells += [(sell.status, sell.code) for sell in sold]
+
+    # then: no sale went through (refused in the lobby, or the weapon was already gone) and no coin moved
+    assert set(sells) <= {(409, "in_lobby"), (404, "inventory_item_not_found")}, sells
+    assert money(guest) == 500
+    assert not InventoryItem.objects.filter(player=guest).exists()
