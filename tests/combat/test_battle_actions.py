@@ -426,6 +426,31 @@ def test_one_member_flees_losing_the_seeded_fraction_while_the_other_fights_on(m
     assert party.battle(battle.pk, runner)["outcome"] == "victory"
 
 
+def test_a_second_flight_in_the_same_battle_is_refused_and_changes_nothing(monkeypatch) -> None:
+    # given: a party of three; the first awaited member flees
+    players = [PlayerFactory(), PlayerFactory(), PlayerFactory()]
+    run, battle = _battle_of(players, monkeypatch)
+    party = Party(players)
+    runner, _ = _awaited(battle, players)
+    assert party.act(runner, battle.pk, battle.step, {"kind": "flee"}).status_code == 200
+    battle.refresh_from_db()
+    second = next(p for p in players if p.pk == battle.awaiting_id)
+    assert "flee" not in {a["kind"] for a in party.battle(battle.pk, second)["allowed_actions"]}
+    before = _snapshot(battle)
+
+    # when: the next member tries to flee too
+    response = party.act(second, battle.pk, battle.step, {"kind": "flee"})
+
+    # then: 409 flight_already_taken, nothing changed, and the two others fight on to victory
+    error = assert_error(response, 409, "flight_already_taken")
+    assert error["details"] == {"turn": battle.step}
+    assert _snapshot(battle) == before
+    assert party.fight(battle.pk)["outcome"] == "victory"
+    statuses = dict(RunMember.objects.filter(run=run).values_list("player_id", "status"))
+    assert sorted(statuses.values()) == sorted([MemberStatus.ESCAPED] + [MemberStatus.IN_DUNGEON] * 2)
+    assert Run.objects.get(pk=run.pk).status == RunStatus.ACTIVE
+
+
 def test_the_last_member_fleeing_ends_the_run_as_escaped(monkeypatch) -> None:
     runner = PlayerFactory()
     run, battle = _battle_of([runner], monkeypatch)
