@@ -306,6 +306,33 @@ def test_a_drunk_healing_potion_is_free_and_leaves_the_inventory(monkeypatch) ->
     )
 
 
+def test_a_haste_potion_gives_the_drinker_an_extra_turn_with_its_own_ticking(monkeypatch) -> None:
+    # given: a lone member carrying a haste potion (1 turn) against the sturdy rat
+    hasty = PlayerFactory()
+    potion = InventoryItem.objects.create(
+        player=hasty, item_kind=item_kind("Test Quicksilver", "potion", "effect", effect="haste", effect_turns=1)
+    )
+    _, battle = _battle_of([hasty], monkeypatch)
+    party = Party([hasty])
+    assert party.act(hasty, battle.pk, battle.step, {"kind": "drink", "potion": str(potion.pk)}).status_code == 200
+    battle.refresh_from_db()
+
+    # when: the member attacks (the regular turn ends)
+    first = party.act(hasty, battle.pk, battle.step, {"kind": "attack", "target": "e1"})
+
+    # then: the turn ends, haste ticks out, and the same member takes an extra turn before the rat
+    kinds = [e["kind"] for e in first.json()["events"]]
+    assert kinds[-4:] == ["effect_expired", "turn_ended", "extra_turn", "turn_started"]
+    assert first.json()["events"][-1]["actor"] == f"p{hasty.pk}"
+    view = party.battle(battle.pk)
+    assert view["awaiting"] == hasty.pk and view["turn"] == first.json()["next_turn"]
+    # the extra turn is a whole turn: it ends, and the rat acts before the member's next one
+    second = party.act(hasty, battle.pk, view["turn"], {"kind": "skip"})
+    kinds = [e["kind"] for e in second.json()["events"]]
+    assert "extra_turn" not in kinds and kinds[:2] == ["turn_skipped", "turn_ended"]
+    assert next(e for e in second.json()["events"] if e["kind"] == "turn_started")["actor"] == "e1"
+
+
 def test_a_finished_battle_refuses_every_action_with_battle_over(monkeypatch) -> None:
     bestiary(enemy_hp=1, enemy_damage=1)
     players = [PlayerFactory(strength=10)]
