@@ -25,6 +25,7 @@ from dungeons.selectors import (
 )
 from dungeons.serializers import (
     OfferItemOutput,
+    RunDrinkInput,
     RunFormationInput,
     RunListOutput,
     RunListQuery,
@@ -273,6 +274,14 @@ class RunEscapeApi(PlayerApi):
     @_run_action("The whole party leaves from a treasure or rest room", RunStepInput)
     def post(self, request: Request, run_id: int) -> Response:
         services.run_escape(player=self.player, run_id=run_id, **valid(RunStepInput, request.data))
+        return Response(_run(run_id, self.player))
+
+
+class RunDrinkApi(PlayerApi):
+    @_run_action("Drink a healing or stat potion between rooms (effect potions only in battle)", RunDrinkInput)
+    def post(self, request: Request, run_id: int) -> Response:
+        services.run_potion_drink(player=self.player, run_id=run_id,
+                                  item_id=valid(RunDrinkInput, request.data)["potion"])
         return Response(_run(run_id, self.player))
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from backend.api.converters import MAX_DB_ID
 from dungeons.models import DungeonKind, MemberStatus, RoomKind, RunStatus, WeaponChoice
 
 
@@ -12,6 +13,11 @@ class RunOpenInput(serializers.Serializer):
 
 class RunStepInput(serializers.Serializer):
     step = serializers.IntegerField(min_value=0, help_text="The run's step as the client last saw it.")
+
+
+class RunDrinkInput(serializers.Serializer):
+    potion = serializers.IntegerField(min_value=1, max_value=MAX_DB_ID,
+                                      help_text="The id of a carried healing or stat potion (an inventory item).")
 
 
 class RunWeaponInput(serializers.Serializer):

@@ -11,7 +11,9 @@ from django.db.models import F
 from django.utils import timezone
 
 from backend.errors import InvalidInput, NotAllowed, NotFound, RuleViolation
-from combat.engine import BattleSetup, BattleState, Combatant, EffectSpec, Event, Kind, Outcome, Stats
+from combat.engine import (
+    BattleSetup, BattleState, Combatant, EffectSpec, Event, Kind, Outcome, PotionKind, Stats,
+)
 from combat.engine.events import Attack, Death, Fled, PotionDrunk, StatRaised
 from combat.engine.state import STAT_NAMES, to_jsonable
 from combat.models import Battle
@@ -656,6 +658,49 @@ def run_escape(*, player: Player, run_id: int, step: int) -> Run:
     run.step += 1
     _end_if_party_gone(run)
     run.save()
+    return run
+
+
+@transaction.atomic
+def run_potion_drink(*, player: Player, run_id: int, item_id: int) -> Run:
+    """Drink a carried healing or stat potion between rooms (e.g. after a trap), outside battle.
+
+    Healing restores up to max HP; a stat potion lasts for the rest of the run (``stat_boosts``,
+    as in battle; stamina also raises max HP and HP by ``hp_per_stamina`` per point). Effect
+    potions work only in battle (effects exist only there): 409, and during a battle every potion
+    is drunk with the battle's own action: 409 ``in_battle``. The potion leaves the inventory.
+    """
+    run = _lock_run(run_id)
+    _member(run, player)  # a stranger gets a 404 before learning the run's status
+    _require_status(run, RunStatus.ACTIVE)
+    member = _member(run, player, MemberStatus.IN_DUNGEON)
+    battle = Battle.objects.filter(run_id=run.pk, outcome=Outcome.ONGOING.value).values_list("pk", flat=True).first()
+    if battle is not None:
+        raise RuleViolation("in_battle", "A battle is on: drink with the battle's drink action.", {"battle": battle})
+    item = (InventoryItem.objects.select_for_update().select_related("item_kind")
+            .filter(pk=item_id, player=player, item_kind__category=ItemCategory.POTION).first())
+    if item is None:
+        raise NotFound("potion_not_found", "You carry no such potion.", {"potion": item_id})
+    kind = item.item_kind
+    if kind.sub_kind == PotionKind.EFFECT.value:
+        raise RuleViolation("effect_potion_in_battle_only", "Effect potions work only in battle.",
+                            {"potion": item_id, "effect": kind.effect})
+    details: dict[str, Any] = {}
+    if kind.sub_kind == PotionKind.STAT.value:
+        member.stat_boosts = {**member.stat_boosts, kind.stat: int(member.stat_boosts.get(kind.stat, 0))
+                              + kind.stat_amount}
+        if kind.stat == "stamina":
+            extra = kind.stat_amount * combat_rules_get().hp_per_stamina
+            member.max_hp, member.hp = member.max_hp + extra, member.hp + extra
+        details.update(stat=kind.stat, amount=kind.stat_amount)
+    else:
+        details["healed"] = min(member.max_hp - member.hp, kind.heal)
+        member.hp += details["healed"]
+    member.save(update_fields=["hp", "max_hp", "stat_boosts"])
+    item.delete()
+    _log(run, "potion_drunk", player=player.pk, potion=kind.sub_kind, item_kind=kind.pk, hp=member.hp,
+         max_hp=member.max_hp, **details)
+    run.save(update_fields=["log"])
     return run
 
 
