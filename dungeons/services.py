@@ -48,6 +48,9 @@ RUN_RELEVANT_EVENTS = (Death, Fled, PotionDrunk, StatRaised)
 NPC_ID = "npc"
 #: What treasure and battle loot is drawn from (story items come from story rooms, torches from the Labyrinth).
 LOOT_CATEGORIES = (ItemCategory.WEAPON, ItemCategory.ARMOR, ItemCategory.POTION, ItemCategory.AMULET)
+#: Battle and boss loot: never amulets, which are found only (and rarely: the catalog makes them
+#: rare) in treasure rooms, or bought from the jeweler (SPEC section 6).
+BATTLE_LOOT_CATEGORIES = tuple(c for c in LOOT_CATEGORIES if c != ItemCategory.AMULET)
 #: A story room's story item (dungeons.generation.STORY_ITEMS) -> the catalog sub-kind it yields.
 STORY_ITEM_SUB_KINDS = {"gems": "gem", "enchanted_stones": "enchanted_stone", "carpenters_tools": "carpenters_tools"}
 
@@ -348,14 +351,14 @@ def _next_position(run: Run) -> tuple[int, int] | None:
     return None
 
 
-def _loot_pool() -> tuple[list[ItemKind], list[int]]:
-    kinds = list(ItemKind.objects.filter(category__in=LOOT_CATEGORIES).order_by("pk"))
+def _loot_pool(categories: Sequence[str] = LOOT_CATEGORIES) -> tuple[list[ItemKind], list[int]]:
+    kinds = list(ItemKind.objects.filter(category__in=categories).order_by("pk"))
     weights = run_rules_get().rarity_weights()
     return kinds, [weights.get(kind.rarity, 0) for kind in kinds]
 
 
-def _drop_loot(run: Run, count: int, purpose: str) -> list[RunLoot]:
-    kinds, weights = _loot_pool()
+def _drop_loot(run: Run, count: int, purpose: str, categories: Sequence[str] = LOOT_CATEGORIES) -> list[RunLoot]:
+    kinds, weights = _loot_pool(categories)
     rng = run_rules.room_rng(run.seed, run.floor, run.room, purpose)
     picked = run_rules.weighted_pick(kinds, weights, rng, count)
     return RunLoot.objects.bulk_create(
@@ -547,10 +550,10 @@ def _battle_over(run: Run, battle: Battle, state: BattleState, members: dict[int
         rules = run_rules_get()
         party = [m for m in members.values() if m.status == MemberStatus.IN_DUNGEON]
         if state.has_boss:
-            _drop_loot(run, rules.boss_loot_items, "boss-loot")
+            _drop_loot(run, rules.boss_loot_items, "boss-loot", BATTLE_LOOT_CATEGORIES)
             _pay(party, rules.boss_coins)
         elif run_rules.room_rng(run.seed, run.floor, run.room, "battle-loot").random() < rules.battle_loot_chance:
-            _drop_loot(run, 1, "battle-loot-item")
+            _drop_loot(run, 1, "battle-loot-item", BATTLE_LOOT_CATEGORIES)
         if state.has_boss and _next_position(run) is None:
             _complete(run, party)
 
