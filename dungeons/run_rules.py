@@ -157,6 +157,20 @@ def junk_offer(basic_weapons: Sequence[T], *, size: int, rng: random.Random) -> 
     return rng.sample(pool, min(max(0, size), len(pool)))
 
 
+def junk_offer_tiered(tiers: Sequence[Sequence[T]], *, size: int, rng: random.Random) -> list[T]:
+    """The offer from tiers, the guild's own first: ``size`` different weapons of that tier; if it
+    has fewer, the next tiers down fill the offer up in order (so a bigger offer always adds choices).
+
+    With one tier this is exactly ``junk_offer`` of that tier (the same draws).
+    """
+    offer: list[T] = []
+    for tier in tiers:
+        if len(offer) >= size:
+            break
+        offer += junk_offer([w for w in tier if w not in offer], size=size - len(offer), rng=rng)
+    return offer
+
+
 def room_rng(seed: int, floor: int, room: int, purpose: str) -> random.Random:
     """A separate seeded stream per room and purpose, so one room's draws never shift another's."""
     return random.Random(f"deepdelve-run/{seed}/{floor}/{room}/{purpose}")

@@ -37,7 +37,7 @@ from dungeons.run_rules import RunRules
 from dungeons.selectors import dungeon_preview, generation_params_get
 from guilds.selectors import player_current_guild
 from guilds.services import guild_person_runs_record
-from npcs.selectors import guild_npc_kinds_unrescued, junk_dealer_offer_size
+from npcs.selectors import guild_npc_kinds_unrescued, junk_dealer_offer_size, junk_dealer_tiers
 from npcs.services import bounty_progress_record, npc_rescue, warlock_buffs_claim
 from players.models import InventoryItem, ItemCategory, ItemKind, Player
 from players.services import inventory_add
@@ -245,10 +245,13 @@ def run_offer(*, player: Player, run_id: int) -> list[ItemKind]:
     if run is None:
         raise NotFound("run_not_found", "No such run.", {"run": run_id})
     _member(run, player)
-    basics = list(ItemKind.objects.filter(category=ItemCategory.WEAPON, is_basic=True).order_by("pk"))
     guild = player_current_guild(player=player)
     size = junk_dealer_offer_size(guild_id=guild.pk if guild else None)
-    return run_rules.junk_offer(basics, size=size, rng=run_rules.room_rng(run.seed, 0, 0, f"offer/{player.pk}"))
+    tiers = [weapons for _, weapons in junk_dealer_tiers(rank=guild.rank if guild else 0)]
+    if not tiers:  # no tier defined in the admin: the catalog's basic weapons
+        tiers = [list(ItemKind.objects.filter(category=ItemCategory.WEAPON, is_basic=True).order_by("pk"))]
+    rng = run_rules.room_rng(run.seed, 0, 0, f"offer/{player.pk}")
+    return run_rules.junk_offer_tiered(tiers, size=size, rng=rng)
 
 
 @transaction.atomic
