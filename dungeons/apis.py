@@ -61,7 +61,8 @@ def preview_payload(*, dungeon: generation.Dungeon, seed: int) -> dict[str, Any]
             {
                 "index": floor.index,
                 "rooms": [
-                    {"index": j, "kind": str(room.kind), "npc_kind": room.npc_kind, "story_item": room.story_item}
+                    {"index": j, "kind": str(room.kind), "npc_kind": room.npc_kind, "story_item": room.story_item,
+                     "seal": room.seal}
                     for j, room in enumerate(floor.rooms)
                 ],
             }
@@ -82,6 +83,8 @@ class DungeonPreviewRoomSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=RoomKind.choices)
     npc_kind = serializers.ChoiceField(choices=NpcKind.choices, allow_null=True)
     story_item = serializers.ChoiceField(choices=StoryItem.choices, allow_null=True)
+    seal = serializers.ChoiceField(choices=StoryItem.choices, allow_null=True,
+                                   help_text="A sealed story room: the story item that opens it.")
 
 
 class DungeonPreviewFloorSerializer(serializers.Serializer):

@@ -45,6 +45,10 @@ class RunRules:
     boss_coins: int = 50
     # story rooms without an NPC hold this many story items
     story_items_count: int = 2
+    # an opened sealed story room: items of uncommon or rare rarity, and coins for every member
+    sealed_reward_items: int = 2
+    sealed_reward_coins_base: int = 30
+    sealed_reward_coins_per_floor: int = 10
     # healing between rooms and in rest rooms
     rest_heal_base: int = 10
     rest_heal_per_metabolism: int = 3
@@ -127,6 +131,11 @@ def treasure_item_count(*, attentiveness: Sequence[int], rng: random.Random, rul
         if rng.random() < min(1.0, max(0, points) * rules.treasure_extra_chance_per_attentiveness):
             extra += 1
     return rules.treasure_items_base + extra
+
+
+def sealed_reward_coins(*, floor: int, rules: RunRules) -> int:
+    """Coins each member finds in an opened sealed story room."""
+    return rules.sealed_reward_coins_base + rules.sealed_reward_coins_per_floor * floor
 
 
 def treasure_coins(*, floor: int, rules: RunRules) -> int:

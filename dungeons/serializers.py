@@ -4,7 +4,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from backend.api.converters import MAX_DB_ID
-from dungeons.models import DungeonKind, MemberStatus, RoomKind, RunStatus, WeaponChoice
+from dungeons.models import DungeonKind, MemberStatus, RoomKind, RunStatus, StoryItem, WeaponChoice
 
 
 class RunOpenInput(serializers.Serializer):
@@ -79,6 +79,8 @@ class RunRoomOutput(serializers.Serializer):
     room = serializers.IntegerField()
     kind = serializers.ChoiceField(choices=RoomKind.choices)
     cleared = serializers.BooleanField(help_text="Done: the party may advance.")
+    seal = serializers.ChoiceField(choices=StoryItem.choices, allow_null=True,
+                                   help_text="A sealed story room: the story item that opens it (see the log).")
     battle = RunBattleRefOutput(allow_null=True)
     loot = RunLootOutput(many=True)
 

@@ -39,7 +39,7 @@ from guilds.selectors import player_current_guild
 from guilds.services import guild_person_runs_record
 from npcs.selectors import guild_npc_kinds_unrescued, junk_dealer_offer_size, junk_dealer_tiers
 from npcs.services import bounty_progress_record, npc_rescue, warlock_buffs_claim
-from players.models import InventoryItem, ItemCategory, ItemKind, Player
+from players.models import InventoryItem, ItemCategory, ItemKind, Player, Rarity
 from players.services import inventory_add
 
 #: Battle events with consequences for the run (inventory, stats, party, bounties).
@@ -51,6 +51,8 @@ LOOT_CATEGORIES = (ItemCategory.WEAPON, ItemCategory.ARMOR, ItemCategory.POTION,
 #: Battle and boss loot: never amulets, which are found only (and rarely: the catalog makes them
 #: rare) in treasure rooms, or bought from the jeweler (SPEC section 6).
 BATTLE_LOOT_CATEGORIES = tuple(c for c in LOOT_CATEGORIES if c != ItemCategory.AMULET)
+#: What an opened sealed story room's reward is drawn from: the better half of the catalog.
+SEALED_REWARD_RARITIES = (Rarity.UNCOMMON, Rarity.RARE)
 #: A story room's story item (dungeons.generation.STORY_ITEMS) -> the catalog sub-kind it yields.
 STORY_ITEM_SUB_KINDS = {"gems": "gem", "enchanted_stones": "enchanted_stone", "carpenters_tools": "carpenters_tools"}
 
@@ -124,6 +126,7 @@ def dungeon_generate(
             kind=str(room.kind),
             npc_kind=room.npc_kind or "",
             story_item=room.story_item or "",
+            seal=room.seal or "",
         )
         for floor, index, room in result.rooms()
     )
@@ -396,6 +399,8 @@ def _enter_room(run: Run) -> None:
         coins = run_rules.treasure_coins(floor=run.floor, rules=rules)
         _pay(party, coins)
         _log(run, "treasure", items=[l.pk for l in loot], coins_each=coins)
+    elif room.kind == RoomKind.STORY and room.seal:
+        _open_sealed_room(run, room, party, rules)
     elif room.kind == RoomKind.STORY:
         if room.npc_kind:
             run.npc_kind, run.npc_hp, run.npc_max_hp = room.npc_kind, rules.npc_hp, rules.npc_hp
@@ -417,6 +422,28 @@ def _enter_room(run: Run) -> None:
     if run.status == RunStatus.ACTIVE:
         run.room_cleared = True
     run.save()
+
+
+def _open_sealed_room(run: Run, room: DungeonRoom, party: list[RunMember], rules: RunRules) -> None:
+    """A sealed story room opens only if a member inside carries the story item it names, found in
+    this run (``acquired_in_run``); the item is shown, not spent. Then it holds ``sealed_reward_items``
+    uncommon or rare items (never amulets) and coins for every member; otherwise it stays shut."""
+    key = (InventoryItem.objects.filter(player_id__in=[m.player_id for m in party], acquired_in_run=run,
+                                        item_kind__sub_kind=STORY_ITEM_SUB_KINDS[room.seal])
+           .order_by("pk").values_list("player_id", flat=True).first())
+    if key is None:
+        _log(run, "sealed", seal=room.seal)
+        return
+    kinds = list(ItemKind.objects.filter(category__in=BATTLE_LOOT_CATEGORIES, rarity__in=SEALED_REWARD_RARITIES)
+                 .order_by("pk"))
+    weights = [rules.rarity_weights().get(kind.rarity, 0) for kind in kinds]
+    rng = run_rules.room_rng(run.seed, run.floor, run.room, "sealed-reward")
+    loot = RunLoot.objects.bulk_create(
+        RunLoot(run=run, floor=run.floor, room=run.room, item_kind=kind)
+        for kind in run_rules.weighted_pick(kinds, weights, rng, rules.sealed_reward_items))
+    coins = run_rules.sealed_reward_coins(floor=run.floor, rules=rules)
+    _pay(party, coins)
+    _log(run, "seal_opened", seal=room.seal, opened_by=key, items=[l.pk for l in loot], coins_each=coins)
 
 
 def _spring_traps(run: Run, party: list[RunMember], rules: RunRules) -> None:
