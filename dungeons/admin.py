@@ -92,7 +92,8 @@ class GenerationSettingsAdmin(admin.ModelAdmin):
         ("Normalisation (also NPC chance x = max(0, C/C_opt - R/R_opt) / 3)", {"fields": ("n_opt", "r_opt", "c_opt")}),
         ("Room lottery", {"fields": (("treasure_base", "treasure_cap"), ("trap_base", "trap_cap"),
                                      ("enemy_base", "enemy_cap"))}),
-        ("Story rooms (sealed rooms: generator version 2)", {"fields": ("story_item_chance", "sealed_room_chance")}),
+        ("Story rooms (sealed rooms: generator version 2)",
+         {"fields": ("story_item_chance", "sealed_room_chance")}),
         (None, {"fields": ("updated_at",)}),
     )
 
@@ -365,7 +366,8 @@ def run_log_entry(entry: dict[str, Any], names: dict[str, str]) -> str:
         if kind == "sealed":
             return f"A sealed story room stays shut: nobody carries {entry.get('seal', '')} found in this run"
         if kind == "seal_opened":
-            return (f"The {entry.get('seal', '')} open a sealed story room: {len(entry.get('items', []))} items, "
+            items = len(entry.get("items", []))
+            return (f"The {entry.get('seal', '')} open a sealed story room: {items} items, "
                     f"{entry.get('coins_each', 0)} coins each")
         if kind == "npc_joined":
             return f"The {entry['npc']} joins the party"

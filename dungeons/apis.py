@@ -61,8 +61,8 @@ def preview_payload(*, dungeon: generation.Dungeon, seed: int) -> dict[str, Any]
             {
                 "index": floor.index,
                 "rooms": [
-                    {"index": j, "kind": str(room.kind), "npc_kind": room.npc_kind, "story_item": room.story_item,
-                     "seal": room.seal}
+                    {"index": j, "kind": str(room.kind), "npc_kind": room.npc_kind,
+                     "story_item": room.story_item, "seal": room.seal}
                     for j, room in enumerate(floor.rooms)
                 ],
             }
@@ -281,7 +281,8 @@ class RunEscapeApi(PlayerApi):
 
 
 class RunDrinkApi(PlayerApi):
-    @_run_action("Drink a healing or stat potion between rooms (effect potions only in battle)", RunDrinkInput)
+    @_run_action("Drink a healing or stat potion between rooms (effect potions only in battle)",
+                 RunDrinkInput)
     def post(self, request: Request, run_id: int) -> Response:
         services.run_potion_drink(player=self.player, run_id=run_id,
                                   item_id=valid(RunDrinkInput, request.data)["potion"])

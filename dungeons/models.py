@@ -97,7 +97,8 @@ class GenerationSettings(SingletonSettings):
                 condition=Q(story_item_chance__gte=0) & Q(story_item_chance__lte=1), name="gen_story_chance_valid"
             ),
             models.CheckConstraint(
-                condition=Q(sealed_room_chance__gte=0) & Q(sealed_room_chance__lte=1), name="gen_sealed_chance_valid"
+                condition=Q(sealed_room_chance__gte=0) & Q(sealed_room_chance__lte=1),
+                name="gen_sealed_chance_valid",
             ),
         ]
 

@@ -16,8 +16,9 @@ class RunStepInput(serializers.Serializer):
 
 
 class RunDrinkInput(serializers.Serializer):
-    potion = serializers.IntegerField(min_value=1, max_value=MAX_DB_ID,
-                                      help_text="The id of a carried healing or stat potion (an inventory item).")
+    potion = serializers.IntegerField(
+        min_value=1, max_value=MAX_DB_ID,
+        help_text="The id of a carried healing or stat potion (an inventory item).")
 
 
 class RunWeaponInput(serializers.Serializer):
@@ -79,8 +80,9 @@ class RunRoomOutput(serializers.Serializer):
     room = serializers.IntegerField()
     kind = serializers.ChoiceField(choices=RoomKind.choices)
     cleared = serializers.BooleanField(help_text="Done: the party may advance.")
-    seal = serializers.ChoiceField(choices=StoryItem.choices, allow_null=True,
-                                   help_text="A sealed story room: the story item that opens it (see the log).")
+    seal = serializers.ChoiceField(
+        choices=StoryItem.choices, allow_null=True,
+        help_text="A sealed story room: the story item that opens it (see the log).")
     battle = RunBattleRefOutput(allow_null=True)
     loot = RunLootOutput(many=True)
 

@@ -363,7 +363,9 @@ def _loot_pool(categories: Sequence[str] = LOOT_CATEGORIES) -> tuple[list[ItemKi
     return kinds, [weights.get(kind.rarity, 0) for kind in kinds]
 
 
-def _drop_loot(run: Run, count: int, purpose: str, categories: Sequence[str] = LOOT_CATEGORIES) -> list[RunLoot]:
+def _drop_loot(
+    run: Run, count: int, purpose: str, categories: Sequence[str] = LOOT_CATEGORIES
+) -> list[RunLoot]:
     kinds, weights = _loot_pool(categories)
     rng = run_rules.room_rng(run.seed, run.floor, run.room, purpose)
     picked = run_rules.weighted_pick(kinds, weights, rng, count)
@@ -434,8 +436,8 @@ def _open_sealed_room(run: Run, room: DungeonRoom, party: list[RunMember], rules
     if key is None:
         _log(run, "sealed", seal=room.seal)
         return
-    kinds = list(ItemKind.objects.filter(category__in=BATTLE_LOOT_CATEGORIES, rarity__in=SEALED_REWARD_RARITIES)
-                 .order_by("pk"))
+    kinds = list(ItemKind.objects.filter(category__in=BATTLE_LOOT_CATEGORIES,
+                                         rarity__in=SEALED_REWARD_RARITIES).order_by("pk"))
     weights = [rules.rarity_weights().get(kind.rarity, 0) for kind in kinds]
     rng = run_rules.room_rng(run.seed, run.floor, run.room, "sealed-reward")
     loot = RunLoot.objects.bulk_create(
@@ -707,9 +709,11 @@ def run_potion_drink(*, player: Player, run_id: int, item_id: int) -> Run:
     _member(run, player)  # a stranger gets a 404 before learning the run's status
     _require_status(run, RunStatus.ACTIVE)
     member = _member(run, player, MemberStatus.IN_DUNGEON)
-    battle = Battle.objects.filter(run_id=run.pk, outcome=Outcome.ONGOING.value).values_list("pk", flat=True).first()
+    ongoing = Battle.objects.filter(run_id=run.pk, outcome=Outcome.ONGOING.value)
+    battle = ongoing.values_list("pk", flat=True).first()
     if battle is not None:
-        raise RuleViolation("in_battle", "A battle is on: drink with the battle's drink action.", {"battle": battle})
+        raise RuleViolation("in_battle", "A battle is on: drink with the battle's drink action.",
+                            {"battle": battle})
     item = (InventoryItem.objects.select_for_update().select_related("item_kind")
             .filter(pk=item_id, player=player, item_kind__category=ItemCategory.POTION).first())
     if item is None:

@@ -133,7 +133,8 @@ class MyInvitationsApi(PlayerApi):
 
 class MyApplicationsApi(PlayerApi):
     @extend_schema(responses={200: ApplicationOutput(many=True), **errors(401)},
-                   summary="The caller's pending applications and rejections of the last 30 days (with reasons)")
+                   summary="The caller's pending applications and rejections of the last 30 days "
+                           "(with reasons)")
     def get(self, request: Request) -> Response:
         return Response(ApplicationOutput(selectors.player_applications(player=self.player), many=True).data)
 

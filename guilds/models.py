@@ -30,8 +30,9 @@ class GuildRules(SingletonSettings):
     )
     leave_counts_as_transfer_days = models.PositiveSmallIntegerField(
         default=7,
-        help_text="Joining a guild within this many days of leaving one counts as a transfer from the guild "
-                  "left (cooldown and source size as of the moment of leaving); kicked and disbanded are free.",
+        help_text="Joining a guild within this many days of leaving one counts as a transfer from the "
+                  "guild left (cooldown and source size as of the moment of leaving); kicked and "
+                  "disbanded are free.",
     )
     activity_window_days = models.PositiveSmallIntegerField(
         default=14, help_text="Activity averages person-runs over this many days (or the guild's age if younger)."
@@ -101,7 +102,8 @@ class Membership(models.Model):
     left_reason = models.CharField(max_length=16, choices=LeftReason.choices, blank=True, default="")
     members_at_leave = models.PositiveSmallIntegerField(
         null=True, blank=True,
-        help_text="Members the guild had just before this member left (the source-size rule of a later join).",
+        help_text="Members the guild had just before this member left "
+                  "(the source-size rule of a later join).",
     )
 
     class Meta:

@@ -78,7 +78,8 @@ class ApplicationOutput(serializers.Serializer):
     status = serializers.CharField()
     created_at = serializers.DateTimeField()
     decided_at = serializers.DateTimeField(allow_null=True)
-    reject_reason = serializers.CharField(help_text="The leader's reason for a rejection; empty if none given.")
+    reject_reason = serializers.CharField(
+        help_text="The leader's reason for a rejection; empty if none given.")
 
 
 class RejectInput(serializers.Serializer):

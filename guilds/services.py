@@ -130,7 +130,8 @@ def _check_hop(*, rules: GuildRules, player: Player, left: Membership, now: date
     """
     assert left.left_at is not None
     free_from = left.left_at + timedelta(days=rules.leave_counts_as_transfer_days)
-    details = {"left_guild": left.guild_id, "left_at": left.left_at.isoformat(), **_retry_details(free_from, now)}
+    details = {"left_guild": left.guild_id, "left_at": left.left_at.isoformat(),
+               **_retry_details(free_from, now)}
     if player.last_transfer_at is not None:
         if left.left_at <= player.last_transfer_at + timedelta(days=rules.transfer_cooldown_days):
             raise RuleViolation("transfer_cooldown",
@@ -138,8 +139,9 @@ def _check_hop(*, rules: GuildRules, player: Player, left: Membership, now: date
                                 "counts as a transfer.", details)
     if left.members_at_leave is not None and left.members_at_leave <= rules.transfer_source_min_members:
         raise RuleViolation("source_guild_too_small",
-                            "The guild you left was too small to allow a transfer; joining another now counts "
-                            "as a transfer.", {**details, "min_members": rules.transfer_source_min_members + 1})
+                            "The guild you left was too small to allow a transfer; joining another now "
+                            "counts as a transfer.",
+                            {**details, "min_members": rules.transfer_source_min_members + 1})
 
 
 def _remove_member(*, guild: Guild, membership: Membership, reason: str, now: datetime) -> None:

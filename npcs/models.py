@@ -406,7 +406,8 @@ class JunkDealerTier(models.Model):
 
     name = models.CharField(max_length=64)
     min_rank = models.PositiveIntegerField(
-        unique=True, help_text="The guild rank from which this tier is offered (0: every guild and the guildless).")
+        unique=True,
+        help_text="The guild rank from which this tier is offered (0: every guild and the guildless).")
     weapons = models.ManyToManyField(
         ItemKind, related_name="junk_dealer_tiers", limit_choices_to={"category": ItemCategory.WEAPON},
         help_text="The starting weapons of this tier.")

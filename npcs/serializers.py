@@ -64,7 +64,8 @@ class GuildNpcsOutput(serializers.Serializer):
     junk_dealer_tier = JunkDealerTierOutput(
         allow_null=True, help_text="The tier of starting weapons the guild's rank reaches (null: no tiers).")
     junk_dealer_next_tier = JunkDealerTierOutput(
-        allow_null=True, help_text="The next tier and the rank it needs: rescuing NPCs (peasants too) gets there.")
+        allow_null=True,
+        help_text="The next tier and the rank it needs: rescuing NPCs (peasants too) gets there.")
 
 
 # --- shops ------------------------------------------------------------------------------------------

@@ -403,7 +403,8 @@ def _refusal(state: BattleState, action: A.Action) -> A.Impossible | None:
         if state.has_boss:
             return A.Impossible(A.CANNOT_FLEE_BOSS, "nobody flees from a boss")
         if flight_taken(state):
-            return A.Impossible(A.FLIGHT_ALREADY_TAKEN, "one member of the party has fled this battle already")
+            return A.Impossible(A.FLIGHT_ALREADY_TAKEN,
+                                "one member of the party has fled this battle already")
     return None
 
 

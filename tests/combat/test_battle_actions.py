@@ -310,11 +310,13 @@ def test_a_haste_potion_gives_the_drinker_an_extra_turn_with_its_own_ticking(mon
     # given: a lone member carrying a haste potion (1 turn) against the sturdy rat
     hasty = PlayerFactory()
     potion = InventoryItem.objects.create(
-        player=hasty, item_kind=item_kind("Test Quicksilver", "potion", "effect", effect="haste", effect_turns=1)
+        player=hasty,
+        item_kind=item_kind("Test Quicksilver", "potion", "effect", effect="haste", effect_turns=1),
     )
     _, battle = _battle_of([hasty], monkeypatch)
     party = Party([hasty])
-    assert party.act(hasty, battle.pk, battle.step, {"kind": "drink", "potion": str(potion.pk)}).status_code == 200
+    drink = {"kind": "drink", "potion": str(potion.pk)}
+    assert party.act(hasty, battle.pk, battle.step, drink).status_code == 200
     battle.refresh_from_db()
 
     # when: the member attacks (the regular turn ends)

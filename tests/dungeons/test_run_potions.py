@@ -35,11 +35,13 @@ TRAP_FIRST = ["trap", "enemy", "treasure", "rest", "boss"]
 def _steered() -> None:
     small_dungeons(rooms=5)
     bestiary(enemy_hp=30, enemy_damage=1, boss_hp=30)
-    run_settings(trap_damage_base=10, trap_damage_per_floor=0, trap_effect_chance=0.0, room_regen_per_metabolism=0)
+    run_settings(trap_damage_base=10, trap_damage_per_floor=0, trap_effect_chance=0.0,
+                 room_regen_per_metabolism=0)
 
 
 def _potion(player: Player, name: str, sub_kind: str, **fields: Any) -> InventoryItem:
-    return InventoryItem.objects.create(player=player, item_kind=item_kind(name, "potion", sub_kind, **fields))
+    kind = item_kind(name, "potion", sub_kind, **fields)
+    return InventoryItem.objects.create(player=player, item_kind=kind)
 
 
 def _member(run: Run, player: Player) -> RunMember:
@@ -48,7 +50,8 @@ def _member(run: Run, player: Player) -> RunMember:
 
 def _state(run: Run) -> tuple:
     run.refresh_from_db()
-    return (run.step, len(run.log), list(RunMember.objects.order_by("pk").values_list("hp", "max_hp", "stat_boosts")),
+    members = RunMember.objects.order_by("pk").values_list("hp", "max_hp", "stat_boosts")
+    return (run.step, len(run.log), list(members),
             list(InventoryItem.objects.order_by("pk").values_list("pk", flat=True)))
 
 
@@ -126,7 +129,8 @@ def test_an_effect_potion_is_refused_outside_battle_and_changes_nothing(monkeypa
     run = started([drinker], monkeypatch, TRAP_FIRST)
     before = _state(run)
 
-    error = assert_error(_drink(Party([drinker]), drinker, run, potion.pk), 409, "effect_potion_in_battle_only")
+    response = _drink(Party([drinker]), drinker, run, potion.pk)
+    error = assert_error(response, 409, "effect_potion_in_battle_only")
 
     assert error["details"] == {"potion": potion.pk, "effect": "haste"}
     assert _state(run) == before

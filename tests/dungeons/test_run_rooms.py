@@ -674,7 +674,8 @@ def test_boss_and_battle_loot_never_hold_amulets_but_treasure_rooms_may(monkeypa
     # given: only rare items drop (amulets are rare), a boss that drops 30 items, a room full of treasure
     small_dungeons(rooms=4)
     bestiary(boss_hp=3)
-    run_settings(weight_common=0, weight_uncommon=0, weight_rare=1, boss_loot_items=30, treasure_items_base=30)
+    run_settings(weight_common=0, weight_uncommon=0, weight_rare=1, boss_loot_items=30,
+                 treasure_items_base=30)
     winner = PlayerFactory(strength=10, stamina=10)
     run = started([winner], monkeypatch, ["treasure", "trap", "rest", "boss"])
     party = Party([winner])

@@ -113,7 +113,8 @@ def test_a_dungeon_stored_by_generator_version_1_replays_with_the_version_1_rule
     from dungeons.selectors import dungeon_replay
     from dungeons.services import dungeon_generate
 
-    stored = dungeon_generate(kind="ordinary", party_size=2, rank=0.0, completed=40.0, same_guild=False, seed=5)
+    stored = dungeon_generate(kind="ordinary", party_size=2, rank=0.0, completed=40.0, same_guild=False,
+                              seed=5)
     fresh = dungeon_replay(dungeon=stored)
     assert fresh.generator_version == 2
     assert [(f, i, r.kind, r.story_item or "", r.seal or "") for f, i, r in fresh.rooms()] == list(

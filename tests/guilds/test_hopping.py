@@ -25,11 +25,13 @@ DAY = timedelta(days=1)
 
 
 def members_of(guild: Guild) -> set[int]:
-    return set(Membership.objects.filter(guild=guild, left_at__isnull=True).values_list("player_id", flat=True))
+    current = Membership.objects.filter(guild=guild, left_at__isnull=True)
+    return set(current.values_list("player_id", flat=True))
 
 
 def some_member(guild: Guild) -> Player:
-    return Membership.objects.filter(guild=guild, left_at__isnull=True).exclude(player_id=guild.leader_id).first().player
+    current = Membership.objects.filter(guild=guild, left_at__isnull=True)
+    return current.exclude(player_id=guild.leader_id).first().player
 
 
 def others(guild: Guild, player: Player) -> list[Player]:
@@ -103,8 +105,8 @@ def test_accepting_an_invitation_re_checks_the_hop_rule():
     source = make_guild(members=4, joined_days_ago=2)
     target = make_guild()
     player = some_member(source)
-    invitation = api_client(target.leader).post(f"/api/v1/guilds/{target.pk}/invitations/", {"player": player.pk},
-                                                format="json")
+    invitation = api_client(target.leader).post(f"/api/v1/guilds/{target.pk}/invitations/",
+                                                {"player": player.pk}, format="json")
     assert invitation.status_code == 201
     for member in others(source, player)[:2]:
         leave(member, source)
@@ -161,7 +163,8 @@ def test_a_kicked_member_joins_at_once_without_a_transfer():
     source = make_guild(members=2, joined_days_ago=2)
     target = make_guild()
     player = some_member(source)
-    kick = api_client(source.leader).post(f"/api/v1/guilds/{source.pk}/kick/", {"player": player.pk}, format="json")
+    kick = api_client(source.leader).post(f"/api/v1/guilds/{source.pk}/kick/", {"player": player.pk},
+                                          format="json")
     assert kick.status_code == 200
     assert join(player, target).status_code == 200
     assert Player.objects.get(pk=player.pk).last_transfer_at is None
@@ -212,7 +215,9 @@ def test_a_join_after_leaving_is_refused_exactly_when_the_transfer_rules_failed_
         target = make_guild(joined_days_ago=30)
         player = some_member(source)
     left_at = start + 30 * DAY
-    transferred_at = None if transfer_days_before_leave is None else left_at - transfer_days_before_leave * DAY
+    transferred_at = None
+    if transfer_days_before_leave is not None:
+        transferred_at = left_at - transfer_days_before_leave * DAY
     Player.objects.filter(pk=player.pk).update(last_transfer_at=transferred_at)
     with time_machine.travel(left_at, tick=False):
         leave(player, source)

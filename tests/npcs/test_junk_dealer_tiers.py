@@ -100,7 +100,8 @@ def test_without_tiers_the_junk_dealer_offers_the_catalogs_basic_weapons() -> No
     JunkDealerTier.objects.all().delete()
     offer = {w["id"] for w in _offer(PlayerFactory())}
     assert len(offer) == 3
-    assert offer <= set(ItemKind.objects.filter(category="weapon", is_basic=True).values_list("pk", flat=True))
+    basics = ItemKind.objects.filter(category="weapon", is_basic=True)
+    assert offer <= set(basics.values_list("pk", flat=True))
 
 
 def test_the_admin_lists_the_tiers_with_their_weapons(admin_client) -> None:
@@ -133,7 +134,8 @@ def test_a_tiered_offer_takes_the_best_tier_first_and_lower_tiers_only_to_fill_u
     assert run_rules.junk_offer_tiered(tiers, size=size, rng=random.Random(seed)) == offer
 
 
-@given(pool=st.lists(st.integers(0, 30), max_size=8, unique=True), size=st.integers(0, 10), seed=st.integers(0, 99))
+@given(pool=st.lists(st.integers(0, 30), max_size=8, unique=True), size=st.integers(0, 10),
+       seed=st.integers(0, 99))
 def test_one_tier_offers_exactly_what_the_untiered_offer_did(pool: list[int], size: int, seed: int) -> None:
     assert run_rules.junk_offer_tiered([pool], size=size, rng=random.Random(seed)) == run_rules.junk_offer(
         pool, size=size, rng=random.Random(seed))

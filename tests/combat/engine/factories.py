@@ -114,7 +114,8 @@ def battle(
     version: int = ENGINE_VERSION,
 ) -> BattleState:
     """A battle with a hand-picked turn order, advanced to the first player's turn."""
-    state = BattleState(seed=seed, combatants=tuple(combatants), order=tuple(order), rules=rules, version=version)
+    state = BattleState(seed=seed, combatants=tuple(combatants), order=tuple(order), rules=rules,
+                        version=version)
     return resolve_enemy_turns(state, rng=rng or ScriptedRandom()).state
 
 

@@ -71,7 +71,8 @@ def test_skipping_the_regular_turn_keeps_the_extra_turn() -> None:
 
 
 def test_a_hasted_enemy_takes_two_turns_and_bleeds_in_both() -> None:
-    hasted = enemy("e1", damage=2, effects=(eff("haste", turns=None), eff("bleeding", turns=None, magnitude=1)))
+    bleeding = eff("bleeding", turns=None, magnitude=1)
+    hasted = enemy("e1", damage=2, effects=(eff("haste", turns=None), bleeding))
     state = battle([player("p1", hp=50), hasted], ["p1", "e1"])
     result = ok(act(state, Skip("p1")))
     assert [e.actor for e in result.events if isinstance(e, E.Attack)] == ["e1", "e1"]

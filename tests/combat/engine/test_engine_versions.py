@@ -48,7 +48,8 @@ V1_PINNED = {
 def hasted_setup() -> BattleSetup:
     return BattleSetup(
         players=(player("p1", hp=40, weapons=(Weapon("axe", 4),)), player("p2", hp=35), player("p3", hp=30)),
-        enemies=(enemy("e1", hp=40, on_hit=(EffectSpec("bleeding", turns=2, chance=0.5),)), enemy("e2", hp=30)),
+        enemies=(enemy("e1", hp=40, on_hit=(EffectSpec("bleeding", turns=2, chance=0.5),)),
+                 enemy("e2", hp=30)),
         starting_effects=(("p1", EffectSpec("haste", turns=3)), ("e1", EffectSpec("haste")),
                           ("p2", EffectSpec("burning", turns=4))),
         rules=CombatRules(),

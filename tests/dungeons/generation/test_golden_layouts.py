@@ -62,7 +62,8 @@ GOLDEN_V2 = {
     99: (["TEEEETTB", "EETTEEEB", "EEETTEEB", "EEEEEETB", "ETEEEETEB", "ESEEETTTB"], []),
     5: (["ETE$$TRB", "T$$TEERB", "E$ESE$RB", "ESTS$ERB", "E$TSTTRB", "E$$TSSRB"],
         [(3, 3, "carpenters_tools"), (4, 3, "gems")]),
-    13: (["EEEE$E$TRB", "ETES$EETRB", "SEE$E$ST$RB", "TEEE$EEE$RB", "E$TEEE$$$RB", "T$EEE$TEETRB", "$EEE$TT$ETRB"],
+    13: (["EEEE$E$TRB", "ETES$EETRB", "SEE$E$ST$RB", "TEEE$EEE$RB", "E$TEEE$$$RB", "T$EEE$TEETRB",
+          "$EEE$TT$ETRB"],
          [(2, 6, "carpenters_tools")]),
 }
 
@@ -100,8 +101,8 @@ def _digest_many(version: int) -> str:
     for kind in ("ordinary", "frenzy"):
         for seed in range(300):
             for params in (GenerationParams(), rich):
-                d = generate_dungeon(kind, 1 + seed % 6, float(seed % 7), float(seed % 13), seed % 2 == 0, params,
-                                     random.Random(seed), version=version)
+                d = generate_dungeon(kind, 1 + seed % 6, float(seed % 7), float(seed % 13), seed % 2 == 0,
+                                     params, random.Random(seed), version=version)
                 rooms = [[(str(r.kind), r.npc_kind, r.story_item) for r in f.rooms] for f in d.floors]
                 blob = json.dumps([*rooms, d.npc, d.npc_kind])
                 digest.update(hashlib.sha256(blob.encode()).hexdigest()[:16].encode())
