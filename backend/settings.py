@@ -190,6 +190,7 @@ SPECTACULAR_SETTINGS = {
         "RoomKindEnum": "dungeons.models.RoomKind",
         "RunStatusEnum": "dungeons.models.RunStatus",
         "MemberStatusEnum": "dungeons.models.MemberStatus",
+        "StoryItemEnum": "dungeons.models.StoryItem",
         "CombatantKindEnum": ["player", "enemy", "npc"],
         "BattleActionKindEnum": ["attack", "drink", "switch_weapon", "skip", "flee"],
     },

@@ -92,7 +92,8 @@ class GenerationSettingsAdmin(admin.ModelAdmin):
         ("Normalisation (also NPC chance x = max(0, C/C_opt - R/R_opt) / 3)", {"fields": ("n_opt", "r_opt", "c_opt")}),
         ("Room lottery", {"fields": (("treasure_base", "treasure_cap"), ("trap_base", "trap_cap"),
                                      ("enemy_base", "enemy_cap"))}),
-        ("Story rooms", {"fields": ("story_item_chance",)}),
+        ("Story rooms (sealed rooms: generator version 2)",
+         {"fields": ("story_item_chance", "sealed_room_chance")}),
         (None, {"fields": ("updated_at",)}),
     )
 
@@ -164,7 +165,7 @@ class GenerationSettingsAdmin(admin.ModelAdmin):
 
 class DungeonRoomInline(admin.TabularInline):
     model = DungeonRoom
-    fields = ("floor", "index", "kind", "npc_kind", "story_item")
+    fields = ("floor", "index", "kind", "npc_kind", "story_item", "seal")
     readonly_fields = fields
     extra = 0
     can_delete = False
@@ -229,6 +230,8 @@ class RunSettingsAdmin(SingletonAdmin):
          {"fields": ("treasure_items_base", "treasure_extra_chance_per_attentiveness",
                      ("treasure_coins_base", "treasure_coins_per_floor"), "battle_loot_chance",
                      ("boss_loot_items", "boss_coins"), "story_items_count")}),
+        ("Sealed story rooms: the reward when a party carrying the story item opens one",
+         {"fields": ("sealed_reward_items", ("sealed_reward_coins_base", "sealed_reward_coins_per_floor"))}),
         ("Loot rarity weights", {"fields": (("weight_common", "weight_uncommon", "weight_rare"),)}),
         ("Healing: rest rooms and between rooms (+ per metabolism point)",
          {"fields": (("rest_heal_base", "rest_heal_per_metabolism"),
@@ -253,7 +256,7 @@ def _stored_layout(dungeon: Dungeon, rooms: list[DungeonRoom]) -> generation.Dun
     for room in sorted(rooms, key=lambda r: (r.floor, r.index)):
         floors.setdefault(room.floor, []).append(generation.Room(
             kind=generation.RoomKind(room.kind), npc_kind=room.npc_kind or None,
-            story_item=room.story_item or None))
+            story_item=room.story_item or None, seal=room.seal or None))
     try:
         params = generation.GenerationParams(**dungeon.params)
     except (TypeError, ValueError):
@@ -360,6 +363,12 @@ def run_log_entry(entry: dict[str, Any], names: dict[str, str]) -> str:
             return f"Treasure: {len(entry.get('items', []))} items, {entry.get('coins_each', 0)} coins each"
         if kind == "story_items":
             return f"Story items ({entry.get('story_item', '')}): {len(entry.get('items', []))} items"
+        if kind == "sealed":
+            return f"A sealed story room stays shut: nobody carries {entry.get('seal', '')} found in this run"
+        if kind == "seal_opened":
+            items = len(entry.get("items", []))
+            return (f"The {entry.get('seal', '')} open a sealed story room: {items} items, "
+                    f"{entry.get('coins_each', 0)} coins each")
         if kind == "npc_joined":
             return f"The {entry['npc']} joins the party"
         if kind == "npc_died":

@@ -25,6 +25,7 @@ from dungeons.selectors import (
 )
 from dungeons.serializers import (
     OfferItemOutput,
+    RunDrinkInput,
     RunFormationInput,
     RunListOutput,
     RunListQuery,
@@ -60,7 +61,8 @@ def preview_payload(*, dungeon: generation.Dungeon, seed: int) -> dict[str, Any]
             {
                 "index": floor.index,
                 "rooms": [
-                    {"index": j, "kind": str(room.kind), "npc_kind": room.npc_kind, "story_item": room.story_item}
+                    {"index": j, "kind": str(room.kind), "npc_kind": room.npc_kind,
+                     "story_item": room.story_item, "seal": room.seal}
                     for j, room in enumerate(floor.rooms)
                 ],
             }
@@ -81,6 +83,8 @@ class DungeonPreviewRoomSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=RoomKind.choices)
     npc_kind = serializers.ChoiceField(choices=NpcKind.choices, allow_null=True)
     story_item = serializers.ChoiceField(choices=StoryItem.choices, allow_null=True)
+    seal = serializers.ChoiceField(choices=StoryItem.choices, allow_null=True,
+                                   help_text="A sealed story room: the story item that opens it.")
 
 
 class DungeonPreviewFloorSerializer(serializers.Serializer):
@@ -273,6 +277,15 @@ class RunEscapeApi(PlayerApi):
     @_run_action("The whole party leaves from a treasure or rest room", RunStepInput)
     def post(self, request: Request, run_id: int) -> Response:
         services.run_escape(player=self.player, run_id=run_id, **valid(RunStepInput, request.data))
+        return Response(_run(run_id, self.player))
+
+
+class RunDrinkApi(PlayerApi):
+    @_run_action("Drink a healing or stat potion between rooms (effect potions only in battle)",
+                 RunDrinkInput)
+    def post(self, request: Request, run_id: int) -> Response:
+        services.run_potion_drink(player=self.player, run_id=run_id,
+                                  item_id=valid(RunDrinkInput, request.data)["potion"])
         return Response(_run(run_id, self.player))
 
 

@@ -49,6 +49,8 @@ def dungeon_svg(dungeon: generation.Dungeon, cell: int = 30) -> str:
                 tip += f" (NPC: {room.npc_kind})"
             if room.story_item:
                 tip += f" (story items: {room.story_item})"
+            if room.seal:
+                tip += f" (sealed: opens with {room.seal})"
             stroke = ' stroke="#f1c40f" stroke-width="4"' if room.npc_kind else ""
             parts.append(
                 f'<g><title>{escape(tip)}</title><rect x="{x}" y="{y}" width="{cell}" height="{cell}" rx="4" '

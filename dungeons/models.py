@@ -74,6 +74,11 @@ class GenerationSettings(SingletonSettings):
         default=_DEFAULTS.story_item_chance,
         help_text="Chance per floor that one more room is a story room holding story items (0..1).",
     )
+    sealed_room_chance = models.FloatField(
+        default=_DEFAULTS.sealed_room_chance,
+        help_text="Chance that a story-item room is answered by a sealed story room on a later floor, which "
+                  "opens only for a party carrying that story item (0..1; generator version 2).",
+    )
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -90,6 +95,10 @@ class GenerationSettings(SingletonSettings):
             ),
             models.CheckConstraint(
                 condition=Q(story_item_chance__gte=0) & Q(story_item_chance__lte=1), name="gen_story_chance_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(sealed_room_chance__gte=0) & Q(sealed_room_chance__lte=1),
+                name="gen_sealed_chance_valid",
             ),
         ]
 
@@ -167,17 +176,20 @@ class DungeonRoom(models.Model):
     kind = models.CharField(max_length=16, choices=RoomKind.choices)
     npc_kind = models.CharField(max_length=32, choices=NpcKind.choices, blank=True, default="")
     story_item = models.CharField(max_length=32, choices=StoryItem.choices, blank=True, default="")
+    seal = models.CharField(max_length=32, choices=StoryItem.choices, blank=True, default="",
+                            help_text="A sealed story room: opens only for a party carrying this story item.")
 
     class Meta:
         ordering = ["dungeon", "floor", "index"]
         constraints = [
             models.UniqueConstraint(fields=["dungeon", "floor", "index"], name="dungeon_room_position_unique"),
-            # Only a story room holds something, and never both an NPC and items.
+            # Only a story room holds something, and one thing at most: an NPC, items, or a seal.
             models.CheckConstraint(
-                condition=(Q(npc_kind="") & Q(story_item=""))
-                | (Q(kind=RoomKind.STORY) & ~Q(npc_kind="") & Q(story_item=""))
-                | (Q(kind=RoomKind.STORY) & Q(npc_kind="") & ~Q(story_item="")),
-                name="dungeon_room_story_content",
+                condition=(Q(npc_kind="") & Q(story_item="") & Q(seal=""))
+                | (Q(kind=RoomKind.STORY) & ~Q(npc_kind="") & Q(story_item="") & Q(seal=""))
+                | (Q(kind=RoomKind.STORY) & Q(npc_kind="") & ~Q(story_item="") & Q(seal=""))
+                | (Q(kind=RoomKind.STORY) & Q(npc_kind="") & Q(story_item="") & ~Q(seal="")),
+                name="dungeon_room_story_content_v2",
             ),
         ]
 
@@ -221,6 +233,14 @@ class RunSettings(SingletonSettings):
     boss_loot_items = models.PositiveSmallIntegerField(default=_RUN_DEFAULTS.boss_loot_items)
     boss_coins = models.PositiveSmallIntegerField(default=_RUN_DEFAULTS.boss_coins)
     story_items_count = models.PositiveSmallIntegerField(default=_RUN_DEFAULTS.story_items_count)
+    sealed_reward_items = models.PositiveSmallIntegerField(
+        default=_RUN_DEFAULTS.sealed_reward_items,
+        help_text="Items (uncommon or rare weapons, armor, potions) an opened sealed story room holds.")
+    sealed_reward_coins_base = models.PositiveSmallIntegerField(
+        default=_RUN_DEFAULTS.sealed_reward_coins_base,
+        help_text="Coins each member finds in an opened sealed story room (plus per floor).")
+    sealed_reward_coins_per_floor = models.PositiveSmallIntegerField(
+        default=_RUN_DEFAULTS.sealed_reward_coins_per_floor)
     rest_heal_base = models.PositiveSmallIntegerField(default=_RUN_DEFAULTS.rest_heal_base)
     rest_heal_per_metabolism = models.PositiveSmallIntegerField(default=_RUN_DEFAULTS.rest_heal_per_metabolism)
     room_regen_base = models.PositiveSmallIntegerField(default=_RUN_DEFAULTS.room_regen_base)

@@ -45,6 +45,10 @@ class RunRules:
     boss_coins: int = 50
     # story rooms without an NPC hold this many story items
     story_items_count: int = 2
+    # an opened sealed story room: items of uncommon or rare rarity, and coins for every member
+    sealed_reward_items: int = 2
+    sealed_reward_coins_base: int = 30
+    sealed_reward_coins_per_floor: int = 10
     # healing between rooms and in rest rooms
     rest_heal_base: int = 10
     rest_heal_per_metabolism: int = 3
@@ -129,6 +133,11 @@ def treasure_item_count(*, attentiveness: Sequence[int], rng: random.Random, rul
     return rules.treasure_items_base + extra
 
 
+def sealed_reward_coins(*, floor: int, rules: RunRules) -> int:
+    """Coins each member finds in an opened sealed story room."""
+    return rules.sealed_reward_coins_base + rules.sealed_reward_coins_per_floor * floor
+
+
 def treasure_coins(*, floor: int, rules: RunRules) -> int:
     """Coins each member present finds in a treasure room."""
     return rules.treasure_coins_base + rules.treasure_coins_per_floor * floor
@@ -155,6 +164,20 @@ def junk_offer(basic_weapons: Sequence[T], *, size: int, rng: random.Random) -> 
     """The junk dealer's offer: ``size`` different basic weapons (all of them if there are fewer)."""
     pool = list(basic_weapons)
     return rng.sample(pool, min(max(0, size), len(pool)))
+
+
+def junk_offer_tiered(tiers: Sequence[Sequence[T]], *, size: int, rng: random.Random) -> list[T]:
+    """The offer from tiers, the guild's own first: ``size`` different weapons of that tier; if it
+    has fewer, the next tiers down fill the offer up in order (so a bigger offer always adds choices).
+
+    With one tier this is exactly ``junk_offer`` of that tier (the same draws).
+    """
+    offer: list[T] = []
+    for tier in tiers:
+        if len(offer) >= size:
+            break
+        offer += junk_offer([w for w in tier if w not in offer], size=size - len(offer), rng=rng)
+    return offer
 
 
 def room_rng(seed: int, floor: int, room: int, purpose: str) -> random.Random:

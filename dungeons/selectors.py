@@ -43,6 +43,7 @@ def dungeon_preview(
     seed: int,
     params: generation.GenerationParams | None = None,
     npc_kinds: Iterable[str] | None = None,
+    version: int = generation.GENERATOR_VERSION,
 ) -> generation.Dungeon:
     """Generate without storing, exactly as ``dungeon_generate`` would for the same seed."""
     return generation.generate_dungeon(
@@ -54,19 +55,21 @@ def dungeon_preview(
         params=params or generation_params_get(),
         rng=random.Random(seed),
         npc_kinds=npc_kinds,
+        version=version,
     )
 
 
 def dungeon_replay(*, dungeon: Dungeon) -> generation.Dungeon:
     """Regenerate a stored dungeon from its seed, inputs and parameter snapshot.
 
-    Only meaningful while ``dungeon.generator_version`` is the engine's; a replay of an older
-    version raises ValueError instead of silently returning a different dungeon.
+    The engine runs the rules of ``dungeon.generator_version`` (old versions keep their code path),
+    so a dungeon stored by an older generator replays unchanged; a version the engine no longer
+    knows raises ValueError instead of silently returning a different dungeon.
     """
-    if dungeon.generator_version != generation.GENERATOR_VERSION:
+    if dungeon.generator_version not in generation.SUPPORTED_GENERATOR_VERSIONS:
         raise ValueError(
             f"dungeon {dungeon.pk} was made by generator v{dungeon.generator_version}, "
-            f"this engine is v{generation.GENERATOR_VERSION}"
+            f"this engine runs v{', v'.join(map(str, generation.SUPPORTED_GENERATOR_VERSIONS))}"
         )
     return dungeon_preview(
         kind=dungeon.kind,
@@ -77,6 +80,7 @@ def dungeon_replay(*, dungeon: Dungeon) -> generation.Dungeon:
         seed=dungeon.seed,
         params=generation.GenerationParams(**dungeon.params),
         npc_kinds=dungeon.npc_candidates,
+        version=dungeon.generator_version,
     )
 
 
@@ -144,7 +148,7 @@ def run_payload(*, run: Run, player: Player) -> dict[str, Any]:
         loot = RunLoot.objects.filter(run=run, floor=run.floor, room=run.room).select_related("item_kind")
         current = {
             "floor": run.floor, "room": run.room, "kind": room.kind, "cleared": run.room_cleared,
-            "battle": battle,
+            "seal": room.seal or None, "battle": battle,
             "loot": [{"id": l.pk, "item_kind": {"id": l.item_kind_id, "name": l.item_kind.name,
                                                  "category": l.item_kind.category, "weight": l.item_kind.weight},
                       "taken_by": l.taken_by_id} for l in loot],

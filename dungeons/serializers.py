@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from dungeons.models import DungeonKind, MemberStatus, RoomKind, RunStatus, WeaponChoice
+from backend.api.converters import MAX_DB_ID
+from dungeons.models import DungeonKind, MemberStatus, RoomKind, RunStatus, StoryItem, WeaponChoice
 
 
 class RunOpenInput(serializers.Serializer):
@@ -12,6 +13,12 @@ class RunOpenInput(serializers.Serializer):
 
 class RunStepInput(serializers.Serializer):
     step = serializers.IntegerField(min_value=0, help_text="The run's step as the client last saw it.")
+
+
+class RunDrinkInput(serializers.Serializer):
+    potion = serializers.IntegerField(
+        min_value=1, max_value=MAX_DB_ID,
+        help_text="The id of a carried healing or stat potion (an inventory item).")
 
 
 class RunWeaponInput(serializers.Serializer):
@@ -73,6 +80,9 @@ class RunRoomOutput(serializers.Serializer):
     room = serializers.IntegerField()
     kind = serializers.ChoiceField(choices=RoomKind.choices)
     cleared = serializers.BooleanField(help_text="Done: the party may advance.")
+    seal = serializers.ChoiceField(
+        choices=StoryItem.choices, allow_null=True,
+        help_text="A sealed story room: the story item that opens it (see the log).")
     battle = RunBattleRefOutput(allow_null=True)
     loot = RunLootOutput(many=True)
 

@@ -11,7 +11,9 @@ from django.db.models import F
 from django.utils import timezone
 
 from backend.errors import InvalidInput, NotAllowed, NotFound, RuleViolation
-from combat.engine import BattleSetup, BattleState, Combatant, EffectSpec, Event, Kind, Outcome, Stats
+from combat.engine import (
+    BattleSetup, BattleState, Combatant, EffectSpec, Event, Kind, Outcome, PotionKind, Stats,
+)
 from combat.engine.events import Attack, Death, Fled, PotionDrunk, StatRaised
 from combat.engine.state import STAT_NAMES, to_jsonable
 from combat.models import Battle
@@ -35,9 +37,9 @@ from dungeons.run_rules import RunRules
 from dungeons.selectors import dungeon_preview, generation_params_get
 from guilds.selectors import player_current_guild
 from guilds.services import guild_person_runs_record
-from npcs.selectors import guild_npc_kinds_unrescued, junk_dealer_offer_size
+from npcs.selectors import guild_npc_kinds_unrescued, junk_dealer_offer_size, junk_dealer_tiers
 from npcs.services import bounty_progress_record, npc_rescue, warlock_buffs_claim
-from players.models import InventoryItem, ItemCategory, ItemKind, Player
+from players.models import InventoryItem, ItemCategory, ItemKind, Player, Rarity
 from players.services import inventory_add
 
 #: Battle events with consequences for the run (inventory, stats, party, bounties).
@@ -46,6 +48,11 @@ RUN_RELEVANT_EVENTS = (Death, Fled, PotionDrunk, StatRaised)
 NPC_ID = "npc"
 #: What treasure and battle loot is drawn from (story items come from story rooms, torches from the Labyrinth).
 LOOT_CATEGORIES = (ItemCategory.WEAPON, ItemCategory.ARMOR, ItemCategory.POTION, ItemCategory.AMULET)
+#: Battle and boss loot: never amulets, which are found only (and rarely: the catalog makes them
+#: rare) in treasure rooms, or bought from the jeweler (SPEC section 6).
+BATTLE_LOOT_CATEGORIES = tuple(c for c in LOOT_CATEGORIES if c != ItemCategory.AMULET)
+#: What an opened sealed story room's reward is drawn from: the better half of the catalog.
+SEALED_REWARD_RARITIES = (Rarity.UNCOMMON, Rarity.RARE)
 #: A story room's story item (dungeons.generation.STORY_ITEMS) -> the catalog sub-kind it yields.
 STORY_ITEM_SUB_KINDS = {"gems": "gem", "enchanted_stones": "enchanted_stone", "carpenters_tools": "carpenters_tools"}
 
@@ -119,6 +126,7 @@ def dungeon_generate(
             kind=str(room.kind),
             npc_kind=room.npc_kind or "",
             story_item=room.story_item or "",
+            seal=room.seal or "",
         )
         for floor, index, room in result.rooms()
     )
@@ -240,10 +248,13 @@ def run_offer(*, player: Player, run_id: int) -> list[ItemKind]:
     if run is None:
         raise NotFound("run_not_found", "No such run.", {"run": run_id})
     _member(run, player)
-    basics = list(ItemKind.objects.filter(category=ItemCategory.WEAPON, is_basic=True).order_by("pk"))
     guild = player_current_guild(player=player)
     size = junk_dealer_offer_size(guild_id=guild.pk if guild else None)
-    return run_rules.junk_offer(basics, size=size, rng=run_rules.room_rng(run.seed, 0, 0, f"offer/{player.pk}"))
+    tiers = [weapons for _, weapons in junk_dealer_tiers(rank=guild.rank if guild else 0)]
+    if not tiers:  # no tier defined in the admin: the catalog's basic weapons
+        tiers = [list(ItemKind.objects.filter(category=ItemCategory.WEAPON, is_basic=True).order_by("pk"))]
+    rng = run_rules.room_rng(run.seed, 0, 0, f"offer/{player.pk}")
+    return run_rules.junk_offer_tiered(tiers, size=size, rng=rng)
 
 
 @transaction.atomic
@@ -346,14 +357,16 @@ def _next_position(run: Run) -> tuple[int, int] | None:
     return None
 
 
-def _loot_pool() -> tuple[list[ItemKind], list[int]]:
-    kinds = list(ItemKind.objects.filter(category__in=LOOT_CATEGORIES).order_by("pk"))
+def _loot_pool(categories: Sequence[str] = LOOT_CATEGORIES) -> tuple[list[ItemKind], list[int]]:
+    kinds = list(ItemKind.objects.filter(category__in=categories).order_by("pk"))
     weights = run_rules_get().rarity_weights()
     return kinds, [weights.get(kind.rarity, 0) for kind in kinds]
 
 
-def _drop_loot(run: Run, count: int, purpose: str) -> list[RunLoot]:
-    kinds, weights = _loot_pool()
+def _drop_loot(
+    run: Run, count: int, purpose: str, categories: Sequence[str] = LOOT_CATEGORIES
+) -> list[RunLoot]:
+    kinds, weights = _loot_pool(categories)
     rng = run_rules.room_rng(run.seed, run.floor, run.room, purpose)
     picked = run_rules.weighted_pick(kinds, weights, rng, count)
     return RunLoot.objects.bulk_create(
@@ -388,6 +401,8 @@ def _enter_room(run: Run) -> None:
         coins = run_rules.treasure_coins(floor=run.floor, rules=rules)
         _pay(party, coins)
         _log(run, "treasure", items=[l.pk for l in loot], coins_each=coins)
+    elif room.kind == RoomKind.STORY and room.seal:
+        _open_sealed_room(run, room, party, rules)
     elif room.kind == RoomKind.STORY:
         if room.npc_kind:
             run.npc_kind, run.npc_hp, run.npc_max_hp = room.npc_kind, rules.npc_hp, rules.npc_hp
@@ -409,6 +424,28 @@ def _enter_room(run: Run) -> None:
     if run.status == RunStatus.ACTIVE:
         run.room_cleared = True
     run.save()
+
+
+def _open_sealed_room(run: Run, room: DungeonRoom, party: list[RunMember], rules: RunRules) -> None:
+    """A sealed story room opens only if a member inside carries the story item it names, found in
+    this run (``acquired_in_run``); the item is shown, not spent. Then it holds ``sealed_reward_items``
+    uncommon or rare items (never amulets) and coins for every member; otherwise it stays shut."""
+    key = (InventoryItem.objects.filter(player_id__in=[m.player_id for m in party], acquired_in_run=run,
+                                        item_kind__sub_kind=STORY_ITEM_SUB_KINDS[room.seal])
+           .order_by("pk").values_list("player_id", flat=True).first())
+    if key is None:
+        _log(run, "sealed", seal=room.seal)
+        return
+    kinds = list(ItemKind.objects.filter(category__in=BATTLE_LOOT_CATEGORIES,
+                                         rarity__in=SEALED_REWARD_RARITIES).order_by("pk"))
+    weights = [rules.rarity_weights().get(kind.rarity, 0) for kind in kinds]
+    rng = run_rules.room_rng(run.seed, run.floor, run.room, "sealed-reward")
+    loot = RunLoot.objects.bulk_create(
+        RunLoot(run=run, floor=run.floor, room=run.room, item_kind=kind)
+        for kind in run_rules.weighted_pick(kinds, weights, rng, rules.sealed_reward_items))
+    coins = run_rules.sealed_reward_coins(floor=run.floor, rules=rules)
+    _pay(party, coins)
+    _log(run, "seal_opened", seal=room.seal, opened_by=key, items=[l.pk for l in loot], coins_each=coins)
 
 
 def _spring_traps(run: Run, party: list[RunMember], rules: RunRules) -> None:
@@ -545,10 +582,10 @@ def _battle_over(run: Run, battle: Battle, state: BattleState, members: dict[int
         rules = run_rules_get()
         party = [m for m in members.values() if m.status == MemberStatus.IN_DUNGEON]
         if state.has_boss:
-            _drop_loot(run, rules.boss_loot_items, "boss-loot")
+            _drop_loot(run, rules.boss_loot_items, "boss-loot", BATTLE_LOOT_CATEGORIES)
             _pay(party, rules.boss_coins)
         elif run_rules.room_rng(run.seed, run.floor, run.room, "battle-loot").random() < rules.battle_loot_chance:
-            _drop_loot(run, 1, "battle-loot-item")
+            _drop_loot(run, 1, "battle-loot-item", BATTLE_LOOT_CATEGORIES)
         if state.has_boss and _next_position(run) is None:
             _complete(run, party)
 
@@ -656,6 +693,51 @@ def run_escape(*, player: Player, run_id: int, step: int) -> Run:
     run.step += 1
     _end_if_party_gone(run)
     run.save()
+    return run
+
+
+@transaction.atomic
+def run_potion_drink(*, player: Player, run_id: int, item_id: int) -> Run:
+    """Drink a carried healing or stat potion between rooms (e.g. after a trap), outside battle.
+
+    Healing restores up to max HP; a stat potion lasts for the rest of the run (``stat_boosts``,
+    as in battle; stamina also raises max HP and HP by ``hp_per_stamina`` per point). Effect
+    potions work only in battle (effects exist only there): 409, and during a battle every potion
+    is drunk with the battle's own action: 409 ``in_battle``. The potion leaves the inventory.
+    """
+    run = _lock_run(run_id)
+    _member(run, player)  # a stranger gets a 404 before learning the run's status
+    _require_status(run, RunStatus.ACTIVE)
+    member = _member(run, player, MemberStatus.IN_DUNGEON)
+    ongoing = Battle.objects.filter(run_id=run.pk, outcome=Outcome.ONGOING.value)
+    battle = ongoing.values_list("pk", flat=True).first()
+    if battle is not None:
+        raise RuleViolation("in_battle", "A battle is on: drink with the battle's drink action.",
+                            {"battle": battle})
+    item = (InventoryItem.objects.select_for_update().select_related("item_kind")
+            .filter(pk=item_id, player=player, item_kind__category=ItemCategory.POTION).first())
+    if item is None:
+        raise NotFound("potion_not_found", "You carry no such potion.", {"potion": item_id})
+    kind = item.item_kind
+    if kind.sub_kind == PotionKind.EFFECT.value:
+        raise RuleViolation("effect_potion_in_battle_only", "Effect potions work only in battle.",
+                            {"potion": item_id, "effect": kind.effect})
+    details: dict[str, Any] = {}
+    if kind.sub_kind == PotionKind.STAT.value:
+        member.stat_boosts = {**member.stat_boosts, kind.stat: int(member.stat_boosts.get(kind.stat, 0))
+                              + kind.stat_amount}
+        if kind.stat == "stamina":
+            extra = kind.stat_amount * combat_rules_get().hp_per_stamina
+            member.max_hp, member.hp = member.max_hp + extra, member.hp + extra
+        details.update(stat=kind.stat, amount=kind.stat_amount)
+    else:
+        details["healed"] = min(member.max_hp - member.hp, kind.heal)
+        member.hp += details["healed"]
+    member.save(update_fields=["hp", "max_hp", "stat_boosts"])
+    item.delete()
+    _log(run, "potion_drunk", player=player.pk, potion=kind.sub_kind, item_kind=kind.pk, hp=member.hp,
+         max_hp=member.max_hp, **details)
+    run.save(update_fields=["log"])
     return run
 
 

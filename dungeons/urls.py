@@ -16,5 +16,6 @@ urlpatterns = [
     path("runs/<int:run_id>/start/", apis.RunStartApi.as_view(), name="run-start"),
     path("runs/<int:run_id>/advance/", apis.RunAdvanceApi.as_view(), name="run-advance"),
     path("runs/<int:run_id>/escape/", apis.RunEscapeApi.as_view(), name="run-escape"),
+    path("runs/<int:run_id>/drink/", apis.RunDrinkApi.as_view(), name="run-drink"),
     path("runs/<int:run_id>/loot/<int:loot_id>/take/", apis.RunLootTakeApi.as_view(), name="run-loot-take"),
 ]

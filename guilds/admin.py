@@ -13,7 +13,7 @@ from guilds.services import guild_activity_recompute_all
 class CurrentMemberInline(admin.TabularInline):
     model = Membership
     verbose_name_plural = "members (current and past)"
-    fields = ("player", "joined_at", "left_at", "left_reason")
+    fields = ("player", "joined_at", "left_at", "left_reason", "members_at_leave")
     readonly_fields = fields
     extra = 0
     can_delete = False
@@ -95,7 +95,7 @@ class RequestAdmin(admin.ModelAdmin):
 
 @admin.register(Application)
 class ApplicationAdmin(RequestAdmin):
-    pass
+    list_display = (*RequestAdmin.list_display, "reject_reason")
 
 
 @admin.register(Invitation)
@@ -105,7 +105,7 @@ class InvitationAdmin(RequestAdmin):
 
 @admin.register(Membership)
 class MembershipAdmin(admin.ModelAdmin):
-    list_display = ("id", "guild", "player", "joined_at", "left_at", "left_reason")
+    list_display = ("id", "guild", "player", "joined_at", "left_at", "left_reason", "members_at_leave")
     list_filter = ("left_reason",)
     search_fields = ("guild__name", "player__user__username")
     list_select_related = ("guild", "player")

@@ -23,6 +23,7 @@ from guilds.serializers import (
     InvitationOutput,
     LeaveOutput,
     PlayerIdInput,
+    RejectInput,
 )
 
 
@@ -96,11 +97,12 @@ class ApplicationApproveApi(PlayerApi):
 
 
 class ApplicationRejectApi(PlayerApi):
-    @extend_schema(request=None, responses={200: ApplicationOutput, **errors(401, 403, 404, 409)},
-                   summary="Reject an application (leader)")
+    @extend_schema(request=RejectInput, responses={200: ApplicationOutput, **errors(400, 401, 403, 404, 409)},
+                   summary="Reject an application, optionally with a reason the applicant sees (leader)")
     def post(self, request: Request, guild_id: int, application_id: int) -> Response:
         application = services.guild_application_reject(actor=self.player, guild_id=guild_id,
-                                                         application_id=application_id)
+                                                         application_id=application_id,
+                                                         reason=_valid(RejectInput, request.data)["reason"])
         return Response(ApplicationOutput(application).data)
 
 
@@ -131,9 +133,10 @@ class MyInvitationsApi(PlayerApi):
 
 class MyApplicationsApi(PlayerApi):
     @extend_schema(responses={200: ApplicationOutput(many=True), **errors(401)},
-                   summary="The caller's pending applications")
+                   summary="The caller's pending applications and rejections of the last 30 days "
+                           "(with reasons)")
     def get(self, request: Request) -> Response:
-        return Response(ApplicationOutput(selectors.player_pending_applications(player=self.player), many=True).data)
+        return Response(ApplicationOutput(selectors.player_applications(player=self.player), many=True).data)
 
 
 class InvitationAcceptApi(PlayerApi):

@@ -32,6 +32,12 @@ class GuildRules(SingletonSettings):
     leave_after_hours = models.PositiveSmallIntegerField(
         default=24, help_text="A member may leave only after being a member for more than this many hours."
     )
+    leave_counts_as_transfer_days = models.PositiveSmallIntegerField(
+        default=7,
+        help_text="Joining a guild within this many days of leaving one counts as a transfer from the "
+                  "guild left (cooldown and source size as of the moment of leaving); kicked and "
+                  "disbanded are free.",
+    )
     activity_window_days = models.PositiveSmallIntegerField(
         default=14, help_text="Activity averages person-runs over this many days (or the guild's age if younger)."
     )
@@ -114,6 +120,11 @@ class Membership(models.Model):
     joined_at = models.DateTimeField()
     left_at = models.DateTimeField(null=True, blank=True)
     left_reason = models.CharField(max_length=16, choices=LeftReason.choices, blank=True, default="")
+    members_at_leave = models.PositiveSmallIntegerField(
+        null=True, blank=True,
+        help_text="Members the guild had just before this member left "
+                  "(the source-size rule of a later join).",
+    )
 
     class Meta:
         constraints = [
@@ -157,7 +168,12 @@ class JoinRequest(models.Model):
 
 
 class Application(JoinRequest):
-    """A player asks to join a guild; the leader approves or rejects."""
+    """A player asks to join a guild; the leader approves or rejects (optionally with a reason)."""
+
+    reject_reason = models.CharField(
+        max_length=500, blank=True, default="",
+        help_text="The leader's reason for a rejection, shown to the applicant.",
+    )
 
     class Meta(JoinRequest.Meta):
         pass

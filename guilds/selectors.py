@@ -1,8 +1,11 @@
 """Reads about guilds: the public list, details with members, pending requests."""
 from __future__ import annotations
 
-from django.db.models import Prefetch, QuerySet
+from datetime import datetime, timedelta
+
+from django.db.models import Prefetch, Q, QuerySet
 from django.db.models.functions import Lower
+from django.utils import timezone
 
 from backend.api.pagination import Page, keyset_page
 from backend.errors import NotFound
@@ -78,6 +81,14 @@ def player_pending_invitations(*, player: Player) -> QuerySet[Invitation]:
             .select_related("guild", "invited_by__user").order_by("-created_at", "-pk"))
 
 
-def player_pending_applications(*, player: Player) -> QuerySet[Application]:
-    return (Application.objects.filter(player=player, status=RequestStatus.PENDING)
-            .select_related("guild").order_by("-created_at", "-pk"))
+#: How long a rejection (and its reason) stays in the applicant's list of applications.
+REJECTIONS_SHOWN_DAYS = 30
+
+
+def player_applications(*, player: Player, now: datetime | None = None) -> QuerySet[Application]:
+    """The applicant's view: pending applications and those rejected in the last 30 days, newest first."""
+    since = (now or timezone.now()) - timedelta(days=REJECTIONS_SHOWN_DAYS)
+    return (Application.objects
+            .filter(Q(status=RequestStatus.PENDING) | Q(status=RequestStatus.REJECTED, decided_at__gte=since),
+                    player=player)
+            .select_related("guild", "player__user").order_by("-created_at", "-pk"))

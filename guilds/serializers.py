@@ -77,6 +77,14 @@ class ApplicationOutput(serializers.Serializer):
     username = serializers.CharField(source="player.user.username")
     status = serializers.CharField()
     created_at = serializers.DateTimeField()
+    decided_at = serializers.DateTimeField(allow_null=True)
+    reject_reason = serializers.CharField(
+        help_text="The leader's reason for a rejection; empty if none given.")
+
+
+class RejectInput(serializers.Serializer):
+    reason = serializers.CharField(max_length=500, required=False, default="", allow_blank=True,
+                                   help_text="Optional; shown to the applicant in GET me/applications/.")
 
 
 class InvitationOutput(serializers.Serializer):

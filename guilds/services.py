@@ -87,6 +87,9 @@ def _check_can_join(*, rules: GuildRules, target: Guild, player: Player, source:
         raise RuleViolation("guild_full", "The guild is full.",
                             {"guild": target.pk, "max_members": rules.max_members})
     if source is None or source_guild is None:
+        left = _recent_leave(rules=rules, player=player, target=target, now=now)
+        if left is not None:
+            _check_hop(rules=rules, player=player, left=left, now=now)
         return
     # A transfer: the player moves from the guild they are in to this one.
     if source_guild.leader_id == player.pk:
@@ -103,11 +106,51 @@ def _check_can_join(*, rules: GuildRules, target: Guild, player: Player, source:
                             {"guild": source_guild.pk, "min_members": rules.transfer_source_min_members + 1})
 
 
+def _recent_leave(*, rules: GuildRules, player: Player, target: Guild, now: datetime) -> Membership | None:
+    """The membership a guildless player left of their own will within the hop window, if any.
+
+    Joining then counts as a transfer from that guild (SPEC section 4). Only the latest stay
+    counts: a kick or a disbanding after it frees the player. Rejoining the guild left is no
+    transfer (no rule is dodged by coming back).
+    """
+    last = (Membership.objects.filter(player_id=player.pk, left_at__isnull=False)
+            .order_by("-left_at", "-pk").first())
+    if last is None or last.left_reason != Membership.LeftReason.LEFT or last.guild_id == target.pk:
+        return None
+    assert last.left_at is not None
+    if now > last.left_at + timedelta(days=rules.leave_counts_as_transfer_days):
+        return None
+    return last
+
+
+def _check_hop(*, rules: GuildRules, player: Player, left: Membership, now: datetime) -> None:
+    """The transfer rules for a join soon after leaving, as they stood at the moment of leaving.
+
+    Refused until the hop window has passed since leaving (then the join is no transfer), which
+    is the ``retry_after`` of both refusals.
+    """
+    assert left.left_at is not None
+    free_from = left.left_at + timedelta(days=rules.leave_counts_as_transfer_days)
+    details = {"left_guild": left.guild_id, "left_at": left.left_at.isoformat(),
+               **_retry_details(free_from, now)}
+    if player.last_transfer_at is not None:
+        if left.left_at <= player.last_transfer_at + timedelta(days=rules.transfer_cooldown_days):
+            raise RuleViolation("transfer_cooldown",
+                                "You left your guild too soon after your last transfer; joining another now "
+                                "counts as a transfer.", details)
+    if left.members_at_leave is not None and left.members_at_leave <= rules.transfer_source_min_members:
+        raise RuleViolation("source_guild_too_small",
+                            "The guild you left was too small to allow a transfer; joining another now "
+                            "counts as a transfer.",
+                            {**details, "min_members": rules.transfer_source_min_members + 1})
+
+
 def _remove_member(*, guild: Guild, membership: Membership, reason: str, now: datetime) -> None:
     """Close a membership, drop the member's disband vote, and disband if the rest all voted."""
     membership.left_at = now
     membership.left_reason = reason
-    membership.save(update_fields=["left_at", "left_reason"])
+    membership.members_at_leave = guild.members_count
+    membership.save(update_fields=["left_at", "left_reason", "members_at_leave"])
     guild.members_count -= 1
     guild.save(update_fields=["members_count"])
     DisbandVote.objects.filter(guild=guild, player_id=membership.player_id).delete()
@@ -153,6 +196,9 @@ def _join(ctx: _JoinContext, now: datetime) -> Membership:
         _remove_member(guild=ctx.source_guild, membership=ctx.source,
                        reason=Membership.LeftReason.TRANSFERRED, now=now)
         ctx.player.last_transfer_at = now
+        ctx.player.save(update_fields=["last_transfer_at"])
+    elif _recent_leave(rules=ctx.rules, player=ctx.player, target=ctx.target, now=now) is not None:
+        ctx.player.last_transfer_at = now  # a join soon after leaving is a transfer: its cooldown starts
         ctx.player.save(update_fields=["last_transfer_at"])
     membership = Membership.objects.create(guild=ctx.target, player=ctx.player, joined_at=now)
     ctx.target.members_count += 1
@@ -261,13 +307,17 @@ def guild_application_approve(*, actor: Player, guild_id: int, application_id: i
 
 
 @transaction.atomic
-def guild_application_reject(*, actor: Player, guild_id: int, application_id: int) -> Application:
+def guild_application_reject(*, actor: Player, guild_id: int, application_id: int,
+                             reason: str = "") -> Application:
+    """Reject a pending application, optionally with a reason the applicant sees."""
     now = timezone.now()
     _application_for_leader(actor=actor, guild_id=guild_id, application_id=application_id)
     guild = _lock_guilds(guild_id)[guild_id]
     _require_leader(guild, actor)
     application = Application.objects.select_for_update().get(pk=application_id)
     _require_pending(application, "application")
+    application.reject_reason = reason.strip()
+    application.save(update_fields=["reject_reason"])
     _decide(application, RequestStatus.REJECTED, now)
     return application
 

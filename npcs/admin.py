@@ -16,6 +16,7 @@ from npcs.models import (
     GuildStructure,
     JewelerMaterial,
     JewelerRecipe,
+    JunkDealerTier,
     NpcKind,
     NpcRescue,
     NpcSettings,
@@ -189,6 +190,21 @@ class PlayerBountyAdmin(ReadOnlyAdmin):
     list_filter = ("status", "quest")
     search_fields = ("player__display_name", "quest__title", "enemy_slug")
     list_select_related = ("player", "quest")
+
+
+@admin.register(JunkDealerTier)
+class JunkDealerTierAdmin(admin.ModelAdmin):
+    list_display = ("name", "min_rank", "weapon_list")
+    list_editable = ("min_rank",)
+    search_fields = ("name", "weapons__name")
+    filter_horizontal = ("weapons",)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        return super().get_queryset(request).prefetch_related("weapons")
+
+    @admin.display(description="weapons")
+    def weapon_list(self, tier: JunkDealerTier) -> str:
+        return ", ".join(f"{w.name} ({w.damage})" for w in tier.weapons.all())
 
 
 class StructureMaterialInline(admin.TabularInline):

@@ -395,6 +395,30 @@ class PlayerBounty(models.Model):
         return f"{self.quest} for {self.player} ({self.progress}/{self.kills_required})"
 
 
+# --- junk dealer --------------------------------------------------------------------------------------
+
+class JunkDealerTier(models.Model):
+    """A tier of the junk dealer's starting weapons: a guild gets the highest tier its rank reaches.
+
+    The offer is drawn from that tier; if it holds fewer weapons than the offer size (which the
+    carpenter's structures raise), the lower tiers fill it up, best first (docs/npcs.md).
+    """
+
+    name = models.CharField(max_length=64)
+    min_rank = models.PositiveIntegerField(
+        unique=True,
+        help_text="The guild rank from which this tier is offered (0: every guild and the guildless).")
+    weapons = models.ManyToManyField(
+        ItemKind, related_name="junk_dealer_tiers", limit_choices_to={"category": ItemCategory.WEAPON},
+        help_text="The starting weapons of this tier.")
+
+    class Meta:
+        ordering = ["min_rank"]
+
+    def __str__(self) -> str:
+        return f"{self.name} (rank {self.min_rank}+)"
+
+
 # --- carpenter ------------------------------------------------------------------------------------------
 
 class Structure(models.Model):

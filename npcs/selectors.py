@@ -25,6 +25,7 @@ from npcs.models import (
     GuildStructure,
     JewelerMaterial,
     JewelerRecipe,
+    JunkDealerTier,
     NpcKind,
     NpcSettings,
     OfferStockDay,
@@ -36,7 +37,7 @@ from npcs.models import (
     StructureMaterial,
     WarlockBuff,
 )
-from players.models import STAT_NAMES, InventoryItem, ItemSubKind, Player
+from players.models import STAT_NAMES, InventoryItem, ItemKind, ItemSubKind, Player
 from players.selectors import inventory_list
 
 
@@ -52,6 +53,19 @@ def junk_dealer_offer_size(*, guild_id: int | None) -> int:
     """How many basic weapons the junk dealer offers each party member at the dungeon entrance."""
     base = NpcSettings.cached().junk_dealer_offer_base
     return base + structure_bonus(guild_id=guild_id, effect=rules.JUNK_DEALER_OFFER)
+
+
+def junk_dealer_tiers(*, rank: int) -> list[tuple[JunkDealerTier, list[ItemKind]]]:
+    """The tiers a guild of ``rank`` reaches, its own (the highest) first, each with its weapons in
+    id order; empty when no tier is defined (the runs then offer the catalog's basic weapons)."""
+    tiers = list(JunkDealerTier.objects.filter(min_rank__lte=max(0, rank)).order_by("-min_rank")
+                 .prefetch_related(Prefetch("weapons", queryset=ItemKind.objects.order_by("pk"))))
+    return [(tier, list(tier.weapons.all())) for tier in tiers]
+
+
+def junk_dealer_next_tier(*, rank: int) -> JunkDealerTier | None:
+    """The next tier a guild of ``rank`` can reach by rescuing NPCs, or None."""
+    return JunkDealerTier.objects.filter(min_rank__gt=max(0, rank)).order_by("min_rank").first()
 
 
 # --- structures' effects --------------------------------------------------------------------------------
@@ -102,6 +116,8 @@ class GuildNpcs:
     npcs: list[GuildNpcRow]
     structures: list[GuildStructure]
     junk_dealer_offer_size: int
+    junk_dealer_tier: JunkDealerTier | None = None
+    junk_dealer_next_tier: JunkDealerTier | None = None
 
 
 def guild_npc_list(*, guild_id: int) -> GuildNpcs:
@@ -114,7 +130,9 @@ def guild_npc_list(*, guild_id: int) -> GuildNpcs:
     rows += [GuildNpcRow(npc.kind, npc.count, npc.rank_points, npc.first_rescued_at, npc.last_rescued_at)
              for slug in NPC_KINDS if (npc := owned.get(slug)) is not None]
     structures = list(GuildStructure.objects.filter(guild=guild).select_related("structure", "built_by"))
-    return GuildNpcs(guild, rows, structures, junk_dealer_offer_size(guild_id=guild_id))
+    tier = JunkDealerTier.objects.filter(min_rank__lte=guild.rank).order_by("-min_rank").first()
+    return GuildNpcs(guild, rows, structures, junk_dealer_offer_size(guild_id=guild_id), tier,
+                     junk_dealer_next_tier(rank=guild.rank))
 
 
 # --- shops ---------------------------------------------------------------------------------------------

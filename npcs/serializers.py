@@ -48,6 +48,11 @@ class BuiltStructureOutput(serializers.Serializer):
     built_by = PlayerRef(allow_null=True)
 
 
+class JunkDealerTierOutput(serializers.Serializer):
+    name = serializers.CharField()
+    min_rank = serializers.IntegerField(help_text="The guild rank from which this tier is offered.")
+
+
 class GuildNpcsOutput(serializers.Serializer):
     guild = serializers.IntegerField(source="guild.id")
     rank = serializers.IntegerField(source="guild.rank",
@@ -56,6 +61,11 @@ class GuildNpcsOutput(serializers.Serializer):
     structures = BuiltStructureOutput(many=True)
     junk_dealer_offer_size = serializers.IntegerField(
         help_text="Starting weapons the junk dealer offers each member at the dungeon entrance.")
+    junk_dealer_tier = JunkDealerTierOutput(
+        allow_null=True, help_text="The tier of starting weapons the guild's rank reaches (null: no tiers).")
+    junk_dealer_next_tier = JunkDealerTierOutput(
+        allow_null=True,
+        help_text="The next tier and the rank it needs: rescuing NPCs (peasants too) gets there.")
 
 
 # --- shops ------------------------------------------------------------------------------------------

@@ -242,6 +242,9 @@ class ItemKind(models.Model):
             errors["damage"] = "A weapon needs damage."
         if self.category == ItemCategory.ARMOR and not self.armor:
             errors["armor"] = "Armor needs an armor value."
+        if self.category == ItemCategory.AMULET and self.rarity != Rarity.RARE:
+            errors["rarity"] = ("Amulets are rare: found only, rarely, in treasure rooms "
+                                "(or made by the jeweler).")
         if self.category == ItemCategory.POTION and self.sub_kind == "healing" and not self.heal:
             errors["heal"] = "A healing potion needs a heal amount."
         if (self.category == ItemCategory.AMULET or self.sub_kind == "effect") and not self.effect:

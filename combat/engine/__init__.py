@@ -32,6 +32,7 @@ from combat.engine.events import Event, event_from_dict
 from combat.engine.rules import CombatRules
 from combat.engine.state import (
     ENGINE_VERSION,
+    SUPPORTED_VERSIONS,
     BattleSetup,
     BattleState,
     Combatant,
@@ -52,6 +53,7 @@ __all__ = [
     "DEFAULT_MAGNITUDES",
     "EFFECTS",
     "ENGINE_VERSION",
+    "SUPPORTED_VERSIONS",
     "OPPOSITES",
     "REPLACES",
     "Action",

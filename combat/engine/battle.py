@@ -12,6 +12,8 @@ from combat.engine.damage import round_half_up, roll_attack
 from combat.engine.effects import ApplyOutcome, apply_effect, magnitude_of, tick_effects
 from combat.engine.rules import CombatRules
 from combat.engine.state import (
+    ENGINE_VERSION,
+    SUPPORTED_VERSIONS,
     BattleSetup,
     BattleState,
     Combatant,
@@ -24,6 +26,22 @@ from combat.engine.turn_order import turn_order
 
 # Damage-over-time effects, resolved in this fixed order at the end of the carrier's turn.
 DOT_EFFECTS: tuple[str, ...] = ("bleeding", "burning", "frostbite")
+
+
+def haste_is_extra_turn(version: int) -> bool:
+    """Version 2 on: haste gives its carrier a whole extra turn (effects tick for it); before, a
+    second action inside the same turn."""
+    return version >= 2
+
+
+def one_flight_per_battle(version: int) -> bool:
+    """Version 2 on: once a player has fled, nobody else may flee the same battle."""
+    return version >= 2
+
+
+def flight_taken(state: BattleState) -> bool:
+    """Whether the battle's one flight is used (always False under the version 1 rules)."""
+    return one_flight_per_battle(state.version) and any(c.fled for c in state.players)
 
 
 def rng_for(seed: int, step: int) -> random.Random:
@@ -161,10 +179,19 @@ def _carrier_turn_over(w: _Work, carrier_id: str) -> None:
 
 def _end_turn(w: _Work) -> None:
     actor = w.current
+    # Version 2: a carrier of haste at the end of a regular turn gets one extra turn of its own,
+    # after this turn's end-of-turn effects (so haste for 1 turn still gives the extra turn).
+    hasted = haste_is_extra_turn(w.state.version) and actor.has("haste") and w.extra_actions_used == 0
     _carrier_turn_over(w, actor.id)
     w.emit(E.TurnEnded(actor.id))
-    if not w.over:
-        _next_slot(w)
+    if w.over:
+        return
+    if hasted and w.combatants[actor.id].in_battle:
+        w.extra_actions_used = 1
+        w.turn_open = False  # _begin_turn starts the same slot's extra turn
+        w.emit(E.ExtraTurn(actor.id))
+        return
+    _next_slot(w)
 
 
 def _next_slot(w: _Work) -> None:
@@ -201,10 +228,13 @@ def _begin_turn(w: _Work) -> None:
 
 
 def _after_turn_action(w: _Work) -> None:
-    """An attack used the turn's action: haste grants one more, otherwise the turn ends."""
+    """An attack used the turn's action: the turn ends (version 1: haste grants one more action)."""
     if w.over:
         return
     actor = w.current
+    if haste_is_extra_turn(w.state.version):
+        _end_turn(w)
+        return
     if actor.in_battle and actor.has("haste") and w.extra_actions_used == 0:
         w.extra_actions_used += 1
         w.emit(E.ExtraTurn(actor.id))
@@ -281,13 +311,21 @@ def _check_setup(setup: BattleSetup) -> None:
             raise ValueError(f"starting effect for unknown combatant {combatant_id!r}")
 
 
-def start_battle(setup: BattleSetup, seed: int, *, rng: random.Random | None = None) -> A.Success:
-    """Fix the turn order, apply amulets then starting effects, and run until a player acts."""
+def start_battle(
+    setup: BattleSetup, seed: int, *, rng: random.Random | None = None, version: int = ENGINE_VERSION
+) -> A.Success:
+    """Fix the turn order, apply amulets then starting effects, and run until a player acts.
+
+    ``version`` picks the rules (SUPPORTED_VERSIONS); the state keeps it, so a battle plays to
+    its end, and replays, under the rules it started with.
+    """
+    if version not in SUPPORTED_VERSIONS:
+        raise ValueError(f"engine version {version!r} is not one of {SUPPORTED_VERSIONS}")
     _check_setup(setup)
     rng = rng if rng is not None else rng_for(seed, 0)
     order = turn_order([p.id for p in setup.players], [e.id for e in setup.enemies], rng)
     combatants = tuple(setup.players) + ((setup.npc,) if setup.npc else ()) + tuple(setup.enemies)
-    state = BattleState(seed=seed, combatants=combatants, order=order, rules=setup.rules)
+    state = BattleState(seed=seed, combatants=combatants, order=order, rules=setup.rules, version=version)
     w = _Work(state)
     w.emit(E.BattleStarted(order))
     # Amulets first: a permanent effect must be in place before anything it should block.
@@ -329,7 +367,7 @@ def allowed_actions(state: BattleState) -> tuple[A.Action, ...]:
         A.SwitchWeapon(actor_id, slot) for slot in range(len(actor.weapons)) if slot != actor.active_weapon
     )
     found.append(A.Skip(actor_id))
-    if not state.has_boss:
+    if not state.has_boss and not flight_taken(state):
         found.append(A.Flee(actor_id))
     return tuple(found)
 
@@ -364,6 +402,9 @@ def _refusal(state: BattleState, action: A.Action) -> A.Impossible | None:
     elif isinstance(action, A.Flee):
         if state.has_boss:
             return A.Impossible(A.CANNOT_FLEE_BOSS, "nobody flees from a boss")
+        if flight_taken(state):
+            return A.Impossible(A.FLIGHT_ALREADY_TAKEN,
+                                "one member of the party has fled this battle already")
     return None
 
 
@@ -424,9 +465,11 @@ def act(state: BattleState, action: A.Action, *, rng: random.Random | None = Non
     return A.Success(w.freeze(), tuple(w.events))
 
 
-def replay(setup: BattleSetup, seed: int, actions: Iterable[A.Action]) -> A.Success:
-    """Rebuild a battle from its setup, seed and the player actions that succeeded, in order."""
-    result = start_battle(setup, seed)
+def replay(
+    setup: BattleSetup, seed: int, actions: Iterable[A.Action], *, version: int = ENGINE_VERSION
+) -> A.Success:
+    """Rebuild a battle from its setup, seed, rules version and the player actions that succeeded."""
+    result = start_battle(setup, seed, version=version)
     state = result.state
     events = list(result.events)
     for action in actions:

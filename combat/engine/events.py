@@ -42,7 +42,7 @@ class TurnStarted(Event):
 
 @dataclass(frozen=True)
 class ExtraTurn(Event):
-    """Haste granted the actor another action in this turn."""
+    """Haste granted the actor an extra turn (engine version 1: another action in this turn)."""
 
     kind: ClassVar[str] = "extra_turn"
     actor: str

@@ -11,7 +11,10 @@ from combat.engine.effects import DEFAULT_MAGNITUDES, ActiveEffect, EffectTuple,
 from combat.engine.rules import CombatRules
 
 # Bumped whenever a rule change would make old seeds replay differently (as Brogue does).
-ENGINE_VERSION = 1
+# Version 2: haste is an extra turn (not a second action inside one), and one flight per battle.
+ENGINE_VERSION = 2
+#: Versions whose rules the engine still runs: a battle keeps the rules it started with.
+SUPPORTED_VERSIONS: tuple[int, ...] = (1, 2)
 
 STAT_NAMES: tuple[str, ...] = ("strength", "stamina", "metabolism", "luck", "attentiveness")
 
@@ -301,8 +304,8 @@ def combatant_from_dict(data: Mapping[str, Any]) -> Combatant:
 
 
 def _battle_from_dict(data: Mapping[str, Any]) -> BattleState:
-    if data.get("version") != ENGINE_VERSION:
-        raise ValueError(f"battle state version {data.get('version')!r} is not {ENGINE_VERSION}")
+    if data.get("version") not in SUPPORTED_VERSIONS:
+        raise ValueError(f"battle state version {data.get('version')!r} is not one of {SUPPORTED_VERSIONS}")
     return BattleState(
         seed=data["seed"],
         combatants=tuple(combatant_from_dict(c) for c in data["combatants"]),

@@ -10,11 +10,13 @@ from dungeons.generation.rules import RoomKind
 
 @dataclass(frozen=True, slots=True)
 class Room:
-    """One room. A ``story`` room holds either the NPC (``npc_kind``) or a ``story_item``."""
+    """One room. A ``story`` room holds the NPC (``npc_kind``), a ``story_item``, or is sealed: it
+    opens only for a party carrying the story item named by ``seal`` (found on an earlier floor)."""
 
     kind: RoomKind
     npc_kind: str | None = None
     story_item: str | None = None
+    seal: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ from dungeons.generation.rules import (
     ALWAYS_RESCUABLE,
     GENERATOR_VERSION,
     KIND_RULES,
+    SUPPORTED_GENERATOR_VERSIONS,
     LOTTERY,
     LOTTERY_FALLBACK,
     NPC_KINDS,
@@ -161,6 +162,7 @@ def generate_dungeon(
     rng: random.Random | None = None,
     *,
     npc_kinds: Iterable[str] | None = None,
+    version: int = GENERATOR_VERSION,
 ) -> Dungeon:
     """Generate an ordinary or frenzy dungeon per SPEC section 5; equal inputs and seed, equal dungeon.
 
@@ -168,7 +170,11 @@ def generate_dungeon(
     per floor for its rooms, one for the NPC, one for story items (see ``streams``).
     ``npc_kinds`` are the kinds the guild has not rescued yet (default: all of them).
     ``kind="darkness"`` raises ValueError: the labyrinth has its own engine.
+    ``version`` picks the rules (``SUPPORTED_GENERATOR_VERSIONS``): version 1 has no sealed rooms,
+    so a dungeon stored by version 1 regenerates unchanged.
     """
+    if version not in SUPPORTED_GENERATOR_VERSIONS:
+        raise ValueError(f"generator version {version!r} is not one of {SUPPORTED_GENERATOR_VERSIONS}")
     if rng is None or not isinstance(rng, random.Random):
         raise TypeError("generate_dungeon needs rng=random.Random(seed); it never uses the global random")
     params = _DEFAULT_PARAMS if params is None else params
@@ -222,6 +228,9 @@ def generate_dungeon(
         layout[j] = RoomKind.STORY
         contents[(i, j)] = Room(RoomKind.STORY, story_item=item)
 
+    if version >= 2:
+        _place_sealed_rooms(layouts, contents, params=params, rng=stream_rng(base, Stream.SEALED))
+
     floors = tuple(
         Floor(index=i, rooms=tuple(contents.get((i, j)) or Room(k) for j, k in enumerate(layout)))
         for i, layout in enumerate(layouts)
@@ -237,5 +246,30 @@ def generate_dungeon(
         npc=npc,
         npc_kind=npc_kind,
         npc_chance=chance,
-        generator_version=GENERATOR_VERSION,
+        generator_version=version,
     )
+
+
+def _place_sealed_rooms(
+    layouts: list[list[RoomKind]], contents: dict[tuple[int, int], Room], *, params: GenerationParams,
+    rng: random.Random,
+) -> None:
+    """Version 2: each story-item room, in the order the party passes them, is answered with chance
+    ``sealed_room_chance`` by a sealed story room on a uniformly chosen later floor, in a random room
+    that is neither rest, boss nor already a story room; it opens for that story item only.
+    A story-item room on the last floor, or a later floor without a free room, gets none."""
+    sources = sorted(position for position, room in contents.items() if room.story_item)
+    for floor, index in sources:
+        item = contents[(floor, index)].story_item
+        if rng.random() >= params.sealed_room_chance:
+            continue
+        later = range(floor + 1, len(layouts))
+        if not later:
+            continue
+        target = later[rng.randrange(len(later))]
+        eligible = [j for j in _story_eligible(layouts[target]) if (target, j) not in contents]
+        if not eligible:
+            continue
+        room = eligible[rng.randrange(len(eligible))]
+        layouts[target][room] = RoomKind.STORY
+        contents[(target, room)] = Room(RoomKind.STORY, seal=item)

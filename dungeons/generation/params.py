@@ -31,6 +31,7 @@ class GenerationParams:
     enemy_base: float = 30.0
     enemy_cap: float = 40.0
     story_item_chance: float = 0.05
+    sealed_room_chance: float = 0.5
 
     def __post_init__(self) -> None:
         problems = validation_errors(self)
@@ -77,6 +78,8 @@ def validation_errors(p: GenerationParams) -> list[str]:
     for name in ("treasure_cap", "trap_cap", "enemy_cap"):
         if getattr(p, name) < 0:
             problems.append(f"{name} must not be negative")
+    if not 0 <= p.sealed_room_chance <= 1:
+        problems.append("sealed_room_chance must be between 0 and 1")
     if not 0 <= p.story_item_chance <= 1:
         problems.append("story_item_chance must be between 0 and 1")
     return problems

@@ -9,7 +9,10 @@ from dungeons.generation.params import GenerationParams
 
 #: Bump whenever a change to the engine could turn the same seed and inputs into a different
 #: dungeon; stored with every generated dungeon so that replays know which rules made it.
-GENERATOR_VERSION = 1
+#: Version 2 adds sealed story rooms on later floors (opened by a story item found earlier).
+GENERATOR_VERSION = 2
+#: Versions the engine can still generate: a stored dungeon replays with the rules that made it.
+SUPPORTED_GENERATOR_VERSIONS: tuple[int, ...] = (1, 2)
 
 
 class DungeonKind(StrEnum):

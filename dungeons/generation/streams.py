@@ -17,6 +17,7 @@ class Stream(IntEnum):
     FLOOR = 1  # room kinds of one floor (one stream per floor index)
     NPC = 2  # whether there is an NPC, its floor, room and kind
     STORY = 3  # story rooms holding story items
+    SEALED = 4  # sealed story rooms on later floors (generator version 2 on)
 
 
 def splitmix64(x: int) -> int:

@@ -306,6 +306,35 @@ def test_a_drunk_healing_potion_is_free_and_leaves_the_inventory(monkeypatch) ->
     )
 
 
+def test_a_haste_potion_gives_the_drinker_an_extra_turn_with_its_own_ticking(monkeypatch) -> None:
+    # given: a lone member carrying a haste potion (1 turn) against the sturdy rat
+    hasty = PlayerFactory()
+    potion = InventoryItem.objects.create(
+        player=hasty,
+        item_kind=item_kind("Test Quicksilver", "potion", "effect", effect="haste", effect_turns=1),
+    )
+    _, battle = _battle_of([hasty], monkeypatch)
+    party = Party([hasty])
+    drink = {"kind": "drink", "potion": str(potion.pk)}
+    assert party.act(hasty, battle.pk, battle.step, drink).status_code == 200
+    battle.refresh_from_db()
+
+    # when: the member attacks (the regular turn ends)
+    first = party.act(hasty, battle.pk, battle.step, {"kind": "attack", "target": "e1"})
+
+    # then: the turn ends, haste ticks out, and the same member takes an extra turn before the rat
+    kinds = [e["kind"] for e in first.json()["events"]]
+    assert kinds[-4:] == ["effect_expired", "turn_ended", "extra_turn", "turn_started"]
+    assert first.json()["events"][-1]["actor"] == f"p{hasty.pk}"
+    view = party.battle(battle.pk)
+    assert view["awaiting"] == hasty.pk and view["turn"] == first.json()["next_turn"]
+    # the extra turn is a whole turn: it ends, and the rat acts before the member's next one
+    second = party.act(hasty, battle.pk, view["turn"], {"kind": "skip"})
+    kinds = [e["kind"] for e in second.json()["events"]]
+    assert "extra_turn" not in kinds and kinds[:2] == ["turn_skipped", "turn_ended"]
+    assert next(e for e in second.json()["events"] if e["kind"] == "turn_started")["actor"] == "e1"
+
+
 def test_a_finished_battle_refuses_every_action_with_battle_over(monkeypatch) -> None:
     bestiary(enemy_hp=1, enemy_damage=1)
     players = [PlayerFactory(strength=10)]
@@ -424,6 +453,31 @@ def test_one_member_flees_losing_the_seeded_fraction_while_the_other_fights_on(m
     assert RunMember.objects.get(run=run, player=stayer).status == MemberStatus.IN_DUNGEON
     # the runner can still read the battle they left
     assert party.battle(battle.pk, runner)["outcome"] == "victory"
+
+
+def test_a_second_flight_in_the_same_battle_is_refused_and_changes_nothing(monkeypatch) -> None:
+    # given: a party of three; the first awaited member flees
+    players = [PlayerFactory(), PlayerFactory(), PlayerFactory()]
+    run, battle = _battle_of(players, monkeypatch)
+    party = Party(players)
+    runner, _ = _awaited(battle, players)
+    assert party.act(runner, battle.pk, battle.step, {"kind": "flee"}).status_code == 200
+    battle.refresh_from_db()
+    second = next(p for p in players if p.pk == battle.awaiting_id)
+    assert "flee" not in {a["kind"] for a in party.battle(battle.pk, second)["allowed_actions"]}
+    before = _snapshot(battle)
+
+    # when: the next member tries to flee too
+    response = party.act(second, battle.pk, battle.step, {"kind": "flee"})
+
+    # then: 409 flight_already_taken, nothing changed, and the two others fight on to victory
+    error = assert_error(response, 409, "flight_already_taken")
+    assert error["details"] == {"turn": battle.step}
+    assert _snapshot(battle) == before
+    assert party.fight(battle.pk)["outcome"] == "victory"
+    statuses = dict(RunMember.objects.filter(run=run).values_list("player_id", "status"))
+    assert sorted(statuses.values()) == sorted([MemberStatus.ESCAPED] + [MemberStatus.IN_DUNGEON] * 2)
+    assert Run.objects.get(pk=run.pk).status == RunStatus.ACTIVE
 
 
 def test_the_last_member_fleeing_ends_the_run_as_escaped(monkeypatch) -> None:

@@ -256,3 +256,26 @@ def test_going_on_and_leaving_at_once_from_one_step_does_exactly_one_of_them(liv
         assert set(RunMember.objects.filter(run=run).values_list("status", flat=True)) == {
             MemberStatus.ESCAPED
         }
+
+
+def test_eight_drinks_of_one_potion_between_rooms_at_once_heal_once(live_url, monkeypatch) -> None:
+    # given: a member hurt by a trap (20 HP - 10) who carries one potion healing 6
+    small_dungeons(rooms=5)
+    bestiary()
+    run_settings(trap_damage_base=10, trap_damage_per_floor=0, trap_effect_chance=0.0)
+    drinker = PlayerFactory()
+    salve = item_kind("Race Salve", "potion", "healing", heal=6)
+    potion = InventoryItem.objects.create(player=drinker, item_kind=salve)
+    run = started([drinker], monkeypatch, ["trap", "enemy", "treasure", "rest", "boss"])
+    bearer = token(drinker)
+
+    # when: eight requests drink it at the same moment
+    replies = all_at_once([partial(request, "POST", f"{live_url}{API}/runs/{run.pk}/drink/", bearer,
+                                   {"potion": potion.pk}) for _ in range(8)])
+
+    # then: one drink took effect; the others found the potion gone
+    assert Counter(r.status for r in replies) == {200: 1, 404: 7}, replies
+    assert {r.code for r in replies if r.status == 404} == {"potion_not_found"}
+    assert RunMember.objects.get(run=run, player=drinker).hp == 16
+    assert not InventoryItem.objects.filter(pk=potion.pk).exists()
+    assert [e["kind"] for e in Run.objects.get(pk=run.pk).log].count("potion_drunk") == 1

@@ -651,3 +651,42 @@ def test_a_draw_in_an_ordinary_room_clears_it_without_loot(monkeypatch) -> None:
     assert state["current_room"]["cleared"] and state["current_room"]["loot"] == []
     assert Player.objects.get(pk=player.pk).money == 5
     assert _advance(party, player, run).json()["current_room"]["kind"] == "trap"
+
+
+# --- amulets: only (rarely) from treasure rooms ----------------------------------------------------------
+
+
+def test_amulets_are_rare_in_the_catalog_and_the_admin_refuses_a_common_one() -> None:
+    from django.core.exceptions import ValidationError
+
+    from players.models import ItemKind
+
+    amulets = ItemKind.objects.filter(category="amulet")
+    assert amulets.exists() and set(amulets.values_list("rarity", flat=True)) == {"rare"}
+    common = ItemKind(name="Test Trinket", category="amulet", sub_kind="amulet", weight=1, price=5,
+                      rarity="common", effect="vigor")
+    with pytest.raises(ValidationError) as refused:
+        common.full_clean()
+    assert "rarity" in refused.value.message_dict
+
+
+def test_boss_and_battle_loot_never_hold_amulets_but_treasure_rooms_may(monkeypatch) -> None:
+    # given: only rare items drop (amulets are rare), a boss that drops 30 items, a room full of treasure
+    small_dungeons(rooms=4)
+    bestiary(boss_hp=3)
+    run_settings(weight_common=0, weight_uncommon=0, weight_rare=1, boss_loot_items=30,
+                 treasure_items_base=30)
+    winner = PlayerFactory(strength=10, stamina=10)
+    run = started([winner], monkeypatch, ["treasure", "trap", "rest", "boss"])
+    party = Party([winner])
+    treasure = party.run(run.pk)["current_room"]["loot"]
+    for _ in range(3):
+        state = party.post(winner, f"runs/{run.pk}/advance/", {"step": party.run(run.pk)["step"]}).json()
+    assert state["current_room"]["kind"] == "boss"
+    assert party.fight(state["current_room"]["battle"]["id"])["outcome"] == "victory"
+    boss_loot = party.run(run.pk)["current_room"]["loot"]
+
+    # then: 30 rare items each; amulets among the treasure, none in the boss's loot
+    assert len(treasure) == len(boss_loot) == 30
+    assert any(item["item_kind"]["category"] == "amulet" for item in treasure)
+    assert {item["item_kind"]["category"] for item in boss_loot} <= {"weapon", "armor", "potion"}

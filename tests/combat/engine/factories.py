@@ -5,6 +5,7 @@ import random
 from collections.abc import Iterable, Sequence
 
 from combat.engine import (
+    ENGINE_VERSION,
     ActionResult,
     BattleState,
     Impossible,
@@ -110,9 +111,11 @@ def battle(
     rules: CombatRules = SURE_HIT,
     rng: random.Random | None = None,
     seed: int = 1,
+    version: int = ENGINE_VERSION,
 ) -> BattleState:
     """A battle with a hand-picked turn order, advanced to the first player's turn."""
-    state = BattleState(seed=seed, combatants=tuple(combatants), order=tuple(order), rules=rules)
+    state = BattleState(seed=seed, combatants=tuple(combatants), order=tuple(order), rules=rules,
+                        version=version)
     return resolve_enemy_turns(state, rng=rng or ScriptedRandom()).state
 
 

@@ -31,9 +31,71 @@ from tests.combat.engine.factories import (
 )
 
 
-def test_haste_gives_an_extra_action_in_the_turn() -> None:
-    hasted = player("p1", damage=3, effects=(eff("haste", turns=1),))
+# --- haste, engine version 2: an extra turn -------------------------------------------------------
+
+
+def test_haste_gives_the_carrier_a_whole_extra_turn_and_its_effects_tick_for_it() -> None:
+    # haste for 2 turns and bleeding 1 for 3: both tick at the end of the regular turn and again
+    # at the end of the extra turn
+    hasted = player("p1", damage=3, effects=(eff("haste", turns=2), eff("bleeding", turns=3, magnitude=1)))
     state = battle([hasted, enemy("e1", hp=50), player("p2")], ["p1", "e1", "p2"])
+    first = ok(act(state, AttackAction("p1", "e1")))
+    assert kinds(first.events) == ["attack", "damage", "damage", "turn_ended", "extra_turn", "turn_started"]
+    assert first.events[2] == E.Damage("p1", 1, 29, "bleeding")
+    assert first.state.awaiting == "p1"
+    assert {e.name: e.turns for e in first.state.get("p1").effects} == {"haste": 1, "bleeding": 2}
+
+    second = ok(act(first.state, AttackAction("p1", "e1")))
+    assert second.state.get("e1").hp == 44
+    assert second.events[2] == E.Damage("p1", 1, 28, "bleeding")
+    assert E.EffectExpired("p1", "haste") in second.events
+    assert E.ExtraTurn("p1") not in second.events  # one extra turn per slot
+    assert {e.name: e.turns for e in second.state.get("p1").effects} == {"bleeding": 1}
+    assert second.state.awaiting == "p2"
+
+
+def test_haste_for_one_turn_still_gives_the_extra_turn() -> None:
+    state = battle([player("p1", effects=(eff("haste", turns=1),)), enemy("e1", hp=50), player("p2")],
+                   ["p1", "e1", "p2"])
+    first = ok(act(state, Skip("p1")))
+    assert E.EffectExpired("p1", "haste") in first.events and E.ExtraTurn("p1") in first.events
+    assert first.state.awaiting == "p1"
+    assert ok(act(first.state, Skip("p1"))).state.awaiting == "p2"
+
+
+def test_skipping_the_regular_turn_keeps_the_extra_turn() -> None:
+    state = battle([player("p1", effects=(eff("haste"),)), player("p2"), enemy("e1")], ["p1", "p2", "e1"])
+    skipped = ok(act(state, Skip("p1")))
+    assert kinds(skipped.events)[-3:] == ["turn_ended", "extra_turn", "turn_started"]
+    assert skipped.state.awaiting == "p1"
+
+
+def test_a_hasted_enemy_takes_two_turns_and_bleeds_in_both() -> None:
+    bleeding = eff("bleeding", turns=None, magnitude=1)
+    hasted = enemy("e1", damage=2, effects=(eff("haste", turns=None), bleeding))
+    state = battle([player("p1", hp=50), hasted], ["p1", "e1"])
+    result = ok(act(state, Skip("p1")))
+    assert [e.actor for e in result.events if isinstance(e, E.Attack)] == ["e1", "e1"]
+    assert [e for e in result.events if isinstance(e, E.Damage) and e.target == "e1"] == [
+        E.Damage("e1", 1, 11, "bleeding"), E.Damage("e1", 1, 10, "bleeding")]
+    assert kinds(result.events).count("turn_started") == 3  # e1 twice, then p1's next turn
+    assert result.state.get("p1").hp == 46
+
+
+def test_a_carrier_killed_by_bleeding_at_the_end_of_its_turn_gets_no_extra_turn() -> None:
+    doomed = player("p1", hp=1, effects=(eff("haste", turns=None), eff("bleeding", turns=None, magnitude=1)))
+    state = battle([doomed, player("p2"), enemy("e1", hp=50)], ["p1", "p2", "e1"])
+    result = ok(act(state, Skip("p1")))
+    assert E.Death("p1") in result.events and E.ExtraTurn("p1") not in result.events
+    assert result.state.awaiting == "p2"
+
+
+# --- haste, engine version 1 (battles started before version 2 replay unchanged) ------------------
+
+
+def test_v1_haste_gives_an_extra_action_in_the_turn() -> None:
+    hasted = player("p1", damage=3, effects=(eff("haste", turns=1),))
+    state = battle([hasted, enemy("e1", hp=50), player("p2")], ["p1", "e1", "p2"], version=1)
     first = ok(act(state, AttackAction("p1", "e1")))
     assert E.ExtraTurn("p1") in first.events
     assert first.state.awaiting == "p1"
@@ -43,17 +105,20 @@ def test_haste_gives_an_extra_action_in_the_turn() -> None:
     assert second.state.awaiting == "p2"
 
 
-def test_a_hasted_enemy_attacks_twice() -> None:
+def test_v1_a_hasted_enemy_attacks_twice() -> None:
     state = battle(
-        [player("p1", hp=50), enemy("e1", damage=2, effects=(eff("haste", turns=None),))], ["p1", "e1"]
+        [player("p1", hp=50), enemy("e1", damage=2, effects=(eff("haste", turns=None),))], ["p1", "e1"],
+        version=1,
     )
     result = ok(act(state, Skip("p1")))
     assert [e.actor for e in result.events if isinstance(e, E.Attack)] == ["e1", "e1"]
+    assert kinds(result.events).count("turn_started") == 2  # e1 once, then p1
     assert result.state.get("p1").hp == 46
 
 
-def test_skipping_gives_up_the_haste_action_too() -> None:
-    state = battle([player("p1", effects=(eff("haste"),)), player("p2"), enemy("e1")], ["p1", "p2", "e1"])
+def test_v1_skipping_gives_up_the_haste_action_too() -> None:
+    state = battle([player("p1", effects=(eff("haste"),)), player("p2"), enemy("e1")], ["p1", "p2", "e1"],
+                   version=1)
     assert ok(act(state, Skip("p1"))).state.awaiting == "p2"
 
 

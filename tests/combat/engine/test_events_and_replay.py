@@ -111,7 +111,7 @@ def test_every_event_is_json_with_a_kind_and_round_trips() -> None:
 def test_the_battle_state_round_trips_through_json() -> None:
     state = start_battle(rich_setup(), 9).state
     data = json.loads(json.dumps(state.to_dict()))
-    assert data["version"] == 1
+    assert data["version"] == 2
     assert BattleState.from_dict(data) == state
 
 

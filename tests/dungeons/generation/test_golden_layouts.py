@@ -1,6 +1,7 @@
 """Golden layouts pinned by seed: a change here means old seeds no longer reproduce.
 
-If an intended rule change breaks these, bump ``GENERATOR_VERSION`` and re-pin them.
+If an intended rule change breaks these, bump ``GENERATOR_VERSION``, keep the old version's code
+path (stored dungeons replay with the version that made them) and pin the new version's layouts.
 Letters: E enemy, T trap, $ treasure, S story, R rest, B boss.
 """
 from __future__ import annotations
@@ -8,6 +9,9 @@ from __future__ import annotations
 import random
 
 import pytest
+
+import hashlib
+import json
 
 from dungeons.generation import GENERATOR_VERSION, GenerationParams, generate_dungeon
 
@@ -36,7 +40,40 @@ GOLDEN = [
     GOLDEN,
     ids=[f"seed{case[0]}-{case[1]}" for case in GOLDEN],
 )
-def test_seed_reproduces_the_pinned_layout(
+def test_a_version_1_seed_reproduces_the_pinned_layout(
+    seed: int, kind: str, n: int, rank: float, completed: float, same_guild: bool, params: GenerationParams,
+    floors: list[str], npc: tuple[int, int] | None, npc_kind: str | None, items: list,
+) -> None:
+    d = generate_dungeon(
+        kind=kind, n=n, rank=rank, completed=completed, same_guild=same_guild, params=params,
+        rng=random.Random(seed), version=1,
+    )
+    assert ["".join(LETTERS[k] for k in floor.kinds) for floor in d.floors] == floors
+    assert (d.npc, d.npc_kind) == (npc, npc_kind)
+    assert [(f, i, room.story_item) for f, i, room in d.rooms() if room.story_item] == items
+    assert not any(room.seal for _, _, room in d.rooms())
+    assert d.generator_version == 1
+
+
+# Version 2: the same seeds, plus sealed story rooms (seal) on floors after a story-item room.
+GOLDEN_V2 = {
+    7: (["E$ET$RB", "$$$TERB", "ET$E$RB", "$EET$TRB", "T$$EEERB", "TTE$$$RB"], []),
+    2024: (["E$SRB", "S$ERB"], [(1, 0, "enchanted_stones")]),
+    99: (["TEEEETTB", "EETTEEEB", "EEETTEEB", "EEEEEETB", "ETEEEETEB", "ESEEETTTB"], []),
+    5: (["ETE$$TRB", "T$$TEERB", "E$ESE$RB", "ESTS$ERB", "E$TSTTRB", "E$$TSSRB"],
+        [(3, 3, "carpenters_tools"), (4, 3, "gems")]),
+    13: (["EEEE$E$TRB", "ETES$EETRB", "SEE$E$ST$RB", "TEEE$EEE$RB", "E$TEEE$$$RB", "T$EEE$TEETRB",
+          "$EEE$TT$ETRB"],
+         [(2, 6, "carpenters_tools")]),
+}
+
+
+@pytest.mark.parametrize(
+    ("seed", "kind", "n", "rank", "completed", "same_guild", "params", "floors", "npc", "npc_kind", "items"),
+    GOLDEN,
+    ids=[f"seed{case[0]}-{case[1]}" for case in GOLDEN],
+)
+def test_a_version_2_seed_is_its_version_1_layout_plus_the_pinned_sealed_rooms(
     seed: int, kind: str, n: int, rank: float, completed: float, same_guild: bool, params: GenerationParams,
     floors: list[str], npc: tuple[int, int] | None, npc_kind: str | None, items: list,
 ) -> None:
@@ -44,7 +81,39 @@ def test_seed_reproduces_the_pinned_layout(
         kind=kind, n=n, rank=rank, completed=completed, same_guild=same_guild, params=params,
         rng=random.Random(seed),
     )
-    assert ["".join(LETTERS[k] for k in floor.kinds) for floor in d.floors] == floors
+    v2_floors, seals = GOLDEN_V2[seed]
+    assert d.generator_version == GENERATOR_VERSION == 2
+    assert ["".join(LETTERS[k] for k in floor.kinds) for floor in d.floors] == v2_floors
+    assert [(f, i, room.seal) for f, i, room in d.rooms() if room.seal] == seals
+    # everything but the sealed rooms is the version 1 dungeon; every seal follows its story item
     assert (d.npc, d.npc_kind) == (npc, npc_kind)
     assert [(f, i, room.story_item) for f, i, room in d.rooms() if room.story_item] == items
-    assert d.generator_version == GENERATOR_VERSION == 1
+    for f, i, seal in seals:
+        assert any(item == seal and item_floor < f for item_floor, _, item in items)
+        v1_room = floors[f][i]
+        assert v1_room not in "SRB"
+
+
+def _digest_many(version: int) -> str:
+    """One digest over 1,200 dungeons (both kinds, many inputs, with and without story items)."""
+    rich = GenerationParams(story_item_chance=0.5)
+    digest = hashlib.sha256()
+    for kind in ("ordinary", "frenzy"):
+        for seed in range(300):
+            for params in (GenerationParams(), rich):
+                d = generate_dungeon(kind, 1 + seed % 6, float(seed % 7), float(seed % 13), seed % 2 == 0,
+                                     params, random.Random(seed), version=version)
+                rooms = [[(str(r.kind), r.npc_kind, r.story_item) for r in f.rooms] for f in d.floors]
+                blob = json.dumps([*rooms, d.npc, d.npc_kind])
+                digest.update(hashlib.sha256(blob.encode()).hexdigest()[:16].encode())
+    return digest.hexdigest()[:24]
+
+
+def test_version_1_reproduces_1200_dungeons_of_the_version_1_engine() -> None:
+    # computed with the version 1 engine (the commit before version 2)
+    assert _digest_many(version=1) == "5540e6ad1fd8462680399f4d"
+
+
+def test_an_unknown_generator_version_is_refused() -> None:
+    with pytest.raises(ValueError):
+        generate_dungeon("ordinary", 2, 0.0, 0.0, True, GenerationParams(), random.Random(1), version=3)

@@ -108,8 +108,24 @@ def test_npc_is_never_in_rest_or_boss_and_at_most_one(args: dict, p: GenerationP
         assert holders == [d.npc] and args["same_guild"]
         assert d.room(*d.npc).kind == "story"
     for _, _, room in d.rooms():
-        if room.kind == "story":
-            assert (room.npc_kind is None) != (room.story_item is None)
+        if room.kind == "story":  # exactly one of: the NPC, story items, a seal
+            assert [room.npc_kind, room.story_item, room.seal].count(None) == 2
+
+
+@given(inputs, param_sets, seeds)
+def test_every_sealed_room_follows_a_story_item_room_of_its_item_on_an_earlier_floor(
+    args: dict, p: GenerationParams, seed: int
+) -> None:
+    d = generate_dungeon(**args, params=p, rng=random.Random(seed))
+    items = [(f, room.story_item) for f, _, room in d.rooms() if room.story_item]
+    seals = [(f, room.seal) for f, _, room in d.rooms() if room.seal]
+    assert len(seals) <= len(items)
+    for floor, seal in seals:
+        assert any(item == seal and item_floor < floor for item_floor, item in items)
+    # version 1 of the same seed is the same dungeon without the seals
+    old = generate_dungeon(**args, params=p, rng=random.Random(seed), version=1)
+    for (_, _, new_room), (_, _, old_room) in zip(d.rooms(), old.rooms(), strict=True):
+        assert new_room == old_room or (new_room.seal and old_room.kind not in ("rest", "boss", "story"))
 
 
 @given(inputs, param_sets, seeds)
