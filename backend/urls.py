@@ -21,6 +21,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("api/v1/", include(api_v1)),
+    path("play/", include("play.urls")),
 ]
 
 handler404 = "backend.api.errors.not_found_view"
