@@ -142,6 +142,12 @@ class ModeAdapter(ABC):
 
     # --- optional ---------------------------------------------------------------------------
 
+    def check_action(self, state: Any, action: Mapping[str, Any]) -> None:
+        """Check an action's shape before any turn rule (ActionRefused kind "input"); by default none.
+
+        Called whoever's turn it is, so a malformed action is a 400 even out of turn.
+        """
+
     def full_view(self, state: Any) -> JSON:
         """Everything (for the admin and finished matches); by default the state's JSON."""
         return self.state_to_json(state)
