@@ -184,3 +184,16 @@ def rng_for(seed: int, turn: int) -> random.Random:
     whatever happened in other matches or in other steps.
     """
     return random.Random(f"deepdelve-match/{seed}/{turn}")
+
+
+def replay(adapter: ModeAdapter, *, settings: Mapping[str, Any], seats: int, seed: int,
+           steps: Sequence[tuple[int, Mapping[str, Any] | None]]) -> Any:
+    """Replay a match from its stored record: each step is (seat, action), or (seat, None) for a timeout.
+
+    Step n (1-based) draws from ``rng_for(seed, n)`` as it did when it was played.
+    """
+    state = adapter.create(settings=settings, seats=seats, rng=rng_for(seed, 0))
+    for turn, (seat, action) in enumerate(steps, start=1):
+        rng = rng_for(seed, turn)
+        state, _ = adapter.timeout(state, seat, rng) if action is None else adapter.apply(state, seat, action, rng)
+    return state
