@@ -8,10 +8,12 @@ from datetime import timedelta
 import pytest
 import time_machine
 from django.utils import timezone
+from rest_framework.test import APIClient
 
 from matches.models import Match
 from matches.modes import get_mode, registered_modes, replay
 from matches.services import mode_settings
+from players.models import Player
 from tests.factories import PlayerFactory, api_client
 from tests.matches.helpers import MATCHES, url
 
@@ -23,13 +25,20 @@ MAX_STEPS = 3000
 TIMEOUT_EVERY = 3
 
 
+def _client(player: Player) -> APIClient:
+    """Authenticated without a JWT: the game's clock runs for hours, past any token's lifetime."""
+    client = APIClient()
+    client.force_authenticate(player.user)
+    return client
+
+
 def _play_to_the_end(mode: str, seed: int) -> Match:
     adapter = get_mode(mode)
     assert adapter is not None
     chooser = random.Random(seed)
     deadline = mode_settings(mode).turn_deadline_seconds
     people = [PlayerFactory() for _ in range(adapter.min_players)]
-    clients = {p.pk: api_client(p) for p in people}
+    clients = {p.pk: _client(p) for p in people}
     with time_machine.travel(timezone.now(), tick=False) as clock:
         match_id = clients[people[0].pk].post(MATCHES, {"mode": mode, "settings": SMALL_SETTINGS.get(mode, {})},
                                               format="json").json()["id"]
@@ -45,6 +54,7 @@ def _play_to_the_end(mode: str, seed: int) -> Match:
                 clients[people[0].pk].get(url(match_id))
                 continue
             view = clients[match.awaiting_id].get(url(match_id)).json()
+            assert "allowed_actions" in view, view
             action = chooser.choice(view["allowed_actions"])
             reply = clients[match.awaiting_id].post(url(match_id, "actions/"),
                                                     {"turn": view["turn"], "action": action}, format="json")
