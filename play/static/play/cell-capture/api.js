@@ -75,7 +75,8 @@ export class Api {
     if (!response.ok) {
       if (response.status === 401 && auth) this.save(null);
       const failure = (data && data.error) || {};
-      const message = failure.message || (data && data.detail) || firstFieldError(data) || response.statusText;
+      const message = failure.message || (data && data.detail) || firstFieldError(data)
+        || response.statusText;
       throw new ApiError(response.status, failure.code, message, failure.details);
     }
     return data;

@@ -203,24 +203,27 @@ async function matchLoop(generation) {
   }
 }
 
-// The view of a cell capture match as the page needs it (see docs/cell-capture.md, "The page").
+// The view of a cell capture match as the page needs it. The mode's view (cell_capture/mode.py):
+// {width, height, round, to_move: seat, winner: seat, colours: {seat: colour}, eliminated: [seat],
+//  board: [{x, y, seat, colour, level}]}; events carry the engine's colours.
 function readView(match) {
   const view = match.view;
   if (!view) return null;
-  const colourOf = new Map(); // player id -> engine colour
   const seatPlayer = new Map(match.players.filter((p) => p.seat !== null).map((p) => [p.seat, p.player]));
-  (view.colours || []).forEach((colour, seat) => {
-    if (seatPlayer.has(seat)) colourOf.set(seatPlayer.get(seat), colour);
-  });
+  const colourOf = new Map(); // player id -> colour
+  const colourOfSeat = new Map();
+  for (const [seat, colour] of Object.entries(view.colours || {})) {
+    colourOfSeat.set(Number(seat), colour);
+    if (seatPlayer.has(Number(seat))) colourOf.set(seatPlayer.get(Number(seat)), colour);
+  }
   return {
     width: view.width,
     height: view.height,
     round: view.round,
-    pieces: view.board || [],
-    order: view.order || [],
+    pieces: (view.board || []).map((p) => [p.x, p.y, p.colour, p.level]),
     colourOf,
-    winner: view.winner,
-    eliminated: new Set(view.eliminated || []),
+    winner: view.winner === null || view.winner === undefined ? null : colourOfSeat.get(view.winner),
+    eliminated: new Set((view.eliminated || []).map((seat) => colourOfSeat.get(seat))),
   };
 }
 
@@ -231,14 +234,19 @@ async function update(match) {
   const view = readView(match);
   if (view) {
     board.setup(view.width, view.height);
-    view.order.forEach((colour, i) => board.colours.set(colour, cssColour(colour, i)));
+    for (const [seat, colour] of Object.entries(match.view.colours || {})) {
+      board.colours.set(colour, cssColour(colour, Number(seat)));
+    }
   }
   const events = match.events || [];
   state.since = Math.max(state.since, match.last_event || 0);
-  renderHead(match, view);
   if (first || !view || !previous || !previous.view) {
     for (const event of events) logEvent(event);
   } else if (events.length) {
+    // The head (whose turn, the winner) changes once the board has played the events out.
+    state.busy = true;
+    document.body.dataset.busy = "1";
+    renderHead(previous, readView(previous));
     await animate(events, view);
   }
   if (view) board.draw(view.pieces);
@@ -263,6 +271,7 @@ function renderHead(match, view) {
   $("match-title").textContent = `Game #${match.id} · ${match.settings.width}×${match.settings.height}`;
   $("match-status").textContent = match.status;
   document.body.dataset.status = match.status;
+  document.body.dataset.turn = match.turn;
   $("start").hidden = !(match.status === "lobby" && match.host === me);
   $("start").disabled = match.players.filter((p) => p.active).length < match.min_players;
   $("leave").hidden = !(seated && ["lobby", "active"].includes(match.status));
@@ -292,7 +301,7 @@ function renderHead(match, view) {
   }
   $("turn-line").textContent = line;
 
-  if (view && view.winner !== null && view.winner !== undefined) {
+  if (view && view.winner) {
     const winner = $("winner");
     winner.textContent = `${colourName(match, view, view.winner)} wins!`;
     winner.dataset.colour = view.winner;
@@ -320,7 +329,8 @@ function renderPlayers(match, view) {
     if (colour) swatch.style.setProperty("--colour", board.colours.get(colour) || "#888");
     item.append(swatch);
     const name = document.createElement("span");
-    name.textContent = nameOf(match, id) + (id === api.me.id ? " (you)" : "") + (id === match.host ? " · host" : "");
+    name.textContent = nameOf(match, id) + (id === api.me.id ? " (you)" : "")
+      + (id === match.host ? " · host" : "");
     item.append(name);
     if (colour) {
       const extra = document.createElement("small");
@@ -365,9 +375,23 @@ async function play(x, y) {
 
 // --- events: the log and the animation ------------------------------------------------------------
 
+// The match machinery's own events (matches/services.py) have no text of their own.
+function eventText(event) {
+  if (event.text) return event.text;
+  const match = state.match;
+  const names = (ids) => (ids || []).map((id) => (match ? nameOf(match, id) : `player ${id}`)).join(", ");
+  switch (event.kind) {
+    case "match_started": return `The game starts. Turn order: ${names(event.order)}.`;
+    case "match_over": return `Game over: ${names(event.winners) || "nobody"} won.`;
+    case "match_abandoned": return "The game was abandoned.";
+    case "turn_timed_out": return `${names([event.player])} let the turn's time run out.`;
+    default: return event.kind;
+  }
+}
+
 function logEvent(event) {
   const log = $("log");
-  const text = event.text || event.kind;
+  const text = eventText(event);
   for (const line of String(text).split("\n")) {
     const item = document.createElement("li");
     item.className = `ev-${event.kind}`;
@@ -398,6 +422,7 @@ async function animate(events, view) {
           break;
         }
         case "exploded":
+          document.body.dataset.waves = Number(document.body.dataset.waves || 0) + 1;
           for (const [[x, y]] of event.pieces) {
             board.flash(x, y, "boom");
             board.set(x, y, null);
@@ -433,6 +458,7 @@ function route() {
 }
 
 document.body.dataset.busy = "0";
-setInterval(() => { if (state.screen === "match" && state.match) renderHead(state.match, readView(state.match)); },
-  1000);
+setInterval(() => {
+  if (state.screen === "match" && state.match && !state.busy) renderHead(state.match, readView(state.match));
+}, 1000);
 route();

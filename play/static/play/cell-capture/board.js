@@ -1,11 +1,16 @@
 // The board: one button per cell in a CSS grid, (0,0) bottom left; a piece is a coloured circle
 // with one dot per level (seed 001 section 7.1: top, right, bottom, left).
 
-const DOTS = ["top", "right", "bottom", "left"];
+const DOTS = ["d-top", "d-right", "d-bottom", "d-left"];
 const PALETTE = ["#d62828", "#1d4ed8", "#15803d", "#d97706", "#7c3aed", "#0e7490", "#db2777", "#4d7c0f",
   "#92400e", "#334155"];
 
+// The mode's colour names, in shades that read well on the board (any other CSS colour is used as is).
+const SHADES = { red: "#d62828", blue: "#1d4ed8", green: "#15803d", orange: "#ea8c00", purple: "#7c3aed",
+  teal: "#0f9b9b", pink: "#db2777", brown: "#92400e", olive: "#6b7a1f", navy: "#1e3a8a" };
+
 export function cssColour(colour, index) {
+  if (SHADES[colour]) return SHADES[colour];
   if (globalThis.CSS && CSS.supports && CSS.supports("color", colour)) return colour;
   return PALETTE[((index % PALETTE.length) + PALETTE.length) % PALETTE.length];
 }
@@ -20,7 +25,9 @@ export class Board {
     this.colours = new Map(); // engine colour -> CSS colour
     root.addEventListener("click", (event) => {
       const cell = event.target.closest("button.cell");
-      if (cell && cell.classList.contains("playable")) this.onPlay(Number(cell.dataset.x), Number(cell.dataset.y));
+      if (cell && cell.classList.contains("playable")) {
+        this.onPlay(Number(cell.dataset.x), Number(cell.dataset.y));
+      }
     });
   }
 
@@ -102,7 +109,9 @@ export class Board {
       if (!now || now.colour !== colour || now.level !== level) this.set(x, y, { colour, level });
     }
     for (const [key, cell] of this.cells) {
-      if (!seen.has(key) && cell.dataset.owner) this.set(Number(cell.dataset.x), Number(cell.dataset.y), null);
+      if (!seen.has(key) && cell.dataset.owner) {
+        this.set(Number(cell.dataset.x), Number(cell.dataset.y), null);
+      }
     }
   }
 
