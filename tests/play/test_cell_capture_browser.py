@@ -148,6 +148,18 @@ def test_two_players_play_a_whole_game_by_clicking(serial_live_server, browser):
         pages[name] = browser.new_context(viewport={"width": 1200, "height": 860}).new_page()
         register(pages[name], url, name)
     alice, bob = pages["alice"], pages["bob"]
+    # bob signs out, fails to sign in with a wrong password, then signs in
+    bob.click("#sign-out")
+    bob.wait_for_selector("#auth:not([hidden])")
+    bob.fill("#auth-form [name=username]", "bob")
+    bob.fill("#auth-form [name=password]", "not the password")
+    bob.click("#auth-form [name=sign-in]")
+    bob.wait_for_selector('#message[data-kind="error"]')
+    assert bob.locator("#auth").is_visible()
+    bob.fill("#auth-form [name=password]", PASSWORD)
+    bob.click("#auth-form [name=sign-in]")
+    bob.wait_for_selector("#lobbies:not([hidden])")
+    assert bob.inner_text("#who-name") == "bob"
     api = {name: Api(serial_live_server, name) for name in pages}
 
     # alice opens a 5x5 lobby; bob finds it in his list and joins; alice starts
