@@ -57,6 +57,9 @@ INSTALLED_APPS = [
     "dungeons",
     "combat",
     "npcs",
+    "matches",
+    "cell_capture",
+    "play",
 ]
 
 MIDDLEWARE = [
@@ -193,6 +196,7 @@ SPECTACULAR_SETTINGS = {
         "StoryItemEnum": "dungeons.models.StoryItem",
         "CombatantKindEnum": ["player", "enemy", "npc"],
         "BattleActionKindEnum": ["attack", "drink", "switch_weapon", "skip", "flee"],
+        "MatchStatusEnum": "matches.models.MatchStatus",
     },
     # <id:...> path parameters (backend.api.converters): positive 64-bit object ids.
     "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "format": "int64", "minimum": 1,

@@ -14,6 +14,7 @@ api_v1 = [
     path("", include("dungeons.urls")),
     path("", include("combat.urls")),
     path("", include("npcs.urls")),
+    path("", include("matches.urls")),
 ]
 
 urlpatterns = [
@@ -21,6 +22,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("api/v1/", include(api_v1)),
+    path("play/", include("play.urls")),
 ]
 
 handler400 = "backend.api.errors.bad_request_view"

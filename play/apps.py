@@ -1,0 +1,6 @@
+"""App config of the browser pages."""
+from django.apps import AppConfig
+
+
+class PlayConfig(AppConfig):
+    name = "play"

@@ -1,0 +1,464 @@
+// Cell capture in the browser: sign in, lobbies, and a match polled with ?since=N, whose events
+// are animated wave by wave on the board and written to the log beside it.
+import { Api, ApiError } from "./api.js";
+import { Board, cssColour } from "./board.js";
+
+const MODE = "cell_capture";
+const POLL_MS = 900;
+const LOBBY_POLL_MS = 2500;
+const STEP_MS = 280;
+const LOG_LIMIT = 1500;
+
+const $ = (id) => document.getElementById(id);
+const api = new Api(document.body.dataset.apiRoot);
+const board = new Board($("board"), (x, y) => play(x, y));
+
+const state = {
+  screen: null,
+  matchId: null,
+  since: 0,
+  match: null,
+  loaded: false,
+  busy: false,
+  sending: false,
+  wake: null,
+  generation: 0,
+};
+
+// --- small helpers ------------------------------------------------------------------------------
+
+function sleep(ms) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    state.wake = () => { clearTimeout(timer); resolve(); };
+  });
+}
+
+function say(text, kind = "info") {
+  const line = $("message");
+  line.textContent = text || "";
+  line.dataset.kind = kind;
+}
+
+function fail(error) {
+  if (error instanceof ApiError) {
+    say(`${error.message} (${error.code})`, "error");
+    if (error.status === 401) show("auth");
+  } else {
+    say(String(error && error.message ? error.message : error), "error");
+  }
+}
+
+function show(screen) {
+  state.screen = screen;
+  state.generation += 1;
+  if (state.wake) state.wake();
+  for (const id of ["auth", "lobbies", "match"]) $(id).hidden = id !== screen;
+  $("who").hidden = !api.signedIn;
+  $("who-name").textContent = api.signedIn ? api.me.username : "";
+  document.body.dataset.screen = screen;
+  if (screen === "lobbies") {
+    history.replaceState(null, "", location.pathname);
+    lobbyLoop(state.generation);
+  }
+  if (screen === "match") {
+    history.replaceState(null, "", `${location.pathname}#match-${state.matchId}`);
+    matchLoop(state.generation);
+  }
+}
+
+// --- signing in -----------------------------------------------------------------------------------
+
+$("auth-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const form = event.target;
+  const register = event.submitter && event.submitter.name === "register";
+  try {
+    if (register) await api.register(form.username.value, form.password.value);
+    else await api.signIn(form.username.value, form.password.value);
+    form.password.value = "";
+    say(register ? `Welcome, ${api.me.username}.` : `Signed in as ${api.me.username}.`);
+    route();
+  } catch (error) {
+    fail(error);
+  }
+});
+
+$("sign-out").addEventListener("click", () => {
+  api.signOut();
+  say("Signed out.");
+  show("auth");
+});
+
+// --- lobbies --------------------------------------------------------------------------------------
+
+$("open-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const form = event.target;
+  try {
+    const settings = { width: Number(form.width.value), height: Number(form.height.value) };
+    const match = await api.openMatch(MODE, settings, form.guild.value ? Number(form.guild.value) : null);
+    say(`Lobby #${match.id} is open: wait for players, then start.`);
+    openMatch(match.id);
+  } catch (error) {
+    fail(error);
+  }
+});
+
+async function lobbyLoop(generation) {
+  while (state.screen === "lobbies" && state.generation === generation) {
+    try {
+      renderGames((await api.listMatches(MODE)).results);
+    } catch (error) {
+      fail(error);
+      if (!api.signedIn) return;
+    }
+    await sleep(LOBBY_POLL_MS);
+  }
+}
+
+function renderGames(games) {
+  const body = $("game-list");
+  body.replaceChildren();
+  $("no-games").hidden = games.length > 0;
+  for (const game of games) {
+    const row = document.createElement("tr");
+    row.dataset.match = game.id;
+    const size = game.settings ? `${game.settings.width}×${game.settings.height}` : "";
+    for (const text of [`#${game.id}`, size, game.players, game.status]) {
+      const cell = document.createElement("td");
+      cell.textContent = text;
+      row.append(cell);
+    }
+    const actions = document.createElement("td");
+    const button = document.createElement("button");
+    button.type = "button";
+    const joinable = game.status === "lobby" && game.host !== api.me.id;
+    button.textContent = joinable ? "Join" : "Open";
+    button.className = joinable ? "join" : "open secondary";
+    button.addEventListener("click", () => (joinable ? join(game.id) : openMatch(game.id)));
+    actions.append(button);
+    row.append(actions);
+    body.append(row);
+  }
+}
+
+async function join(id) {
+  try {
+    await api.join(id);
+    say(`You took a seat in #${id}.`);
+  } catch (error) {
+    if (!(error instanceof ApiError && error.status === 409)) return fail(error);
+    say(`${error.message} (${error.code})`, "error");
+  }
+  openMatch(id);
+}
+
+function openMatch(id) {
+  state.matchId = id;
+  state.since = 0;
+  state.match = null;
+  state.loaded = false;
+  $("log").replaceChildren();
+  $("winner").hidden = true;
+  board.setup(0, 0);
+  show("match");
+}
+
+$("back").addEventListener("click", () => { say(""); show("lobbies"); });
+
+for (const [id, call, done] of [
+  ["start", (m) => api.start(m), "The game has started."],
+  ["leave", (m) => api.leave(m), "You left the game."],
+]) {
+  $(id).addEventListener("click", async () => {
+    try {
+      await call(state.matchId);
+      say(done);
+      if (id === "leave") show("lobbies");
+      else if (state.wake) state.wake();
+    } catch (error) {
+      fail(error);
+    }
+  });
+}
+
+// --- the match --------------------------------------------------------------------------------------
+
+async function matchLoop(generation) {
+  while (state.screen === "match" && state.generation === generation) {
+    try {
+      const match = await api.match(state.matchId, state.since);
+      if (state.generation !== generation) return;
+      await update(match);
+    } catch (error) {
+      fail(error);
+      if (error instanceof ApiError && (error.status === 404 || error.status === 401)) {
+        if (api.signedIn) show("lobbies");
+        return;
+      }
+    }
+    const over = state.match && !["lobby", "active"].includes(state.match.status);
+    await sleep(over ? 5 * POLL_MS : POLL_MS);
+  }
+}
+
+// The view of a cell capture match as the page needs it. The mode's view (cell_capture/mode.py):
+// {width, height, round, to_move: seat, winner: seat, colours: {seat: colour}, eliminated: [seat],
+//  board: [{x, y, seat, colour, level}]}; events carry the engine's colours.
+function readView(match) {
+  const view = match.view;
+  if (!view) return null;
+  const seatPlayer = new Map(match.players.filter((p) => p.seat !== null).map((p) => [p.seat, p.player]));
+  const colourOf = new Map(); // player id -> colour
+  const colourOfSeat = new Map();
+  for (const [seat, colour] of Object.entries(view.colours || {})) {
+    colourOfSeat.set(Number(seat), colour);
+    if (seatPlayer.has(Number(seat))) colourOf.set(seatPlayer.get(Number(seat)), colour);
+  }
+  return {
+    width: view.width,
+    height: view.height,
+    round: view.round,
+    pieces: (view.board || []).map((p) => [p.x, p.y, p.colour, p.level]),
+    colourOf,
+    winner: view.winner === null || view.winner === undefined ? null : colourOfSeat.get(view.winner),
+    eliminated: new Set((view.eliminated || []).map((seat) => colourOfSeat.get(seat))),
+  };
+}
+
+async function update(match) {
+  const first = !state.loaded;
+  const previous = state.match;
+  state.match = match;
+  const view = readView(match);
+  if (view) {
+    board.setup(view.width, view.height);
+    for (const [seat, colour] of Object.entries(match.view.colours || {})) {
+      board.colours.set(colour, cssColour(colour, Number(seat)));
+    }
+  }
+  const events = match.events || [];
+  state.since = Math.max(state.since, match.last_event || 0);
+  if (first || !view || !previous || !previous.view) {
+    for (const event of events) logEvent(event);
+  } else if (events.length) {
+    // The head (whose turn, the winner) changes once the board has played the events out.
+    state.busy = true;
+    document.body.dataset.busy = "1";
+    renderHead(previous, readView(previous));
+    await animate(events, view);
+  }
+  if (view) board.draw(view.pieces);
+  state.loaded = true;
+  renderHead(match, view);
+}
+
+function nameOf(match, playerId) {
+  const seat = match.players.find((p) => p.player === playerId);
+  return seat ? seat.name : `player ${playerId}`;
+}
+
+function colourName(match, view, colour) {
+  if (!view) return colour;
+  for (const [player, c] of view.colourOf) if (c === colour) return nameOf(match, player);
+  return colour;
+}
+
+function renderHead(match, view) {
+  const me = api.me.id;
+  const seated = match.players.some((p) => p.player === me && p.active);
+  $("match-title").textContent = `Game #${match.id} · ${match.settings.width}×${match.settings.height}`;
+  $("match-status").textContent = match.status;
+  document.body.dataset.status = match.status;
+  document.body.dataset.turn = match.turn;
+  $("start").hidden = !(match.status === "lobby" && match.host === me);
+  $("start").disabled = match.players.filter((p) => p.active).length < match.min_players;
+  $("leave").hidden = !(seated && ["lobby", "active"].includes(match.status));
+
+  const myTurn = match.status === "active" && match.awaiting === me && match.allowed_actions.length > 0;
+  document.body.dataset.myTurn = myTurn ? "1" : "0";
+  let line = "";
+  if (match.status === "lobby") {
+    const n = match.players.filter((p) => p.active).length;
+    line = `Waiting for players: ${n} seated (${match.min_players} to ${match.max_players}). `;
+    line += match.host === me ? "Start when everyone is here." : "The host starts the game.";
+    if (!seated) line += " You are not seated.";
+  } else if (match.status === "active" && view) {
+    const placing = view.round === 1;
+    if (myTurn) {
+      line = `Round ${view.round}: your turn. ` +
+        (placing ? "Click an empty cell to place your piece." : "Click one of your pieces to upgrade it.");
+    } else {
+      line = `Round ${view.round}: waiting for ${nameOf(match, match.awaiting)}.`;
+    }
+    if (match.deadline) {
+      const left = Math.max(0, Math.round((new Date(match.deadline) - Date.now()) / 1000));
+      line += ` (${left} s left on this turn)`;
+    }
+  } else if (match.status !== "active") {
+    line = `This game is ${match.status}.`;
+  }
+  $("turn-line").textContent = line;
+
+  if (view && view.winner) {
+    const winner = $("winner");
+    winner.textContent = `${colourName(match, view, view.winner)} wins!`;
+    winner.dataset.colour = view.winner;
+    winner.hidden = false;
+  }
+
+  const myColour = view ? view.colourOf.get(me) : null;
+  const playable = new Set((state.busy ? [] : match.allowed_actions).map(actionCell).filter(Boolean)
+    .map(([x, y]) => `${x},${y}`));
+  board.mark(playable, myColour, myTurn && !state.busy);
+  renderPlayers(match, view);
+}
+
+function renderPlayers(match, view) {
+  const list = $("players");
+  list.replaceChildren();
+  const counts = new Map();
+  if (view) for (const [, , colour] of view.pieces) counts.set(colour, (counts.get(colour) || 0) + 1);
+  const ids = match.order.length ? match.order : match.players.filter((p) => p.active).map((p) => p.player);
+  for (const id of ids) {
+    const item = document.createElement("li");
+    const colour = view ? view.colourOf.get(id) : null;
+    const swatch = document.createElement("span");
+    swatch.className = "swatch";
+    if (colour) swatch.style.setProperty("--colour", board.colours.get(colour) || "#888");
+    item.append(swatch);
+    const name = document.createElement("span");
+    name.textContent = nameOf(match, id) + (id === api.me.id ? " (you)" : "")
+      + (id === match.host ? " · host" : "");
+    item.append(name);
+    if (colour) {
+      const extra = document.createElement("small");
+      const out = view.eliminated.has(colour);
+      extra.textContent = out ? " out" : ` ${counts.get(colour) || 0} pieces`;
+      item.append(extra);
+      item.classList.toggle("out", out);
+    }
+    item.classList.toggle("to-move", match.status === "active" && match.awaiting === id);
+    item.dataset.player = id;
+    list.append(item);
+  }
+}
+
+// An allowed action's cell: {cell: [x, y]} or {x, y}.
+function actionCell(action) {
+  if (Array.isArray(action.cell)) return action.cell;
+  if (Number.isInteger(action.x) && Number.isInteger(action.y)) return [action.x, action.y];
+  return null;
+}
+
+async function play(x, y) {
+  const match = state.match;
+  if (!match || state.busy || state.sending) return;
+  const action = match.allowed_actions.find((a) => {
+    const cell = actionCell(a);
+    return cell && cell[0] === x && cell[1] === y;
+  });
+  if (!action) return;
+  state.sending = true;
+  board.mark(new Set(), null, false);
+  try {
+    await api.act(match.id, match.turn, action);
+    say("");
+  } catch (error) {
+    fail(error);
+  } finally {
+    state.sending = false;
+    if (state.wake) state.wake();
+  }
+}
+
+// --- events: the log and the animation ------------------------------------------------------------
+
+// The match machinery's own events (matches/services.py) have no text of their own.
+function eventText(event) {
+  if (event.text) return event.text;
+  const match = state.match;
+  const names = (ids) => (ids || []).map((id) => (match ? nameOf(match, id) : `player ${id}`)).join(", ");
+  switch (event.kind) {
+    case "match_started": return `The game starts. Turn order: ${names(event.order)}.`;
+    case "match_over": return `Game over: ${names(event.winners) || "nobody"} won.`;
+    case "match_abandoned": return "The game was abandoned.";
+    case "turn_timed_out": return `${names([event.player])} let the turn's time run out.`;
+    default: return event.kind;
+  }
+}
+
+function logEvent(event) {
+  const log = $("log");
+  const text = eventText(event);
+  for (const line of String(text).split("\n")) {
+    const item = document.createElement("li");
+    item.className = `ev-${event.kind}`;
+    item.dataset.seq = event.seq;
+    item.textContent = line;
+    log.append(item);
+  }
+  while (log.childElementCount > LOG_LIMIT) log.firstElementChild.remove();
+  log.scrollTop = log.scrollHeight;
+}
+
+async function animate(events, view) {
+  state.busy = true;
+  document.body.dataset.busy = "1";
+  const waves = events.filter((e) => e.kind === "exploded").length;
+  const step = Math.max(25, Math.min(STEP_MS, Math.floor(5000 / Math.max(1, waves * 2))));
+  try {
+    for (const event of events) {
+      logEvent(event);
+      const player = event.player;
+      switch (event.kind) {
+        case "placed":
+        case "upgraded": {
+          const [x, y] = event.cell;
+          board.set(x, y, { colour: player, level: event.kind === "placed" ? 1 : event.level });
+          board.flash(x, y, "pop");
+          await sleep(step);
+          break;
+        }
+        case "exploded":
+          document.body.dataset.waves = Number(document.body.dataset.waves || 0) + 1;
+          for (const [[x, y]] of event.pieces) {
+            board.flash(x, y, "boom");
+            board.set(x, y, null);
+          }
+          await sleep(step);
+          break;
+        case "drops":
+        case "captured":
+          for (const landing of event.landings) {
+            const [[x, y]] = landing;
+            board.set(x, y, { colour: player, level: landing[landing.length - 1] });
+            board.flash(x, y, event.kind === "captured" ? "captured" : "land");
+          }
+          await sleep(step);
+          break;
+        default:
+          break;
+      }
+    }
+  } finally {
+    state.busy = false;
+    document.body.dataset.busy = "0";
+  }
+}
+
+// --- start --------------------------------------------------------------------------------------------
+
+function route() {
+  if (!api.signedIn) return show("auth");
+  const found = /^#match-(\d+)$/.exec(location.hash);
+  if (found) return openMatch(Number(found[1]));
+  return show("lobbies");
+}
+
+document.body.dataset.busy = "0";
+setInterval(() => {
+  if (state.screen === "match" && state.match && !state.busy) renderHead(state.match, readView(state.match));
+}, 1000);
+route();

@@ -1,0 +1,8 @@
+"""Routes of the browser pages (mounted under /play/)."""
+from django.urls import path
+
+from play import views
+
+urlpatterns = [
+    path("cell-capture/", views.cell_capture, name="play-cell-capture"),
+]

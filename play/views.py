@@ -1,0 +1,13 @@
+"""The pages: static shells; everything they show comes from the public REST API, called with JWT."""
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import get_script_prefix
+from django.views.decorators.http import require_GET
+
+
+@require_GET
+def cell_capture(request: HttpRequest) -> HttpResponse:
+    """Cell capture (seed 001) in the browser: sign in, lobbies, the board, the log."""
+    return render(request, "play/cell_capture.html", {"api_root": f"{get_script_prefix()}api/v1/"})

@@ -1,0 +1,245 @@
+"""Two players play a whole game of cell capture in Chromium, by clicking, and the pages agree with the API.
+
+Debian's chromium drives the page through Playwright's Python package (never `playwright
+install`); the test is skipped, saying why, only when no chromium binary exists. Set
+CELL_CAPTURE_SCREENSHOTS=docs/img to refresh the screenshots in docs/cell-capture.md.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+import requests
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from django.contrib.staticfiles.handlers import StaticFilesHandler
+from django.core.servers.basehttp import WSGIServer
+from django.db import connections
+from django.test.testcases import LiveServerThread, QuietWSGIRequestHandler
+
+CHROMIUM = shutil.which("chromium") or next(
+    (p for p in ("/usr/bin/chromium", "/usr/bin/chromium-browser") if os.path.exists(p)), None)
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary: `apt-get install chromium`")
+
+SHOTS = os.environ.get("CELL_CAPTURE_SCREENSHOTS")
+PASSWORD = "a long enough passphrase 42"
+WAIT_MS = 20_000
+# Round 1: the first in turn order places on (3,3), the second on (4,4); then each upgrades its
+# highest piece (ties: the lowest cell). On 5x5 this game takes 22 moves with captures and
+# two-wave chains, and the win comes in the middle of a chain.
+PLACES = [(3, 3), (4, 4)]
+
+
+class SerialLiveServerThread(LiveServerThread):
+    """A live server that answers one request at a time.
+
+    On SQLite the test database lives in memory and every thread of a live server shares the test's
+    one connection: a threaded server interleaves the transactions of concurrent requests on it
+    ("database table is locked"). Browsers poll concurrently, so serve them in turn (Django then
+    answers with Connection: close, so no browser holds the server).
+    """
+
+    def _create_server(self, connections_override=None):
+        return WSGIServer((self.host, self.port), QuietWSGIRequestHandler, allow_reuse_address=False)
+
+
+@pytest.fixture
+def serial_live_server(transactional_db):
+    shared = {c.alias: c for c in connections.all() if c.vendor == "sqlite" and c.is_in_memory_db()}
+    for connection in shared.values():
+        connection.inc_thread_sharing()
+    thread = SerialLiveServerThread("localhost", StaticFilesHandler, connections_override=shared)
+    thread.daemon = True
+    thread.start()
+    thread.is_ready.wait()
+    if thread.error:
+        raise thread.error
+    yield f"http://localhost:{thread.port}"
+    thread.terminate()
+    for connection in shared.values():
+        connection.dec_thread_sharing()
+
+
+@pytest.fixture
+def browser(monkeypatch):
+    from playwright.sync_api import sync_playwright  # noqa: PLC0415
+
+    # Playwright's sync API runs an event loop in this thread; the test's own ORM reads are sync.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield chromium
+        chromium.close()
+
+
+class Api:
+    """The public API over HTTP as one player (the test reads through the same live server)."""
+
+    def __init__(self, root: str, username: str) -> None:
+        self.root = root
+        credentials = {"username": username, "password": PASSWORD}
+        tokens = requests.post(f"{root}/api/v1/auth/token/", json=credentials, timeout=10)
+        assert tokens.status_code == 200, tokens.text
+        self.headers = {"Authorization": f"Bearer {tokens.json()['access']}"}
+
+    def match(self, match_id: int) -> dict:
+        response = requests.get(f"{self.root}/api/v1/matches/{match_id}/", headers=self.headers, timeout=10)
+        assert response.status_code == 200, response.text
+        return response.json()
+
+
+def match_as(api: Api, match_id: int) -> dict:
+    return api.match(match_id)
+
+
+def register(page, url: str, username: str) -> None:
+    page.goto(url)
+    page.fill("#auth-form [name=username]", username)
+    page.fill("#auth-form [name=password]", PASSWORD)
+    page.click("#auth-form [name=register]")
+    page.wait_for_selector("#lobbies:not([hidden])")
+    assert page.inner_text("#who-name") == username
+
+
+def page_board(page) -> dict:
+    return page.evaluate("""() => Object.fromEntries(
+        [...document.querySelectorAll('#board .cell[data-owner]')]
+        .map(c => [c.dataset.cell, [c.dataset.owner, Number(c.dataset.level),
+                   c.querySelectorAll('.dot').length, c.classList.contains('critical')]]))""")
+
+
+def api_board(match: dict) -> dict:
+    return {f"{p['x']},{p['y']}": [p["colour"], p["level"]] for p in match["view"]["board"]}
+
+
+def wait_until(check, what: str, timeout: float = WAIT_MS / 1000):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def shot(page, name: str) -> bool:
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SHOTS) / f"cell-capture-{name}.png"), full_page=True)
+    return True
+
+
+def choose(match: dict) -> tuple[int, int]:
+    view = match["view"]
+    if view["round"] == 1:
+        return PLACES[match["order"].index(match["awaiting"])]
+    mine = sorted((p["x"], p["y"], p["level"]) for p in view["board"] if p["seat"] == view["to_move"])
+    x, y, _ = max(mine, key=lambda p: p[2])
+    return x, y
+
+
+def test_two_players_play_a_whole_game_by_clicking(serial_live_server, browser):
+    url = f"{serial_live_server}/play/cell-capture/"
+    pages = {}
+    for name in ("alice", "bob"):
+        pages[name] = browser.new_context(viewport={"width": 1200, "height": 860}).new_page()
+        register(pages[name], url, name)
+    alice, bob = pages["alice"], pages["bob"]
+    # bob signs out, fails to sign in with a wrong password, then signs in
+    bob.click("#sign-out")
+    bob.wait_for_selector("#auth:not([hidden])")
+    bob.fill("#auth-form [name=username]", "bob")
+    bob.fill("#auth-form [name=password]", "not the password")
+    bob.click("#auth-form [name=sign-in]")
+    bob.wait_for_selector('#message[data-kind="error"]')
+    assert bob.locator("#auth").is_visible()
+    bob.fill("#auth-form [name=password]", PASSWORD)
+    bob.click("#auth-form [name=sign-in]")
+    bob.wait_for_selector("#lobbies:not([hidden])")
+    assert bob.inner_text("#who-name") == "bob"
+    api = {name: Api(serial_live_server, name) for name in pages}
+
+    # alice opens a 5x5 lobby; bob finds it in his list and joins; alice starts
+    alice.fill("#open-form [name=width]", "5")
+    alice.fill("#open-form [name=height]", "5")
+    alice.click("#open-form button[type=submit]")
+    alice.wait_for_selector("body[data-status=lobby]")
+    match_id = int(alice.url.rsplit("#match-", 1)[1])
+    bob.click(f'#game-list tr[data-match="{match_id}"] button.join', timeout=WAIT_MS)
+    bob.wait_for_selector("body[data-status=lobby]")
+    alice.wait_for_selector("#start:not([disabled])", timeout=WAIT_MS)
+    alice.click("#start")
+    ids = {p["player"]: p["name"] for p in match_as(api["alice"], match_id)["players"]}
+    names = {player: name for player, name in ids.items()}
+
+    moves = 0
+    saw_critical = saw_explosion = False
+    shots_taken: dict[str, bool] = {}
+    while True:
+        match = match_as(api["alice"], match_id)
+        if match["status"] != "active":
+            break
+        assert moves < 60, "the game should have ended"
+        mover = names[match["awaiting"]]
+        page = pages[mover]
+        mine = match_as(api[mover], match_id)
+        # the page shows the same turn, says it is the mover's, and highlights exactly the allowed cells
+        page.wait_for_selector(f'body[data-turn="{match["turn"]}"][data-my-turn="1"][data-busy="0"]',
+                               timeout=WAIT_MS)
+        playable = set(page.eval_on_selector_all("#board .cell.playable",
+                                                 "cs => cs.map(c => c.dataset.cell)"))
+        assert playable == {f"{a['cell'][0]},{a['cell'][1]}" for a in mine["allowed_actions"]}
+        shown = page_board(page)
+        assert {cell: v[:2] for cell, v in shown.items()} == api_board(match)
+        for cell, (_, level, dots, critical) in shown.items():
+            assert dots == min(level, 4) and critical == (level == 3), cell
+        saw_critical |= any(v[3] for v in shown.values())
+        if match["view"]["round"] > 1:
+            assert page.eval_on_selector_all("#board .cell.mine", "cs => cs.length") == \
+                sum(1 for p in match["view"]["board"] if p["seat"] == mine["seat"])
+        x, y = choose(match)
+        if moves >= 8 and not shots_taken.get("your-turn") and any(v[3] for v in shown.values()):
+            shots_taken["your-turn"] = shot(page, "your-turn")
+        page.click(f'#board .cell[data-cell="{x},{y}"]')
+        moves += 1
+        after = wait_until(lambda: (m := match_as(api["alice"], match_id))["turn"] > match["turn"] and m,
+                           "the move to be applied")
+        if any(e["kind"] == "exploded" for e in after["events"] if e["seq"] > match["last_event"]):
+            saw_explosion = True
+            other = pages["bob" if mover == "alice" else "alice"]
+            if SHOTS and moves > 12 and after["status"] == "active" and not shots_taken.get("explosion"):
+                with contextlib.suppress(PlaywrightTimeout):  # a picture, not a check: it may be over
+                    other.wait_for_selector("#board .cell.boom", timeout=3000)
+                    shots_taken["explosion"] = shot(other, "explosion")
+        # both pages animate every wave of every chain, as the API reports them
+        waves = sum(1 for e in after["events"] if e["kind"] == "exploded")
+        for each in pages.values():
+            each.wait_for_selector(f'body[data-waves="{waves}"]' if waves else "body:not([data-waves])",
+                                   timeout=WAIT_MS)
+
+    final = match_as(api["alice"], match_id)
+    assert final["status"] == "finished"
+    winner = names[final["result"]["winners"][0]]
+    events = final["events"]
+    assert [e["kind"] for e in events[-2:]] == ["won", "match_over"]
+    players = {p["player"]: p["name"] for p in final["players"]}
+    machine_lines = {
+        "match_started": f"The game starts. Turn order: {', '.join(players[i] for i in final['order'])}.",
+        "match_over": f"Game over: {winner} won.",
+    }
+    assert saw_critical and saw_explosion and moves > 10
+    for name, page in pages.items():
+        page.wait_for_selector("#winner:not([hidden])", timeout=WAIT_MS)
+        assert page.inner_text("#winner") == f"{winner} wins!"
+        page.wait_for_selector('body[data-busy="0"][data-status="finished"]', timeout=WAIT_MS)
+        assert {c: v[:2] for c, v in page_board(page).items()} == api_board(final)
+        log = page.eval_on_selector_all("#log li", "ls => ls.map(l => l.textContent)")
+        texts = [e.get("text") or machine_lines[e["kind"]] for e in events]
+        assert log == [line for text in texts for line in text.split("\n")]
+        assert page.locator("#board .cell.playable").count() == 0
+    shot(alice, "won")
+    for page in pages.values():
+        page.context.close()
