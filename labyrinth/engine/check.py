@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from labyrinth.engine.grid import DIRECTIONS, Cell, Key, LabyrinthMap, StepOutcome, step
+from labyrinth.engine.grid import DIRECTIONS, Cell, Direction, Exit, Key, LabyrinthMap, RubberRoom, Teleport
 
 
 def unreachable_cells(m: LabyrinthMap) -> list[Cell]:
@@ -16,25 +16,43 @@ def unreachable_cells(m: LabyrinthMap) -> list[Cell]:
     back on waking. Stun, armory and sleep cells only cost time (a sleeper wakes where they fell
     asleep), so they never change what can be reached."""
     fld = m.fields[0]
-    cols = fld.cols
-    count = fld.rows * cols
+    rows, cols = fld.rows, fld.cols
+    count = rows * cols
     need_key = m.key_required()
-    is_key = [isinstance(fld.cells[i // cols][i % cols], Key) for i in range(count)]
-    # state index: cell * 2 + holds_key
+    specials = [special for line in fld.cells for special in line]
+    is_key = [isinstance(special, Key) for special in specials]
+    # state index: cell * 2 + holds_key; the loop below is `step` unrolled over the flat grid
     reverse: list[list[int]] = [[] for _ in range(2 * count)]
     leaves = [False] * (2 * count)
     for i in range(count):
-        cell = (0, i // cols, i % cols)
+        r, c = divmod(i, cols)
+        here = specials[i]
         for d in DIRECTIONS:
-            result = step(m, cell, d)
-            if result.outcome is StepOutcome.EXITED:
+            if isinstance(here, RubberRoom) and here.direction is not d:
+                continue
+            if isinstance(here, Exit) and here.direction is d:
                 leaves[2 * i + 1] = True
-                if not need_key:
-                    leaves[2 * i] = True
+                leaves[2 * i] = leaves[2 * i] or not need_key
                 continue
-            if result.outcome is not StepOutcome.MOVED and result.outcome is not StepOutcome.TELEPORTED:
-                continue
-            j = result.cell[1] * cols + result.cell[2]
+            if d is Direction.RIGHT:
+                if c == cols - 1 or fld.right[r][c]:
+                    continue
+                j = i + 1
+            elif d is Direction.LEFT:
+                if c == 0 or fld.right[r][c - 1]:
+                    continue
+                j = i - 1
+            elif d is Direction.DOWN:
+                if r == rows - 1 or fld.down[r][c]:
+                    continue
+                j = i + cols
+            else:
+                if r == 0 or fld.down[r - 1][c]:
+                    continue
+                j = i - cols
+            there = specials[j]
+            if isinstance(there, Teleport):
+                j = there.destination[0] * cols + there.destination[1]
             reverse[2 * j + 1].append(2 * i + 1)
             reverse[2 * j + (1 if is_key[j] else 0)].append(2 * i)
     good = leaves[:]
