@@ -21,18 +21,20 @@ def unreachable_cells(m: LabyrinthMap) -> list[Cell]:
     need_key = m.key_required()
     specials = [special for line in fld.cells for special in line]
     is_key = [isinstance(special, Key) for special in specials]
-    # state index: cell * 2 + holds_key; the loop below is `step` unrolled over the flat grid
-    reverse: list[list[int]] = [[] for _ in range(2 * count)]
-    leaves = [False] * (2 * count)
+    # One predecessor list per cell serves both key states: a step from i to j keeps the key
+    # state, or sets it when j is a key cell. The loop is `step` unrolled over the flat grid.
+    before: list[list[int]] = [[] for _ in range(count)]
+    leaves = [False] * count
     for i in range(count):
         r, c = divmod(i, cols)
         here = specials[i]
+        rubber = here.direction if isinstance(here, RubberRoom) else None
+        way_out = here.direction if isinstance(here, Exit) else None
         for d in DIRECTIONS:
-            if isinstance(here, RubberRoom) and here.direction is not d:
+            if rubber is not None and rubber is not d:
                 continue
-            if isinstance(here, Exit) and here.direction is d:
-                leaves[2 * i + 1] = True
-                leaves[2 * i] = leaves[2 * i] or not need_key
+            if way_out is d:
+                leaves[i] = True
                 continue
             if d is Direction.RIGHT:
                 if c == cols - 1 or fld.right[r][c]:
@@ -53,15 +55,21 @@ def unreachable_cells(m: LabyrinthMap) -> list[Cell]:
             there = specials[j]
             if isinstance(there, Teleport):
                 j = there.destination[0] * cols + there.destination[1]
-            reverse[2 * j + 1].append(2 * i + 1)
-            reverse[2 * j + (1 if is_key[j] else 0)].append(2 * i)
-    good = leaves[:]
-    queue = deque(s for s in range(2 * count) if good[s])
+            before[j].append(i)
+    # good[k][i]: from cell i holding the key (k = 1) or not (k = 0) there is a way out
+    good = [[leaf and not need_key for leaf in leaves], leaves[:]]
+    queue = deque((k, i) for k in (0, 1) for i in range(count) if good[k][i])
     while queue:
-        state = queue.popleft()
-        for before in reverse[state]:
-            if not good[before]:
-                good[before] = True
-                queue.append(before)
+        k, j = queue.popleft()
+        # predecessors (i, k0) of (j, k): k0 == k; on a key cell every step arrives holding the
+        # key, so only (j, 1) has predecessors, from either state
+        if is_key[j] and k == 0:
+            continue
+        for k0 in ((0, 1) if is_key[j] else (k,)):
+            row = good[k0]
+            for i in before[j]:
+                if not row[i]:
+                    row[i] = True
+                    queue.append((k0, i))
     return [(0, i // cols, i % cols) for i in range(count)
-            if not good[2 * i + (1 if is_key[i] or not need_key else 0)]]
+            if not good[1 if is_key[i] or not need_key else 0][i]]

@@ -145,17 +145,27 @@ def _carve(rows: int, cols: int, rng: Random, right: list[list[bool]], down: lis
     while stack:
         here = stack[-1]
         r, c = divmod(here, cols)
-        options = [(r + dr, c + dc) for dr, dc in ((-1, 0), (0, -1), (1, 0), (0, 1))
-                   if 0 <= r + dr < rows and 0 <= c + dc < cols and not seen[(r + dr) * cols + c + dc]]
+        options = []  # up, left, down, right: the order the draws were pinned with
+        if r > 0 and not seen[here - cols]:
+            options.append(here - cols)
+        if c > 0 and not seen[here - 1]:
+            options.append(here - 1)
+        if r + 1 < rows and not seen[here + cols]:
+            options.append(here + cols)
+        if c + 1 < cols and not seen[here + 1]:
+            options.append(here + 1)
         if not options:
             stack.pop()
             continue
-        nr, nc = options[rng.randrange(len(options))]
-        if nr == r:
-            right[r][min(c, nc)] = False
+        there = options[rng.randrange(len(options))]
+        if there == here - cols:
+            down[r - 1][c] = False
+        elif there == here - 1:
+            right[r][c - 1] = False
+        elif there == here + cols:
+            down[r][c] = False
         else:
-            down[min(r, nr)][c] = False
-        there = nr * cols + nc
+            right[r][c] = False
         seen[there] = True
         stack.append(there)
 
