@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "matches",
     "cell_capture",
     "play",
+    "labyrinth",
 ]
 
 MIDDLEWARE = [
