@@ -353,6 +353,36 @@ def new_game(m: LabyrinthMap, starts: Sequence[tuple[int, int] | None], rng: Ran
     return ConsoleGame(map=m, players=tuple(players), keys_on_ground=tuple(sorted(keys)))
 
 
+# --- as JSON (the map is stored apart, as its text) ---------------------------------------------
+
+
+def _cell(value: Sequence[int]) -> Cell:
+    field_index, row, col = value
+    return (int(field_index), int(row), int(col))
+
+
+def game_to_dict(game: ConsoleGame) -> dict[str, Any]:
+    """Everything but the map, as JSON values; ``game_from_dict(game.map, d)`` gives the game back."""
+    return {
+        "players": [{"start": list(p.start), "cell": list(p.cell), "ammo": p.ammo, "keys": p.keys,
+                     "stun": p.stun, "dreams": [{"wake_cell": list(d.wake_cell), "turns_left": d.turns_left,
+                                                 "ammo": d.ammo, "keys": d.keys} for d in p.dreams]}
+                    for p in game.players],
+        "keys_on_ground": [list(c) for c in game.keys_on_ground],
+        "turn": game.turn, "turns_played": game.turns_played, "winner": game.winner,
+    }
+
+
+def game_from_dict(m: LabyrinthMap, data: dict[str, Any]) -> ConsoleGame:
+    players = tuple(
+        PlayerState(start=_cell(p["start"]), cell=_cell(p["cell"]), ammo=p["ammo"], keys=p["keys"], stun=p["stun"],
+                    dreams=tuple(Dream(_cell(d["wake_cell"]), d["turns_left"], d["ammo"], d["keys"])
+                                 for d in p["dreams"]))
+        for p in data["players"])
+    return ConsoleGame(map=m, players=players, keys_on_ground=tuple(_cell(c) for c in data["keys_on_ground"]),
+                       turn=data["turn"], turns_played=data["turns_played"], winner=data["winner"])
+
+
 # --- playing ------------------------------------------------------------------------------------
 
 
@@ -384,6 +414,16 @@ def act(game: ConsoleGame, player: int, command: Command) -> tuple[ConsoleGame, 
     if not turn.won:
         turn.dream_tick(player, depth)
         turn.next_turn()
+    return turn.result()
+
+
+def pass_turn(game: ConsoleGame, player: int) -> tuple[ConsoleGame, tuple[Event, ...]]:
+    """``player`` lets their turn go by (a hosted match's deadline): spent like a move, nothing done."""
+    if game.awaiting != player:
+        raise NotYourTurn(f"it is not player {player}'s turn")
+    turn = _Turn(game)
+    turn.dream_tick(player, len(game.players[player].dreams))
+    turn.next_turn()
     return turn.result()
 
 

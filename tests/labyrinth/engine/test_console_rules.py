@@ -33,6 +33,7 @@ from labyrinth.engine.console import (
     events_for,
     new_game,
     parse_command,
+    pass_turn,
     play,
     random_start,
 )
@@ -406,3 +407,16 @@ def test_random_starts_are_plain_cells_of_field_zero_and_follow_the_seed() -> No
     again = [new_game(parse_map(text), [None, None], Random(s)).players for s in range(5)]
     assert firsts == again and len({p for ps in firsts for p in ps}) > 1
     assert all(p.cell != (0, 1, 1) for ps in firsts for p in ps)
+
+
+def test_a_passed_turn_is_spent_doing_nothing_and_counts_in_a_dream() -> None:
+    game = game_on(DREAM, (0, 0), (0, 0))
+    game, _ = play(game, "d")  # player 0 falls asleep for 2 turns
+    game, events = pass_turn(game, 1)
+    assert events == () and game.awaiting == 0 and game.players[1].cell == (0, 0, 0)
+    game, events = pass_turn(game, 0)
+    game, events = pass_turn(game, 1)
+    game, events = pass_turn(game, 0)
+    assert events == (WokeUp(0, ammo=0, has_key=False),)
+    with pytest.raises(NotYourTurn):
+        pass_turn(game, 0)

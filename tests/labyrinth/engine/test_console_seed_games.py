@@ -1,6 +1,7 @@
 """Seed 003's example maps played to the end, and a random bot that never breaks an invariant."""
 from __future__ import annotations
 
+import json
 from random import Random
 
 from hypothesis import given, settings
@@ -31,6 +32,8 @@ from labyrinth.engine.console import (
     TurnSkipped,
     WokeUp,
     Won,
+    game_from_dict,
+    game_to_dict,
     new_game,
     play,
 )
@@ -122,6 +125,7 @@ def maps(draw: st.DrawFn) -> LabyrinthMap:
 
 def check_invariants(before: ConsoleGame, after: ConsoleGame, events: tuple[Event, ...], text: str) -> None:
     m = after.map
+    assert game_from_dict(m, json.loads(json.dumps(game_to_dict(after)))) == after
     key_cells = sum(isinstance(s, Key) for _, s in m.specials())
     assert len(after.keys_on_ground) + sum(p.keys for p in after.players) == key_cells
     for p in after.players:
