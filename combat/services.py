@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from backend.errors import InvalidInput, NotFound, RuleViolation
+from backend.turns import Taken, TurnTable, turn_act, turn_refresh
 from combat import engine
 from combat.models import Battle, BattleAction, BattleEvent, CombatSettings
 from players.models import Player
@@ -90,70 +91,91 @@ def battle_start(
     return battle
 
 
-# --- deadlines --------------------------------------------------------------------------------
+# --- the turn protocol (backend/turns.py) ------------------------------------------------------
 
 
-def _apply_deadlines(battle: Battle, *, now: datetime) -> int:
-    """Skip every turn whose deadline has passed (holding the battle lock); returns turns skipped.
+class _BattleTurns(TurnTable[Battle]):
+    """A battle in the shared turn protocol: locks run then battle; a turn is the engine's step."""
 
-    Deadlines chain: a skipped player's successor starts its turn at the moment the deadline
-    passed, not at the moment somebody looked, so a silent party times out as if a clock ran.
-    """
-    skipped = 0
-    limit = timedelta(seconds=_deadline_seconds())
-    while not battle.is_over and battle.awaiting_id is not None and battle.turn_started_at is not None:
-        deadline = battle.turn_started_at + limit
-        if deadline > now:
-            break
-        state = engine.BattleState.from_dict(battle.state)
+    noun = "battle"
+
+    def read(self, object_id: int, player: Player) -> Battle:
+        from dungeons.models import RunMember
+
+        battle = Battle.objects.filter(pk=object_id).first()
+        if battle is None or not RunMember.objects.filter(run_id=battle.run_id, player=player).exists():
+            raise NotFound("battle_not_found", "No such battle.", {"battle": object_id})
+        return battle
+
+    def lock(self, object_id: int, player: Player) -> Battle:
+        """Lock the run, then the battle; a battle of a run the player is not in is a 404."""
+        from dungeons.models import Run, RunMember
+
+        run_id = Battle.objects.filter(pk=object_id).values_list("run_id", flat=True).first()
+        if run_id is None or not RunMember.objects.filter(run_id=run_id, player=player).exists():
+            raise NotFound("battle_not_found", "No such battle.", {"battle": object_id})
+        Run.objects.select_for_update().get(pk=run_id)
+        return Battle.objects.select_for_update().get(pk=object_id)
+
+    def deadline_seconds(self, row: Battle) -> int:
+        return _deadline_seconds()
+
+    def waiting_since(self, row: Battle) -> datetime | None:
+        if row.is_over or row.awaiting_id is None:
+            return None
+        return row.turn_started_at
+
+    def current_turn(self, row: Battle) -> int:
+        return row.step
+
+    def over_error(self, row: Battle) -> RuleViolation | None:
+        if not row.is_over:
+            return None
+        return RuleViolation("battle_over", "The battle is over.", {"outcome": row.outcome})
+
+    def time_out(self, row: Battle, *, deadline: datetime) -> None:
+        state = engine.BattleState.from_dict(row.state)
         awaiting = state.awaiting
         assert awaiting is not None
         result = engine.act(state, engine.Timeout(awaiting))
         assert isinstance(result, engine.Success)  # a timeout for the awaiting player always applies
         action = engine.Timeout(awaiting).to_dict()
-        BattleAction.objects.create(battle=battle, step=state.step, player_id=battle.awaiting_id, action=action,
+        BattleAction.objects.create(battle=row, step=state.step, player_id=row.awaiting_id, action=action,
                                     response={"timeout": True})
-        _persist(battle, result, turn_started_at=deadline)
-        _after_step(battle, result)
-        skipped += 1
-    return skipped
+        _persist(row, result, turn_started_at=deadline)
+        _after_step(row, result)
+
+    def replayed_response(self, row: Battle, player: Player, key: str) -> dict[str, Any] | None:
+        previous = BattleAction.objects.filter(battle=row, player=player, idempotency_key=key).first()
+        return None if previous is None else previous.response
+
+    def parse(self, row: Battle, player: Player, action: Mapping[str, Any]) -> engine.Action:
+        return _parse_action(player, action)
+
+    def take(self, row: Battle, player: Player, action: engine.Action, *, now: datetime) -> Taken:
+        state = engine.BattleState.from_dict(row.state)
+        result = engine.act(state, action)
+        if isinstance(result, engine.Impossible):
+            raise RuleViolation(result.reason, result.message or result.reason.replace("_", " "),
+                                {"turn": row.step})
+        first_seq = row.event_count + 1
+        events = _persist(row, result, turn_started_at=now)
+        response = {"turn": state.step, "next_turn": row.step, "first_event": first_seq, "events": events,
+                    "outcome": row.outcome}
+        return Taken(response, action.to_dict(), then=lambda: _after_step(row, result))
+
+    def record(self, row: Battle, player: Player, *, turn: int, action: dict[str, Any], key: str,
+               response: dict[str, Any]) -> None:
+        BattleAction.objects.create(battle=row, step=turn, player=player, action=action,
+                                    idempotency_key=key, response=response)
 
 
-def _lock(battle_id: int, player: Player) -> Battle:
-    """Lock the run, then the battle; a battle of a run the player is not in is a 404."""
-    from dungeons.models import Run, RunMember
-
-    run_id = Battle.objects.filter(pk=battle_id).values_list("run_id", flat=True).first()
-    if run_id is None or not RunMember.objects.filter(run_id=run_id, player=player).exists():
-        raise NotFound("battle_not_found", "No such battle.", {"battle": battle_id})
-    Run.objects.select_for_update().get(pk=run_id)
-    return Battle.objects.select_for_update().get(pk=battle_id)
-
-
-def _deadline_passed(battle: Battle, now: datetime) -> bool:
-    if battle.is_over or battle.awaiting_id is None or battle.turn_started_at is None:
-        return False
-    return battle.turn_started_at + timedelta(seconds=_deadline_seconds()) <= now
+BATTLE_TURNS = _BattleTurns()
 
 
 def battle_refresh(*, player: Player, battle_id: int, now: datetime | None = None) -> Battle:
-    """The battle for a reader, after applying passed deadlines (reading is what moves a silent party on).
-
-    A plain read when no deadline has passed; only then the locks are taken (and the check
-    repeated under them), so readers of a live battle never queue behind each other.
-    """
-    from dungeons.models import RunMember
-
-    now = now or timezone.now()
-    battle = Battle.objects.filter(pk=battle_id).first()
-    if battle is None or not RunMember.objects.filter(run_id=battle.run_id, player=player).exists():
-        raise NotFound("battle_not_found", "No such battle.", {"battle": battle_id})
-    if not _deadline_passed(battle, now):
-        return battle
-    with transaction.atomic():
-        battle = _lock(battle_id, player)
-        _apply_deadlines(battle, now=now)
-    return battle
+    """The battle for a reader, after applying passed deadlines (reading is what moves a silent party on)."""
+    return turn_refresh(BATTLE_TURNS, object_id=battle_id, player=player, now=now)
 
 
 # --- player actions ---------------------------------------------------------------------------
@@ -187,55 +209,19 @@ def _parse_action(player: Player, data: Mapping[str, Any]) -> engine.Action:
     raise InvalidInput("invalid_action", "Unknown action kind.", {"kind": kind})
 
 
-def _replay_of(battle: Battle, player: Player, key: str) -> BattleAction | None:
-    if not key:
-        return None
-    return BattleAction.objects.filter(battle=battle, player=player, idempotency_key=key).first()
-
-
-@transaction.atomic
 def battle_act(
     *, player: Player, battle_id: int, turn: int, action: Mapping[str, Any], idempotency_key: str = "",
     now: datetime | None = None,
 ) -> ActOutcome:
-    """Take the player's action for turn ``turn`` (the battle step the client saw).
+    """Take the player's action for turn ``turn`` (the battle step the client saw), by the shared protocol.
 
-    - A retry with an idempotency key already used in this battle gets the original answer.
-    - Passed deadlines are applied first; then a ``turn`` other than the current step is stale
-      (409 ``stale_turn``), an action while another player is awaited is 409 ``not_your_turn``,
-      and every engine refusal is a 409 with the engine's reason as its code.
-    - The unique (battle, step) row makes a second effect for one step impossible even if two
-      requests got past the lock (they cannot: the battle row is locked).
+    A retry with a used idempotency key gets the original answer; passed deadlines apply first;
+    another turn is 409 ``stale_turn``; an action while another player is awaited is 409
+    ``not_your_turn``, and every engine refusal is a 409 with the engine's reason as its code.
     """
-    now = now or timezone.now()
-    battle = _lock(battle_id, player)
-    previous = _replay_of(battle, player, idempotency_key)
-    if previous is not None:
-        return ActOutcome(battle, previous.response, replayed=True)
-    parsed = _parse_action(player, action)
-    _apply_deadlines(battle, now=now)
-    if battle.is_over:
-        raise RuleViolation("battle_over", "The battle is over.", {"outcome": battle.outcome})
-    if turn != battle.step:
-        raise RuleViolation("stale_turn", "That turn has passed; reload the battle.",
-                            {"turn": turn, "current_turn": battle.step})
-    state = engine.BattleState.from_dict(battle.state)
-    result = engine.act(state, parsed)
-    if isinstance(result, engine.Impossible):
-        raise RuleViolation(result.reason, result.message or result.reason.replace("_", " "),
-                            {"turn": battle.step})
-    first_seq = battle.event_count + 1
-    events = _persist(battle, result, turn_started_at=now)
-    response = {"turn": state.step, "next_turn": battle.step, "first_event": first_seq, "events": events,
-                "outcome": battle.outcome}
-    try:
-        with transaction.atomic():
-            BattleAction.objects.create(battle=battle, step=state.step, player=player, action=parsed.to_dict(),
-                                        idempotency_key=idempotency_key, response=response)
-    except IntegrityError as exc:  # unreachable while the lock holds; the constraint is the backstop
-        raise RuleViolation("stale_turn", "That turn has passed; reload the battle.", {"turn": turn}) from exc
-    _after_step(battle, result)
-    return ActOutcome(battle, response)
+    outcome = turn_act(BATTLE_TURNS, object_id=battle_id, player=player, turn=turn, action=action,
+                       idempotency_key=idempotency_key, now=now)
+    return ActOutcome(outcome.row, outcome.response, replayed=outcome.replayed)
 
 
 # --- reads used by the API ----------------------------------------------------------------------

@@ -1,0 +1,1 @@
+"""Hosted matches: one protocol (lobby, seats, turns, deadlines, views, replay) for every turn-based mode."""

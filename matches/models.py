@@ -1,0 +1,157 @@
+"""Hosted matches: per-mode settings, the match row (lobby to end), its seats, its action and event log."""
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+
+from players.models import Player
+
+
+class MatchModeSettings(models.Model):
+    """A mode's admin data: the default settings of new lobbies (validated by the mode) and the turn deadline."""
+
+    mode = models.CharField(max_length=40, unique=True, help_text="The registered mode's name.")
+    defaults = models.JSONField(default=dict, blank=True,
+                                help_text="Default settings of new lobbies; a lobby's settings override keys.")
+    turn_deadline_seconds = models.PositiveIntegerField(
+        default=60, validators=[MinValueValidator(1), MaxValueValidator(86400)],
+        help_text="A player's turn is skipped when this many seconds pass without an action.",
+    )
+
+    class Meta:
+        verbose_name = "match mode settings"
+        verbose_name_plural = "match mode settings"
+        ordering = ["mode"]
+
+    def __str__(self) -> str:
+        return self.mode
+
+
+class MatchStatus(models.TextChoices):
+    LOBBY = "lobby", "lobby"
+    ACTIVE = "active", "active"
+    FINISHED = "finished", "finished"
+    ABANDONED = "abandoned", "abandoned"
+    CANCELLED = "cancelled", "cancelled"
+
+
+class Match(models.Model):
+    """One hosted game, from lobby to end.
+
+    ``turn`` is the number of the step the game waits for (1 after the start; every action or
+    timeout takes one step); an action names it, and MatchAction's unique (match, turn) lets one
+    action through per turn. ``awaiting`` is the seated player the game waits for and
+    ``turn_started_at`` when their turn began. ``state`` is the mode's state JSON, ``seed`` the
+    number every random draw derives from (``matches.modes.rng_for``).
+    """
+
+    mode = models.CharField(max_length=40, db_index=True)
+    status = models.CharField(max_length=12, choices=MatchStatus.choices, default=MatchStatus.LOBBY)
+    host = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="hosted_matches")
+    guild = models.ForeignKey("guilds.Guild", on_delete=models.SET_NULL, null=True, blank=True,
+                              related_name="matches", help_text="Only this guild's members may join.")
+    settings = models.JSONField(default=dict, help_text="The complete settings (mode defaults + the lobby's).")
+    seed = models.BigIntegerField(null=True, blank=True)
+    state = models.JSONField(null=True, blank=True)
+    turn = models.PositiveIntegerField(default=0)
+    awaiting = models.ForeignKey(Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    turn_deadline_seconds = models.PositiveIntegerField(default=60, help_text="The mode's deadline at the start.")
+    idle_steps = models.PositiveIntegerField(default=0, help_text="Timeouts since the last action.")
+    absent_seats = models.JSONField(default=list, blank=True,
+                                    help_text="Seats whose players left the started match: their turns time out at once.")
+    event_count = models.PositiveIntegerField(default=0)
+    result = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = "matches"
+        indexes = [models.Index(fields=["status", "mode", "id"], name="match_status_mode_id")]
+
+    def __str__(self) -> str:
+        return f"{self.mode} #{self.pk} ({self.status})"
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in (MatchStatus.FINISHED, MatchStatus.ABANDONED, MatchStatus.CANCELLED)
+
+
+class MatchSeat(models.Model):
+    """A player at a match. ``seat`` (0..n-1, in joining order) is given at the start.
+
+    ``active`` is true from joining until leaving or the match's end; the partial unique index
+    on (player, mode) WHERE active keeps one active match per player per mode.
+    """
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="match_seats")
+    mode = models.CharField(max_length=40)
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    active = models.BooleanField(default=True)
+    joined_at = models.DateTimeField(auto_now_add=True)
+    left_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "player"], name="match_seat_once"),
+            models.UniqueConstraint(fields=["player", "mode"], condition=Q(active=True),
+                                    name="match_seat_one_active_per_mode"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} at {self.match_id}"
+
+
+class MatchAction(models.Model):
+    """One step of a match: a player's action or a timeout (``action`` null), with the answer given."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="actions")
+    turn = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    action = models.JSONField(null=True, blank=True, help_text="Null for a timeout.")
+    idempotency_key = models.CharField(max_length=64, blank=True, default="")
+    response = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "turn"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "turn"], name="match_action_one_per_turn"),
+            models.UniqueConstraint(fields=["match", "player", "idempotency_key"], condition=~Q(idempotency_key=""),
+                                    name="match_action_idempotency_key"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match_id} turn {self.turn}"
+
+    @property
+    def is_timeout(self) -> bool:
+        return self.action is None
+
+
+class MatchEvent(models.Model):
+    """One event of a match's log; ``seats`` null means public, else the seats that may see it."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    turn = models.PositiveIntegerField()
+    seats = models.JSONField(null=True, blank=True)
+    data = models.JSONField()
+
+    class Meta:
+        ordering = ["match", "seq"]
+        constraints = [models.UniqueConstraint(fields=["match", "seq"], name="match_event_seq_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.match_id} #{self.seq}"
+
+    def visible_to(self, seat: int | None) -> bool:
+        seats: Any = self.seats
+        return seats is None or (seat is not None and seat in seats)

@@ -1,0 +1,120 @@
+"""Input and output serializers of the match API (game-specific parts are free JSON objects)."""
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from backend.api.converters import MAX_DB_ID
+from matches.models import MatchStatus
+
+MAX_TURN = 2**31 - 1
+
+
+class MatchOpenInput(serializers.Serializer):
+    mode = serializers.CharField(max_length=40, help_text="A registered mode, e.g. cell_capture.")
+    settings = serializers.DictField(required=False, default=dict,
+                                     help_text="Overrides of the mode's default settings, e.g. {width, height}.")
+    guild = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=1,
+                                     max_value=MAX_DB_ID, help_text="Limit the seats to this guild's members.")
+
+
+class MatchListQuery(serializers.Serializer):
+    mode = serializers.CharField(required=False, default="", max_length=40)
+    status = serializers.ChoiceField(required=False, default="", choices=["", *MatchStatus.values])
+    cursor = serializers.CharField(required=False, default="", max_length=200)
+    page_size = serializers.IntegerField(required=False, default=20, min_value=1, max_value=100)
+
+
+class MatchQuery(serializers.Serializer):
+    since = serializers.IntegerField(required=False, default=0, min_value=0, max_value=MAX_TURN,
+                                     help_text="Return the events numbered after this one.")
+
+
+class MatchActInput(serializers.Serializer):
+    turn = serializers.IntegerField(min_value=0, max_value=MAX_TURN, help_text="The match's turn the action answers.")
+    action = serializers.DictField(help_text="One of the caller's allowed_actions, sent unchanged.")
+    idempotency_key = serializers.CharField(required=False, default="", allow_blank=True, max_length=64,
+                                            help_text="A retry with the same key gets the original answer.")
+
+
+class MatchListItem(serializers.Serializer):
+    id = serializers.IntegerField()
+    mode = serializers.CharField()
+    status = serializers.ChoiceField(choices=MatchStatus.choices)
+    host = serializers.IntegerField()
+    guild = serializers.IntegerField(allow_null=True)
+    settings = serializers.DictField()
+    players = serializers.IntegerField(help_text="Players seated now.")
+    turn = serializers.IntegerField()
+    awaiting = serializers.IntegerField(allow_null=True)
+    created_at = serializers.DateTimeField()
+
+
+class MatchListOutput(serializers.Serializer):
+    results = MatchListItem(many=True)
+    next = serializers.CharField(allow_null=True, help_text="Cursor of the next page, null on the last.")
+
+
+class MatchPlayerOutput(serializers.Serializer):
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    seat = serializers.IntegerField(allow_null=True, help_text="Given at the start, in joining order.")
+    active = serializers.BooleanField(help_text="False once the player left (or the match ended).")
+
+
+class MatchOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    mode = serializers.CharField()
+    status = serializers.ChoiceField(choices=MatchStatus.choices)
+    host = serializers.IntegerField()
+    guild = serializers.IntegerField(allow_null=True)
+    settings = serializers.DictField()
+    min_players = serializers.IntegerField()
+    max_players = serializers.IntegerField()
+    players = MatchPlayerOutput(many=True)
+    seat = serializers.IntegerField(allow_null=True, help_text="The caller's seat (null before the start).")
+    order = serializers.ListField(child=serializers.IntegerField(), help_text="Player ids in turn order.")
+    turn = serializers.IntegerField(help_text="The turn an action must name.")
+    awaiting = serializers.IntegerField(allow_null=True, help_text="The player whose turn it is.")
+    deadline = serializers.DateTimeField(allow_null=True, help_text="When the awaited turn is skipped.")
+    view = serializers.DictField(allow_null=True, help_text="The game as the caller may know it (mode-specific).")
+    allowed_actions = serializers.ListField(child=serializers.DictField(),
+                                            help_text="Every action the caller may post now, each usable as `action`.")
+    events = serializers.ListField(child=serializers.DictField(), help_text="Events after ?since= the caller may see.")
+    last_event = serializers.IntegerField(help_text="Pass as ?since= next time.")
+    result = serializers.DictField(allow_null=True)
+    created_at = serializers.DateTimeField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    ended_at = serializers.DateTimeField(allow_null=True)
+
+
+class MatchActOutput(serializers.Serializer):
+    turn = serializers.IntegerField()
+    next_turn = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=MatchStatus.choices)
+    result = serializers.DictField(allow_null=True)
+    events = serializers.ListField(child=serializers.DictField(), help_text="The step's events the caller may see.")
+    replayed = serializers.BooleanField(help_text="True: an earlier answer to the same idempotency key.")
+
+
+class ReplayStepOutput(serializers.Serializer):
+    turn = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    player = serializers.IntegerField()
+    action = serializers.DictField(allow_null=True, help_text="Null for a timeout.")
+    timeout = serializers.BooleanField()
+
+
+class ReplaySeatOutput(serializers.Serializer):
+    seat = serializers.IntegerField()
+    player = serializers.IntegerField()
+
+
+class MatchReplayOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    mode = serializers.CharField()
+    seed = serializers.IntegerField()
+    settings = serializers.DictField()
+    seats = ReplaySeatOutput(many=True)
+    actions = ReplayStepOutput(many=True)
+    result = serializers.DictField(allow_null=True)
+    final_state = serializers.DictField()

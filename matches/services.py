@@ -1,0 +1,363 @@
+"""Writes of hosted matches: lobbies, seats, the start, and each step through the shared turn protocol.
+
+Every write locks the match row first (then seats), so concurrent requests on one match queue
+in one order. Steps go through ``backend.turns`` exactly as battles do; the game itself is the
+mode adapter's (``matches.modes``): this module never looks inside a game's state.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from backend.errors import InvalidInput, NotAllowed, NotFound, RuleViolation
+from backend.turns import Taken, TurnTable, TurnOutcome, turn_act, turn_refresh
+from matches.models import Match, MatchAction, MatchEvent, MatchModeSettings, MatchSeat, MatchStatus
+from matches.modes import ActionRefused, Event, ModeAdapter, get_mode, registered_modes, rng_for
+from players.models import Player
+
+_SEED_SOURCE = random.SystemRandom()
+SEED_LIMIT = 2**63 - 1
+
+
+def mode_adapter(name: str) -> ModeAdapter:
+    adapter = get_mode(name)
+    if adapter is None:
+        raise InvalidInput("unknown_mode", "No such match mode.", {"mode": name, "modes": sorted(registered_modes())})
+    return adapter
+
+
+def mode_settings(name: str) -> MatchModeSettings:
+    """The mode's admin row, created with the adapter's defaults the first time a mode is used."""
+    row = MatchModeSettings.objects.filter(mode=name).first()
+    if row is None:
+        row, _ = MatchModeSettings.objects.get_or_create(mode=name,
+                                                         defaults={"defaults": mode_adapter(name).default_settings()})
+    return row
+
+
+def _refusal(exc: ActionRefused) -> InvalidInput | RuleViolation:
+    error = InvalidInput if exc.kind == "input" else RuleViolation
+    return error(exc.code, exc.message, exc.details)
+
+
+def _guild_member(player: Player, guild_id: int) -> bool:
+    from guilds.models import Membership  # guilds is a core app; only game apps stay unimported
+
+    return Membership.objects.filter(guild_id=guild_id, player=player, left_at__isnull=True).exists()
+
+
+def _may_see_lobby(match: Match, player: Player) -> bool:
+    return match.status == MatchStatus.LOBBY and (match.guild_id is None or _guild_member(player, match.guild_id))
+
+
+def _seat_of(match: Match, player: Player) -> MatchSeat | None:
+    return MatchSeat.objects.filter(match=match, player=player).first()
+
+
+def may_read(match: Match, player: Player, seat: MatchSeat | None) -> bool:
+    """Seated players (current, or former ones of a started match) and, while it is a lobby, those who may join."""
+    if seat is not None and (seat.active or seat.seat is not None):
+        return True
+    return _may_see_lobby(match, player)
+
+
+def _not_found(match_id: int) -> NotFound:
+    return NotFound("match_not_found", "No such match.", {"match": match_id})
+
+
+def _locked(match_id: int) -> Match:
+    match = Match.objects.select_for_update().filter(pk=match_id).first()
+    if match is None:
+        raise _not_found(match_id)
+    return match
+
+
+def _take_seat(match: Match, player: Player, seat: MatchSeat | None) -> None:
+    """Seat the player (reusing a row from an earlier stay); one active match per mode is the index's rule."""
+    try:
+        with transaction.atomic():
+            if seat is None:
+                MatchSeat.objects.create(match=match, player=player, mode=match.mode)
+            else:
+                seat.active, seat.left_at = True, None
+                seat.save(update_fields=["active", "left_at"])
+    except IntegrityError as exc:
+        raise RuleViolation("already_in_match", "You are already in an active match of this mode.",
+                            {"mode": match.mode}) from exc
+
+
+# --- lobby ------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def match_open(*, player: Player, mode: str, settings: Mapping[str, Any], guild: int | None = None) -> Match:
+    """Open a lobby of ``mode`` hosted (and joined) by the player; ``guild`` limits it to that guild's members."""
+    adapter = mode_adapter(mode)
+    row = mode_settings(mode)
+    try:
+        complete = adapter.validate_settings({**row.defaults, **settings})
+    except ActionRefused as exc:
+        raise InvalidInput(exc.code, exc.message, exc.details) from exc
+    if guild is not None and not _guild_member(player, guild):
+        raise RuleViolation("not_guild_member", "A guild lobby is for the host's own guild.", {"guild": guild})
+    match = Match.objects.create(mode=mode, host=player, guild_id=guild, settings=complete,
+                                 turn_deadline_seconds=row.turn_deadline_seconds)
+    _take_seat(match, player, None)
+    return match
+
+
+@transaction.atomic
+def match_join(*, player: Player, match_id: int) -> Match:
+    match = _locked(match_id)
+    seat = _seat_of(match, player)
+    if seat is not None and seat.active:
+        raise RuleViolation("already_joined", "You are already seated at this match.", {"match": match_id})
+    if not _may_see_lobby(match, player):
+        if seat is not None and seat.seat is not None:
+            raise RuleViolation("match_not_in_lobby", "The match has started.", {"status": match.status})
+        raise _not_found(match_id)
+    adapter = mode_adapter(match.mode)
+    if match.seats.filter(active=True).count() >= adapter.max_players:
+        raise RuleViolation("match_full", "Every seat is taken.", {"max_players": adapter.max_players})
+    _take_seat(match, player, seat)
+    return match
+
+
+@transaction.atomic
+def match_leave(*, player: Player, match_id: int, now: datetime | None = None) -> Match:
+    """Leave a lobby, or walk out of a started match (one's turns then time out at once).
+
+    The host leaving a lobby hands it to the earliest remaining player; an empty lobby is
+    cancelled, and a started match nobody is left in is abandoned.
+    """
+    now = now or timezone.now()
+    match = _locked(match_id)
+    seat = _seat_of(match, player)
+    if seat is None or not may_read(match, player, seat):
+        raise _not_found(match_id)
+    if not seat.active:
+        raise RuleViolation("not_seated", "You are not seated at this match.", {"status": match.status})
+    seat.active, seat.left_at = False, now
+    seat.save(update_fields=["active", "left_at"])
+    remaining = list(match.seats.filter(active=True).order_by("id"))
+    if match.status == MatchStatus.LOBBY:
+        if not remaining:
+            match.status, match.ended_at = MatchStatus.CANCELLED, now
+        elif match.host_id == player.pk:
+            match.host = remaining[0].player
+        match.save(update_fields=["status", "ended_at", "host"])
+        return match
+    assert seat.seat is not None
+    match.absent_seats = sorted({*match.absent_seats, seat.seat})
+    match.save(update_fields=["absent_seats"])
+    if not remaining:
+        _end(match, MatchStatus.ABANDONED, None, now=now)
+        return match
+    deadlines_apply_now(match, now=now)
+    return match
+
+
+@transaction.atomic
+def match_start(*, player: Player, match_id: int, now: datetime | None = None) -> Match:
+    """The host starts: seats are numbered in joining order, the seed is drawn, the game is built."""
+    now = now or timezone.now()
+    match = _locked(match_id)
+    seat = _seat_of(match, player)
+    if not may_read(match, player, seat):
+        raise _not_found(match_id)
+    if match.host_id != player.pk:
+        raise NotAllowed("not_host", "Only the host starts the match.", {"host": match.host_id})
+    if match.status != MatchStatus.LOBBY:
+        raise RuleViolation("match_not_in_lobby", "The match has started.", {"status": match.status})
+    adapter = mode_adapter(match.mode)
+    seats = list(match.seats.filter(active=True).order_by("id"))
+    if len(seats) < adapter.min_players:
+        raise RuleViolation("not_enough_players", "Too few players to start.",
+                            {"players": len(seats), "min_players": adapter.min_players})
+    for number, row in enumerate(seats):
+        row.seat = number
+    MatchSeat.objects.bulk_update(seats, ["seat"])
+    match.seed = _SEED_SOURCE.randrange(SEED_LIMIT)
+    state = adapter.create(settings=match.settings, seats=len(seats), rng=rng_for(match.seed, 0))
+    match.status, match.started_at, match.turn = MatchStatus.ACTIVE, now, 1
+    order = [seats[number].player_id for number in adapter.turn_order(state)]
+    started = Event({"kind": "match_started", "order": order, "seats": {str(s.seat): s.player_id for s in seats}})
+    _persist(match, adapter, state, [started], turn=0, turn_started_at=now)
+    return match
+
+
+# --- steps ------------------------------------------------------------------------------------
+
+
+def _seat_players(match: Match) -> dict[int, int]:
+    cached: dict[int, int] | None = getattr(match, "_seat_players", None)
+    if cached is None:
+        cached = dict(match.seats.filter(seat__isnull=False).values_list("seat", "player_id"))
+        match._seat_players = cached  # type: ignore[attr-defined]
+    return cached
+
+
+def _end(match: Match, status: str, result: dict[str, Any] | None, *, now: datetime) -> None:
+    match.status, match.result, match.ended_at = status, result, now
+    match.awaiting, match.turn_started_at = None, None
+    match.save(update_fields=["status", "result", "ended_at", "awaiting", "turn_started_at"])
+    match.seats.filter(active=True).update(active=False)
+    if status == MatchStatus.ABANDONED:
+        _append_events(match, [Event({"kind": "match_abandoned"})], turn=match.turn)
+        match.save(update_fields=["event_count"])
+
+
+def _append_events(match: Match, events: Sequence[Event], *, turn: int) -> list[MatchEvent]:
+    first = match.event_count + 1
+    rows = MatchEvent.objects.bulk_create(
+        MatchEvent(match=match, seq=first + offset, turn=turn, data=event.data,
+                   seats=None if event.seats is None else sorted(event.seats))
+        for offset, event in enumerate(events)
+    )
+    match.event_count += len(rows)
+    return rows
+
+
+def _persist(match: Match, adapter: ModeAdapter, state: Any, events: Sequence[Event], *, turn: int,
+             turn_started_at: datetime) -> list[MatchEvent]:
+    """Store the new state after step ``turn`` and append its events (the match is locked)."""
+    outcome = adapter.outcome(state)
+    seat_players = _seat_players(match)
+    if outcome is not None:
+        winners = [seat_players[s] for s in outcome.winners]
+        events = [*events, Event({"kind": "match_over", "winners": winners})]
+    rows = _append_events(match, events, turn=turn)
+    match.state = adapter.state_to_json(state)
+    match.turn = turn + 1
+    awaiting = adapter.awaiting(state)
+    match.awaiting_id = None if awaiting is None else seat_players[awaiting]
+    match.turn_started_at = None if awaiting is None else turn_started_at
+    fields = ["state", "turn", "awaiting", "turn_started_at", "event_count", "idle_steps", "status", "seed",
+              "started_at"]
+    match.save(update_fields=fields)
+    if outcome is not None:
+        _end(match, MatchStatus.FINISHED, {"winners": [seat_players[s] for s in outcome.winners],
+                                           "winner_seats": list(outcome.winners), **outcome.details},
+             now=turn_started_at)
+    return rows
+
+
+def _awaited_seat(match: Match) -> int | None:
+    seat_players = _seat_players(match)
+    for seat, player_id in seat_players.items():
+        if player_id == match.awaiting_id:
+            return seat
+    return None
+
+
+class _MatchTurns(TurnTable[Match]):
+    """A match in the shared turn protocol: the match row is the lock; a turn is a step of the game."""
+
+    noun = "match"
+
+    def read(self, object_id: int, player: Player) -> Match:
+        match = Match.objects.filter(pk=object_id).first()
+        if match is None or not may_read(match, player, _seat_of(match, player)):
+            raise _not_found(object_id)
+        return match
+
+    def lock(self, object_id: int, player: Player) -> Match:
+        match = _locked(object_id)
+        if not may_read(match, player, _seat_of(match, player)):
+            raise _not_found(object_id)
+        return match
+
+    def deadline_seconds(self, row: Match) -> int:
+        return 0 if _awaited_seat(row) in row.absent_seats else row.turn_deadline_seconds
+
+    def waiting_since(self, row: Match) -> datetime | None:
+        if row.status != MatchStatus.ACTIVE or row.awaiting_id is None:
+            return None
+        return row.turn_started_at
+
+    def current_turn(self, row: Match) -> int:
+        return row.turn
+
+    def over_error(self, row: Match) -> RuleViolation | None:
+        if row.status == MatchStatus.LOBBY:
+            return RuleViolation("match_not_started", "The match has not started.", {"status": row.status})
+        if row.is_over:
+            return RuleViolation("match_over", "The match is over.", {"status": row.status, "result": row.result})
+        return None
+
+    def time_out(self, row: Match, *, deadline: datetime) -> None:
+        adapter = mode_adapter(row.mode)
+        seat = _awaited_seat(row)
+        assert seat is not None and row.seed is not None
+        turn = row.turn
+        state, events = adapter.timeout(adapter.state_from_json(row.state), seat, rng_for(row.seed, turn))
+        MatchAction.objects.create(match=row, turn=turn, seat=seat, player_id=row.awaiting_id, action=None,
+                                   response={"timeout": True})
+        timed_out = Event({"kind": "turn_timed_out", "seat": seat, "player": row.awaiting_id})
+        row.idle_steps += 1
+        _persist(row, adapter, state, [timed_out, *events], turn=turn, turn_started_at=deadline)
+        if row.status == MatchStatus.ACTIVE and row.idle_steps >= len(_seat_players(row)):
+            _end(row, MatchStatus.ABANDONED, None, now=deadline)
+
+    def replayed_response(self, row: Match, player: Player, key: str) -> dict[str, Any] | None:
+        previous = MatchAction.objects.filter(match=row, player=player, idempotency_key=key).first()
+        return None if previous is None else previous.response
+
+    def parse(self, row: Match, player: Player, action: Mapping[str, Any]) -> dict[str, Any]:
+        if row.state is not None:
+            adapter = mode_adapter(row.mode)
+            try:
+                adapter.check_action(adapter.state_from_json(row.state), action)
+            except ActionRefused as exc:
+                raise _refusal(exc) from exc
+        return dict(action)
+
+    def take(self, row: Match, player: Player, action: dict[str, Any], *, now: datetime) -> Taken:
+        if row.awaiting_id != player.pk:
+            raise RuleViolation("not_your_turn", "It is not your turn.", {"turn": row.turn, "awaiting": row.awaiting_id})
+        adapter = mode_adapter(row.mode)
+        seat = _awaited_seat(row)
+        assert seat is not None and row.seed is not None
+        turn = row.turn
+        try:
+            state, events = adapter.apply(adapter.state_from_json(row.state), seat, action, rng_for(row.seed, turn))
+        except ActionRefused as exc:
+            raise _refusal(exc) from exc
+        row.idle_steps = 0
+        rows = _persist(row, adapter, state, events, turn=turn, turn_started_at=now)
+        response = {"turn": turn, "next_turn": row.turn, "status": row.status, "result": row.result,
+                    "events": [{"seq": e.seq, **e.data} for e in rows if e.visible_to(seat)]}
+        return Taken(response, action)
+
+    def record(self, row: Match, player: Player, *, turn: int, action: dict[str, Any], key: str,
+               response: dict[str, Any]) -> None:
+        seat = next(s for s, p in _seat_players(row).items() if p == player.pk)
+        MatchAction.objects.create(match=row, turn=turn, seat=seat, player=player, action=action,
+                                   idempotency_key=key, response=response)
+
+
+MATCH_TURNS = _MatchTurns()
+
+
+def deadlines_apply_now(match: Match, *, now: datetime) -> None:
+    """Apply passed deadlines to a locked match (e.g. right after a player walked out)."""
+    from backend.turns import deadlines_apply
+
+    deadlines_apply(MATCH_TURNS, match, now=now)
+
+
+def match_refresh(*, player: Player, match_id: int, now: datetime | None = None) -> Match:
+    """The match for a reader, after applying passed deadlines."""
+    return turn_refresh(MATCH_TURNS, object_id=match_id, player=player, now=now)
+
+
+def match_act(*, player: Player, match_id: int, turn: int, action: Mapping[str, Any], idempotency_key: str = "",
+              now: datetime | None = None) -> TurnOutcome[Match]:
+    """One action on the caller's turn, by the shared turn protocol (backend/turns.py)."""
+    return turn_act(MATCH_TURNS, object_id=match_id, player=player, turn=turn, action=action,
+                    idempotency_key=idempotency_key, now=now)

@@ -1,0 +1,14 @@
+"""REST routes of hosted matches (mounted under /api/v1/); a new mode adds none."""
+from django.urls import path
+
+from matches import apis
+
+urlpatterns = [
+    path("matches/", apis.MatchListCreateApi.as_view(), name="matches"),
+    path("matches/<id:match_id>/", apis.MatchDetailApi.as_view(), name="match"),
+    path("matches/<id:match_id>/join/", apis.MatchJoinApi.as_view(), name="match-join"),
+    path("matches/<id:match_id>/leave/", apis.MatchLeaveApi.as_view(), name="match-leave"),
+    path("matches/<id:match_id>/start/", apis.MatchStartApi.as_view(), name="match-start"),
+    path("matches/<id:match_id>/actions/", apis.MatchActApi.as_view(), name="match-actions"),
+    path("matches/<id:match_id>/replay/", apis.MatchReplayApi.as_view(), name="match-replay"),
+]
