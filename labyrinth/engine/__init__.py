@@ -1,5 +1,6 @@
 """Pure labyrinth engine (SPEC section 9): the grid model, seed 003's map format, check, generator."""
 from labyrinth.engine.check import unreachable_cells
+from labyrinth.engine.generator import DEFAULT_SETTINGS, GENERATOR_VERSION, GeneratorSettings, generate_map
 from labyrinth.engine.grid import (
     DIRECTIONS,
     Armory,
@@ -27,6 +28,10 @@ from labyrinth.engine.grid import (
 from labyrinth.engine.mapformat import MapFormatError, format_map, parse_map
 
 __all__ = [
+    "DEFAULT_SETTINGS",
+    "GENERATOR_VERSION",
+    "GeneratorSettings",
+    "generate_map",
     "DIRECTIONS",
     "Armory",
     "Cell",

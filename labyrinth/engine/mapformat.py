@@ -47,11 +47,13 @@ class _Lines:
 
     def __init__(self, text: str) -> None:
         self.lines = [line.rstrip() for line in text.removeprefix("\ufeff").split("\n")]
+        while self.lines and not self.lines[-1]:
+            self.lines.pop()
         self.at = 0
 
     def next(self, what: str) -> tuple[int, str]:
         if self.at >= len(self.lines):
-            raise MapFormatError(len(self.lines), f"the text ends where {what} was expected")
+            raise MapFormatError(len(self.lines) + 1, f"the text ends where {what} was expected")
         self.at += 1
         return self.at, self.lines[self.at - 1]
 
