@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "combat",
     "npcs",
     "matches",
+    "labyrinth",
 ]
 
 MIDDLEWARE = [

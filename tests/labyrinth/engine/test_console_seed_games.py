@@ -20,6 +20,7 @@ from labyrinth.engine import (
     Special,
     Stun,
     Teleport,
+    generate_map,
     parse_map,
 )
 from labyrinth.engine.console import (
@@ -163,6 +164,21 @@ def test_a_random_bot_never_breaks_an_invariant(m: LabyrinthMap, players: int, s
                                                 commands: list[str]) -> None:
     game = new_game(m, [None] * players, Random(seed))
     check_invariants(game, game, (), "")
+    for text in commands:
+        if game.over:
+            break
+        after, events = play(game, text)
+        check_invariants(game, after, events, text)
+        game = after
+
+
+@settings(max_examples=30)
+@given(seed=st.integers(0, 2**16), rows=st.integers(2, 8), cols=st.integers(2, 8), players=st.integers(1, 4),
+       commands=st.lists(st.sampled_from(COMMANDS), min_size=1, max_size=80))
+def test_a_random_bot_on_generated_maps_never_breaks_an_invariant(seed: int, rows: int, cols: int, players: int,
+                                                                 commands: list[str]) -> None:
+    rng = Random(seed)
+    game = new_game(generate_map(rows, cols, rng), [None] * players, rng)
     for text in commands:
         if game.over:
             break
