@@ -157,6 +157,16 @@ def check_invariants(before: ConsoleGame, after: ConsoleGame, events: tuple[Even
         assert free == (after == before), text
 
 
+def bot_plays(game: ConsoleGame, commands: list[str]) -> None:
+    """Whoever is awaited types the next command, until the list or the game ends."""
+    for text in commands:
+        if game.over:
+            break
+        after, events = play(game, text)
+        check_invariants(game, after, events, text)
+        game = after
+
+
 @settings(max_examples=80)
 @given(m=maps(), players=st.integers(1, 3), seed=st.integers(0, 2**16),
        commands=st.lists(st.sampled_from(COMMANDS), min_size=1, max_size=50))
@@ -164,12 +174,7 @@ def test_a_random_bot_never_breaks_an_invariant(m: LabyrinthMap, players: int, s
                                                 commands: list[str]) -> None:
     game = new_game(m, [None] * players, Random(seed))
     check_invariants(game, game, (), "")
-    for text in commands:
-        if game.over:
-            break
-        after, events = play(game, text)
-        check_invariants(game, after, events, text)
-        game = after
+    bot_plays(game, commands)
 
 
 @settings(max_examples=30)
@@ -178,13 +183,7 @@ def test_a_random_bot_never_breaks_an_invariant(m: LabyrinthMap, players: int, s
 def test_a_random_bot_on_generated_maps_never_breaks_an_invariant(seed: int, rows: int, cols: int, players: int,
                                                                  commands: list[str]) -> None:
     rng = Random(seed)
-    game = new_game(generate_map(rows, cols, rng), [None] * players, rng)
-    for text in commands:
-        if game.over:
-            break
-        after, events = play(game, text)
-        check_invariants(game, after, events, text)
-        game = after
+    bot_plays(new_game(generate_map(rows, cols, rng), [None] * players, rng), commands)
 
 
 @settings(max_examples=50)
