@@ -25,7 +25,8 @@ from labyrinth.engine.grid import (
     with_special,
     with_wall,
 )
-from labyrinth.engine.mapformat import MapFormatError, format_map, parse_map
+from labyrinth.engine.mapformat import MapFormatError, describe_special, format_map, parse_map
+from labyrinth.engine.svg import map_svg
 
 __all__ = [
     "DEFAULT_SETTINGS",
@@ -48,7 +49,9 @@ __all__ = [
     "StepResult",
     "Stun",
     "Teleport",
+    "describe_special",
     "format_map",
+    "map_svg",
     "has_wall",
     "neighbour",
     "neighbours",
