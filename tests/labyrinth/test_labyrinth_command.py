@@ -126,7 +126,7 @@ def test_missing_start_positions_are_asked_for_with_the_field_size(tmp_path: Pat
     lines = out.splitlines()
     ask = "Player 2, your start position (row,col) on the 1x4 field (rows 0..0, cols 0..3):"
     assert lines[:5] == [ask, "(5, 5) is not on the 1x4 field", ask,
-                         "bad start positions 'hello\\n': write them as (row,col) (row,col) ...", ask]
+                         "bad start positions 'hello': write them as (row,col) (row,col) ...", ask]
     assert lines[-1] == "Player 2 found the way out and wins! The game is over."
 
 

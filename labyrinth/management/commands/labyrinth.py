@@ -163,7 +163,7 @@ class Command(BaseCommand):
                 self.stdout.write("Input ended before the game started.")
                 return None
             try:
-                found = parse_positions([line])
+                found = parse_positions([line.strip()])
                 if len(found) != 1:
                     raise CommandError("one position, please")
                 start_cell(m, found[0])
