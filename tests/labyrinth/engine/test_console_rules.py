@@ -420,3 +420,75 @@ def test_a_passed_turn_is_spent_doing_nothing_and_counts_in_a_dream() -> None:
     assert events == (WokeUp(0, ammo=0, has_key=False),)
     with pytest.raises(NotYourTurn):
         pass_turn(game, 0)
+
+
+NESTED = """3
+1 2
+. Z
+1 2
+. Y
+1 2
+. .
+Z Sleep(2, (1, 0, 0))
+Y Sleep(2, (2, 0, 0))
+"""
+
+
+def test_a_dream_inside_a_dream_has_its_own_count_and_the_outer_one_waits() -> None:
+    game = game_on(NESTED, (0, 0))
+    game, events = run(game, "d")  # asleep: spirit on (1, 0, 0), 2 turns
+    game, events = run(game, "d")  # 1st turn of dream 1: onto Y, asleep again on (2, 0, 0)
+    me = game.players[0]
+    assert me.cell == (2, 0, 0) and [d.turns_left for d in me.dreams] == [1, 2]
+    game, events = run(game, "d", "a")  # dream 2's two turns; dream 1 waits
+    assert events[-1] == WokeUp(0, ammo=0, has_key=False)
+    assert game.players[0].cell == (1, 0, 1) and [d.turns_left for d in game.players[0].dreams] == [1]
+    game, events = run(game, "a")  # dream 1's last turn
+    assert events == [Moved(0), WokeUp(0, ammo=0, has_key=False)]
+    assert game.players[0].cell == (0, 0, 1) and game.players[0].dreams == ()
+
+
+def test_a_teleport_landing_on_a_sleep_cell_starts_no_dream() -> None:
+    text = "2\n1 3\n. T Z\n1 1\n.\nT Teleport((0, 2))\nZ Sleep(2, (1, 0, 0))\n"
+    game = game_on(text, (0, 0))
+    game, events = play(game, "d")
+    assert events == (Moved(0), Teleported(0))
+    assert game.players[0].cell == (0, 0, 2) and game.players[0].dreams == ()
+
+
+def test_bullets_fly_through_rubber_rooms() -> None:
+    text = "1 4\nA R . E\nA Armory()\nR RubberRoom(LEFT)\nE Exit(RIGHT)\n"
+    game = game_on(text, (0, 2), (0, 3))
+    game, _ = run(game, "a", "w")  # 0 into the rubber room, 1 bumps the wall
+    game, _ = run(game, "a", "w")  # 0 leaves it by its own way, onto the armory
+    game, events = play(game, "x d")
+    assert kinds(events) == ["shot", "killed", "turn_skipped"]  # across the rubber room to (0, 3)
+
+
+def test_a_bullet_leaving_through_an_exits_opening_is_lost() -> None:
+    game = game_on("1 2\nA E\nA Armory()\nE Exit(RIGHT)\n", (0, 1), (0, 1))
+    game, _ = run(game, "a", "w")  # 0 arms; 1 stays on the exit cell
+    game, events = run(game, "d", "w", "x d")  # 0 onto the exit cell too, shoots out through it
+    assert events[-1] == ShotFired(0, hit=False, ammo=2)
+
+
+def test_death_replaces_a_stun_with_one_skipped_turn() -> None:
+    text = "1 4\nA . S .\nA Armory()\nS Stun(3)\n"
+    game = game_on(text, (0, 1), (0, 3))
+    game, _ = run(game, "a", "a")  # 0 arms; 1 is stunned for 3 on (0, 2)
+    game, events = play(game, "x d")
+    assert Killed(1, in_dream=False) in events
+    assert [e for e in events if isinstance(e, TurnSkipped)] == [TurnSkipped(1, remaining=0)]
+    assert game.awaiting == 0 and game.players[1].stun == 0 and game.players[1].cell == (0, 0, 3)
+
+
+def test_a_body_shot_deep_in_dreams_drops_each_dreams_keys_there_and_its_own_on_the_sleep_cell() -> None:
+    text = "2\n1 4\nK Z . A\n1 2\n. L\nK Key()\nL Key()\nZ Sleep(5, (1, 0, 0))\nA Armory()\n"
+    game = game_on(text, (0, 0), (0, 2))
+    assert game.players[0].keys == 1  # started on the key
+    game, _ = run(game, "d", "d")  # 0 sleeps on (0, 1) with the key; 1 arms on (0, 3)
+    game, _ = run(game, "d", "w")  # 0's spirit takes the dream's key; 1 bumps the wall
+    assert game.players[0].keys == 2
+    game, _ = run(game, "a", "x a")  # 1 shoots the sleeping body on (0, 1)
+    assert game.keys_on_ground == ((0, 0, 1), (1, 0, 0))  # the spirit had walked back to (1, 0, 0)
+    assert game.players[0].keys == 0 and game.players[0].cell == (0, 0, 0)
