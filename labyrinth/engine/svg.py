@@ -63,7 +63,7 @@ def map_svg(m: LabyrinthMap, *, size: int = 24, highlight: Iterable[Cell] = (),
     top = size  # one row for the field labels
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
            f'height="{height}" font-family="sans-serif" font-size="{size * 0.45:.1f}" '
-           'style="max-width:100%;height:auto;background:#fff">']
+           'role="img" aria-label="labyrinth map" style="max-width:100%;height:auto;background:#fff">']
 
     def corner(f: int, r: int, c: int) -> tuple[int, int]:
         return (lefts[f] + c) * size, top + r * size

@@ -6,7 +6,7 @@ from random import Random
 
 from labyrinth.engine import generate_map, map_svg, parse_map
 from tests.labyrinth.engine.test_generate_map import RICH
-from tests.labyrinth.engine.test_seed_examples import FIRST_EXAMPLE, SLEEP_EXAMPLE
+from labyrinth.engine.examples import FIRST_EXAMPLE, SLEEP_EXAMPLE
 
 NS = "{http://www.w3.org/2000/svg}"
 
