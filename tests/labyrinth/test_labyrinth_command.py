@@ -11,7 +11,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from labyrinth.engine import parse_map, unreachable_cells
-from tests.labyrinth.engine.test_seed_examples import FIRST_EXAMPLE, SLEEP_EXAMPLE
+from labyrinth.engine.examples import FIRST_EXAMPLE, SLEEP_EXAMPLE
 
 ROOT = Path(__file__).resolve().parents[2]
 CORRIDOR = "1 4\n. . . E\nE Exit(RIGHT)\n"

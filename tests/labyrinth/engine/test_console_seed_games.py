@@ -38,7 +38,7 @@ from labyrinth.engine.console import (
     new_game,
     play,
 )
-from tests.labyrinth.engine.test_seed_examples import FIRST_EXAMPLE, SLEEP_EXAMPLE
+from labyrinth.engine.examples import FIRST_EXAMPLE, SLEEP_EXAMPLE
 
 
 def run(game: ConsoleGame, *commands: str) -> tuple[ConsoleGame, list[Event]]:
