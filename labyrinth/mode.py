@@ -1,7 +1,8 @@
 """The hosted match mode `labyrinth_console`: seed 003's game (labyrinth/engine/console.py) on matches.
 
 Settings: ``map`` (the id of a designer map that passes check) or, with ``map`` null, a map of
-``rows`` x ``cols`` generated from the match seed. Seats play in an order drawn at the start;
+``rows`` x ``cols`` generated from the match seed; ``max_turns`` (null: none, the seed's rule)
+ends a game nobody has won after that many spent turns, as a draw. Seats play in an order drawn at the start;
 start positions are drawn at random (hidden). An action is one of the seed's commands,
 ``{"command": "W"}``, ``{"command": "X D"}``, ``{"command": "E"}``, ``{"command": "?"}`` (any
 case). Every answer of the game master is a private event of the seat it is for; only the win is
@@ -32,6 +33,7 @@ from matches.modes import JSON, ActionRefused, Event, ModeAdapter, Outcome
 
 MIN_SIDE = 3
 MAX_SIDE = 50
+MAX_TURNS = 100_000
 COMMANDS = ("W", "A", "S", "D", "X W", "X A", "X S", "X D", "E", "?")
 
 
@@ -61,14 +63,19 @@ class LabyrinthConsoleMode(ModeAdapter):
     # -- settings --
 
     def default_settings(self) -> JSON:
-        return {"map": None, "rows": 8, "cols": 8}
+        return {"map": None, "rows": 8, "cols": 8, "max_turns": None}
 
     def validate_settings(self, settings: Mapping[str, Any]) -> JSON:
-        unknown = sorted(set(settings) - {"map", "rows", "cols"})
+        unknown = sorted(set(settings) - set(self.default_settings()))
         if unknown:
-            raise ActionRefused("unknown_setting", "Settings are map, rows and cols.", kind="input",
+            raise ActionRefused("unknown_setting", "Settings are map, rows, cols and max_turns.", kind="input",
                                 details={"unknown": unknown})
         complete = {**self.default_settings(), **settings}
+        limit = complete["max_turns"]
+        if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool)
+                                  or not 1 <= limit <= MAX_TURNS):
+            raise ActionRefused("bad_max_turns", f"max_turns is null (no limit) or 1 to {MAX_TURNS}.",
+                                kind="input", details={"max_turns": limit})
         for side in ("rows", "cols"):
             value = complete[side]
             if not isinstance(value, int) or isinstance(value, bool) or not MIN_SIDE <= value <= MAX_SIDE:
@@ -91,13 +98,21 @@ class LabyrinthConsoleMode(ModeAdapter):
         else:
             m = _generated_map(settings["rows"], settings["cols"], rng)
         game = new_game(m, [None] * seats, rng)
-        return {"map": format_map(m), "order": order, "game": game_to_dict(game)}
+        return {"map": format_map(m), "order": order, "max_turns": settings["max_turns"], "draw": False,
+                "game": game_to_dict(game)}
 
     def _game(self, state: JSON) -> ConsoleGame:
         return game_from_dict(parse_map(state["map"]), state["game"])
 
-    def _with(self, state: JSON, game: ConsoleGame) -> JSON:
-        return {**state, "game": game_to_dict(game)}
+    def _step(self, state: JSON, game: ConsoleGame, events: Sequence[GameEvent]) -> tuple[JSON, list[Event]]:
+        """The new state and the match events; the turn limit (if any) ends a game nobody won as a draw."""
+        found = self._events(state, events)
+        limit = state["max_turns"]
+        draw = not game.over and limit is not None and game.turns_played >= limit
+        if draw:
+            found.append(Event({"kind": "turn_limit", "max_turns": limit,
+                                "text": f"{limit} turns have been played and nobody got out: a draw."}))
+        return {**state, "game": game_to_dict(game), "draw": draw}, found
 
     def _events(self, state: JSON, events: Sequence[GameEvent]) -> list[Event]:
         order = state["order"]
@@ -115,7 +130,7 @@ class LabyrinthConsoleMode(ModeAdapter):
 
     def awaiting(self, state: JSON) -> int | None:
         game = state["game"]
-        return None if game["winner"] is not None else state["order"][game["turn"]]
+        return None if game["winner"] is not None or state["draw"] else state["order"][game["turn"]]
 
     def legal_actions(self, state: JSON, seat: int) -> list[JSON]:
         return [{"command": c} for c in COMMANDS] if self.awaiting(state) == seat else []
@@ -132,11 +147,11 @@ class LabyrinthConsoleMode(ModeAdapter):
         command = parse_command(action["command"])
         assert command is not None
         game, events = act(self._game(state), state["order"].index(seat), command)
-        return self._with(state, game), self._events(state, events)
+        return self._step(state, game, events)
 
     def timeout(self, state: JSON, seat: int, rng: random.Random) -> tuple[JSON, Sequence[Event]]:
         game, events = pass_turn(self._game(state), state["order"].index(seat))
-        return self._with(state, game), self._events(state, events)
+        return self._step(state, game, events)
 
     def view(self, state: JSON, seat: int) -> JSON:
         """What the seat knows: the size of the real field, its own inventory, who won; no positions."""
@@ -155,7 +170,9 @@ class LabyrinthConsoleMode(ModeAdapter):
 
     def outcome(self, state: JSON) -> Outcome | None:
         winner = state["game"]["winner"]
-        return None if winner is None else Outcome((state["order"][winner],))
+        if winner is not None:
+            return Outcome((state["order"][winner],))
+        return Outcome((), {"reason": "turn_limit"}) if state["draw"] else None
 
     def picture(self, state: JSON) -> str:
         """The map with every player's cells tinted: bodies, and spirits in their dreams."""

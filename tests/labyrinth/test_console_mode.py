@@ -155,6 +155,7 @@ def test_acting_out_of_turn_or_on_a_stale_turn_is_409() -> None:
 @pytest.mark.parametrize("given, code", [
     ({"rows": 2}, "bad_size"), ({"cols": 51}, "bad_size"), ({"rows": "8"}, "bad_size"), ({"rows": True}, "bad_size"),
     ({"map": 999999}, "unknown_map"), ({"map": "x"}, "unknown_map"), ({"players": 2}, "unknown_setting"),
+    ({"max_turns": 0}, "bad_max_turns"), ({"max_turns": "9"}, "bad_max_turns"),
 ])
 def test_bad_settings_are_400(given: dict[str, Any], code: str) -> None:
     reply = api_client(PlayerFactory()).post(MATCHES, {"mode": MODE, "settings": given}, format="json")
@@ -199,3 +200,15 @@ def test_a_designer_map_is_played_as_uploaded_and_an_inactive_one_is_refused() -
     assert match.status == MatchStatus.FINISHED and len(match.result["winners"]) == 1
     reply = api_client(people[0]).post(MATCHES, {"mode": MODE, "settings": {"map": draft.pk}}, format="json")
     assert reply.status_code == 400 and reply.json()["error"]["code"] == "unknown_map"
+
+
+def test_a_turn_limit_ends_a_game_nobody_won_as_a_draw() -> None:
+    people, match = started(MODE, players=2, settings={"rows": 3, "cols": 3, "max_turns": 2})
+    first = awaited(people, match.pk)
+    assert act(first, match.pk, {"command": "E"}).status_code == 200  # free: not a spent turn
+    act(first, match.pk, {"command": "W"})
+    reply = act(awaited(people, match.pk), match.pk, {"command": "W"})
+    assert reply.json()["status"] == "finished"
+    assert [e["kind"] for e in reply.json()["events"]][-2:] == ["turn_limit", "match_over"]
+    match.refresh_from_db()
+    assert match.result["winners"] == [] and match.result["reason"] == "turn_limit"
