@@ -7,7 +7,6 @@ from dataclasses import dataclass, fields
 from random import Random
 
 from labyrinth.engine.grid import (
-    DIRECTIONS,
     Armory,
     Direction,
     Exit,
@@ -104,8 +103,9 @@ def _field(rows: int, cols: int, rng: Random, settings: GeneratorSettings, exits
     _carve(rows, cols, rng, right, down)
     cells: list[Special | None] = [None] * count
 
-    edge = [(r, c, d) for r in range(rows) for c in range(cols) for d in DIRECTIONS
-            if not (0 <= r + d.delta[0] < rows and 0 <= c + d.delta[1] < cols)]
+    edge = ([(0, c, Direction.UP) for c in range(cols)] + [(r, 0, Direction.LEFT) for r in range(rows)]
+            + [(rows - 1, c, Direction.DOWN) for c in range(cols)]
+            + [(r, cols - 1, Direction.RIGHT) for r in range(rows)])
     rng.shuffle(edge)
     exit_cells: list[int] = []
     for r, c, d in edge:
@@ -145,17 +145,27 @@ def _carve(rows: int, cols: int, rng: Random, right: list[list[bool]], down: lis
     while stack:
         here = stack[-1]
         r, c = divmod(here, cols)
-        options = [(r + dr, c + dc) for dr, dc in ((-1, 0), (0, -1), (1, 0), (0, 1))
-                   if 0 <= r + dr < rows and 0 <= c + dc < cols and not seen[(r + dr) * cols + c + dc]]
+        options = []  # up, left, down, right: the order the draws were pinned with
+        if r > 0 and not seen[here - cols]:
+            options.append(here - cols)
+        if c > 0 and not seen[here - 1]:
+            options.append(here - 1)
+        if r + 1 < rows and not seen[here + cols]:
+            options.append(here + cols)
+        if c + 1 < cols and not seen[here + 1]:
+            options.append(here + 1)
         if not options:
             stack.pop()
             continue
-        nr, nc = options[rng.randrange(len(options))]
-        if nr == r:
-            right[r][min(c, nc)] = False
+        there = options[rng.randrange(len(options))]
+        if there == here - cols:
+            down[r - 1][c] = False
+        elif there == here - 1:
+            right[r][c - 1] = False
+        elif there == here + cols:
+            down[r][c] = False
         else:
-            down[min(r, nr)][c] = False
-        there = nr * cols + nc
+            right[r][c] = False
         seen[there] = True
         stack.append(there)
 
@@ -177,19 +187,19 @@ def _tree(rows: int, cols: int, right: list[list[bool]], down: list[list[bool]],
     while queue:
         here = queue.popleft()
         r, c = divmod(here, cols)
-        for d in DIRECTIONS:
-            nr, nc = r + d.delta[0], c + d.delta[1]
-            if not (0 <= nr < rows and 0 <= nc < cols):
-                continue
-            if d is Direction.RIGHT and right[r][c] or d is Direction.LEFT and right[r][nc]:
-                continue
-            if d is Direction.DOWN and down[r][c] or d is Direction.UP and down[nr][c]:
-                continue
-            there = nr * cols + nc
-            if depth[there] < 0:
-                depth[there] = depth[here] + 1
-                first[there] = d.opposite
-                queue.append(there)
+        step = depth[here] + 1
+        if c + 1 < cols and not right[r][c] and depth[here + 1] < 0:
+            depth[here + 1], first[here + 1] = step, Direction.LEFT
+            queue.append(here + 1)
+        if c > 0 and not right[r][c - 1] and depth[here - 1] < 0:
+            depth[here - 1], first[here - 1] = step, Direction.RIGHT
+            queue.append(here - 1)
+        if r + 1 < rows and not down[r][c] and depth[here + cols] < 0:
+            depth[here + cols], first[here + cols] = step, Direction.UP
+            queue.append(here + cols)
+        if r > 0 and not down[r - 1][c] and depth[here - cols] < 0:
+            depth[here - cols], first[here - cols] = step, Direction.DOWN
+            queue.append(here - cols)
     return _Tree(depth, first)
 
 

@@ -47,3 +47,24 @@ def test_more_distinct_specials_than_ascii_letters_still_round_trip():
     text = format_map(m)
     assert len(text.split("\n")[-2]) > 0 and any(ord(ch) > 127 for ch in text)
     assert parse_map(text) == m
+
+
+@given(maps(max_fields=2), st.data())
+def test_any_characters_may_name_the_specials(m: LabyrinthMap, data: st.DataObject):
+    lines = format_map(m).rstrip("\n").split("\n")
+    at = 1 if len(m.fields) > 1 else 0
+    rows = []  # indexes of the row lines
+    for fld in m.fields:
+        at += 1  # the field's size line
+        rows += [at + 2 * r for r in range(fld.rows)]
+        at += 2 * fld.rows - 1
+    letters = [line[0] for line in lines[at:]]
+    chars = st.characters(exclude_categories=["Zs", "Zl", "Zp", "Cc", "Cs", "Co", "Cn"],
+                          exclude_characters=".")
+    renamed = dict(zip(letters, data.draw(st.lists(chars, min_size=len(letters), max_size=len(letters),
+                                                     unique=True))))
+    for index in rows:
+        lines[index] = "".join(renamed.get(ch, ch) if i % 2 == 0 else ch for i, ch in enumerate(lines[index]))
+    for index in range(at, len(lines)):
+        lines[index] = renamed[lines[index][0]] + lines[index][1:]
+    assert parse_map("\n".join(lines)) == m
