@@ -1,4 +1,4 @@
-"""App config for labyrinth (the grid-maze engine's maps and the labyrinth games); registers their match modes."""
+"""App config for labyrinth (the maze engine's maps and the labyrinth games); registers their match modes."""
 from django.apps import AppConfig
 
 

@@ -7,15 +7,16 @@ start positions are drawn at random (hidden). An action is one of the seed's com
 ``{"command": "W"}``, ``{"command": "X D"}``, ``{"command": "E"}``, ``{"command": "?"}`` (any
 case). Every answer of the game master is a private event of the seat it is for; only the win is
 public. The state holds the map text, so the replay (seed, settings, actions, final state)
-reproduces the game even if a designer edits the map later.
+reproduces the game; the admin's generator settings are frozen into the lobby's settings.
 """
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from labyrinth.engine import LabyrinthMap, format_map, generate_map, parse_map
+from labyrinth.engine import GeneratorSettings, LabyrinthMap, format_map, generate_map, parse_map
 from labyrinth.engine.svg import map_svg
 from labyrinth.engine.console import (
     HELP_TEXT,
@@ -43,15 +44,16 @@ def _designer_map(map_id: int) -> LabyrinthMap:
 
     row = LabyrinthMapDesign.objects.active().filter(pk=map_id).first()
     if row is None:
-        raise ActionRefused("unknown_map", "No such active labyrinth map.", kind="input", details={"map": map_id})
+        raise ActionRefused("unknown_map", "No such active labyrinth map.", kind="input",
+                            details={"map": map_id})
     return row.to_map()
 
 
-def _generated_map(rows: int, cols: int, rng: random.Random) -> LabyrinthMap:
-    """A map generated with the generator settings designers set in the admin."""
+def _generator_settings() -> JSON:
+    """The generator settings designers set in the admin, as JSON (frozen into a lobby's settings)."""
     from labyrinth.models import LabyrinthGeneratorSettings
 
-    return generate_map(rows, cols, rng, LabyrinthGeneratorSettings.load().to_settings())
+    return dataclasses.asdict(LabyrinthGeneratorSettings.load().to_settings())
 
 
 class LabyrinthConsoleMode(ModeAdapter):
@@ -66,11 +68,16 @@ class LabyrinthConsoleMode(ModeAdapter):
         return {"map": None, "rows": 8, "cols": 8, "max_turns": None}
 
     def validate_settings(self, settings: Mapping[str, Any]) -> JSON:
-        unknown = sorted(set(settings) - set(self.default_settings()))
+        """The complete settings. ``generator`` is always the admin's generator settings of the moment
+        (a given one, e.g. in stored defaults, is replaced), frozen into the lobby so the seed and the
+        settings replay the same map whatever designers change later."""
+        unknown = sorted(set(settings) - {*self.default_settings(), "generator"})
         if unknown:
-            raise ActionRefused("unknown_setting", "Settings are map, rows, cols and max_turns.", kind="input",
+            raise ActionRefused("unknown_setting", "Settings are map, rows, cols and max_turns.",
+                                kind="input",
                                 details={"unknown": unknown})
         complete = {**self.default_settings(), **settings}
+        complete.pop("generator", None)
         limit = complete["max_turns"]
         if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool)
                                   or not 1 <= limit <= MAX_TURNS):
@@ -84,9 +91,11 @@ class LabyrinthConsoleMode(ModeAdapter):
         map_id = complete["map"]
         if map_id is not None:
             if not isinstance(map_id, int) or isinstance(map_id, bool):
-                raise ActionRefused("unknown_map", "map is a map id or null.", kind="input", details={"map": map_id})
+                raise ActionRefused("unknown_map", "map is a map id or null.", kind="input",
+                                    details={"map": map_id})
             _designer_map(map_id)
-        return complete
+            return {**complete, "generator": None}
+        return {**complete, "generator": _generator_settings()}
 
     # -- the game --
 
@@ -96,7 +105,8 @@ class LabyrinthConsoleMode(ModeAdapter):
         if settings["map"] is not None:
             m = _designer_map(settings["map"])
         else:
-            m = _generated_map(settings["rows"], settings["cols"], rng)
+            generator = GeneratorSettings(**settings["generator"])
+            m = generate_map(settings["rows"], settings["cols"], rng, generator)
         game = new_game(m, [None] * seats, rng)
         return {"map": format_map(m), "order": order, "max_turns": settings["max_turns"], "draw": False,
                 "game": game_to_dict(game)}
@@ -138,8 +148,9 @@ class LabyrinthConsoleMode(ModeAdapter):
     def check_action(self, state: Any, action: Mapping[str, Any]) -> None:
         text = action.get("command")
         if set(action) != {"command"} or not isinstance(text, str) or parse_command(text) is None:
-            raise ActionRefused("bad_command", "An action is {\"command\": C}, C one of W, A, S, D, X <W/A/S/D>, "
-                                "E, ? (any case).", kind="input", details={"commands": list(COMMANDS)})
+            raise ActionRefused("bad_command", "An action is {\"command\": C}, C one of W, A, S, D, "
+                                "X <W/A/S/D>, E, ? (any case).", kind="input",
+                                details={"commands": list(COMMANDS)})
 
     def apply(self, state: JSON, seat: int, action: Mapping[str, Any],
               rng: random.Random) -> tuple[JSON, Sequence[Event]]:

@@ -375,7 +375,8 @@ def game_to_dict(game: ConsoleGame) -> dict[str, Any]:
 
 def game_from_dict(m: LabyrinthMap, data: dict[str, Any]) -> ConsoleGame:
     players = tuple(
-        PlayerState(start=_cell(p["start"]), cell=_cell(p["cell"]), ammo=p["ammo"], keys=p["keys"], stun=p["stun"],
+        PlayerState(start=_cell(p["start"]), cell=_cell(p["cell"]), ammo=p["ammo"], keys=p["keys"],
+                    stun=p["stun"],
                     dreams=tuple(Dream(_cell(d["wake_cell"]), d["turns_left"], d["ammo"], d["keys"])
                                  for d in p["dreams"]))
         for p in data["players"])

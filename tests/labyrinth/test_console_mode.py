@@ -132,7 +132,8 @@ def test_allowed_actions_are_the_seeds_commands_for_the_awaited_player_only() ->
     assert reply.status_code == 200 and reply.json()["events"][0]["kind"] == "help"
 
 
-@pytest.mark.parametrize("action", [{"command": "jump"}, {"command": 5}, {"move": "W"}, {"command": "W", "x": 1},
+@pytest.mark.parametrize("action", [{"command": "jump"}, {"command": 5}, {"move": "W"},
+                                    {"command": "W", "x": 1},
                                     {}, {"command": "X"}])
 def test_malformed_actions_are_400_and_change_nothing(action: dict[str, Any]) -> None:
     people, match = started(MODE, players=2, settings={"rows": 3, "cols": 3})
@@ -153,7 +154,8 @@ def test_acting_out_of_turn_or_on_a_stale_turn_is_409() -> None:
 
 
 @pytest.mark.parametrize("given, code", [
-    ({"rows": 2}, "bad_size"), ({"cols": 51}, "bad_size"), ({"rows": "8"}, "bad_size"), ({"rows": True}, "bad_size"),
+    ({"rows": 2}, "bad_size"), ({"cols": 51}, "bad_size"), ({"rows": "8"}, "bad_size"),
+    ({"rows": True}, "bad_size"),
     ({"map": 999999}, "unknown_map"), ({"map": "x"}, "unknown_map"), ({"players": 2}, "unknown_setting"),
     ({"max_turns": 0}, "bad_max_turns"), ({"max_turns": "9"}, "bad_max_turns"),
 ])
@@ -168,7 +170,8 @@ def test_the_replay_reproduces_the_game_exactly() -> None:
     record = api_client(people[0]).get(url(match.pk, "replay/")).json()
     adapter = get_mode(MODE)
     assert adapter is not None
-    state = adapter.create(settings=record["settings"], seats=len(record["seats"]), rng=rng_for(record["seed"], 0))
+    state = adapter.create(settings=record["settings"], seats=len(record["seats"]),
+                           rng=rng_for(record["seed"], 0))
     for step_ in record["actions"]:
         rng = rng_for(record["seed"], step_["turn"])
         if step_["timeout"]:
@@ -191,7 +194,8 @@ def test_a_designer_map_is_played_as_uploaded_and_an_inactive_one_is_refused() -
     from labyrinth.models import LabyrinthMapDesign
 
     corridor = LabyrinthMapDesign.objects.create(name="corridor", text="1 5\n. . . . E\nE Exit(RIGHT)\n")
-    draft = LabyrinthMapDesign.objects.create(name="draft", text="1 3\n.|. E\nE Exit(RIGHT)\n", is_active=False)
+    draft = LabyrinthMapDesign.objects.create(name="draft", text="1 3\n.|. E\nE Exit(RIGHT)\n",
+                                              is_active=False)
     people, match = started(MODE, players=2, settings={"map": corridor.pk})
     game, _ = hidden_game(match)
     assert game.map == corridor.to_map()
@@ -212,3 +216,21 @@ def test_a_turn_limit_ends_a_game_nobody_won_as_a_draw() -> None:
     assert [e["kind"] for e in reply.json()["events"]][-2:] == ["turn_limit", "match_over"]
     match.refresh_from_db()
     assert match.result["winners"] == [] and match.result["reason"] == "turn_limit"
+
+
+def test_the_admins_generator_settings_are_frozen_into_the_lobby() -> None:
+    from labyrinth.models import LabyrinthGeneratorSettings
+
+    generator = LabyrinthGeneratorSettings.load()
+    generator.keys = 0
+    generator.save()
+    people, match = started(MODE, players=2, settings={"rows": 4, "cols": 4})
+    assert match.settings["generator"]["keys"] == 0
+    generator.keys = 1
+    generator.save()
+    adapter = get_mode(MODE)
+    assert adapter is not None
+    again = adapter.create(settings=match.settings, seats=2, rng=rng_for(match.seed, 0))
+    assert again == match.state and not parse_map(again["map"]).key_required()
+    stored = adapter.validate_settings({**match.settings, "rows": 5})  # e.g. the admin's saved defaults
+    assert stored["generator"]["keys"] == 1 and stored["rows"] == 5

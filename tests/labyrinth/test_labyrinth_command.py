@@ -106,7 +106,8 @@ def test_two_players_each_hear_their_own_answers_at_their_own_turn(tmp_path: Pat
     path = write(tmp_path, "m.txt", "1 5\n. A . . E\nA Armory()\nE Exit(RIGHT)\n")
     # player 1 arms and shoots player 2, who hears of it at their next (skipped) turn
     moves = "d\nd\nx d\nd\na\nd\nw\nd\nw\nd\n"
-    out = labyrinth("game", "--map", path, "--players", "2", "--start_positions", "(0,0)", "(0,2)", stdin=moves)
+    out = labyrinth("game", "--map", path, "--players", "2", "--start_positions", "(0,0)", "(0,2)",
+                    stdin=moves)
     lines = out.splitlines()
     shot = lines.index("[player 1] Bang! You hit someone. Bullets left: 2.")
     assert lines[shot + 1:shot + 3] == [

@@ -56,7 +56,8 @@ def read_map(path: str) -> LabyrinthMap:
 
 class Command(BaseCommand):
     help = ("Seed 003's Labyrinth: `check --map a.txt b.txt`, `game --map m.txt [--players N] "
-            "[--start_positions (r,c) ...] [--random_positions]`, `generate --size R C --out m.txt [--seed N]`.")
+            "[--start_positions (r,c) ...] [--random_positions]`, "
+            "`generate --size R C --out m.txt [--seed N]`.")
     # call_command(..., stdin=StringIO(...)) drives the interactive game in tests.
     stealth_options = ("stdin",)
 

@@ -180,8 +180,8 @@ def test_a_random_bot_never_breaks_an_invariant(m: LabyrinthMap, players: int, s
 @settings(max_examples=30)
 @given(seed=st.integers(0, 2**16), rows=st.integers(2, 8), cols=st.integers(2, 8), players=st.integers(1, 4),
        commands=st.lists(st.sampled_from(COMMANDS), min_size=1, max_size=80))
-def test_a_random_bot_on_generated_maps_never_breaks_an_invariant(seed: int, rows: int, cols: int, players: int,
-                                                                 commands: list[str]) -> None:
+def test_a_random_bot_on_generated_maps_never_breaks_an_invariant(seed: int, rows: int, cols: int,
+                                                                 players: int, commands: list[str]) -> None:
     rng = Random(seed)
     bot_plays(new_game(generate_map(rows, cols, rng), [None] * players, rng), commands)
 
