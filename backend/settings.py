@@ -58,9 +58,9 @@ INSTALLED_APPS = [
     "combat",
     "npcs",
     "matches",
+    "labyrinth",
     "cell_capture",
     "play",
-    "labyrinth",
 ]
 
 MIDDLEWARE = [

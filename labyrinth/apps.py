@@ -1,6 +1,12 @@
-"""App config for labyrinth (the grid-maze engine's maps and, later, the labyrinth games)."""
+"""App config for labyrinth (the maze engine's maps and the labyrinth games); registers their match modes."""
 from django.apps import AppConfig
 
 
 class LabyrinthConfig(AppConfig):
     name = "labyrinth"
+
+    def ready(self) -> None:
+        from labyrinth.mode import LabyrinthConsoleMode
+        from matches.modes import register
+
+        register(LabyrinthConsoleMode())

@@ -20,7 +20,8 @@ from tests.matches.helpers import MATCHES, url
 pytestmark = pytest.mark.django_db
 
 # Small boards keep a random game short; other modes play with their defaults.
-SMALL_SETTINGS = {"cell_capture": {"width": 5, "height": 5}}
+SMALL_SETTINGS = {"cell_capture": {"width": 5, "height": 5},
+                  "labyrinth_console": {"rows": 3, "cols": 3, "max_turns": 40}}
 MAX_STEPS = 3000
 TIMEOUT_EVERY = 3
 
