@@ -176,7 +176,8 @@ def turn_act(
         raise _stale(table.noun, {"turn": turn, "current_turn": current})
     taken = table.take(row, player, parsed, now=now)
     try:
-        with transaction.atomic():
+        # No savepoint: a failed insert dooms the whole request anyway, and the refusal below rolls it back.
+        with transaction.atomic(savepoint=False):
             table.record(row, player, turn=current, action=taken.action, key=idempotency_key,
                          response=taken.response)
     except IntegrityError as exc:  # unreachable while the lock holds; the constraint is the backstop

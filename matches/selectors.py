@@ -9,7 +9,7 @@ from django.db.models import Count, Exists, OuterRef, Q
 from backend.api.pagination import Page, keyset_page
 from backend.errors import NotFound, RuleViolation
 from matches.models import Match, MatchAction, MatchEvent, MatchSeat, MatchStatus
-from matches.services import may_read, mode_adapter
+from matches.services import may_read, mode_adapter, seating
 from players.models import Player
 
 EVENTS_PER_READ = 500
@@ -51,7 +51,7 @@ def match_events_since(*, match: Match, seat: int | None, since: int) -> tuple[l
 
 def match_payload(match: Match, player: Player, *, since: int) -> dict[str, Any]:
     """The player's view of a match: seats, whose turn, the deadline, their view, allowed actions, events."""
-    seats = list(match.seats.select_related("player").order_by("id"))
+    seats = seating(match)
     mine = next((s for s in seats if s.player_id == player.pk), None)
     seat = mine.seat if mine is not None else None
     adapter = mode_adapter(match.mode)
@@ -85,7 +85,7 @@ def match_payload(match: Match, player: Player, *, since: int) -> dict[str, Any]
 
 def match_for_reader(*, match_id: int, player: Player) -> Match:
     match = Match.objects.filter(pk=match_id).first()
-    if match is None or not may_read(match, player, MatchSeat.objects.filter(match=match, player=player).first()):
+    if match is None or not may_read(match, player, next((s for s in seating(match) if s.player_id == player.pk), None)):
         raise NotFound("match_not_found", "No such match.", {"match": match_id})
     return match
 

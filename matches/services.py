@@ -55,8 +55,21 @@ def _may_see_lobby(match: Match, player: Player) -> bool:
     return match.status == MatchStatus.LOBBY and (match.guild_id is None or _guild_member(player, match.guild_id))
 
 
+def seating(match: Match) -> list[MatchSeat]:
+    """Every seat row of the match with its player, in joining order: one query per request, cached on the row."""
+    cached: list[MatchSeat] | None = getattr(match, "_seating", None)
+    if cached is None:
+        cached = list(MatchSeat.objects.filter(match=match).select_related("player").order_by("id"))
+        match._seating = cached  # type: ignore[attr-defined]
+    return cached
+
+
+def _forget_seating(match: Match) -> None:
+    match._seating = None  # type: ignore[attr-defined]
+
+
 def _seat_of(match: Match, player: Player) -> MatchSeat | None:
-    return MatchSeat.objects.filter(match=match, player=player).first()
+    return next((seat for seat in seating(match) if seat.player_id == player.pk), None)
 
 
 def may_read(match: Match, player: Player, seat: MatchSeat | None) -> bool:
@@ -89,6 +102,7 @@ def _take_seat(match: Match, player: Player, seat: MatchSeat | None) -> None:
     except IntegrityError as exc:
         raise RuleViolation("already_in_match", "You are already in an active match of this mode.",
                             {"mode": match.mode}) from exc
+    _forget_seating(match)
 
 
 # --- lobby ------------------------------------------------------------------------------------
@@ -144,6 +158,7 @@ def match_leave(*, player: Player, match_id: int, now: datetime | None = None) -
         raise RuleViolation("not_seated", "You are not seated at this match.", {"status": match.status})
     seat.active, seat.left_at = False, now
     seat.save(update_fields=["active", "left_at"])
+    _forget_seating(match)
     remaining = list(match.seats.filter(active=True).order_by("id"))
     if match.status == MatchStatus.LOBBY:
         if not remaining:
@@ -182,6 +197,7 @@ def match_start(*, player: Player, match_id: int, now: datetime | None = None) -
     for number, row in enumerate(seats):
         row.seat = number
     MatchSeat.objects.bulk_update(seats, ["seat"])
+    _forget_seating(match)
     match.seed = _SEED_SOURCE.randrange(SEED_LIMIT)
     state = adapter.create(settings=match.settings, seats=len(seats), rng=rng_for(match.seed, 0))
     match.status, match.started_at, match.turn = MatchStatus.ACTIVE, now, 1
@@ -195,11 +211,8 @@ def match_start(*, player: Player, match_id: int, now: datetime | None = None) -
 
 
 def _seat_players(match: Match) -> dict[int, int]:
-    cached: dict[int, int] | None = getattr(match, "_seat_players", None)
-    if cached is None:
-        cached = dict(match.seats.filter(seat__isnull=False).values_list("seat", "player_id"))
-        match._seat_players = cached  # type: ignore[attr-defined]
-    return cached
+    """Seat number -> player id, for the seats given at the start."""
+    return {seat.seat: seat.player_id for seat in seating(match) if seat.seat is not None}
 
 
 def _end(match: Match, status: str, result: dict[str, Any] | None, *, now: datetime) -> None:
@@ -207,6 +220,7 @@ def _end(match: Match, status: str, result: dict[str, Any] | None, *, now: datet
     match.awaiting, match.turn_started_at = None, None
     match.save(update_fields=["status", "result", "ended_at", "awaiting", "turn_started_at"])
     match.seats.filter(active=True).update(active=False)
+    _forget_seating(match)
     if status == MatchStatus.ABANDONED:
         _append_events(match, [Event({"kind": "match_abandoned"})], turn=match.turn)
         match.save(update_fields=["event_count"])
