@@ -16,7 +16,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from backend.errors import InvalidInput, NotAllowed, NotFound, RuleViolation
-from backend.turns import Taken, TurnTable, TurnOutcome, turn_act, turn_refresh
+from backend.turns import Taken, TurnOutcome, TurnTable, deadlines_apply, turn_act, turn_refresh
 from matches.models import Match, MatchAction, MatchEvent, MatchModeSettings, MatchSeat, MatchStatus
 from matches.modes import ActionRefused, Event, ModeAdapter, get_mode, registered_modes, rng_for
 from players.models import Player
@@ -439,8 +439,6 @@ MATCH_TURNS = _MatchTurns()
 
 def deadlines_apply_now(match: Match, *, now: datetime) -> None:
     """Apply passed deadlines to a locked match (e.g. right after a player walked out)."""
-    from backend.turns import deadlines_apply
-
     deadlines_apply(MATCH_TURNS, match, now=now)
 
 
