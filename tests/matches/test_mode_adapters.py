@@ -1,5 +1,6 @@
 """Every registered mode keeps the adapter contract (DB-free, hypothesis): legal actions apply, states
 survive JSON, the awaited seat is the only one with actions, and replay(seed, steps) is the game."""
+
 from __future__ import annotations
 
 import json
@@ -15,8 +16,10 @@ SMALL_SETTINGS = {"cell_capture": {"width": 5, "height": 5}}
 
 @pytest.mark.parametrize("mode", sorted(registered_modes()))
 @settings(max_examples=25, deadline=None)
-@given(seed=st.integers(min_value=0, max_value=2**63 - 1),
-       choices=st.lists(st.one_of(st.none(), st.integers(min_value=0, max_value=10_000)), max_size=60))
+@given(
+    seed=st.integers(min_value=0, max_value=2**63 - 1),
+    choices=st.lists(st.one_of(st.none(), st.integers(min_value=0, max_value=10_000)), max_size=60),
+)
 def test_the_adapter_contract_holds_along_any_game(mode: str, seed: int, choices: list[int | None]) -> None:
     adapter = get_mode(mode)
     assert adapter is not None
