@@ -46,12 +46,18 @@ class UsernameRateThrottle(FailOpen, SimpleRateThrottle):
     """
 
     scope = "auth_username"
+    username: str | None = None
 
-    def get_cache_key(self, request: Request, view: APIView) -> str | None:
+    def allow_request(self, request: Request, view: APIView) -> bool:
+        # Read the body before FailOpen's guard: a malformed body is the client's 400, not a cache outage.
         data = request.data
         username = data.get("username") if hasattr(data, "get") else None
-        if not isinstance(username, str) or not username:
+        self.username = username if isinstance(username, str) and username else None
+        return super().allow_request(request, view)
+
+    def get_cache_key(self, request: Request, view: APIView) -> str | None:
+        if self.username is None:
             return None  # the serializer refuses the request; nothing to count
-        folded = unicodedata.normalize("NFKC", username).strip().casefold()
+        folded = unicodedata.normalize("NFKC", self.username).strip().casefold()
         ident = hashlib.sha256(folded.encode("utf-8", "surrogatepass")).hexdigest()
         return self.cache_format % {"scope": self.scope, "ident": ident}

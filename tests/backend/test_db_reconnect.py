@@ -8,8 +8,12 @@ so connections are borrowed from and returned to the pool exactly as under gunic
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import urllib.error
 import urllib.request
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -18,9 +22,6 @@ from django.db import connection
 from rest_framework_simplejwt.tokens import RefreshToken
 
 from tests.factories import PlayerFactory
-
-pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
-
 
 def _get(url: str, token: str) -> tuple[int, dict]:
     request = urllib.request.Request(url, headers={"Authorization": f"Bearer {token}"})
@@ -42,6 +43,8 @@ def _kill_server_connections() -> int:
     return len(rows)
 
 
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
 def test_requests_after_the_servers_connections_are_killed_get_no_500(live_server) -> None:
     # given: the server has pooled connections (several concurrent-free requests fill the pool)
     player = PlayerFactory()
@@ -58,3 +61,15 @@ def test_requests_after_the_servers_connections_are_killed_get_no_500(live_serve
         # then: the next requests are answered, none with a 500
         statuses += [_get(url, token)[0] for _ in range(10)]
     assert statuses == [200] * 30
+
+
+@pytest.mark.parametrize(("pool", "expected"), [("1", (True, 0, True)), ("0", (True, 60, False))])
+def test_connections_are_health_checked_with_and_without_the_pool(pool, expected) -> None:
+    # the settings as a fresh process builds them (no database is contacted)
+    code = ("from django.conf import settings as s; d = s.DATABASES['default']; "
+            "print(d['CONN_HEALTH_CHECKS'], d.get('CONN_MAX_AGE'), 'pool' in d.get('OPTIONS', {}))")
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "backend.settings", "DB_POOL": pool,
+           "DATABASE_URL": "postgres://nobody@127.0.0.1:1/none"}
+    out = subprocess.run([sys.executable, "-c", f"import django; django.setup(); {code}"], env=env,
+                         capture_output=True, text=True, check=True, cwd=Path(__file__).resolve().parents[2])
+    assert out.stdout.split() == [str(value) for value in expected]

@@ -8,11 +8,19 @@ from __future__ import annotations
 import pytest
 
 from dungeons.models import MemberStatus, RunMember, RunStatus
-from npcs.models import ShopOffer
+from npcs.models import BuyRate, NpcKind, ShopOffer
 from npcs.services import npc_rescue
-from players.models import InventoryItem
+from players.models import InventoryItem, ItemKind
 from tests.dungeons.concurrency import all_at_once, live_url_fixture, request, token  # noqa: F401
-from tests.dungeons.run_helpers import Party, bestiary, current_battle, guild_party, small_dungeons, started
+from tests.dungeons.run_helpers import (
+    Party,
+    bestiary,
+    current_battle,
+    guild_party,
+    item_kind,
+    small_dungeons,
+    started,
+)
 from tests.npcs.helpers import API, Snapshot, assert_error, carry, goods, money
 
 pytestmark = pytest.mark.django_db
@@ -101,6 +109,11 @@ def test_items_of_a_run_that_goes_on_are_not_bought_after_a_flight_until_it_ends
 def test_selling_the_lobby_weapon_while_leaving_at_once_never_pays(live_url) -> None:
     # given: a host keeps a lobby open; a guest joins, takes the free weapon, then sells it and leaves
     # in the same instant (six sales), five times over (real concurrent requests on PostgreSQL)
+    # a transactional test before this one may have flushed the migrated catalog and buy rates
+    if not ItemKind.objects.filter(category="weapon", is_basic=True).exists():
+        item_kind("Test Club", "weapon", "club", is_basic=True, price=20, damage=2)
+    BuyRate.objects.get_or_create(npc=NpcKind.of("trader"), category="weapon", sub_kind="",
+                                  defaults={"rate_percent": 50})
     (host, guest), guild = _trading_guild(2)
     host_token, guest_token = token(host), token(guest)
     run_id = request("POST", f"{live_url}{API}/runs/", host_token, {"kind": "ordinary"}).body["id"]
