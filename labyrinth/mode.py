@@ -35,6 +35,7 @@ from matches.modes import JSON, ActionRefused, Event, ModeAdapter, Outcome
 MIN_SIDE = 3
 MAX_SIDE = 50
 MAX_TURNS = 100_000
+MAX_ID = 2**31 - 1  # a larger id cannot be a row's (and would overflow the database's integer)
 COMMANDS = ("W", "A", "S", "D", "X W", "X A", "X S", "X D", "E", "?")
 
 
@@ -90,7 +91,7 @@ class LabyrinthConsoleMode(ModeAdapter):
                                     kind="input", details={side: value})
         map_id = complete["map"]
         if map_id is not None:
-            if not isinstance(map_id, int) or isinstance(map_id, bool):
+            if not isinstance(map_id, int) or isinstance(map_id, bool) or not 1 <= map_id <= MAX_ID:
                 raise ActionRefused("unknown_map", "map is a map id or null.", kind="input",
                                     details={"map": map_id})
             _designer_map(map_id)

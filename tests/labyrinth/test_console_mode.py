@@ -156,7 +156,8 @@ def test_acting_out_of_turn_or_on_a_stale_turn_is_409() -> None:
 @pytest.mark.parametrize("given, code", [
     ({"rows": 2}, "bad_size"), ({"cols": 51}, "bad_size"), ({"rows": "8"}, "bad_size"),
     ({"rows": True}, "bad_size"),
-    ({"map": 999999}, "unknown_map"), ({"map": "x"}, "unknown_map"), ({"players": 2}, "unknown_setting"),
+    ({"map": 999999}, "unknown_map"), ({"map": "x"}, "unknown_map"), ({"map": 10**30}, "unknown_map"),
+    ({"map": -1}, "unknown_map"), ({"players": 2}, "unknown_setting"),
     ({"max_turns": 0}, "bad_max_turns"), ({"max_turns": "9"}, "bad_max_turns"),
 ])
 def test_bad_settings_are_400(given: dict[str, Any], code: str) -> None:
