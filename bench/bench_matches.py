@@ -14,6 +14,7 @@ write (p50 latency). The engine's own worst case (a 50 x 50 chain) is bench/benc
 Environment: ``BENCH_DATABASE_URL`` (default postgres://postgres@127.0.0.1:5432/deepdelve_bench_matches,
 created if missing). Everything runs on 127.0.0.1.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -53,11 +54,17 @@ LABELS = {
 def prepare_match(call: Call, players: list[tuple[int, str]]) -> dict[str, Any]:
     """Open, join and start a two-player cell capture match through the API."""
     (host_id, host_token), (guest_id, guest_token) = players
-    match = _ok(*call("POST", "/api/v1/matches/", host_token, {"mode": "cell_capture", "settings": BOARD}), "open")
+    match = _ok(
+        *call("POST", "/api/v1/matches/", host_token, {"mode": "cell_capture", "settings": BOARD}), "open"
+    )
     _ok(*call("POST", f"/api/v1/matches/{match['id']}/join/", guest_token, None), "join")
     body = _ok(*call("POST", f"/api/v1/matches/{match['id']}/start/", host_token, None), "start")
-    return {"id": match["id"], "tokens": {host_id: host_token, guest_id: guest_token}, "awaiting": body["awaiting"],
-            "last_event": body["last_event"]}
+    return {
+        "id": match["id"],
+        "tokens": {host_id: host_token, guest_id: guest_token},
+        "awaiting": body["awaiting"],
+        "last_event": body["last_event"],
+    }
 
 
 class PairPlayer(Client):
@@ -74,8 +81,9 @@ class PairPlayer(Client):
             return False
         match = self.matches[0]
         token = match["tokens"][match["awaiting"]]
-        status, body = conn.call("GET", f"/api/v1/matches/{match['id']}/?since={match['last_event']}", token,
-                                 label=LABELS["read"])
+        status, body = conn.call(
+            "GET", f"/api/v1/matches/{match['id']}/?since={match['last_event']}", token, label=LABELS["read"]
+        )
         if status != 200 or not isinstance(body, dict):
             return True
         match["last_event"], match["awaiting"] = body["last_event"], body["awaiting"]
@@ -85,16 +93,22 @@ class PairPlayer(Client):
         if not body["allowed_actions"]:
             return True  # read as the wrong seat: the answer named the awaited one, read again
         action = self.rng.choice(body["allowed_actions"])
-        status, answer = conn.call("POST", f"/api/v1/matches/{match['id']}/actions/", token,
-                                   {"turn": body["turn"], "action": action, "idempotency_key": uuid.uuid4().hex},
-                                   label=LABELS["action"])
+        status, answer = conn.call(
+            "POST",
+            f"/api/v1/matches/{match['id']}/actions/",
+            token,
+            {"turn": body["turn"], "action": action, "idempotency_key": uuid.uuid4().hex},
+            label=LABELS["action"],
+        )
         if status == 200 and isinstance(answer, dict):
             others = [pid for pid in match["tokens"] if pid != match["awaiting"]]
             match["awaiting"] = others[0]
         return True
 
 
-def bench_http(*, port: int, connections: list[int], seconds: float, rounds: int, warmup: float) -> dict[str, Any]:
+def bench_http(
+    *, port: int, connections: list[int], seconds: float, rounds: int, warmup: float
+) -> dict[str, Any]:
     from bench._runs_seed import make_players
 
     call = http_call(port)
@@ -104,18 +118,25 @@ def bench_http(*, port: int, connections: list[int], seconds: float, rounds: int
     for conns in connections:
         began = time.perf_counter()
         _tag, players = make_players(count=2 * MATCHES_PER_CLIENT * conns * rounds, group_size=1)
-        pairs = [players[i:i + 2] for i in range(0, len(players), 2)]
+        pairs = [players[i : i + 2] for i in range(0, len(players), 2)]
         prepared = [prepare_match(call, pair) for pair in pairs]
         _tag, writers = make_players(count=conns, group_size=1)
-        print(f"http: {conns} clients: {len(prepared)} matches set up through the API in "
-              f"{time.perf_counter() - began:.1f} s", flush=True)
+        print(
+            f"http: {conns} clients: {len(prepared)} matches set up through the API in "
+            f"{time.perf_counter() - began:.1f} s",
+            flush=True,
+        )
         windows: dict[str, list[LoadResult]] = collections.defaultdict(list)
         per_round = MATCHES_PER_CLIENT * conns
         for round_number in range(rounds):
-            record, _ = drive([BaselineWriter(token, LABELS["baseline"]) for _pid, token in writers],
-                              port=port, seconds=window, warmup=warmup)
+            record, _ = drive(
+                [BaselineWriter(token, LABELS["baseline"]) for _pid, token in writers],
+                port=port,
+                seconds=window,
+                warmup=warmup,
+            )
             windows["baseline"].append(result(record, LABELS["baseline"], connections=conns, seconds=window))
-            batch = prepared[round_number * per_round:(round_number + 1) * per_round]
+            batch = prepared[round_number * per_round : (round_number + 1) * per_round]
             clients = [PairPlayer(batch[i::conns], seed=round_number * 1000 + i) for i in range(conns)]
             record, _ = drive(clients, port=port, seconds=window, warmup=warmup)
             for key in ("action", "read"):
@@ -124,13 +145,18 @@ def bench_http(*, port: int, connections: list[int], seconds: float, rounds: int
                 warnings.append(f"{conns} clients, {label.strip()}: refused or failed {dict(codes)}")
             exhausted = sum(c.exhausted for c in clients)
             if exhausted:
-                warnings.append(f"{conns} clients, round {round_number + 1}: {exhausted} clients finished their "
-                                "matches before the window ended")
+                warnings.append(
+                    f"{conns} clients, round {round_number + 1}: {exhausted} clients finished their "
+                    "matches before the window ended"
+                )
         results[conns] = {key: merge(values) for key, values in windows.items()}
         for key in LABELS:
             r = results[conns][key]
-            print(f"  {conns:>2} clients  {r.label:<38} {r.rps:8.1f} req/s  p50 {r.p50_ms:7.1f} ms  "
-                  f"p99 {r.p99_ms:7.1f} ms  errors {r.errors}", flush=True)
+            print(
+                f"  {conns:>2} clients  {r.label:<38} {r.rps:8.1f} req/s  p50 {r.p50_ms:7.1f} ms  "
+                f"p99 {r.p99_ms:7.1f} ms  errors {r.errors}",
+                flush=True,
+            )
     return {"results": results, "warnings": warnings}
 
 
@@ -145,8 +171,13 @@ def bench_in_process(*, repeats: int = 25) -> list[tuple[str, float, int]]:
 
     def transport(method: str, path: str, token: str, body: Any = None) -> tuple[int, Any]:
         client = DjangoClient(HTTP_AUTHORIZATION=f"Bearer {token}")
-        response = client.get(path) if method == "GET" else client.post(
-            path, json.dumps(body) if body is not None else "", content_type="application/json")
+        response = (
+            client.get(path)
+            if method == "GET"
+            else client.post(
+                path, json.dumps(body) if body is not None else "", content_type="application/json"
+            )
+        )
         return response.status_code, (response.json() if response.content else None)
 
     rows = []
@@ -173,34 +204,46 @@ def bench_in_process(*, repeats: int = 25) -> list[tuple[str, float, int]]:
             token = match["tokens"][match["awaiting"]]
             body = transport("GET", f"/api/v1/matches/{match['id']}/", token)[1]
             match["awaiting"] = [p for p in match["tokens"] if p != body["awaiting"]][0]
-            payload = {"turn": body["turn"], "action": rng.choice(body["allowed_actions"]),
-                       "idempotency_key": uuid.uuid4().hex}
+            payload = {
+                "turn": body["turn"],
+                "action": rng.choice(body["allowed_actions"]),
+                "idempotency_key": uuid.uuid4().hex,
+            }
             return lambda: transport("POST", f"/api/v1/matches/{match['id']}/actions/", token, payload)
 
         writer = players[2][1]
         measure(LABELS["baseline"], lambda: lambda: transport("POST", "/bench/baseline-write/", writer))
         measure(LABELS["action"], action)
         reader = next(iter(match["tokens"].values()))
-        measure(LABELS["read"].strip(), lambda: lambda: transport("GET", f"/api/v1/matches/{match['id']}/?since=0",
-                                                                   reader))
+        measure(
+            LABELS["read"].strip(),
+            lambda: lambda: transport("GET", f"/api/v1/matches/{match['id']}/?since=0", reader),
+        )
     return rows
 
 
 def report(http: dict[str, Any] | None, in_process: list[tuple[str, float, int]] | None) -> None:
     print("\n" + "=" * 100)
     if http:
-        print(f"{'scenario':<40}{'clients':>8}{'requests':>10}{'errors':>8}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}"
-              f"{'p50 vs base':>13}")
+        print(
+            f"{'scenario':<40}{'clients':>8}{'requests':>10}{'errors':>8}{'req/s':>9}{'p50 ms':>9}"
+            f"{'p99 ms':>9}"
+            f"{'p50 vs base':>13}"
+        )
         for conns, by_key in http["results"].items():
             base = by_key["baseline"]
             for key in LABELS:
                 r = by_key[key]
-                print(f"{r.label:<40}{conns:>8}{r.requests:>10}{r.errors:>8}{r.rps:>9.1f}{r.p50_ms:>9.1f}"
-                      f"{r.p99_ms:>9.1f}{r.p50_ms / base.p50_ms if base.p50_ms else float('nan'):>12.2f}x")
+                print(
+                    f"{r.label:<40}{conns:>8}{r.requests:>10}{r.errors:>8}{r.rps:>9.1f}{r.p50_ms:>9.1f}"
+                    f"{r.p99_ms:>9.1f}{r.p50_ms / base.p50_ms if base.p50_ms else float('nan'):>12.2f}x"
+                )
         for conns, by_key in http["results"].items():
             ratio = by_key["action"].p50_ms / by_key["baseline"].p50_ms
-            print(f"aim: a cell capture action <= {AIM_RATIO:g}x the baseline write (p50) at {conns} clients: "
-                  f"{ratio:.2f}x, {'met' if ratio <= AIM_RATIO else 'MISSED'}")
+            print(
+                f"aim: a cell capture action <= {AIM_RATIO:g}x the baseline write (p50) at {conns} clients: "
+                f"{ratio:.2f}x, {'met' if ratio <= AIM_RATIO else 'MISSED'}"
+            )
         for warning in http["warnings"]:
             print("note:", warning)
     if in_process:
@@ -212,10 +255,13 @@ def report(http: dict[str, Any] | None, in_process: list[tuple[str, float, int]]
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--database-url", default=os.environ.get("BENCH_DATABASE_URL", DEFAULT_DATABASE_URL))
-    parser.add_argument("--seconds", type=float, default=12.0, help="measured seconds per scenario and client count")
+    parser.add_argument(
+        "--seconds", type=float, default=12.0, help="measured seconds per scenario and client count"
+    )
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds the seconds are split into")
     parser.add_argument("--warmup", type=float, default=1.0, help="unmeasured seconds before each window")
     parser.add_argument("--connections", default="1,8", help="comma-separated concurrent clients")
@@ -251,10 +297,19 @@ def main(argv: list[str] | None = None) -> int:
         log_dir = Path(tempfile.mkdtemp(prefix="bench-matches-"))
         try:
             with _server(workers=args.workers, threads=args.threads, log_dir=log_dir) as (port, _process):
-                print(f"http: gunicorn gthread {args.workers} workers x {args.threads} threads on 127.0.0.1:{port}; "
-                      f"{args.seconds:g} s per scenario in {args.rounds} interleaved rounds", flush=True)
-                http = bench_http(port=port, connections=[int(c) for c in args.connections.split(",") if c.strip()],
-                                  seconds=args.seconds, rounds=args.rounds, warmup=args.warmup)
+                print(
+                    f"http: gunicorn gthread {args.workers} workers x {args.threads} threads "
+                    f"on 127.0.0.1:{port}; "
+                    f"{args.seconds:g} s per scenario in {args.rounds} interleaved rounds",
+                    flush=True,
+                )
+                http = bench_http(
+                    port=port,
+                    connections=[int(c) for c in args.connections.split(",") if c.strip()],
+                    seconds=args.seconds,
+                    rounds=args.rounds,
+                    warmup=args.warmup,
+                )
         except BaseException:
             log_file = log_dir / "gunicorn.log"
             log = log_file.read_text(errors="replace") if log_file.exists() else ""
