@@ -2,12 +2,13 @@
 
 Settings: ``map`` (the id of a designer map that passes check) or, with ``map`` null, a map of
 ``rows`` x ``cols`` generated from the match seed; ``max_turns`` (null: none, the seed's rule)
-ends a game nobody has won after that many spent turns, as a draw. Seats play in an order drawn at the start;
-start positions are drawn at random (hidden). An action is one of the seed's commands,
+ends a game nobody has won after that many spent turns, as a draw; ``start_positions`` "random"
+draws the hidden starts, "chosen" lets each player first send ``{"start": [row, col]}`` in secret.
+Seats play in an order drawn at the start. An action is one of the seed's commands,
 ``{"command": "W"}``, ``{"command": "X D"}``, ``{"command": "E"}``, ``{"command": "?"}`` (any
-case). Every answer of the game master is a private event of the seat it is for; only the win is
-public. The state holds the map text, so the replay (seed, settings, actions, final state)
-reproduces the game; the admin's generator settings are frozen into the lobby's settings.
+case). Every answer of the game master is a private event of the seat it is for. The state holds
+the map text and the lobby's settings freeze the admin's generator settings, so the replay
+(seed, settings, actions, final state) reproduces the game. See docs/labyrinth.md.
 """
 from __future__ import annotations
 
@@ -29,12 +30,15 @@ from labyrinth.engine.console import (
     new_game,
     parse_command,
     pass_turn,
+    random_start,
 )
 from matches.modes import JSON, ActionRefused, Event, ModeAdapter, Outcome
 
 MIN_SIDE = 3
 MAX_SIDE = 50
 MAX_TURNS = 100_000
+START_POSITIONS = ("random", "chosen")
+MAX_ID = 2**31 - 1  # a larger id cannot be a row's (and would overflow the database's integer)
 COMMANDS = ("W", "A", "S", "D", "X W", "X A", "X S", "X D", "E", "?")
 
 
@@ -65,7 +69,7 @@ class LabyrinthConsoleMode(ModeAdapter):
     # -- settings --
 
     def default_settings(self) -> JSON:
-        return {"map": None, "rows": 8, "cols": 8, "max_turns": None}
+        return {"map": None, "rows": 8, "cols": 8, "max_turns": None, "start_positions": "random"}
 
     def validate_settings(self, settings: Mapping[str, Any]) -> JSON:
         """The complete settings. ``generator`` is always the admin's generator settings of the moment
@@ -73,9 +77,8 @@ class LabyrinthConsoleMode(ModeAdapter):
         settings replay the same map whatever designers change later."""
         unknown = sorted(set(settings) - {*self.default_settings(), "generator"})
         if unknown:
-            raise ActionRefused("unknown_setting", "Settings are map, rows, cols and max_turns.",
-                                kind="input",
-                                details={"unknown": unknown})
+            raise ActionRefused("unknown_setting", "Settings are map, rows, cols, max_turns and "
+                                "start_positions.", kind="input", details={"unknown": unknown})
         complete = {**self.default_settings(), **settings}
         complete.pop("generator", None)
         limit = complete["max_turns"]
@@ -83,6 +86,9 @@ class LabyrinthConsoleMode(ModeAdapter):
                                   or not 1 <= limit <= MAX_TURNS):
             raise ActionRefused("bad_max_turns", f"max_turns is null (no limit) or 1 to {MAX_TURNS}.",
                                 kind="input", details={"max_turns": limit})
+        if complete["start_positions"] not in START_POSITIONS:
+            raise ActionRefused("bad_start_positions", "start_positions is \"random\" or \"chosen\".",
+                                kind="input", details={"start_positions": complete["start_positions"]})
         for side in ("rows", "cols"):
             value = complete[side]
             if not isinstance(value, int) or isinstance(value, bool) or not MIN_SIDE <= value <= MAX_SIDE:
@@ -90,7 +96,7 @@ class LabyrinthConsoleMode(ModeAdapter):
                                     kind="input", details={side: value})
         map_id = complete["map"]
         if map_id is not None:
-            if not isinstance(map_id, int) or isinstance(map_id, bool):
+            if not isinstance(map_id, int) or isinstance(map_id, bool) or not 1 <= map_id <= MAX_ID:
                 raise ActionRefused("unknown_map", "map is a map id or null.", kind="input",
                                     details={"map": map_id})
             _designer_map(map_id)
@@ -107,12 +113,35 @@ class LabyrinthConsoleMode(ModeAdapter):
         else:
             generator = GeneratorSettings(**settings["generator"])
             m = generate_map(settings["rows"], settings["cols"], rng, generator)
-        game = new_game(m, [None] * seats, rng)
-        return {"map": format_map(m), "order": order, "max_turns": settings["max_turns"], "draw": False,
-                "game": game_to_dict(game)}
+        state = {"map": format_map(m), "order": order, "max_turns": settings["max_turns"], "draw": False,
+                 "starts": [], "game": None}
+        if settings["start_positions"] == "random":
+            state["game"] = game_to_dict(new_game(m, [None] * seats, rng))
+        return state
 
     def _game(self, state: JSON) -> ConsoleGame:
         return game_from_dict(parse_map(state["map"]), state["game"])
+
+    def _choose(self, state: JSON, seat: int, start: tuple[int, int] | None,
+                rng: random.Random) -> tuple[JSON, list[Event]]:
+        """Before the game: ``seat`` chooses its hidden start (None: drawn, after a missed deadline)."""
+        m = parse_map(state["map"])
+        events = []
+        if start is None:
+            _, row, col = random_start(m, rng)
+            start = (row, col)
+        else:
+            text = f"Your start position is ({start[0]}, {start[1]})."
+            events.append(Event({"kind": "start_chosen", "row": start[0], "col": start[1], "text": text},
+                                frozenset({seat})))
+        starts = [*state["starts"], list(start)]
+        state = {**state, "starts": starts}
+        if len(starts) == len(state["order"]):
+            game = new_game(m, [(r, c) for r, c in starts], rng)
+            state["game"] = game_to_dict(game)
+            events.append(Event({"kind": "game_started",
+                                 "text": "Every player has a start: the game begins."}))
+        return state, events
 
     def _step(self, state: JSON, game: ConsoleGame, events: Sequence[GameEvent]) -> tuple[JSON, list[Event]]:
         """The new state and the match events; the turn limit (if any) ends a game nobody won as a draw."""
@@ -140,12 +169,36 @@ class LabyrinthConsoleMode(ModeAdapter):
 
     def awaiting(self, state: JSON) -> int | None:
         game = state["game"]
+        if game is None:
+            return int(state["order"][len(state["starts"])])
         return None if game["winner"] is not None or state["draw"] else state["order"][game["turn"]]
 
     def legal_actions(self, state: JSON, seat: int) -> list[JSON]:
-        return [{"command": c} for c in COMMANDS] if self.awaiting(state) == seat else []
+        if self.awaiting(state) != seat:
+            return []
+        if state["game"] is None:
+            return [{"start": [r, c]} for _, r, c in parse_map(state["map"]).cells(0)]
+        return [{"command": c} for c in COMMANDS]
+
+    def _start(self, state: JSON, action: Mapping[str, Any]) -> tuple[int, int]:
+        """The chosen start of a ``{"start": [r, c]}`` action, or ActionRefused(input)."""
+        start = action.get("start")
+        if set(action) == {"start"} and isinstance(start, list) and len(start) == 2 \
+                and all(isinstance(v, int) and not isinstance(v, bool) for v in start):
+            row, col = start
+            if parse_map(state["map"]).contains((0, row, col)):
+                return row, col
+        raise ActionRefused("bad_start", "Before the game each player sends {\"start\": [row, col]}, "
+                            "a cell of the field.", kind="input", details={"field": self._field(state)})
+
+    def _field(self, state: JSON) -> dict[str, int]:
+        field0 = parse_map(state["map"]).fields[0]
+        return {"rows": field0.rows, "cols": field0.cols}
 
     def check_action(self, state: Any, action: Mapping[str, Any]) -> None:
+        if state["game"] is None:
+            self._start(state, action)
+            return
         text = action.get("command")
         if set(action) != {"command"} or not isinstance(text, str) or parse_command(text) is None:
             raise ActionRefused("bad_command", "An action is {\"command\": C}, C one of W, A, S, D, "
@@ -155,23 +208,33 @@ class LabyrinthConsoleMode(ModeAdapter):
     def apply(self, state: JSON, seat: int, action: Mapping[str, Any],
               rng: random.Random) -> tuple[JSON, Sequence[Event]]:
         self.check_action(state, action)
+        if state["game"] is None:
+            return self._choose(state, seat, self._start(state, action), rng)
         command = parse_command(action["command"])
         assert command is not None
         game, events = act(self._game(state), state["order"].index(seat), command)
         return self._step(state, game, events)
 
     def timeout(self, state: JSON, seat: int, rng: random.Random) -> tuple[JSON, Sequence[Event]]:
+        if state["game"] is None:
+            return self._choose(state, seat, None, rng)
         game, events = pass_turn(self._game(state), state["order"].index(seat))
         return self._step(state, game, events)
 
     def view(self, state: JSON, seat: int) -> JSON:
         """What the seat knows: the size of the real field, its own inventory, who won; no positions."""
+        if state["game"] is None:
+            return {"field": self._field(state), "choosing_starts": True,
+                    "inventory": {"ammo": 0, "key": False},
+                    "commands": [], "help": "Choose your hidden start: {\"start\": [row, col]}.",
+                    "turns_played": 0, "winner": None}
         game = self._game(state)
         me = game.players[state["order"].index(seat)]
         field0 = game.map.fields[0]
         winner = game.winner
         return {
             "field": {"rows": field0.rows, "cols": field0.cols},
+            "choosing_starts": False,
             "inventory": {"ammo": me.ammo, "key": me.keys > 0},
             "commands": list(COMMANDS),
             "help": HELP_TEXT,
@@ -180,6 +243,8 @@ class LabyrinthConsoleMode(ModeAdapter):
         }
 
     def outcome(self, state: JSON) -> Outcome | None:
+        if state["game"] is None:
+            return None
         winner = state["game"]["winner"]
         if winner is not None:
             return Outcome((state["order"][winner],))
@@ -187,6 +252,8 @@ class LabyrinthConsoleMode(ModeAdapter):
 
     def picture(self, state: JSON) -> str:
         """The map with every player's cells tinted: bodies, and spirits in their dreams."""
+        if state["game"] is None:
+            return map_svg(parse_map(state["map"]))
         game = self._game(state)
         cells = {cell for p in game.players for cell in (p.body, p.cell)}
         return map_svg(game.map, highlight=sorted(cells))

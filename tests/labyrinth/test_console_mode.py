@@ -117,7 +117,8 @@ def test_each_player_hears_only_their_own_answers_and_sees_only_public_facts_of_
         me = game.players[order.index(body["seat"])]
         assert body["view"]["field"] == {"rows": 4, "cols": 4}
         assert body["view"]["inventory"] == {"ammo": me.ammo, "key": me.keys > 0}
-        assert set(body["view"]) == {"field", "inventory", "commands", "help", "turns_played", "winner"}
+        assert set(body["view"]) == {"field", "choosing_starts", "inventory", "commands", "help",
+                                     "turns_played", "winner"}
         assert "cell" not in str(body) and "map" not in body["view"]
 
 
@@ -156,8 +157,10 @@ def test_acting_out_of_turn_or_on_a_stale_turn_is_409() -> None:
 @pytest.mark.parametrize("given, code", [
     ({"rows": 2}, "bad_size"), ({"cols": 51}, "bad_size"), ({"rows": "8"}, "bad_size"),
     ({"rows": True}, "bad_size"),
-    ({"map": 999999}, "unknown_map"), ({"map": "x"}, "unknown_map"), ({"players": 2}, "unknown_setting"),
+    ({"map": 999999}, "unknown_map"), ({"map": "x"}, "unknown_map"), ({"map": 10**30}, "unknown_map"),
+    ({"map": -1}, "unknown_map"), ({"players": 2}, "unknown_setting"),
     ({"max_turns": 0}, "bad_max_turns"), ({"max_turns": "9"}, "bad_max_turns"),
+    ({"start_positions": "mine"}, "bad_start_positions"),
 ])
 def test_bad_settings_are_400(given: dict[str, Any], code: str) -> None:
     reply = api_client(PlayerFactory()).post(MATCHES, {"mode": MODE, "settings": given}, format="json")
@@ -234,3 +237,47 @@ def test_the_admins_generator_settings_are_frozen_into_the_lobby() -> None:
     assert again == match.state and not parse_map(again["map"]).key_required()
     stored = adapter.validate_settings({**match.settings, "rows": 5})  # e.g. the admin's saved defaults
     assert stored["generator"]["keys"] == 1 and stored["rows"] == 5
+
+
+def test_chosen_starts_are_secret_and_the_game_begins_once_everyone_has_one() -> None:
+    from labyrinth.models import LabyrinthMapDesign
+
+    corridor = LabyrinthMapDesign.objects.create(name="corridor", text="1 5\n. . . . E\nE Exit(RIGHT)\n")
+    people, match = started(MODE, players=2, settings={"map": corridor.pk, "start_positions": "chosen"})
+    first = awaited(people, match.pk)
+    second = next(p for p in people if p != first)
+    body = read(first, match.pk)
+    assert body["view"]["choosing_starts"] is True and body["view"]["field"] == {"rows": 1, "cols": 5}
+    assert body["allowed_actions"] == [{"start": [0, c]} for c in range(5)]
+    assert read(second, match.pk)["allowed_actions"] == []
+    for bad in ({"command": "W"}, {"start": [1, 0]}, {"start": [0, True]}, {"start": "0,0"}):
+        reply = act(first, match.pk, bad)
+        assert reply.status_code == 400 and reply.json()["error"]["code"] == "bad_start", bad
+    chosen = act(first, match.pk, {"start": [0, 3]}).json()["events"]
+    assert [(e["kind"], e["row"], e["col"]) for e in chosen] == [("start_chosen", 0, 3)]
+    assert all(e["kind"] != "start_chosen" for e in read(second, match.pk)["events"])
+    began = act(second, match.pk, {"start": [0, 0]}).json()["events"]
+    assert [e["kind"] for e in began] == ["start_chosen", "game_started"]
+    game, order = hidden_game(match)
+    assert [p.start for p in game.players] == [(0, 0, 3), (0, 0, 0)]
+    assert act(first, match.pk, {"start": [0, 1]}).json()["error"]["code"] == "bad_command"
+    assert act(first, match.pk, {"command": "d"}).status_code == 200
+    assert act(second, match.pk, {"command": "d"}).status_code == 200
+    won = act(first, match.pk, {"command": "d"}).json()
+    assert won["status"] == "finished" and [e["kind"] for e in won["events"]] == ["won", "match_over"]
+
+
+def test_a_player_who_misses_the_choosing_deadline_gets_a_random_start() -> None:
+    adapter = get_mode(MODE)
+    assert adapter is not None
+    settings = adapter.validate_settings({"rows": 4, "cols": 4, "start_positions": "chosen"})
+    state = adapter.create(settings=settings, seats=2, rng=rng_for(7, 0))
+    seat = adapter.awaiting(state)
+    assert seat is not None
+    state, events = adapter.timeout(state, seat, rng_for(7, 1))
+    assert events == [] and len(state["starts"]) == 1 and state["game"] is None
+    other = adapter.awaiting(state)
+    assert other is not None and other != seat
+    state, events = adapter.apply(state, other, {"start": [3, 3]}, rng_for(7, 2))
+    assert [e.data["kind"] for e in events] == ["start_chosen", "game_started"]
+    assert adapter.awaiting(state) == state["order"][0] and adapter.outcome(state) is None

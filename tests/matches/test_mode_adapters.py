@@ -11,7 +11,10 @@ from hypothesis import strategies as st
 
 from matches.modes import ActionRefused, get_mode, registered_modes, replay, rng_for
 
-SMALL_SETTINGS = {"cell_capture": {"width": 5, "height": 5}}
+SMALL_SETTINGS = {"cell_capture": {"width": 5, "height": 5},
+                  "labyrinth_console": {"rows": 3, "cols": 3}}
+# A mode may read its admin data (labyrinth_console: the generator settings) when it validates settings.
+pytestmark = pytest.mark.django_db
 
 
 @pytest.mark.parametrize("mode", sorted(registered_modes()))
