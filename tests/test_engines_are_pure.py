@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-ENGINES = ["dungeons.generation", "combat.engine"]
+ENGINES = ["dungeons.generation", "combat.engine", "labyrinth.engine"]
 FORBIDDEN_ROOTS = {"django", "rest_framework", "celery", "kombu", "drf_spectacular", "backend"}
 
 
