@@ -36,6 +36,7 @@ from labyrinth.engine.roguelike.rules import (
     Ride,
     Shoot,
     Take,
+    Wait,
     action_from_json,
     action_to_json,
     check,
@@ -47,7 +48,7 @@ from labyrinth.engine.roguelike.rules import (
 __all__ = [
     "ARSENAL_ITEMS", "GENERATOR_VERSION", "Action", "ActionFormatError", "Bomb", "Build", "Building", "Event",
     "Game", "GenerationError", "Go", "Impossible", "Item", "Loot", "Monster", "MonsterKind", "Played",
-    "Player", "Ride", "Settings", "SettingsError", "Shoot", "Side", "SpawnLocation", "Take", "World",
+    "Player", "Ride", "Settings", "SettingsError", "Shoot", "Side", "SpawnLocation", "Take", "Wait", "World",
     "action_from_json", "action_to_json", "check", "game_from_json", "game_to_json", "generate", "gold_cell",
     "legal_actions", "play",
     "playable", "reachable", "settings_from_json", "view",

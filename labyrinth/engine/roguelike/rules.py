@@ -62,7 +62,13 @@ class Ride:
     floor: int
 
 
-Action: TypeAlias = Go | Shoot | Bomb | Build | Take | Ride
+@dataclass(frozen=True)
+class Wait:
+    """Only when nothing else is allowed (walled in by one's own cement, no arrows, no bombs): the
+    monsters act. The seed forbids skipping a turn but admits soft locks; see docs/roguelike.md."""
+
+
+Action: TypeAlias = Go | Shoot | Bomb | Build | Take | Ride | Wait
 _DIRECTED: Mapping[str, Callable[[Direction], Action]] = {
     "go": Go, "shoot": Shoot, "bomb": Bomb, "build": Build}
 
@@ -76,6 +82,8 @@ def action_to_json(action: Action) -> dict[str, JSONValue]:
         return {"type": "take", "item": action.item.value}
     if isinstance(action, Ride):
         return {"type": "lift", "floor": action.floor}
+    if isinstance(action, Wait):
+        return {"type": "wait"}
     name = {Go: "go", Shoot: "shoot", Bomb: "bomb", Build: "build"}[type(action)]
     return {"type": name, "direction": action.direction.value}
 
@@ -104,7 +112,11 @@ def action_from_json(data: Mapping[str, JSONValue]) -> Action:
         if set(data) != {"type", "floor"} or not isinstance(floor, int) or isinstance(floor, bool):
             raise ActionFormatError("a lift action is {type, floor} with a whole floor number")
         return Ride(floor)
-    raise ActionFormatError("type is go, shoot, bomb, build, take or lift")
+    if kind == "wait":
+        if set(data) != {"type"}:
+            raise ActionFormatError("a wait action is {type}")
+        return Wait()
+    raise ActionFormatError("type is go, shoot, bomb, build, take, lift or wait")
 
 
 # --- events and results ----------------------------------------------------------------------
@@ -168,7 +180,7 @@ def legal_actions(game: Game) -> list[Action]:
         found += [Take(item) for item in Item if item in game.stock]
     if here is Building.LIFT:
         found += [Ride(f) for f in range(world.floors) if f != player.cell[0]]
-    return found
+    return found or [Wait()]
 
 
 def check(game: Game, action: Action) -> Impossible | None:
@@ -201,6 +213,9 @@ def check(game: Game, action: Action) -> Impossible | None:
             return Impossible("no_free_slot", "Every inventory slot is taken.")
         if action.item not in game.stock:
             return Impossible("item_not_in_arsenal", "The arsenal has none of that item now.")
+    elif isinstance(action, Wait):
+        if legal_actions(game) != [Wait()]:
+            return Impossible("must_act", "Skipping a turn is allowed only when nothing else is.")
     else:
         if world.building(player.cell) is not Building.LIFT:
             return Impossible("not_in_lift", "Floors are chosen in the lift.")
@@ -396,6 +411,8 @@ class _Turn:
             self.stock.remove(action.item)
             self.player = replace(p, items=(*p.items, action.item))
             self.say("item_taken", item=action.item.value)
+        elif isinstance(action, Wait):
+            self.say("waited")
         else:
             self.say("lift_moved", floor=action.floor)
             self.enter((action.floor, p.cell[1], p.cell[2]))
