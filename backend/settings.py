@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "combat",
     "npcs",
     "matches",
+    "cell_capture",
 ]
 
 MIDDLEWARE = [
@@ -172,6 +173,7 @@ SPECTACULAR_SETTINGS = {
         "MemberStatusEnum": "dungeons.models.MemberStatus",
         "CombatantKindEnum": ["player", "enemy", "npc"],
         "BattleActionKindEnum": ["attack", "drink", "switch_weapon", "skip", "flee"],
+        "MatchStatusEnum": "matches.models.MatchStatus",
     },
     # <id:...> path parameters (backend.api.converters): positive 64-bit object ids.
     "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "format": "int64", "minimum": 1,

@@ -29,11 +29,11 @@ def _match(match_id: int, request: Request, player: Any, since: int = 0) -> dict
 
 
 class MatchListCreateApi(PlayerApi):
-    @extend_schema(parameters=[MatchListQuery], responses={200: MatchListOutput, **errors(400, 401)},
+    @extend_schema(operation_id="v1_matches_list", parameters=[MatchListQuery], responses={200: MatchListOutput, **errors(400, 401)},
                    summary="Lobbies open to the caller and the caller's own matches, newest first")
     def get(self, request: Request) -> Response:
         query = valid(MatchListQuery, request.query_params)
-        page = selectors.match_list(player=self.player, mode=query["mode"] or None, status=query["status"] or None,
+        page = selectors.match_list(player=self.player, mode=query["mode"] or None, status=query.get("status"),
                                     cursor=query["cursor"] or None, page_size=query["page_size"])
         return Response(MatchListOutput({"results": page.items, "next": page.next_cursor}).data)
 

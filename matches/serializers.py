@@ -19,7 +19,7 @@ class MatchOpenInput(serializers.Serializer):
 
 class MatchListQuery(serializers.Serializer):
     mode = serializers.CharField(required=False, default="", max_length=40)
-    status = serializers.ChoiceField(required=False, default="", choices=["", *MatchStatus.values])
+    status = serializers.ChoiceField(required=False, choices=MatchStatus.choices)
     cursor = serializers.CharField(required=False, default="", max_length=200)
     page_size = serializers.IntegerField(required=False, default=20, min_value=1, max_value=100)
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-ENGINES = ["dungeons.generation", "combat.engine", "labyrinth.engine"]
+ENGINES = ["dungeons.generation", "combat.engine", "labyrinth.engine", "cell_capture.engine"]
 ENGINES += ["labyrinth.engine.roguelike"]  # seed 000 roguelike: a subpackage, its files are not in the glob above
 FORBIDDEN_ROOTS = {"django", "rest_framework", "celery", "kombu", "drf_spectacular", "backend"}
 

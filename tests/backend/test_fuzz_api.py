@@ -50,6 +50,7 @@ from schemathesis.specs.openapi.checks import (
 from dungeons import services as run_services
 from guilds import services as guild_services
 from guilds.models import Guild
+from matches import services as match_services
 from players.models import ItemKind, Player
 from players.services import inventory_add
 from tests.factories import PlayerFactory, add_member, make_guild, make_run
@@ -57,7 +58,7 @@ from tests.factories import PlayerFactory, add_member, make_guild, make_run
 FUZZ_SEED = int(os.environ.get("FUZZ_SEED", "20260607"))
 MIN_TOTAL_CASES = int(os.environ.get("FUZZ_MIN_CASES",
                                      "5000" if connection.vendor == "postgresql" else "1000"))
-PROJECT_APPS = ("players", "guilds", "dungeons", "combat", "npcs")
+PROJECT_APPS = ("players", "guilds", "dungeons", "combat", "npcs", "matches")
 
 SCHEMA = schemathesis.openapi.from_wsgi("/api/schema/", get_wsgi_application())
 OPERATIONS = {f"{op.method.upper()} {op.path}": op for op in (r.ok() for r in SCHEMA.get_all_operations())}
@@ -106,6 +107,10 @@ def _seed_world() -> World:
     started = make_run(host=bob)
     run_services.run_weapon_choose(player=bob, run_id=started.pk, item_kind_id=None)
     run_services.run_start(player=bob, run_id=started.pk)
+    match_services.match_open(player=alice, mode="cell_capture", settings={})  # a lobby, and a live match:
+    live = match_services.match_open(player=bob, mode="cell_capture", settings={"width": 5, "height": 5})
+    match_services.match_join(player=applicant, match_id=live.pk)
+    match_services.match_start(player=bob, match_id=live.pk)
     ids: set[int] = set()
     for label in PROJECT_APPS:
         for model in apps.get_app_config(label).get_models():

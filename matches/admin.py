@@ -1,0 +1,153 @@
+"""Match admin: each mode's default settings and deadline, and the matches with their board and log."""
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin
+from django.db.models import Count, Q, QuerySet
+from django.http import HttpRequest
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
+
+from backend.admin import ReadOnlyAdmin, ReadOnlyInline
+from combat.admin import _pretty_json, admin_link, number_term
+from matches.models import Match, MatchAction, MatchModeSettings, MatchSeat
+from matches.modes import ActionRefused, get_mode, registered_modes
+
+
+class MatchModeSettingsForm(forms.ModelForm):
+    """The defaults are checked by the mode itself (its validate_settings), so a bad value never reaches a lobby."""
+
+    class Meta:
+        model = MatchModeSettings
+        fields = ("mode", "defaults", "turn_deadline_seconds")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["mode"] = forms.ChoiceField(choices=[(name, name) for name in sorted(registered_modes())])
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        adapter = get_mode(data.get("mode", ""))
+        if adapter is not None and isinstance(data.get("defaults"), dict):
+            try:
+                data["defaults"] = adapter.validate_settings(data["defaults"])
+            except ActionRefused as exc:
+                self.add_error("defaults", f"{exc.code}: {exc.message} {exc.details or ''}".strip())
+        return data
+
+
+@admin.register(MatchModeSettings)
+class MatchModeSettingsAdmin(admin.ModelAdmin):
+    form = MatchModeSettingsForm
+    list_display = ("mode", "title", "players", "defaults", "turn_deadline_seconds")
+
+    @admin.display(description="title")
+    def title(self, row: MatchModeSettings) -> str:
+        adapter = get_mode(row.mode)
+        return adapter.title if adapter else "(mode not installed)"
+
+    @admin.display(description="players")
+    def players(self, row: MatchModeSettings) -> str:
+        adapter = get_mode(row.mode)
+        return f"{adapter.min_players}..{adapter.max_players}" if adapter else "-"
+
+
+class MatchSeatInline(ReadOnlyInline):
+    model = MatchSeat
+    fields = ("seat", "player", "active", "joined_at", "left_at")
+    readonly_fields = fields
+    ordering = ("id",)
+
+
+class MatchActionInline(ReadOnlyInline):
+    model = MatchAction
+    fields = ("turn", "seat", "player", "action", "idempotency_key", "created_at")
+    readonly_fields = fields
+    ordering = ("turn",)
+    show_change_link = False
+
+
+class ModeFilter(admin.SimpleListFilter):
+    title = "mode"
+    parameter_name = "mode"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [(name, name) for name in sorted(registered_modes())]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Match]) -> QuerySet[Match]:
+        return queryset.filter(mode=self.value()) if self.value() else queryset
+
+
+@admin.register(Match)
+class MatchAdmin(ReadOnlyAdmin):
+    """Matches as a game master sees them: the board as a picture, the players, the log, the replay data."""
+
+    list_display = ("id", "mode", "status", "host", "seated", "turn", "awaiting", "created_at", "ended_at")
+    list_filter = (ModeFilter, "status")
+    search_fields = ("host__display_name",)  # a number searches match ids and seeds
+    list_select_related = ("host", "awaiting")
+    list_per_page = 50
+    show_full_result_count = False
+    inlines = (MatchSeatInline, MatchActionInline)
+    fieldsets = (
+        (None, {"fields": (("mode", "status"), ("host", "guild_link"), "settings_json", ("turn", "event_count"),
+                           "awaiting", ("created_at", "started_at", "ended_at"), "result_json")}),
+        ("Board", {"fields": ("board",)}),
+        ("Log", {"fields": ("log",)}),
+        ("Replay data (seed + settings + actions reproduce the match)",
+         {"classes": ("collapse",), "fields": ("seed", "state_json")}),
+    )
+    readonly_fields = ("mode", "status", "host", "guild_link", "settings_json", "turn", "event_count", "awaiting",
+                       "created_at", "started_at", "ended_at", "result_json", "board", "log", "seed", "state_json")
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Match]:
+        queryset = super().get_queryset(request).annotate(seated_count=Count("seats", filter=Q(seats__active=True)))
+        if request.resolver_match and request.resolver_match.url_name.endswith("changelist"):
+            queryset = queryset.defer("state")
+        return queryset
+
+    def get_search_results(self, request: HttpRequest, queryset: QuerySet[Match],
+                           search_term: str) -> tuple[QuerySet[Match], bool]:
+        number = number_term(search_term)
+        if number is not None:
+            return queryset.filter(Q(pk=number) | Q(seed=number)), False
+        return super().get_search_results(request, queryset, search_term)
+
+    @admin.display(description="seated", ordering="seated_count")
+    def seated(self, match: Match) -> int:
+        return getattr(match, "seated_count", 0)
+
+    @admin.display(description="guild")
+    def guild_link(self, match: Match) -> SafeString | str:
+        return admin_link(match.guild)
+
+    @admin.display(description="settings")
+    def settings_json(self, match: Match) -> SafeString:
+        return _pretty_json(match.settings)
+
+    @admin.display(description="result")
+    def result_json(self, match: Match) -> SafeString:
+        return _pretty_json(match.result)
+
+    @admin.display(description="state")
+    def state_json(self, match: Match) -> SafeString:
+        return _pretty_json(match.state)
+
+    @admin.display(description="board")
+    def board(self, match: Match) -> SafeString | str:
+        adapter = get_mode(match.mode)
+        if adapter is None or match.state is None:
+            return "-"
+        picture = adapter.picture(adapter.state_from_json(match.state))
+        # The SVG is built by the mode's own code from numbers and escaped names, never from user text.
+        return mark_safe(picture) if picture else "(this mode draws no picture)"  # noqa: S308
+
+    @admin.display(description="events")
+    def log(self, match: Match) -> SafeString:
+        rows = match.events.order_by("seq")
+        return format_html('<table><tr><th>#</th><th>turn</th><th>seen by</th><th>event</th></tr>{}</table>',
+                           format_html_join("", "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", (
+                               (row.seq, row.turn, "all" if row.seats is None else row.seats,
+                                row.data.get("text") or row.data) for row in rows)))

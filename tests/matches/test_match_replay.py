@@ -1,0 +1,81 @@
+"""For every registered mode: a whole game played over the API (random legal actions, some turns timed
+out) replays from the stored seed, settings and actions to exactly the stored final state."""
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+
+import pytest
+import time_machine
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from matches.models import Match
+from matches.modes import get_mode, registered_modes, replay
+from matches.services import mode_settings
+from players.models import Player
+from tests.factories import PlayerFactory, api_client
+from tests.matches.helpers import MATCHES, url
+
+pytestmark = pytest.mark.django_db
+
+# Small boards keep a random game short; other modes play with their defaults.
+SMALL_SETTINGS = {"cell_capture": {"width": 5, "height": 5}}
+MAX_STEPS = 3000
+TIMEOUT_EVERY = 3
+
+
+def _client(player: Player) -> APIClient:
+    """Authenticated without a JWT: the game's clock runs for hours, past any token's lifetime."""
+    client = APIClient()
+    client.force_authenticate(player.user)
+    return client
+
+
+def _play_to_the_end(mode: str, seed: int) -> Match:
+    adapter = get_mode(mode)
+    assert adapter is not None
+    chooser = random.Random(seed)
+    deadline = mode_settings(mode).turn_deadline_seconds
+    people = [PlayerFactory() for _ in range(adapter.min_players)]
+    clients = {p.pk: _client(p) for p in people}
+    with time_machine.travel(timezone.now(), tick=False) as clock:
+        match_id = clients[people[0].pk].post(MATCHES, {"mode": mode, "settings": SMALL_SETTINGS.get(mode, {})},
+                                              format="json").json()["id"]
+        for player in people[1:]:
+            clients[player.pk].post(url(match_id, "join/"))
+        assert clients[people[0].pk].post(url(match_id, "start/")).status_code == 200
+        for step in range(MAX_STEPS):
+            match = Match.objects.get(pk=match_id)
+            if match.is_over:
+                return match
+            if step % TIMEOUT_EVERY == TIMEOUT_EVERY - 1:
+                clock.shift(timedelta(seconds=deadline + 1))  # this turn times out on the next read
+                clients[people[0].pk].get(url(match_id))
+                continue
+            view = clients[match.awaiting_id].get(url(match_id)).json()
+            assert "allowed_actions" in view, view
+            action = chooser.choice(view["allowed_actions"])
+            reply = clients[match.awaiting_id].post(url(match_id, "actions/"),
+                                                    {"turn": view["turn"], "action": action}, format="json")
+            assert reply.status_code == 200, reply.json()
+            clock.shift(timedelta(seconds=1))
+    raise AssertionError(f"{mode} did not end in {MAX_STEPS} steps")
+
+
+@pytest.mark.parametrize("mode", sorted(registered_modes()))
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_replay_reproduces_the_final_state(mode: str, seed: int) -> None:
+    # given: a game played to its end
+    match = _play_to_the_end(mode, seed)
+    # when: a seated player fetches the replay and runs it through the mode alone
+    body = api_client(match.host).get(url(match.pk, "replay/")).json()
+    adapter = get_mode(body["mode"])
+    assert adapter is not None
+    steps = [(s["seat"], s["action"]) for s in body["actions"]]
+    final = replay(adapter, settings=body["settings"], seats=len(body["seats"]), seed=body["seed"], steps=steps)
+    # then: the same final state, and the replay's actions are every step
+    assert adapter.state_to_json(final) == match.state == body["final_state"]
+    assert [s["turn"] for s in body["actions"]] == list(range(1, match.turn))
+    assert any(s["timeout"] for s in body["actions"])
+
