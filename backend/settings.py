@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "npcs",
     "matches",
     "cell_capture",
+    "labyrinth",
 ]
 
 MIDDLEWARE = [
