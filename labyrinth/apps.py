@@ -4,3 +4,9 @@ from django.apps import AppConfig
 
 class LabyrinthConfig(AppConfig):
     name = "labyrinth"
+
+    def ready(self) -> None:
+        from labyrinth.roguelike_mode import RoguelikeMode
+        from matches.modes import register
+
+        register(RoguelikeMode())

@@ -1,4 +1,5 @@
-"""The seeded generator (same seed, same labyrinth; always playable) and a random bot that never crashes it."""
+"""The seeded generator (same seed, same labyrinth; always playable) and a random bot that never crashes
+the engine."""
 from __future__ import annotations
 
 import json
@@ -34,7 +35,8 @@ from labyrinth.engine.roguelike import (
 seeds = st.integers(min_value=0, max_value=2**63 - 1)
 game_settings = st.builds(
     Settings,
-    width=st.none() | st.integers(3, 8), height=st.none() | st.integers(3, 8), floors=st.none() | st.integers(1, 3),
+    width=st.none() | st.integers(3, 8), height=st.none() | st.integers(3, 8),
+    floors=st.none() | st.integers(1, 3),
     dragon_count=st.integers(0, 4), archer_count=st.integers(0, 4), portal_count=st.integers(0, 5),
     mine_count=st.integers(0, 2), hospital_count=st.integers(0, 2), arsenal_count=st.integers(0, 2),
     player_bombs=st.integers(0, 3), spawn_location=st.sampled_from(SpawnLocation),
@@ -108,7 +110,8 @@ def test_a_random_bot_plays_many_games_without_crashing_the_engine() -> None:
     rng = random.Random(2026)
     outcomes: Counter[str] = Counter()
     for seed in range(100):
-        s = Settings(archer_count=rng.randint(0, 3), dragon_count=rng.randint(0, 3), death_limit=rng.randint(0, 3))
+        s = Settings(archer_count=rng.randint(0, 3), dragon_count=rng.randint(0, 3),
+                     death_limit=rng.randint(0, 3))
         g = generate(s, seed)
         for _ in range(400):
             actions = legal_actions(g)

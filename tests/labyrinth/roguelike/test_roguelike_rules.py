@@ -121,7 +121,8 @@ def test_without_arrows_shooting_is_refused() -> None:
 
 
 def test_a_killed_dragon_drops_a_ring_and_an_archer_a_bag() -> None:
-    g = game(world(1, 5), at=(0, 0, 0), monsters=[dragon((0, 0, 3), health=1), archer((0, 0, 4), U, health=1)])
+    g = game(world(1, 5), at=(0, 0, 0),
+             monsters=[dragon((0, 0, 3), health=1), archer((0, 0, 4), U, health=1)])
     g, events = turn(g, Shoot(R))
     g, events2 = turn(g, Shoot(R))
     assert g.monsters == ()
@@ -144,7 +145,8 @@ def test_a_bomb_destroys_an_inner_wall_on_both_sides() -> None:
 
 @pytest.mark.parametrize("at, direction", [((0, 2, 2), D), ((0, 0, 0), U), ((0, 1, 1), R)],
                          ids=["outer wall", "exit", "passage"])
-def test_a_bomb_on_an_outer_wall_the_exit_or_a_passage_does_nothing_but_is_spent(at: Any, direction: Any) -> None:
+def test_a_bomb_on_an_outer_wall_the_exit_or_a_passage_does_nothing_but_is_spent(at: Any,
+                                                                                  direction: Any) -> None:
     g = game(world(exit=((0, 0, 0), U)), at=at)
     after, events = turn(g, Bomb(direction))
     assert after.player.bombs == 1 and events[0]["kind"] == "bomb_no_effect"
@@ -203,7 +205,8 @@ def test_several_copies_of_an_item_can_be_taken_with_free_slots() -> None:
 
 
 def test_armor_absorbs_one_source_and_the_rest_hits() -> None:
-    g = game(monsters=[dragon((0, 1, 2), ident=0), dragon((0, 0, 1), ident=1)], items=[Item.ARMOR, Item.DOUBLEGUN],
+    g = game(monsters=[dragon((0, 1, 2), ident=0), dragon((0, 0, 1), ident=1)],
+             items=[Item.ARMOR, Item.DOUBLEGUN],
              slots=2, stock=[])
     g, events = turn(g, Shoot(D))
     assert kinds(events)[1:] == ["armor_absorbed", "damage", "items_lost"]
@@ -212,7 +215,8 @@ def test_armor_absorbs_one_source_and_the_rest_hits() -> None:
 
 
 def test_an_unprotected_hit_drops_every_arsenal_item_but_never_the_gold() -> None:
-    g = game(monsters=[dragon((0, 1, 2))], items=[Item.MINE_DETECTOR, Item.CEMENT], slots=2, gold=True, stock=[])
+    g = game(monsters=[dragon((0, 1, 2))], items=[Item.MINE_DETECTOR, Item.CEMENT], slots=2, gold=True,
+             stock=[])
     g, events = turn(g, Shoot(U))
     assert g.player.gold and g.player.items == ()
     assert events[-1] == {"kind": "items_lost", "items": ["mine_detector", "cement"]}
@@ -301,7 +305,8 @@ def test_death_respawns_at_the_graveyard_with_the_parameters_share_of_health_and
 
 
 def test_respawn_health_is_at_least_one() -> None:
-    g = game(monsters=[dragon((0, 1, 2))], health=1, max_health=1, settings=Settings(respawn_health_percent=1))
+    g = game(monsters=[dragon((0, 1, 2))], health=1, max_health=1,
+             settings=Settings(respawn_health_percent=1))
     g, _ = turn(g, Shoot(U))
     assert g.player.health == 1
 
@@ -342,7 +347,8 @@ def test_monsters_never_hurt_each_other_and_every_source_hits() -> None:
              settings=Settings(dragon_damage=2, archer_damage=1))
     g, events = turn(g, Bomb(D))
     assert [m.health for m in g.monsters] == [5, 5]
-    assert g.player.health == 2 and [e["source"] for e in events if e["kind"] == "damage"] == ["dragon", "archer"]
+    assert g.player.health == 2
+    assert [e["source"] for e in events if e["kind"] == "damage"] == ["dragon", "archer"]
 
 
 def test_once_dead_the_rest_of_the_attacks_miss() -> None:
