@@ -165,3 +165,20 @@ def test_a_single_player_game_cannot_be_joined() -> None:
     lobby = api_client(player).post(MATCHES, {"mode": MODE, "settings": {}}, format="json").json()["id"]
     reply = api_client(other).post(url(lobby, "join/"))
     assert reply.status_code == 409 and reply.json()["error"]["code"] == "match_full"
+
+
+def test_the_modes_admin_row_starts_with_a_days_deadline_and_the_seeds_defaults() -> None:
+    from matches.services import mode_settings
+
+    row = mode_settings(MODE)
+    assert row.turn_deadline_seconds == 86400
+    assert row.defaults["respawn_health_percent"] == 80 and row.defaults["spawn_location"] == "graveyard"
+
+
+def test_the_admin_picture_draws_the_floors() -> None:
+    from matches.modes import get_mode
+
+    adapter = get_mode(MODE)
+    assert adapter is not None
+    picture = adapter.picture(server_game(open_game(PlayerFactory(), {"floors": 2, "seed": 1})))
+    assert picture.startswith("<svg") and picture.count("</svg>") == 1
