@@ -124,7 +124,10 @@ def test_a_random_bot_plays_many_games_without_crashing_the_engine() -> None:
             assert g.player.health > 0 or g.lost
             assert len(g.player.items) <= g.player.slots
             assert len(g.stock) + len(g.player.items) == 4 * s.arsenal_count
-            json.dumps(view(g))
+            seen = view(g)
+            assert "cell" not in json.dumps(seen) and set(seen["here"]) <= {"building", "sides", "monsters",
+                                                                           "arsenal", "lift"}
+            assert len(seen["here"]["monsters"]) == len(g.monsters_at(g.player.cell))
             if g.over:
                 break
         assert game_from_json(json.loads(json.dumps(game_to_json(g)))) == g
