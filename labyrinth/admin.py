@@ -37,6 +37,11 @@ class LabyrinthGeneratorSettingsAdmin(SingletonAdmin):
         (None, {"fields": ("updated_at",)}),
     )
 
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        # The row always exists (data migration, and load() on first use): no add button, and no
+        # existence query on every admin page's app list.
+        return False
+
 
 class MapDesignFormBase(forms.ModelForm):
     """The map's text, or the generator's inputs: with rows and columns filled in, saving generates a

@@ -33,6 +33,9 @@ class MapFormatError(ValueError):
         self.line = line
         self.problem = problem
 
+    def __reduce__(self) -> tuple[type[MapFormatError], tuple[int, str]]:
+        return (type(self), (self.line, self.problem))
+
 
 _NUMBER = r"\s*([+-]?\d+)\s*"
 _HEADER_ONE = re.compile(rf"^{_NUMBER}$")

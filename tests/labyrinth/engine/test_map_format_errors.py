@@ -1,6 +1,8 @@
 """Every refusal of parse_map names the line and the problem."""
 from __future__ import annotations
 
+import pickle
+
 import pytest
 
 from labyrinth.engine import MapFormatError, parse_map
@@ -100,3 +102,9 @@ def test_a_wall_line_of_spaces_may_be_empty():
 
 def test_an_unused_legend_line_is_accepted_and_dropped():
     assert parse_map(GOOD + "K Key()\n") == parse_map(GOOD)
+
+
+def test_the_error_survives_pickling():
+    error = refusal("2 3\n.|S\n")
+    again = pickle.loads(pickle.dumps(error))
+    assert (again.line, again.problem, str(again)) == (error.line, error.problem, str(error))
