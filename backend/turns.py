@@ -1,4 +1,4 @@
-"""The turn protocol shared by battles and matches: deadlines, stale turns, idempotent retries, one action per turn.
+"""The turn protocol of battles and matches: deadlines, stale turns, idempotent retries, one action per turn.
 
 A turn-based object (a battle, a match) is a row that stores its current ``turn`` number, the
 player it ``awaits`` and when that player's turn started. Its app describes it with a
@@ -14,6 +14,7 @@ action); the three functions below are the whole protocol, the same for every ga
 - ``deadlines_apply``: deadlines chain: a timed-out player's successor starts its turn at the
   moment the deadline passed, so a silent table times out exactly as if a clock had run.
 """
+
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
@@ -100,11 +101,19 @@ class TurnTable(ABC, Generic[Row]):
 
     @abstractmethod
     def take(self, row: Row, player: Player, action: Any, *, now: datetime) -> Taken:
-        """Apply the action for the current turn and persist the new state (RuleViolation: nothing changes)."""
+        """Apply the action for the current turn and persist the new state (a refusal changes nothing)."""
 
     @abstractmethod
-    def record(self, row: Row, player: Player, *, turn: int, action: dict[str, Any], key: str,
-               response: dict[str, Any]) -> None:
+    def record(
+        self,
+        row: Row,
+        player: Player,
+        *,
+        turn: int,
+        action: dict[str, Any],
+        key: str,
+        response: dict[str, Any],
+    ) -> None:
         """Create the action row (unique per object and turn: the backstop against a second effect)."""
 
 
@@ -127,7 +136,9 @@ def deadlines_apply(table: TurnTable[Row], row: Row, *, now: datetime) -> int:
         skipped += 1
 
 
-def turn_refresh(table: TurnTable[Row], *, object_id: int, player: Player, now: datetime | None = None) -> Row:
+def turn_refresh(
+    table: TurnTable[Row], *, object_id: int, player: Player, now: datetime | None = None
+) -> Row:
     """The row for a reader, after applying passed deadlines.
 
     A plain read when no deadline has passed; only then the locks are taken (and the check
@@ -150,8 +161,14 @@ def _stale(noun: str, details: dict[str, Any]) -> RuleViolation:
 
 @transaction.atomic
 def turn_act(
-    table: TurnTable[Row], *, object_id: int, player: Player, turn: int, action: Mapping[str, Any],
-    idempotency_key: str = "", now: datetime | None = None,
+    table: TurnTable[Row],
+    *,
+    object_id: int,
+    player: Player,
+    turn: int,
+    action: Mapping[str, Any],
+    idempotency_key: str = "",
+    now: datetime | None = None,
 ) -> TurnOutcome[Row]:
     """Take the player's action for turn ``turn`` (the turn the client saw).
 
@@ -176,9 +193,11 @@ def turn_act(
         raise _stale(table.noun, {"turn": turn, "current_turn": current})
     taken = table.take(row, player, parsed, now=now)
     try:
-        with transaction.atomic():
-            table.record(row, player, turn=current, action=taken.action, key=idempotency_key,
-                         response=taken.response)
+        # No savepoint: a failed insert dooms the whole request anyway, and the refusal below rolls it back.
+        with transaction.atomic(savepoint=False):
+            table.record(
+                row, player, turn=current, action=taken.action, key=idempotency_key, response=taken.response
+            )
     except IntegrityError as exc:  # unreachable while the lock holds; the constraint is the backstop
         raise _stale(table.noun, {"turn": turn}) from exc
     if taken.then is not None:

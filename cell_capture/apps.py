@@ -1,4 +1,5 @@
 """App config for cell capture: registers the ``cell_capture`` match mode."""
+
 from django.apps import AppConfig
 
 

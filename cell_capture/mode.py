@@ -6,6 +6,7 @@ turn (``Game.skip``). A malformed cell or one off the board is a 400 (``bad_cell
 ``off_board``); a cell the rules refuse is a 409 with the engine's code (``occupied``,
 ``empty_cell``, ``not_your_piece``).
 """
+
 from __future__ import annotations
 
 import random
@@ -16,7 +17,18 @@ from typing import Any
 from cell_capture.engine import MAX_PLAYERS, MAX_SIZE, MIN_PLAYERS, MIN_SIZE, Game, IllegalMove, new_game
 from matches.modes import JSON, ActionRefused, Event, ModeAdapter, Outcome
 
-PALETTE: tuple[str, ...] = ("red", "blue", "green", "orange", "purple", "teal", "pink", "brown", "olive", "navy")
+PALETTE: tuple[str, ...] = (
+    "red",
+    "blue",
+    "green",
+    "orange",
+    "purple",
+    "teal",
+    "pink",
+    "brown",
+    "olive",
+    "navy",
+)
 DEFAULT_SETTINGS: JSON = {"width": 8, "height": 8}
 INPUT_CODES = frozenset({"bad_cell", "off_board"})
 SETTING_KEYS = ("width", "height")
@@ -29,10 +41,18 @@ def _seat(colour: str | None) -> int | None:
 
 def _cell(action: Mapping[str, Any]) -> tuple[int, int]:
     cell = action.get("cell") if isinstance(action, Mapping) else None
-    if (not isinstance(cell, list) or len(cell) != 2
-            or not all(isinstance(v, int) and not isinstance(v, bool) for v in cell) or set(action) != {"cell"}):
-        raise ActionRefused("bad_cell", "An action is {\"cell\": [x, y]} with two integers.", kind="input",
-                            details={"action": dict(action) if isinstance(action, Mapping) else action})
+    if (
+        not isinstance(cell, list)
+        or len(cell) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in cell)
+        or set(action) != {"cell"}
+    ):
+        raise ActionRefused(
+            "bad_cell",
+            'An action is {"cell": [x, y]} with two integers.',
+            kind="input",
+            details={"action": dict(action) if isinstance(action, Mapping) else action},
+        )
     return cell[0], cell[1]
 
 
@@ -48,14 +68,22 @@ class CellCaptureMode(ModeAdapter):
     def validate_settings(self, settings: Mapping[str, Any]) -> JSON:
         unknown = sorted(set(settings) - set(SETTING_KEYS))
         if unknown:
-            raise ActionRefused("unknown_setting", "Cell capture's settings are width and height.", kind="input",
-                                details={"unknown": unknown})
+            raise ActionRefused(
+                "unknown_setting",
+                "Cell capture's settings are width and height.",
+                kind="input",
+                details={"unknown": unknown},
+            )
         complete = {**DEFAULT_SETTINGS, **settings}
         for key in SETTING_KEYS:
             value = complete[key]
             if not isinstance(value, int) or isinstance(value, bool) or not MIN_SIZE <= value <= MAX_SIZE:
-                raise ActionRefused("bad_size", f"{key} is a whole number from {MIN_SIZE} to {MAX_SIZE}.",
-                                    kind="input", details={key: value})
+                raise ActionRefused(
+                    "bad_size",
+                    f"{key} is a whole number from {MIN_SIZE} to {MAX_SIZE}.",
+                    kind="input",
+                    details={key: value},
+                )
         return {key: complete[key] for key in SETTING_KEYS}
 
     def create(self, *, settings: Mapping[str, Any], seats: int, rng: random.Random) -> Game:
@@ -75,17 +103,24 @@ class CellCaptureMode(ModeAdapter):
     def check_action(self, state: Game, action: Mapping[str, Any]) -> None:
         x, y = _cell(action)
         if not state.on_board((x, y)):
-            raise ActionRefused("off_board", "The cell is outside the board.", kind="input",
-                                details={"cell": [x, y], "width": state.width, "height": state.height})
+            raise ActionRefused(
+                "off_board",
+                "The cell is outside the board.",
+                kind="input",
+                details={"cell": [x, y], "width": state.width, "height": state.height},
+            )
 
-    def apply(self, state: Game, seat: int, action: Mapping[str, Any],
-              rng: random.Random) -> tuple[Game, Sequence[Event]]:
+    def apply(
+        self, state: Game, seat: int, action: Mapping[str, Any], rng: random.Random
+    ) -> tuple[Game, Sequence[Event]]:
         self.check_action(state, action)
         try:
             new, events = state.play(_cell(action))
         except IllegalMove as exc:
             kind = "input" if exc.code in INPUT_CODES else "rule"
-            raise ActionRefused(exc.code, exc.message, kind=kind, details={"cell": action.get("cell")}) from exc
+            raise ActionRefused(
+                exc.code, exc.message, kind=kind, details={"cell": action.get("cell")}
+            ) from exc
         return new, [Event(e.to_dict()) for e in events]
 
     def timeout(self, state: Game, seat: int, rng: random.Random) -> tuple[Game, Sequence[Event]]:
@@ -98,12 +133,17 @@ class CellCaptureMode(ModeAdapter):
     def full_view(self, state: Game) -> JSON:
         """Cell capture hides nothing: the board with seats and colours, the round, who is out."""
         return {
-            "width": state.width, "height": state.height, "round": state.round,
-            "to_move": _seat(state.to_move), "winner": _seat(state.winner),
+            "width": state.width,
+            "height": state.height,
+            "round": state.round,
+            "to_move": _seat(state.to_move),
+            "winner": _seat(state.winner),
             "colours": {str(PALETTE.index(c)): c for c in state.order},
             "eliminated": [PALETTE.index(c) for c in state.eliminated],
-            "board": [{"x": x, "y": y, "seat": PALETTE.index(colour), "colour": colour, "level": level}
-                      for (x, y), (colour, level) in sorted(state.board.items())],
+            "board": [
+                {"x": x, "y": y, "seat": PALETTE.index(colour), "colour": colour, "level": level}
+                for (x, y), (colour, level) in sorted(state.board.items())
+            ],
         }
 
     def outcome(self, state: Game) -> Outcome | None:
@@ -120,16 +160,24 @@ class CellCaptureMode(ModeAdapter):
     def picture(self, state: Game) -> str:
         """The board as SVG: (0, 0) bottom-left, a coloured circle per piece with one dot per level."""
         size_w, size_h = state.width * _CELL_PX, state.height * _CELL_PX
-        parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{size_w}" height="{size_h}" '
-                 f'viewBox="0 0 {size_w} {size_h}"><rect width="{size_w}" height="{size_h}" fill="#f4f1e8"/>']
+        parts = [
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{size_w}" height="{size_h}" '
+            f'viewBox="0 0 {size_w} {size_h}"><rect width="{size_w}" height="{size_h}" fill="#f4f1e8"/>'
+        ]
         for x in range(state.width + 1):
-            parts.append(f'<line x1="{x * _CELL_PX}" y1="0" x2="{x * _CELL_PX}" y2="{size_h}" stroke="#bbb"/>')
+            parts.append(
+                f'<line x1="{x * _CELL_PX}" y1="0" x2="{x * _CELL_PX}" y2="{size_h}" stroke="#bbb"/>'
+            )
         for y in range(state.height + 1):
-            parts.append(f'<line x1="0" y1="{y * _CELL_PX}" x2="{size_w}" y2="{y * _CELL_PX}" stroke="#bbb"/>')
+            parts.append(
+                f'<line x1="0" y1="{y * _CELL_PX}" x2="{size_w}" y2="{y * _CELL_PX}" stroke="#bbb"/>'
+            )
         for (x, y), (colour, level) in sorted(state.board.items()):
             cx, cy = x * _CELL_PX + _CELL_PX / 2, (state.height - 1 - y) * _CELL_PX + _CELL_PX / 2
-            parts.append(f'<circle cx="{cx}" cy="{cy}" r="{_CELL_PX * 0.4}" fill="{escape(colour)}">'
-                         f'<title>{escape(colour)} level {level} ({x},{y})</title></circle>')
+            parts.append(
+                f'<circle cx="{cx}" cy="{cy}" r="{_CELL_PX * 0.4}" fill="{escape(colour)}">'
+                f"<title>{escape(colour)} level {level} ({x},{y})</title></circle>"
+            )
             for dot in range(level):
                 dx = (dot - (level - 1) / 2) * 5
                 parts.append(f'<circle cx="{cx + dx}" cy="{cy}" r="1.8" fill="white"/>')

@@ -1,4 +1,5 @@
 """Match admin: each mode's default settings and deadline, and the matches with their board and log."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -17,7 +18,7 @@ from matches.modes import ActionRefused, get_mode, registered_modes
 
 
 class MatchModeSettingsForm(forms.ModelForm):
-    """The defaults are checked by the mode itself (its validate_settings), so a bad value never reaches a lobby."""
+    """Defaults checked by the mode itself (validate_settings): a bad value never reaches a lobby."""
 
     class Meta:
         model = MatchModeSettings
@@ -92,24 +93,57 @@ class MatchAdmin(ReadOnlyAdmin):
     show_full_result_count = False
     inlines = (MatchSeatInline, MatchActionInline)
     fieldsets = (
-        (None, {"fields": (("mode", "status"), ("host", "guild_link"), "settings_json", ("turn", "event_count"),
-                           "awaiting", ("created_at", "started_at", "ended_at"), "result_json")}),
+        (
+            None,
+            {
+                "fields": (
+                    ("mode", "status"),
+                    ("host", "guild_link"),
+                    "settings_json",
+                    ("turn", "event_count"),
+                    "awaiting",
+                    ("created_at", "started_at", "ended_at"),
+                    "result_json",
+                )
+            },
+        ),
         ("Board", {"fields": ("board",)}),
         ("Log", {"fields": ("log",)}),
-        ("Replay data (seed + settings + actions reproduce the match)",
-         {"classes": ("collapse",), "fields": ("seed", "state_json")}),
+        (
+            "Replay data (seed + settings + actions reproduce the match)",
+            {"classes": ("collapse",), "fields": ("seed", "state_json")},
+        ),
     )
-    readonly_fields = ("mode", "status", "host", "guild_link", "settings_json", "turn", "event_count", "awaiting",
-                       "created_at", "started_at", "ended_at", "result_json", "board", "log", "seed", "state_json")
+    readonly_fields = (
+        "mode",
+        "status",
+        "host",
+        "guild_link",
+        "settings_json",
+        "turn",
+        "event_count",
+        "awaiting",
+        "created_at",
+        "started_at",
+        "ended_at",
+        "result_json",
+        "board",
+        "log",
+        "seed",
+        "state_json",
+    )
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Match]:
-        queryset = super().get_queryset(request).annotate(seated_count=Count("seats", filter=Q(seats__active=True)))
+        queryset = (
+            super().get_queryset(request).annotate(seated_count=Count("seats", filter=Q(seats__active=True)))
+        )
         if request.resolver_match and request.resolver_match.url_name.endswith("changelist"):
             queryset = queryset.defer("state")
         return queryset
 
-    def get_search_results(self, request: HttpRequest, queryset: QuerySet[Match],
-                           search_term: str) -> tuple[QuerySet[Match], bool]:
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet[Match], search_term: str
+    ) -> tuple[QuerySet[Match], bool]:
         number = number_term(search_term)
         if number is not None:
             return queryset.filter(Q(pk=number) | Q(seed=number)), False
@@ -147,7 +181,19 @@ class MatchAdmin(ReadOnlyAdmin):
     @admin.display(description="events")
     def log(self, match: Match) -> SafeString:
         rows = match.events.order_by("seq")
-        return format_html('<table><tr><th>#</th><th>turn</th><th>seen by</th><th>event</th></tr>{}</table>',
-                           format_html_join("", "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", (
-                               (row.seq, row.turn, "all" if row.seats is None else row.seats,
-                                row.data.get("text") or row.data) for row in rows)))
+        return format_html(
+            "<table><tr><th>#</th><th>turn</th><th>seen by</th><th>event</th></tr>{}</table>",
+            format_html_join(
+                "",
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                (
+                    (
+                        row.seq,
+                        row.turn,
+                        "all" if row.seats is None else row.seats,
+                        row.data.get("text") or row.data,
+                    )
+                    for row in rows
+                ),
+            ),
+        )

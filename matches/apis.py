@@ -1,4 +1,5 @@
 """Match endpoints (SPEC section 12): lobby, seats, start, the caller's view, actions, replay."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -29,23 +30,37 @@ def _match(match_id: int, request: Request, player: Any, since: int = 0) -> dict
 
 
 class MatchListCreateApi(PlayerApi):
-    @extend_schema(operation_id="v1_matches_list", parameters=[MatchListQuery], responses={200: MatchListOutput, **errors(400, 401)},
-                   summary="Lobbies open to the caller and the caller's own matches, newest first")
+    @extend_schema(
+        operation_id="v1_matches_list",
+        parameters=[MatchListQuery],
+        responses={200: MatchListOutput, **errors(400, 401)},
+        summary="Lobbies open to the caller and the caller's own matches, newest first",
+    )
     def get(self, request: Request) -> Response:
         query = valid(MatchListQuery, request.query_params)
-        page = selectors.match_list(player=self.player, mode=query["mode"] or None, status=query.get("status"),
-                                    cursor=query["cursor"] or None, page_size=query["page_size"])
+        page = selectors.match_list(
+            player=self.player,
+            mode=query["mode"] or None,
+            status=query.get("status") or None,
+            cursor=query["cursor"] or None,
+            page_size=query["page_size"],
+        )
         return Response(MatchListOutput({"results": page.items, "next": page.next_cursor}).data)
 
-    @extend_schema(request=MatchOpenInput, responses={201: MatchOutput, **errors(400, 401, 409)},
-                   summary="Open a lobby of a mode, hosted by the caller (guild: members only)")
+    @extend_schema(
+        request=MatchOpenInput,
+        responses={201: MatchOutput, **errors(400, 401, 409)},
+        summary="Open a lobby of a mode, hosted by the caller (guild: members only)",
+    )
     def post(self, request: Request) -> Response:
         match = services.match_open(player=self.player, **valid(MatchOpenInput, request.data))
         return Response(_match(match.pk, request, self.player), status=status.HTTP_201_CREATED)
 
 
 def _lobby_action(summary: str) -> Any:
-    return extend_schema(request=None, responses={200: MatchOutput, **errors(401, 403, 404, 409)}, summary=summary)
+    return extend_schema(
+        request=None, responses={200: MatchOutput, **errors(401, 403, 404, 409)}, summary=summary
+    )
 
 
 class MatchJoinApi(PlayerApi):
@@ -70,8 +85,11 @@ class MatchStartApi(PlayerApi):
 
 
 class MatchDetailApi(PlayerApi):
-    @extend_schema(parameters=[MatchQuery], responses={200: MatchOutput, **errors(400, 401, 404)},
-                   summary="The caller's view of a match: whose turn, deadline, allowed actions, events since")
+    @extend_schema(
+        parameters=[MatchQuery],
+        responses={200: MatchOutput, **errors(400, 401, 404)},
+        summary="The caller's view of a match: whose turn, deadline, allowed actions, events since",
+    )
     def get(self, request: Request, match_id: int) -> Response:
         since = valid(MatchQuery, request.query_params)["since"]
         match = services.match_refresh(player=self.player, match_id=match_id)
@@ -79,17 +97,27 @@ class MatchDetailApi(PlayerApi):
 
 
 class MatchActApi(PlayerApi):
-    @extend_schema(request=MatchActInput, responses={200: MatchActOutput, **errors(400, 401, 404, 409)},
-                   summary="One action on the caller's turn (one of allowed_actions)")
+    @extend_schema(
+        request=MatchActInput,
+        responses={200: MatchActOutput, **errors(400, 401, 404, 409)},
+        summary="One action on the caller's turn (one of allowed_actions)",
+    )
     def post(self, request: Request, match_id: int) -> Response:
         data = valid(MatchActInput, request.data)
-        outcome = services.match_act(player=self.player, match_id=match_id, turn=data["turn"], action=data["action"],
-                                     idempotency_key=data["idempotency_key"])
+        outcome = services.match_act(
+            player=self.player,
+            match_id=match_id,
+            turn=data["turn"],
+            action=data["action"],
+            idempotency_key=data["idempotency_key"],
+        )
         return Response(MatchActOutput({**outcome.response, "replayed": outcome.replayed}).data)
 
 
 class MatchReplayApi(PlayerApi):
-    @extend_schema(responses={200: MatchReplayOutput, **errors(401, 404, 409)},
-                   summary="After the end: seed, settings, seats and every step, enough to replay exactly")
+    @extend_schema(
+        responses={200: MatchReplayOutput, **errors(401, 404, 409)},
+        summary="After the end: seed, settings, seats and every step, enough to replay exactly",
+    )
     def get(self, request: Request, match_id: int) -> Response:
         return Response(MatchReplayOutput(selectors.match_replay(match_id=match_id, player=self.player)).data)

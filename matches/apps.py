@@ -1,4 +1,5 @@
 """App config for matches (modes register themselves from their own apps' ready())."""
+
 from django.apps import AppConfig
 
 

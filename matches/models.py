@@ -1,4 +1,5 @@
 """Hosted matches: per-mode settings, the match row (lobby to end), its seats, its action and event log."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -11,13 +12,17 @@ from players.models import Player
 
 
 class MatchModeSettings(models.Model):
-    """A mode's admin data: the default settings of new lobbies (validated by the mode) and the turn deadline."""
+    """A mode's admin data: default settings of new lobbies (the mode validates them), turn deadline."""
 
     mode = models.CharField(max_length=40, unique=True, help_text="The registered mode's name.")
-    defaults = models.JSONField(default=dict, blank=True,
-                                help_text="Default settings of new lobbies; a lobby's settings override keys.")
+    defaults = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Default settings of new lobbies; a lobby's settings override keys.",
+    )
     turn_deadline_seconds = models.PositiveIntegerField(
-        default=60, validators=[MinValueValidator(1), MaxValueValidator(86400)],
+        default=60,
+        validators=[MinValueValidator(1), MaxValueValidator(86400)],
         help_text="A player's turn is skipped when this many seconds pass without an action.",
     )
 
@@ -51,18 +56,31 @@ class Match(models.Model):
     mode = models.CharField(max_length=40, db_index=True)
     status = models.CharField(max_length=12, choices=MatchStatus.choices, default=MatchStatus.LOBBY)
     host = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="hosted_matches")
-    guild = models.ForeignKey("guilds.Guild", on_delete=models.SET_NULL, null=True, blank=True,
-                              related_name="matches", help_text="Only this guild's members may join.")
-    settings = models.JSONField(default=dict, help_text="The complete settings (mode defaults + the lobby's).")
+    guild = models.ForeignKey(
+        "guilds.Guild",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="matches",
+        help_text="Only this guild's members may join.",
+    )
+    settings = models.JSONField(
+        default=dict, help_text="The complete settings (mode defaults + the lobby's)."
+    )
     seed = models.BigIntegerField(null=True, blank=True)
     state = models.JSONField(null=True, blank=True)
     turn = models.PositiveIntegerField(default=0)
     awaiting = models.ForeignKey(Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     turn_started_at = models.DateTimeField(null=True, blank=True)
-    turn_deadline_seconds = models.PositiveIntegerField(default=60, help_text="The mode's deadline at the start.")
+    turn_deadline_seconds = models.PositiveIntegerField(
+        default=60, help_text="The mode's deadline at the start."
+    )
     idle_steps = models.PositiveIntegerField(default=0, help_text="Timeouts since the last action.")
-    absent_seats = models.JSONField(default=list, blank=True,
-                                    help_text="Seats whose players left the started match: their turns time out at once.")
+    absent_seats = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Seats whose players left the started match: their turns time out at once.",
+    )
     event_count = models.PositiveIntegerField(default=0)
     result = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -100,8 +118,9 @@ class MatchSeat(models.Model):
         ordering = ["match", "id"]
         constraints = [
             models.UniqueConstraint(fields=["match", "player"], name="match_seat_once"),
-            models.UniqueConstraint(fields=["player", "mode"], condition=Q(active=True),
-                                    name="match_seat_one_active_per_mode"),
+            models.UniqueConstraint(
+                fields=["player", "mode"], condition=Q(active=True), name="match_seat_one_active_per_mode"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -124,8 +143,11 @@ class MatchAction(models.Model):
         ordering = ["match", "turn"]
         constraints = [
             models.UniqueConstraint(fields=["match", "turn"], name="match_action_one_per_turn"),
-            models.UniqueConstraint(fields=["match", "player", "idempotency_key"], condition=~Q(idempotency_key=""),
-                                    name="match_action_idempotency_key"),
+            models.UniqueConstraint(
+                fields=["match", "player", "idempotency_key"],
+                condition=~Q(idempotency_key=""),
+                name="match_action_idempotency_key",
+            ),
         ]
 
     def __str__(self) -> str:

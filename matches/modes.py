@@ -20,6 +20,7 @@ Game apps register their adapter in their ``AppConfig.ready()``::
 
 so ``matches`` imports no game app (no import cycle) and adding a mode adds no route.
 """
+
 from __future__ import annotations
 
 import random
@@ -38,8 +39,14 @@ class ActionRefused(Exception):
     the error code of the API's answer; nothing is written when an action is refused.
     """
 
-    def __init__(self, code: str, message: str = "", *, kind: Literal["rule", "input"] = "rule",
-                 details: Mapping[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        code: str,
+        message: str = "",
+        *,
+        kind: Literal["rule", "input"] = "rule",
+        details: Mapping[str, Any] | None = None,
+    ) -> None:
         self.code = code
         self.message = message or code.replace("_", " ")
         self.kind = kind
@@ -117,8 +124,9 @@ class ModeAdapter(ABC):
         """Every action ``seat`` may send now (empty when it is not their turn)."""
 
     @abstractmethod
-    def apply(self, state: Any, seat: int, action: Mapping[str, Any],
-              rng: random.Random) -> tuple[Any, Sequence[Event]]:
+    def apply(
+        self, state: Any, seat: int, action: Mapping[str, Any], rng: random.Random
+    ) -> tuple[Any, Sequence[Event]]:
         """``seat`` plays ``action``: the new state and the events, or raises ActionRefused.
 
         The machinery calls it only for the awaiting seat; ``state`` must not be mutated.
@@ -192,8 +200,14 @@ def rng_for(seed: int, turn: int) -> random.Random:
     return random.Random(f"deepdelve-match/{seed}/{turn}")
 
 
-def replay(adapter: ModeAdapter, *, settings: Mapping[str, Any], seats: int, seed: int,
-           steps: Sequence[tuple[int, Mapping[str, Any] | None]]) -> Any:
+def replay(
+    adapter: ModeAdapter,
+    *,
+    settings: Mapping[str, Any],
+    seats: int,
+    seed: int,
+    steps: Sequence[tuple[int, Mapping[str, Any] | None]],
+) -> Any:
     """Replay a match from its stored record: each step is (seat, action), or (seat, None) for a timeout.
 
     Step n (1-based) draws from ``rng_for(seed, n)`` as it did when it was played.
@@ -201,5 +215,7 @@ def replay(adapter: ModeAdapter, *, settings: Mapping[str, Any], seats: int, see
     state = adapter.create(settings=settings, seats=seats, rng=rng_for(seed, 0))
     for turn, (seat, action) in enumerate(steps, start=1):
         rng = rng_for(seed, turn)
-        state, _ = adapter.timeout(state, seat, rng) if action is None else adapter.apply(state, seat, action, rng)
+        state, _ = (
+            adapter.timeout(state, seat, rng) if action is None else adapter.apply(state, seat, action, rng)
+        )
     return state

@@ -1,4 +1,5 @@
 """Reads of hosted matches: the lists, a player's view of a match, the replay record."""
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -9,18 +10,31 @@ from django.db.models import Count, Exists, OuterRef, Q
 from backend.api.pagination import Page, keyset_page
 from backend.errors import NotFound, RuleViolation
 from matches.models import Match, MatchAction, MatchEvent, MatchSeat, MatchStatus
-from matches.services import may_read, mode_adapter
+from matches.services import may_read, mode_adapter, seating
 from players.models import Player
 
 EVENTS_PER_READ = 500
 
-MATCH_LIST_COLUMNS = {name: name for name in ("id", "mode", "status", "host_id", "guild_id", "settings", "created_at",
-                                              "turn", "awaiting_id")}
+MATCH_LIST_COLUMNS = {
+    name: name
+    for name in (
+        "id",
+        "mode",
+        "status",
+        "host_id",
+        "guild_id",
+        "settings",
+        "created_at",
+        "turn",
+        "awaiting_id",
+    )
+}
 
 
-def match_list(*, player: Player, mode: str | None, status: str | None, cursor: str | None,
-               page_size: int) -> Page:
-    """Lobbies open to the player (guild lobbies only for members) and the player's own matches, newest first."""
+def match_list(
+    *, player: Player, mode: str | None, status: str | None, cursor: str | None, page_size: int
+) -> Page:
+    """Lobbies open to the player (guild lobbies for members only) and the player's matches, newest first."""
     from guilds.models import Membership
 
     mine = Exists(MatchSeat.objects.filter(match=OuterRef("pk"), player=player))
@@ -31,10 +45,15 @@ def match_list(*, player: Player, mode: str | None, status: str | None, cursor: 
         qs = qs.filter(mode=mode)
     if status:
         qs = qs.filter(status=status)
-    page = keyset_page(qs, key="id", descending=True, cursor=cursor, page_size=page_size,
-                       values=MATCH_LIST_COLUMNS)
-    counts = dict(MatchSeat.objects.filter(match_id__in=[m["id"] for m in page.items], active=True)
-                  .values("match_id").annotate(n=Count("id")).values_list("match_id", "n"))
+    page = keyset_page(
+        qs, key="id", descending=True, cursor=cursor, page_size=page_size, values=MATCH_LIST_COLUMNS
+    )
+    counts = dict(
+        MatchSeat.objects.filter(match_id__in=[m["id"] for m in page.items], active=True)
+        .values("match_id")
+        .annotate(n=Count("id"))
+        .values_list("match_id", "n")
+    )
     for item in page.items:
         item["players"] = counts.get(item["id"], 0)
         for column in ("host", "guild", "awaiting"):
@@ -51,7 +70,7 @@ def match_events_since(*, match: Match, seat: int | None, since: int) -> tuple[l
 
 def match_payload(match: Match, player: Player, *, since: int) -> dict[str, Any]:
     """The player's view of a match: seats, whose turn, the deadline, their view, allowed actions, events."""
-    seats = list(match.seats.select_related("player").order_by("id"))
+    seats = seating(match)
     mine = next((s for s in seats if s.player_id == player.pk), None)
     seat = mine.seat if mine is not None else None
     adapter = mode_adapter(match.mode)
@@ -71,21 +90,44 @@ def match_payload(match: Match, player: Player, *, since: int) -> dict[str, Any]
     deadline = None
     if match.status == MatchStatus.ACTIVE and match.turn_started_at is not None:
         deadline = match.turn_started_at + timedelta(seconds=match.turn_deadline_seconds)
-    events, last = match_events_since(match=match, seat=seat, since=since) if match.state is not None else ([], 0)
+    events, last = (
+        match_events_since(match=match, seat=seat, since=since) if match.state is not None else ([], 0)
+    )
     return {
-        "id": match.pk, "mode": match.mode, "status": match.status, "host": match.host_id, "guild": match.guild_id,
-        "settings": match.settings, "min_players": adapter.min_players, "max_players": adapter.max_players,
-        "players": [{"player": s.player_id, "name": s.player.display_name, "seat": s.seat, "active": s.active}
-                    for s in seats if s.active or s.seat is not None],
-        "seat": seat, "order": order, "turn": match.turn, "awaiting": match.awaiting_id, "deadline": deadline,
-        "view": view, "allowed_actions": allowed, "events": events, "last_event": last, "result": match.result,
-        "created_at": match.created_at, "started_at": match.started_at, "ended_at": match.ended_at,
+        "id": match.pk,
+        "mode": match.mode,
+        "status": match.status,
+        "host": match.host_id,
+        "guild": match.guild_id,
+        "settings": match.settings,
+        "min_players": adapter.min_players,
+        "max_players": adapter.max_players,
+        "players": [
+            {"player": s.player_id, "name": s.player.display_name, "seat": s.seat, "active": s.active}
+            for s in seats
+            if s.active or s.seat is not None
+        ],
+        "seat": seat,
+        "order": order,
+        "turn": match.turn,
+        "awaiting": match.awaiting_id,
+        "deadline": deadline,
+        "view": view,
+        "allowed_actions": allowed,
+        "events": events,
+        "last_event": last,
+        "result": match.result,
+        "created_at": match.created_at,
+        "started_at": match.started_at,
+        "ended_at": match.ended_at,
     }
 
 
 def match_for_reader(*, match_id: int, player: Player) -> Match:
     match = Match.objects.filter(pk=match_id).first()
-    if match is None or not may_read(match, player, MatchSeat.objects.filter(match=match, player=player).first()):
+    if match is None or not may_read(
+        match, player, next((s for s in seating(match) if s.player_id == player.pk), None)
+    ):
         raise NotFound("match_not_found", "No such match.", {"match": match_id})
     return match
 
@@ -97,13 +139,33 @@ def match_replay(*, match_id: int, player: Player) -> dict[str, Any]:
     if match is None or seat is None or seat.seat is None:
         raise NotFound("match_not_found", "No such match.", {"match": match_id})
     if match.status not in (MatchStatus.FINISHED, MatchStatus.ABANDONED):
-        raise RuleViolation("match_not_over", "The replay is available after the end.", {"status": match.status})
-    steps = MatchAction.objects.filter(match=match).order_by("turn").values("turn", "seat", "player_id", "action")
+        raise RuleViolation(
+            "match_not_over", "The replay is available after the end.", {"status": match.status}
+        )
+    steps = (
+        MatchAction.objects.filter(match=match).order_by("turn").values("turn", "seat", "player_id", "action")
+    )
     return {
-        "id": match.pk, "mode": match.mode, "seed": match.seed, "settings": match.settings,
-        "seats": [{"seat": seat, "player": player_id} for seat, player_id
-                  in match.seats.filter(seat__isnull=False).order_by("seat").values_list("seat", "player_id")],
-        "actions": [{"turn": s["turn"], "seat": s["seat"], "player": s["player_id"], "action": s["action"],
-                     "timeout": s["action"] is None} for s in steps],
-        "result": match.result, "final_state": match.state,
+        "id": match.pk,
+        "mode": match.mode,
+        "seed": match.seed,
+        "settings": match.settings,
+        "seats": [
+            {"seat": seat, "player": player_id}
+            for seat, player_id in match.seats.filter(seat__isnull=False)
+            .order_by("seat")
+            .values_list("seat", "player_id")
+        ],
+        "actions": [
+            {
+                "turn": s["turn"],
+                "seat": s["seat"],
+                "player": s["player_id"],
+                "action": s["action"],
+                "timeout": s["action"] is None,
+            }
+            for s in steps
+        ],
+        "result": match.result,
+        "final_state": match.state,
     }

@@ -1,4 +1,5 @@
 """Input and output serializers of the match API (game-specific parts are free JSON objects)."""
+
 from __future__ import annotations
 
 from rest_framework import serializers
@@ -11,29 +12,50 @@ MAX_TURN = 2**31 - 1
 
 class MatchOpenInput(serializers.Serializer):
     mode = serializers.CharField(max_length=40, help_text="A registered mode, e.g. cell_capture.")
-    settings = serializers.DictField(required=False, default=dict,
-                                     help_text="Overrides of the mode's default settings, e.g. {width, height}.")
-    guild = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=1,
-                                     max_value=MAX_DB_ID, help_text="Limit the seats to this guild's members.")
+    settings = serializers.DictField(
+        required=False,
+        default=dict,
+        help_text="Overrides of the mode's default settings, e.g. {width, height}.",
+    )
+    guild = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        min_value=1,
+        max_value=MAX_DB_ID,
+        help_text="Limit the seats to this guild's members.",
+    )
 
 
 class MatchListQuery(serializers.Serializer):
     mode = serializers.CharField(required=False, default="", max_length=40)
-    status = serializers.ChoiceField(required=False, choices=MatchStatus.choices)
+    status = serializers.ChoiceField(required=False, allow_blank=True, choices=MatchStatus.choices)
     cursor = serializers.CharField(required=False, default="", max_length=200)
     page_size = serializers.IntegerField(required=False, default=20, min_value=1, max_value=100)
 
 
 class MatchQuery(serializers.Serializer):
-    since = serializers.IntegerField(required=False, default=0, min_value=0, max_value=MAX_TURN,
-                                     help_text="Return the events numbered after this one.")
+    since = serializers.IntegerField(
+        required=False,
+        default=0,
+        min_value=0,
+        max_value=MAX_TURN,
+        help_text="Return the events numbered after this one.",
+    )
 
 
 class MatchActInput(serializers.Serializer):
-    turn = serializers.IntegerField(min_value=0, max_value=MAX_TURN, help_text="The match's turn the action answers.")
+    turn = serializers.IntegerField(
+        min_value=0, max_value=MAX_TURN, help_text="The match's turn the action answers."
+    )
     action = serializers.DictField(help_text="One of the caller's allowed_actions, sent unchanged.")
-    idempotency_key = serializers.CharField(required=False, default="", allow_blank=True, max_length=64,
-                                            help_text="A retry with the same key gets the original answer.")
+    idempotency_key = serializers.CharField(
+        required=False,
+        default="",
+        allow_blank=True,
+        max_length=64,
+        help_text="A retry with the same key gets the original answer.",
+    )
 
 
 class MatchListItem(serializers.Serializer):
@@ -76,10 +98,16 @@ class MatchOutput(serializers.Serializer):
     turn = serializers.IntegerField(help_text="The turn an action must name.")
     awaiting = serializers.IntegerField(allow_null=True, help_text="The player whose turn it is.")
     deadline = serializers.DateTimeField(allow_null=True, help_text="When the awaited turn is skipped.")
-    view = serializers.DictField(allow_null=True, help_text="The game as the caller may know it (mode-specific).")
-    allowed_actions = serializers.ListField(child=serializers.DictField(),
-                                            help_text="Every action the caller may post now, each usable as `action`.")
-    events = serializers.ListField(child=serializers.DictField(), help_text="Events after ?since= the caller may see.")
+    view = serializers.DictField(
+        allow_null=True, help_text="The game as the caller may know it (mode-specific)."
+    )
+    allowed_actions = serializers.ListField(
+        child=serializers.DictField(),
+        help_text="Every action the caller may post now, each usable as `action`.",
+    )
+    events = serializers.ListField(
+        child=serializers.DictField(), help_text="Events after ?since= the caller may see."
+    )
     last_event = serializers.IntegerField(help_text="Pass as ?since= next time.")
     result = serializers.DictField(allow_null=True)
     created_at = serializers.DateTimeField()
@@ -92,7 +120,9 @@ class MatchActOutput(serializers.Serializer):
     next_turn = serializers.IntegerField()
     status = serializers.ChoiceField(choices=MatchStatus.choices)
     result = serializers.DictField(allow_null=True)
-    events = serializers.ListField(child=serializers.DictField(), help_text="The step's events the caller may see.")
+    events = serializers.ListField(
+        child=serializers.DictField(), help_text="The step's events the caller may see."
+    )
     replayed = serializers.BooleanField(help_text="True: an earlier answer to the same idempotency key.")
 
 

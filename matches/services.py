@@ -4,6 +4,7 @@ Every write locks the match row first (then seats), so concurrent requests on on
 in one order. Steps go through ``backend.turns`` exactly as battles do; the game itself is the
 mode adapter's (``matches.modes``): this module never looks inside a game's state.
 """
+
 from __future__ import annotations
 
 import random
@@ -15,7 +16,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from backend.errors import InvalidInput, NotAllowed, NotFound, RuleViolation
-from backend.turns import Taken, TurnTable, TurnOutcome, turn_act, turn_refresh
+from backend.turns import Taken, TurnOutcome, TurnTable, deadlines_apply, turn_act, turn_refresh
 from matches.models import Match, MatchAction, MatchEvent, MatchModeSettings, MatchSeat, MatchStatus
 from matches.modes import ActionRefused, Event, ModeAdapter, get_mode, registered_modes, rng_for
 from players.models import Player
@@ -27,7 +28,9 @@ SEED_LIMIT = 2**63 - 1
 def mode_adapter(name: str) -> ModeAdapter:
     adapter = get_mode(name)
     if adapter is None:
-        raise InvalidInput("unknown_mode", "No such match mode.", {"mode": name, "modes": sorted(registered_modes())})
+        raise InvalidInput(
+            "unknown_mode", "No such match mode.", {"mode": name, "modes": sorted(registered_modes())}
+        )
     return adapter
 
 
@@ -37,8 +40,12 @@ def mode_settings(name: str) -> MatchModeSettings:
     if row is None:
         adapter = mode_adapter(name)
         row, _ = MatchModeSettings.objects.get_or_create(
-            mode=name, defaults={"defaults": adapter.default_settings(),
-                                 "turn_deadline_seconds": adapter.default_turn_deadline_seconds})
+            mode=name,
+            defaults={
+                "defaults": adapter.default_settings(),
+                "turn_deadline_seconds": adapter.default_turn_deadline_seconds,
+            },
+        )
     return row
 
 
@@ -54,15 +61,30 @@ def _guild_member(player: Player, guild_id: int) -> bool:
 
 
 def _may_see_lobby(match: Match, player: Player) -> bool:
-    return match.status == MatchStatus.LOBBY and (match.guild_id is None or _guild_member(player, match.guild_id))
+    return match.status == MatchStatus.LOBBY and (
+        match.guild_id is None or _guild_member(player, match.guild_id)
+    )
+
+
+def seating(match: Match) -> list[MatchSeat]:
+    """Every seat row of the match with its player, in joining order (one query, cached on the row)."""
+    cached: list[MatchSeat] | None = getattr(match, "_seating", None)
+    if cached is None:
+        cached = list(MatchSeat.objects.filter(match=match).select_related("player").order_by("id"))
+        match._seating = cached  # type: ignore[attr-defined]
+    return cached
+
+
+def _forget_seating(match: Match) -> None:
+    match._seating = None  # type: ignore[attr-defined]
 
 
 def _seat_of(match: Match, player: Player) -> MatchSeat | None:
-    return MatchSeat.objects.filter(match=match, player=player).first()
+    return next((seat for seat in seating(match) if seat.player_id == player.pk), None)
 
 
 def may_read(match: Match, player: Player, seat: MatchSeat | None) -> bool:
-    """Seated players (current, or former ones of a started match) and, while it is a lobby, those who may join."""
+    """Seated players (current, or former ones of a started match); in a lobby, whoever may join."""
     if seat is not None and (seat.active or seat.seat is not None):
         return True
     return _may_see_lobby(match, player)
@@ -89,8 +111,10 @@ def _take_seat(match: Match, player: Player, seat: MatchSeat | None) -> None:
                 seat.active, seat.left_at = True, None
                 seat.save(update_fields=["active", "left_at"])
     except IntegrityError as exc:
-        raise RuleViolation("already_in_match", "You are already in an active match of this mode.",
-                            {"mode": match.mode}) from exc
+        raise RuleViolation(
+            "already_in_match", "You are already in an active match of this mode.", {"mode": match.mode}
+        ) from exc
+    _forget_seating(match)
 
 
 # --- lobby ------------------------------------------------------------------------------------
@@ -98,7 +122,7 @@ def _take_seat(match: Match, player: Player, seat: MatchSeat | None) -> None:
 
 @transaction.atomic
 def match_open(*, player: Player, mode: str, settings: Mapping[str, Any], guild: int | None = None) -> Match:
-    """Open a lobby of ``mode`` hosted (and joined) by the player; ``guild`` limits it to that guild's members."""
+    """Open a lobby of ``mode`` hosted (and joined) by the player; ``guild``: members only."""
     adapter = mode_adapter(mode)
     row = mode_settings(mode)
     try:
@@ -110,11 +134,18 @@ def match_open(*, player: Player, mode: str, settings: Mapping[str, Any], guild:
         raise InvalidInput("setting_not_per_game", "These settings are the mode's defaults, not a lobby's.",
                            {"settings": fixed, "per_game": sorted(adapter.lobby_settings or ())})
     if guild is not None and not _guild_member(player, guild):
-        raise RuleViolation("not_guild_member", "A guild lobby is for the host's own guild.", {"guild": guild})
+        raise RuleViolation(
+            "not_guild_member", "A guild lobby is for the host's own guild.", {"guild": guild}
+        )
     if adapter.new_game_ends_old:
         _end_old_games(player, mode)
-    match = Match.objects.create(mode=mode, host=player, guild_id=guild, settings=complete,
-                                 turn_deadline_seconds=row.turn_deadline_seconds)
+    match = Match.objects.create(
+        mode=mode,
+        host=player,
+        guild_id=guild,
+        settings=complete,
+        turn_deadline_seconds=row.turn_deadline_seconds,
+    )
     _take_seat(match, player, None)
     return match
 
@@ -167,6 +198,7 @@ def match_leave(*, player: Player, match_id: int, now: datetime | None = None) -
         raise RuleViolation("not_seated", "You are not seated at this match.", {"status": match.status})
     seat.active, seat.left_at = False, now
     seat.save(update_fields=["active", "left_at"])
+    _forget_seating(match)
     remaining = list(match.seats.filter(active=True).order_by("id"))
     if match.status == MatchStatus.LOBBY:
         if not remaining:
@@ -200,16 +232,22 @@ def match_start(*, player: Player, match_id: int, now: datetime | None = None) -
     adapter = mode_adapter(match.mode)
     seats = list(match.seats.filter(active=True).order_by("id"))
     if len(seats) < adapter.min_players:
-        raise RuleViolation("not_enough_players", "Too few players to start.",
-                            {"players": len(seats), "min_players": adapter.min_players})
+        raise RuleViolation(
+            "not_enough_players",
+            "Too few players to start.",
+            {"players": len(seats), "min_players": adapter.min_players},
+        )
     for number, row in enumerate(seats):
         row.seat = number
     MatchSeat.objects.bulk_update(seats, ["seat"])
+    _forget_seating(match)
     match.seed = _SEED_SOURCE.randrange(SEED_LIMIT)
     state = adapter.create(settings=match.settings, seats=len(seats), rng=rng_for(match.seed, 0))
     match.status, match.started_at, match.turn = MatchStatus.ACTIVE, now, 1
     order = [seats[number].player_id for number in adapter.turn_order(state)]
-    started = Event({"kind": "match_started", "order": order, "seats": {str(s.seat): s.player_id for s in seats}})
+    started = Event(
+        {"kind": "match_started", "order": order, "seats": {str(s.seat): s.player_id for s in seats}}
+    )
     _persist(match, adapter, state, [started], turn=0, turn_started_at=now)
     return match
 
@@ -218,11 +256,8 @@ def match_start(*, player: Player, match_id: int, now: datetime | None = None) -
 
 
 def _seat_players(match: Match) -> dict[int, int]:
-    cached: dict[int, int] | None = getattr(match, "_seat_players", None)
-    if cached is None:
-        cached = dict(match.seats.filter(seat__isnull=False).values_list("seat", "player_id"))
-        match._seat_players = cached  # type: ignore[attr-defined]
-    return cached
+    """Seat number -> player id, for the seats given at the start."""
+    return {seat.seat: seat.player_id for seat in seating(match) if seat.seat is not None}
 
 
 def _end(match: Match, status: str, result: dict[str, Any] | None, *, now: datetime) -> None:
@@ -230,6 +265,7 @@ def _end(match: Match, status: str, result: dict[str, Any] | None, *, now: datet
     match.awaiting, match.turn_started_at = None, None
     match.save(update_fields=["status", "result", "ended_at", "awaiting", "turn_started_at"])
     match.seats.filter(active=True).update(active=False)
+    _forget_seating(match)
     if status == MatchStatus.ABANDONED:
         _append_events(match, [Event({"kind": "match_abandoned"})], turn=match.turn)
         match.save(update_fields=["event_count"])
@@ -238,16 +274,28 @@ def _end(match: Match, status: str, result: dict[str, Any] | None, *, now: datet
 def _append_events(match: Match, events: Sequence[Event], *, turn: int) -> list[MatchEvent]:
     first = match.event_count + 1
     rows = MatchEvent.objects.bulk_create(
-        MatchEvent(match=match, seq=first + offset, turn=turn, data=event.data,
-                   seats=None if event.seats is None else sorted(event.seats))
+        MatchEvent(
+            match=match,
+            seq=first + offset,
+            turn=turn,
+            data=event.data,
+            seats=None if event.seats is None else sorted(event.seats),
+        )
         for offset, event in enumerate(events)
     )
     match.event_count += len(rows)
     return rows
 
 
-def _persist(match: Match, adapter: ModeAdapter, state: Any, events: Sequence[Event], *, turn: int,
-             turn_started_at: datetime) -> list[MatchEvent]:
+def _persist(
+    match: Match,
+    adapter: ModeAdapter,
+    state: Any,
+    events: Sequence[Event],
+    *,
+    turn: int,
+    turn_started_at: datetime,
+) -> list[MatchEvent]:
     """Store the new state after step ``turn`` and append its events (the match is locked)."""
     outcome = adapter.outcome(state)
     seat_players = _seat_players(match)
@@ -260,13 +308,29 @@ def _persist(match: Match, adapter: ModeAdapter, state: Any, events: Sequence[Ev
     awaiting = adapter.awaiting(state)
     match.awaiting_id = None if awaiting is None else seat_players[awaiting]
     match.turn_started_at = None if awaiting is None else turn_started_at
-    fields = ["state", "turn", "awaiting", "turn_started_at", "event_count", "idle_steps", "status", "seed",
-              "started_at"]
+    fields = [
+        "state",
+        "turn",
+        "awaiting",
+        "turn_started_at",
+        "event_count",
+        "idle_steps",
+        "status",
+        "seed",
+        "started_at",
+    ]
     match.save(update_fields=fields)
     if outcome is not None:
-        _end(match, MatchStatus.FINISHED, {"winners": [seat_players[s] for s in outcome.winners],
-                                           "winner_seats": list(outcome.winners), **outcome.details},
-             now=turn_started_at)
+        _end(
+            match,
+            MatchStatus.FINISHED,
+            {
+                "winners": [seat_players[s] for s in outcome.winners],
+                "winner_seats": list(outcome.winners),
+                **outcome.details,
+            },
+            now=turn_started_at,
+        )
     return rows
 
 
@@ -310,7 +374,9 @@ class _MatchTurns(TurnTable[Match]):
         if row.status == MatchStatus.LOBBY:
             return RuleViolation("match_not_started", "The match has not started.", {"status": row.status})
         if row.is_over:
-            return RuleViolation("match_over", "The match is over.", {"status": row.status, "result": row.result})
+            return RuleViolation(
+                "match_over", "The match is over.", {"status": row.status, "result": row.result}
+            )
         return None
 
     def time_out(self, row: Match, *, deadline: datetime) -> None:
@@ -319,8 +385,14 @@ class _MatchTurns(TurnTable[Match]):
         assert seat is not None and row.seed is not None
         turn = row.turn
         state, events = adapter.timeout(adapter.state_from_json(row.state), seat, rng_for(row.seed, turn))
-        MatchAction.objects.create(match=row, turn=turn, seat=seat, player_id=row.awaiting_id, action=None,
-                                   response={"timeout": True})
+        MatchAction.objects.create(
+            match=row,
+            turn=turn,
+            seat=seat,
+            player_id=row.awaiting_id,
+            action=None,
+            response={"timeout": True},
+        )
         timed_out = Event({"kind": "turn_timed_out", "seat": seat, "player": row.awaiting_id})
         row.idle_steps += 1
         _persist(row, adapter, state, [timed_out, *events], turn=turn, turn_started_at=deadline)
@@ -342,26 +414,50 @@ class _MatchTurns(TurnTable[Match]):
 
     def take(self, row: Match, player: Player, action: dict[str, Any], *, now: datetime) -> Taken:
         if row.awaiting_id != player.pk:
-            raise RuleViolation("not_your_turn", "It is not your turn.", {"turn": row.turn, "awaiting": row.awaiting_id})
+            raise RuleViolation(
+                "not_your_turn", "It is not your turn.", {"turn": row.turn, "awaiting": row.awaiting_id}
+            )
         adapter = mode_adapter(row.mode)
         seat = _awaited_seat(row)
         assert seat is not None and row.seed is not None
         turn = row.turn
         try:
-            state, events = adapter.apply(adapter.state_from_json(row.state), seat, action, rng_for(row.seed, turn))
+            state, events = adapter.apply(
+                adapter.state_from_json(row.state), seat, action, rng_for(row.seed, turn)
+            )
         except ActionRefused as exc:
             raise _refusal(exc) from exc
         row.idle_steps = 0
         rows = _persist(row, adapter, state, events, turn=turn, turn_started_at=now)
-        response = {"turn": turn, "next_turn": row.turn, "status": row.status, "result": row.result,
-                    "events": [{"seq": e.seq, **e.data} for e in rows if e.visible_to(seat)]}
+        response = {
+            "turn": turn,
+            "next_turn": row.turn,
+            "status": row.status,
+            "result": row.result,
+            "events": [{"seq": e.seq, **e.data} for e in rows if e.visible_to(seat)],
+        }
         return Taken(response, action)
 
-    def record(self, row: Match, player: Player, *, turn: int, action: dict[str, Any], key: str,
-               response: dict[str, Any]) -> None:
+    def record(
+        self,
+        row: Match,
+        player: Player,
+        *,
+        turn: int,
+        action: dict[str, Any],
+        key: str,
+        response: dict[str, Any],
+    ) -> None:
         seat = next(s for s, p in _seat_players(row).items() if p == player.pk)
-        MatchAction.objects.create(match=row, turn=turn, seat=seat, player=player, action=action,
-                                   idempotency_key=key, response=response)
+        MatchAction.objects.create(
+            match=row,
+            turn=turn,
+            seat=seat,
+            player=player,
+            action=action,
+            idempotency_key=key,
+            response=response,
+        )
 
 
 MATCH_TURNS = _MatchTurns()
@@ -369,8 +465,6 @@ MATCH_TURNS = _MatchTurns()
 
 def deadlines_apply_now(match: Match, *, now: datetime) -> None:
     """Apply passed deadlines to a locked match (e.g. right after a player walked out)."""
-    from backend.turns import deadlines_apply
-
     deadlines_apply(MATCH_TURNS, match, now=now)
 
 
@@ -379,8 +473,22 @@ def match_refresh(*, player: Player, match_id: int, now: datetime | None = None)
     return turn_refresh(MATCH_TURNS, object_id=match_id, player=player, now=now)
 
 
-def match_act(*, player: Player, match_id: int, turn: int, action: Mapping[str, Any], idempotency_key: str = "",
-              now: datetime | None = None) -> TurnOutcome[Match]:
+def match_act(
+    *,
+    player: Player,
+    match_id: int,
+    turn: int,
+    action: Mapping[str, Any],
+    idempotency_key: str = "",
+    now: datetime | None = None,
+) -> TurnOutcome[Match]:
     """One action on the caller's turn, by the shared turn protocol (backend/turns.py)."""
-    return turn_act(MATCH_TURNS, object_id=match_id, player=player, turn=turn, action=action,
-                    idempotency_key=idempotency_key, now=now)
+    return turn_act(
+        MATCH_TURNS,
+        object_id=match_id,
+        player=player,
+        turn=turn,
+        action=action,
+        idempotency_key=idempotency_key,
+        now=now,
+    )

@@ -1,4 +1,5 @@
 """REST routes of hosted matches (mounted under /api/v1/); a new mode adds none."""
+
 from django.urls import path
 
 from matches import apis

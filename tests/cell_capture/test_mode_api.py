@@ -1,4 +1,5 @@
-"""Cell capture hosted as match mode ``cell_capture``: settings, the view, refusals as 400/409, the admin picture."""
+"""Cell capture as match mode ``cell_capture``: settings, the view, refusals as 400/409, the admin SVG."""
+
 from __future__ import annotations
 
 import random
@@ -25,12 +26,20 @@ def test_the_mode_is_registered_with_its_migrated_defaults() -> None:
     assert row.defaults == {"width": 8, "height": 8} and row.turn_deadline_seconds == 60
 
 
-@pytest.mark.parametrize(("board", "code"), [
-    ({"width": 4}, "bad_size"), ({"height": 51}, "bad_size"), ({"width": "9"}, "bad_size"),
-    ({"width": True}, "bad_size"), ({"colours": 3}, "unknown_setting"),
-])
+@pytest.mark.parametrize(
+    ("board", "code"),
+    [
+        ({"width": 4}, "bad_size"),
+        ({"height": 51}, "bad_size"),
+        ({"width": "9"}, "bad_size"),
+        ({"width": True}, "bad_size"),
+        ({"colours": 3}, "unknown_setting"),
+    ],
+)
 def test_bad_board_settings_are_400(board, code) -> None:
-    reply = api_client(PlayerFactory()).post(MATCHES, {"mode": "cell_capture", "settings": board}, format="json")
+    reply = api_client(PlayerFactory()).post(
+        MATCHES, {"mode": "cell_capture", "settings": board}, format="json"
+    )
     assert reply.status_code == 400 and reply.json()["error"]["code"] == code
     assert not Match.objects.exists()
 
@@ -57,8 +66,14 @@ def test_placing_then_refusals_name_why() -> None:
     assert off.status_code == 400 and off.json()["error"]["code"] == "off_board"
     out_of_turn_off = act(first, match.pk, {"cell": [-1, 0]})
     assert out_of_turn_off.status_code == 400 and out_of_turn_off.json()["error"]["code"] == "off_board"
-    for bad in ({"cell": [1]}, {"cell": "a1"}, {"cell": [1.0, 2]}, {"cell": [True, 1]}, {"x": 1, "y": 2},
-                {"cell": [1, 2], "extra": 1}):
+    for bad in (
+        {"cell": [1]},
+        {"cell": "a1"},
+        {"cell": [1.0, 2]},
+        {"cell": [True, 1]},
+        {"x": 1, "y": 2},
+        {"cell": [1, 2], "extra": 1},
+    ):
         reply = act(second, match.pk, bad)
         assert reply.status_code == 400 and reply.json()["error"]["code"] == "bad_cell", bad
     assert act(second, match.pk, {"cell": [0, 0]}).status_code == 200

@@ -1,4 +1,5 @@
 """Helpers of the match tests: open, fill and start a lobby through the API; play a step."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -14,15 +15,17 @@ def url(match_id: int, tail: str = "") -> str:
     return f"{MATCHES}{match_id}/{tail}"
 
 
-def open_lobby(host: Player, mode: str = "secret_race", settings: dict[str, Any] | None = None,
-               **extra: Any) -> dict[str, Any]:
+def open_lobby(
+    host: Player, mode: str = "secret_race", settings: dict[str, Any] | None = None, **extra: Any
+) -> dict[str, Any]:
     reply = api_client(host).post(MATCHES, {"mode": mode, "settings": settings or {}, **extra}, format="json")
     assert reply.status_code == 201, reply.json()
     return reply.json()
 
 
-def started(mode: str = "secret_race", players: int = 2, settings: dict[str, Any] | None = None,
-            deadline: int = 3600) -> tuple[list[Player], Match]:
+def started(
+    mode: str = "secret_race", players: int = 2, settings: dict[str, Any] | None = None, deadline: int = 3600
+) -> tuple[list[Player], Match]:
     """A started match of ``players`` fresh players (the first hosts); an hour's deadline unless told."""
     from matches.services import mode_settings
 
@@ -49,9 +52,11 @@ def awaited(people: list[Player], match_id: int) -> Player:
     return next(p for p in people if p.pk == match.awaiting_id)
 
 
-def act(player: Player, match_id: int, action: dict[str, Any], *, turn: int | None = None,
-        key: str = "") -> Any:
+def act(
+    player: Player, match_id: int, action: dict[str, Any], *, turn: int | None = None, key: str = ""
+) -> Any:
     if turn is None:
         turn = Match.objects.get(pk=match_id).turn
-    return api_client(player).post(url(match_id, "actions/"),
-                                   {"turn": turn, "action": action, "idempotency_key": key}, format="json")
+    return api_client(player).post(
+        url(match_id, "actions/"), {"turn": turn, "action": action, "idempotency_key": key}, format="json"
+    )

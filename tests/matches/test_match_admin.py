@@ -1,4 +1,5 @@
-"""Match admin: the list with its filters, a match page with board and log, mode settings validated by the mode."""
+"""Match admin: list and filters, a match page with board and log, mode settings checked by the mode."""
+
 from __future__ import annotations
 
 import pytest
@@ -14,7 +15,10 @@ def test_the_match_list_filters_by_mode_and_status(admin_client: Client) -> None
     people, match = started()
     page = admin_client.get("/admin/matches/match/", {"mode": "secret_race", "status": "active"})
     assert page.status_code == 200 and f">{match.pk}<" in page.content.decode()
-    assert f">{match.pk}<" not in admin_client.get("/admin/matches/match/", {"status": "finished"}).content.decode()
+    assert (
+        f">{match.pk}<"
+        not in admin_client.get("/admin/matches/match/", {"status": "finished"}).content.decode()
+    )
     assert admin_client.get("/admin/matches/match/", {"q": str(match.seed)}).status_code == 200
 
 
@@ -29,9 +33,13 @@ def test_a_match_page_shows_the_log_and_who_may_see_each_event(admin_client: Cli
 def test_mode_defaults_are_validated_by_the_mode(admin_client: Client) -> None:
     row = MatchModeSettings.objects.create(mode="secret_race", defaults={"target": 10})
     target = f"/admin/matches/matchmodesettings/{row.pk}/change/"
-    bad = admin_client.post(target, {"mode": "secret_race", "defaults": '{"target": 0}', "turn_deadline_seconds": 30})
+    bad = admin_client.post(
+        target, {"mode": "secret_race", "defaults": '{"target": 0}', "turn_deadline_seconds": 30}
+    )
     assert bad.status_code == 200 and "bad_target" in bad.content.decode()
-    good = admin_client.post(target, {"mode": "secret_race", "defaults": '{"target": 5}', "turn_deadline_seconds": 30})
+    good = admin_client.post(
+        target, {"mode": "secret_race", "defaults": '{"target": 5}', "turn_deadline_seconds": 30}
+    )
     assert good.status_code == 302
     row.refresh_from_db()
     assert row.defaults == {"target": 5} and row.turn_deadline_seconds == 30

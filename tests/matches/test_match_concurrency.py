@@ -1,5 +1,6 @@
 """Matches under real concurrent requests on PostgreSQL (threads released by a barrier, one connection each):
 one action per turn, idempotent retries, one applied deadline, one active match per player per mode."""
+
 from __future__ import annotations
 
 import json
@@ -51,7 +52,9 @@ def test_32_retries_with_one_key_apply_once_and_all_get_the_same_answer(live_url
     replies = all_at_once([partial(request, "POST", target, token(mover), body) for _ in range(CLIENTS)])
     assert Counter(r.status for r in replies) == {200: CLIENTS}, replies
     assert Counter(r.body["replayed"] for r in replies) == {False: 1, True: CLIENTS - 1}
-    answers = {json.dumps({k: v for k, v in r.body.items() if k != "replayed"}, sort_keys=True) for r in replies}
+    answers = {
+        json.dumps({k: v for k, v in r.body.items() if k != "replayed"}, sort_keys=True) for r in replies
+    }
     assert len(answers) == 1
     assert MatchAction.objects.filter(match=match).count() == 1
     _log_is_whole(match)

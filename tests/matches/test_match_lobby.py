@@ -1,4 +1,5 @@
 """Lobbies: open, list, join, leave, start; guild lobbies; one active match per player per mode."""
+
 from __future__ import annotations
 
 import pytest
@@ -21,8 +22,9 @@ def test_opening_a_lobby_seats_the_host_with_the_mode_defaults() -> None:
 
 def test_lobby_settings_override_the_defaults_and_are_validated() -> None:
     assert open_lobby(PlayerFactory(), settings={"target": 3})["settings"] == {"target": 3}
-    reply = api_client(PlayerFactory()).post(MATCHES, {"mode": "secret_race", "settings": {"target": 0}},
-                                             format="json")
+    reply = api_client(PlayerFactory()).post(
+        MATCHES, {"mode": "secret_race", "settings": {"target": 0}}, format="json"
+    )
     assert reply.status_code == 400 and reply.json()["error"]["code"] == "bad_target"
     assert Match.objects.count() == 1
 
@@ -88,7 +90,9 @@ def test_a_guild_lobby_is_for_the_guilds_members_only() -> None:
 
 def test_a_guild_lobby_needs_the_host_in_that_guild() -> None:
     guild = make_guild()
-    reply = api_client(PlayerFactory()).post(MATCHES, {"mode": "secret_race", "guild": guild.pk}, format="json")
+    reply = api_client(PlayerFactory()).post(
+        MATCHES, {"mode": "secret_race", "guild": guild.pk}, format="json"
+    )
     assert reply.status_code == 409 and reply.json()["error"]["code"] == "not_guild_member"
 
 
@@ -114,4 +118,5 @@ def test_the_list_shows_open_lobbies_and_own_matches_with_filters_and_cursor() -
     assert second["next"] is None
     assert api_client(viewer).get(MATCHES, {"status": "active"}).json()["results"] == []
     assert api_client(viewer).get(MATCHES, {"mode": "other"}).json()["results"] == []
+    assert len(api_client(viewer).get(MATCHES, {"mode": "", "status": ""}).json()["results"]) == 4
     assert read(viewer, mine)["players"][0]["player"] == viewer.pk

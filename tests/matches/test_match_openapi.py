@@ -1,4 +1,5 @@
 """Every match route is in the OpenAPI schema with its operations."""
+
 from __future__ import annotations
 
 import pytest
@@ -19,8 +20,11 @@ OPERATIONS = {
 
 def test_every_match_route_is_in_the_schema(admin_client: Client) -> None:
     schema = admin_client.get("/api/schema/", {"format": "json"}).json()
-    paths = {path: set(ops) & {"get", "post", "put", "patch", "delete"} for path, ops in schema["paths"].items()
-             if path.startswith("/api/v1/matches/")}
+    paths = {
+        path: set(ops) & {"get", "post", "put", "patch", "delete"}
+        for path, ops in schema["paths"].items()
+        if path.startswith("/api/v1/matches/")
+    }
     assert paths == OPERATIONS
     act = schema["paths"]["/api/v1/matches/{match_id}/actions/"]["post"]
     assert {"200", "400", "404", "409"} <= set(act["responses"])

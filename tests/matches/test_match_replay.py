@@ -1,5 +1,6 @@
 """For every registered mode: a whole game played over the API (random legal actions, some turns timed
 out) replays from the stored seed, settings and actions to exactly the stored final state."""
+
 from __future__ import annotations
 
 import random
@@ -40,8 +41,11 @@ def _play_to_the_end(mode: str, seed: int) -> Match:
     people = [PlayerFactory() for _ in range(adapter.min_players)]
     clients = {p.pk: _client(p) for p in people}
     with time_machine.travel(timezone.now(), tick=False) as clock:
-        match_id = clients[people[0].pk].post(MATCHES, {"mode": mode, "settings": SMALL_SETTINGS.get(mode, {})},
-                                              format="json").json()["id"]
+        match_id = (
+            clients[people[0].pk]
+            .post(MATCHES, {"mode": mode, "settings": SMALL_SETTINGS.get(mode, {})}, format="json")
+            .json()["id"]
+        )
         for player in people[1:]:
             clients[player.pk].post(url(match_id, "join/"))
         assert clients[people[0].pk].post(url(match_id, "start/")).status_code == 200
@@ -56,8 +60,9 @@ def _play_to_the_end(mode: str, seed: int) -> Match:
             view = clients[match.awaiting_id].get(url(match_id)).json()
             assert "allowed_actions" in view, view
             action = chooser.choice(view["allowed_actions"])
-            reply = clients[match.awaiting_id].post(url(match_id, "actions/"),
-                                                    {"turn": view["turn"], "action": action}, format="json")
+            reply = clients[match.awaiting_id].post(
+                url(match_id, "actions/"), {"turn": view["turn"], "action": action}, format="json"
+            )
             assert reply.status_code == 200, reply.json()
             clock.shift(timedelta(seconds=1))
     raise AssertionError(f"{mode} did not end in {MAX_STEPS} steps")
@@ -73,9 +78,10 @@ def test_the_replay_reproduces_the_final_state(mode: str, seed: int) -> None:
     adapter = get_mode(body["mode"])
     assert adapter is not None
     steps = [(s["seat"], s["action"]) for s in body["actions"]]
-    final = replay(adapter, settings=body["settings"], seats=len(body["seats"]), seed=body["seed"], steps=steps)
+    final = replay(
+        adapter, settings=body["settings"], seats=len(body["seats"]), seed=body["seed"], steps=steps
+    )
     # then: the same final state, and the replay's actions are every step
     assert adapter.state_to_json(final) == match.state == body["final_state"]
     assert [s["turn"] for s in body["actions"]] == list(range(1, match.turn))
     assert any(s["timeout"] for s in body["actions"])
-

@@ -1,4 +1,5 @@
 """The turn protocol on matches: actions, stale turns, idempotent retries, deadlines, views and events."""
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -62,8 +63,9 @@ def test_a_repeated_idempotency_key_gets_the_original_answer() -> None:
     first = act(mover, match.pk, {"pick": 3}, key="k-1")
     again = act(mover, match.pk, {"pick": 1}, turn=1, key="k-1")
     assert again.status_code == 200 and again.json()["replayed"] is True
-    assert {k: v for k, v in again.json().items() if k != "replayed"} == \
-        {k: v for k, v in first.json().items() if k != "replayed"}
+    assert {k: v for k, v in again.json().items() if k != "replayed"} == {
+        k: v for k, v in first.json().items() if k != "replayed"
+    }
     assert MatchAction.objects.filter(match=match).count() == 1
     without_key = act(mover, match.pk, {"pick": 3}, turn=1)
     assert without_key.status_code == 409 and without_key.json()["error"]["code"] == "stale_turn"
@@ -97,24 +99,27 @@ def test_strangers_get_404_on_every_route_of_a_started_match() -> None:
     assert stranger.get(url(999999)).status_code == 404
 
 
-@pytest.mark.parametrize(("method", "path", "body"), [
-    ("post", "", {"mode": "no_such_mode"}),
-    ("post", "", {"mode": "secret_race", "settings": "wide"}),
-    ("post", "", {"mode": "secret_race", "guild": "x"}),
-    ("post", "", {"mode": "secret_race", "guild": 2**70}),
-    ("post", "", {}),
-    ("get", "?status=over", None),
-    ("get", "?page_size=0", None),
-    ("get", "?cursor=%25%25", None),
-    ("get", "{id}/?since=-1", None),
-    ("get", "{id}/?since=x", None),
-    ("post", "{id}/actions/", {"turn": "one", "action": {"pick": 1}}),
-    ("post", "{id}/actions/", {"turn": 1}),
-    ("post", "{id}/actions/", {"turn": 1, "action": [1, 2]}),
-    ("post", "{id}/actions/", {"turn": 1, "action": {"pick": "1"}}),
-    ("post", "{id}/actions/", {"turn": -1, "action": {"pick": 1}}),
-    ("post", "{id}/actions/", {"turn": 1, "action": {"pick": 1}, "idempotency_key": "k" * 65}),
-])
+@pytest.mark.parametrize(
+    ("method", "path", "body"),
+    [
+        ("post", "", {"mode": "no_such_mode"}),
+        ("post", "", {"mode": "secret_race", "settings": "wide"}),
+        ("post", "", {"mode": "secret_race", "guild": "x"}),
+        ("post", "", {"mode": "secret_race", "guild": 2**70}),
+        ("post", "", {}),
+        ("get", "?status=over", None),
+        ("get", "?page_size=0", None),
+        ("get", "?cursor=%25%25", None),
+        ("get", "{id}/?since=-1", None),
+        ("get", "{id}/?since=x", None),
+        ("post", "{id}/actions/", {"turn": "one", "action": {"pick": 1}}),
+        ("post", "{id}/actions/", {"turn": 1}),
+        ("post", "{id}/actions/", {"turn": 1, "action": [1, 2]}),
+        ("post", "{id}/actions/", {"turn": 1, "action": {"pick": "1"}}),
+        ("post", "{id}/actions/", {"turn": -1, "action": {"pick": 1}}),
+        ("post", "{id}/actions/", {"turn": 1, "action": {"pick": 1}, "idempotency_key": "k" * 65}),
+    ],
+)
 def test_bad_input_is_a_400_and_changes_nothing(method, path, body) -> None:
     people, match = started()
     mover = awaited(people, match.pk)
@@ -193,7 +198,11 @@ def test_a_finished_match_keeps_its_log_refuses_actions_and_frees_the_seats() ->
     mover = awaited(people, match.pk)
     body = act(mover, match.pk, {"pick": 1}).json()
     assert body["status"] == "finished" and body["result"]["winners"] == [mover.pk]
-    assert body["events"][-1] == {"seq": body["events"][-1]["seq"], "kind": "match_over", "winners": [mover.pk]}
+    assert body["events"][-1] == {
+        "seq": body["events"][-1]["seq"],
+        "kind": "match_over",
+        "winners": [mover.pk],
+    }
     after = act(mover, match.pk, {"pick": 1}, turn=2)
     assert after.status_code == 409 and after.json()["error"]["code"] == "match_over"
     everything = read(next(p for p in people if p != mover), match.pk)
@@ -210,8 +219,15 @@ def test_the_replay_is_for_seated_players_after_the_end() -> None:
     body = api_client(people[1]).get(url(match.pk, "replay/")).json()
     match.refresh_from_db()
     assert body["seed"] == match.seed and body["settings"] == {"target": 1}
-    assert body["actions"] == [{"turn": 1, "seat": body["actions"][0]["seat"], "player": match.result["winners"][0],
-                                "action": {"pick": 1}, "timeout": False}]
+    assert body["actions"] == [
+        {
+            "turn": 1,
+            "seat": body["actions"][0]["seat"],
+            "player": match.result["winners"][0],
+            "action": {"pick": 1},
+            "timeout": False,
+        }
+    ]
 
 
 def test_reading_without_a_passed_deadline_takes_no_lock(django_assert_max_num_queries) -> None:

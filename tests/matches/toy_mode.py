@@ -4,6 +4,7 @@ Each turn the awaited seat picks 1..3 points; the pick is private to that seat (
 everyone else only sees that the seat moved; a seeded bonus of 0 or 1 (from the step's rng) is
 added, so replays prove the per-step rng. First to ``target`` points wins. A timeout scores 0.
 """
+
 from __future__ import annotations
 
 import random
@@ -24,15 +25,25 @@ class SecretRaceMode(ModeAdapter):
 
     def validate_settings(self, settings: Mapping[str, Any]) -> JSON:
         target = settings.get("target")
-        if set(settings) != {"target"} or not isinstance(target, int) or isinstance(target, bool) \
-                or not 1 <= target <= 100:
+        if (
+            set(settings) != {"target"}
+            or not isinstance(target, int)
+            or isinstance(target, bool)
+            or not 1 <= target <= 100
+        ):
             raise ActionRefused("bad_target", "target is 1..100", kind="input")
         return {"target": target}
 
     def create(self, *, settings: Mapping[str, Any], seats: int, rng: random.Random) -> JSON:
         order = list(range(seats))
         rng.shuffle(order)
-        return {"order": order, "next": 0, "scores": [0] * seats, "target": settings["target"], "winner": None}
+        return {
+            "order": order,
+            "next": 0,
+            "scores": [0] * seats,
+            "target": settings["target"],
+            "winner": None,
+        }
 
     def turn_order(self, state: JSON) -> tuple[int, ...]:
         return tuple(state["order"])
@@ -54,12 +65,15 @@ class SecretRaceMode(ModeAdapter):
         scores[seat] += points + bonus
         winner = seat if scores[seat] >= state["target"] else None
         new = {**state, "scores": scores, "next": (state["next"] + 1) % len(state["order"]), "winner": winner}
-        events = [Event({"kind": "picked", "seat": seat, "points": points, "bonus": bonus}, frozenset({seat})),
-                  Event({"kind": "moved", "seat": seat})]
+        events = [
+            Event({"kind": "picked", "seat": seat, "points": points, "bonus": bonus}, frozenset({seat})),
+            Event({"kind": "moved", "seat": seat}),
+        ]
         return new, events
 
-    def apply(self, state: JSON, seat: int, action: Mapping[str, Any],
-              rng: random.Random) -> tuple[JSON, Sequence[Event]]:
+    def apply(
+        self, state: JSON, seat: int, action: Mapping[str, Any], rng: random.Random
+    ) -> tuple[JSON, Sequence[Event]]:
         self.check_action(state, action)
         if action["pick"] not in (1, 2, 3):
             raise ActionRefused("bad_pick_value", "pick 1, 2 or 3")

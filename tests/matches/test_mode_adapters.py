@@ -1,0 +1,59 @@
+"""Every registered mode keeps the adapter contract (DB-free, hypothesis): legal actions apply, states
+survive JSON, the awaited seat is the only one with actions, and replay(seed, steps) is the game."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from matches.modes import ActionRefused, get_mode, registered_modes, replay, rng_for
+
+SMALL_SETTINGS = {"cell_capture": {"width": 5, "height": 5}}
+
+
+@pytest.mark.parametrize("mode", sorted(registered_modes()))
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(min_value=0, max_value=2**63 - 1),
+    choices=st.lists(st.one_of(st.none(), st.integers(min_value=0, max_value=10_000)), max_size=60),
+)
+def test_the_adapter_contract_holds_along_any_game(mode: str, seed: int, choices: list[int | None]) -> None:
+    adapter = get_mode(mode)
+    assert adapter is not None
+    game_settings = adapter.validate_settings({**adapter.default_settings(), **SMALL_SETTINGS.get(mode, {})})
+    seats = adapter.min_players
+    state = adapter.create(settings=game_settings, seats=seats, rng=rng_for(seed, 0))
+    assert sorted(adapter.turn_order(state)) == list(range(seats))
+    steps: list[tuple[int, dict | None]] = []
+    for turn, choice in enumerate(choices, start=1):
+        awaited = adapter.awaiting(state)
+        if awaited is None:
+            assert adapter.outcome(state) is not None
+            break
+        assert adapter.outcome(state) is None
+        for seat in set(range(seats)) - {awaited}:
+            assert adapter.legal_actions(state, seat) == []
+        legal = adapter.legal_actions(state, awaited)
+        if choice is None or not legal:
+            state, events = adapter.timeout(state, awaited, rng_for(seed, turn))
+            steps.append((awaited, None))
+        else:
+            action = json.loads(json.dumps(legal[choice % len(legal)]))  # as it travels over HTTP
+            adapter.check_action(state, action)
+            try:
+                state, events = adapter.apply(state, awaited, action, rng_for(seed, turn))
+            except ActionRefused as exc:  # pragma: no cover - a listed action must apply
+                raise AssertionError(f"{mode}: legal action {action} refused: {exc}") from exc
+            steps.append((awaited, action))
+        for event in events:
+            json.dumps(event.data)
+            assert event.seats is None or event.seats <= set(range(seats))
+        as_json = json.loads(json.dumps(adapter.state_to_json(state)))
+        assert adapter.state_to_json(adapter.state_from_json(as_json)) == adapter.state_to_json(state)
+        for seat in range(seats):
+            json.dumps(adapter.view(state, seat))
+    replayed = replay(adapter, settings=game_settings, seats=seats, seed=seed, steps=steps)
+    assert adapter.state_to_json(replayed) == adapter.state_to_json(state)
