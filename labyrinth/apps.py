@@ -7,6 +7,8 @@ class LabyrinthConfig(AppConfig):
 
     def ready(self) -> None:
         from labyrinth.mode import LabyrinthConsoleMode
+        from labyrinth.roguelike_mode import RoguelikeMode
         from matches.modes import register
 
         register(LabyrinthConsoleMode())
+        register(RoguelikeMode())

@@ -85,6 +85,12 @@ class ModeAdapter(ABC):
     title: str = ""
     min_players: int
     max_players: int
+    #: the turn deadline the mode's admin row starts with (the admin edits it there)
+    default_turn_deadline_seconds: int = 60
+    #: the settings a lobby may choose; None: every one (the rest are the admin's defaults only)
+    lobby_settings: frozenset[str] | None = None
+    #: a single-player game's "new game": opening a lobby ends the player's active match of the mode
+    new_game_ends_old: bool = False
 
     # --- settings ---------------------------------------------------------------------------
 

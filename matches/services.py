@@ -38,8 +38,13 @@ def mode_settings(name: str) -> MatchModeSettings:
     """The mode's admin row, created with the adapter's defaults the first time a mode is used."""
     row = MatchModeSettings.objects.filter(mode=name).first()
     if row is None:
+        adapter = mode_adapter(name)
         row, _ = MatchModeSettings.objects.get_or_create(
-            mode=name, defaults={"defaults": mode_adapter(name).default_settings()}
+            mode=name,
+            defaults={
+                "defaults": adapter.default_settings(),
+                "turn_deadline_seconds": adapter.default_turn_deadline_seconds,
+            },
         )
     return row
 
@@ -124,10 +129,16 @@ def match_open(*, player: Player, mode: str, settings: Mapping[str, Any], guild:
         complete = adapter.validate_settings({**row.defaults, **settings})
     except ActionRefused as exc:
         raise InvalidInput(exc.code, exc.message, exc.details) from exc
+    fixed = sorted(set(settings) - adapter.lobby_settings) if adapter.lobby_settings is not None else []
+    if fixed:
+        raise InvalidInput("setting_not_per_game", "These settings are the mode's defaults, not a lobby's.",
+                           {"settings": fixed, "per_game": sorted(adapter.lobby_settings or ())})
     if guild is not None and not _guild_member(player, guild):
         raise RuleViolation(
             "not_guild_member", "A guild lobby is for the host's own guild.", {"guild": guild}
         )
+    if adapter.new_game_ends_old:
+        _end_old_games(player, mode)
     match = Match.objects.create(
         mode=mode,
         host=player,
@@ -137,6 +148,21 @@ def match_open(*, player: Player, mode: str, settings: Mapping[str, Any], guild:
     )
     _take_seat(match, player, None)
     return match
+
+
+def _end_old_games(player: Player, mode: str) -> None:
+    """A new game of a single-player mode ends the old one: a lobby is left, a started match abandoned."""
+    now = timezone.now()
+    seats = MatchSeat.objects.filter(player=player, mode=mode, active=True)
+    for match_id in seats.values_list("match_id", flat=True):
+        old = _locked(match_id)
+        if old.status == MatchStatus.LOBBY:
+            match_leave(player=player, match_id=match_id, now=now)
+        elif old.status == MatchStatus.ACTIVE:
+            _append_events(old, [Event({"kind": "ended_by_new_game"})], turn=old.turn)
+            old.save(update_fields=["event_count"])
+            result = {"winners": [], "winner_seats": [], "ended_by": "new_game"}
+            _end(old, MatchStatus.ABANDONED, result, now=now)
 
 
 @transaction.atomic

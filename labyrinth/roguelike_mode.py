@@ -1,0 +1,120 @@
+"""Seed 000's Labyrinth roguelike hosted as match mode ``labyrinth_roguelike`` (SPEC 9.3).
+
+A single-player game: seat 0 is always awaited until the game is won or lost. The state is the
+whole game (map included) and stays on the server; the player's view is the engine's fog of war
+(their own state and the cell they stand on), and every event is private to seat 0. Actions are
+the engine's JSON (``{"type": "go", "direction": "UP"}``, ``{"type": "take", "item": "armor"}``,
+``{"type": "lift", "floor": 2}``, ...): a malformed one is a 400 ``bad_action``, one the rules
+refuse a 409 with the engine's code (``wall``, ``no_arrows``, ``no_cement``, ...).
+
+The world comes from ``settings.seed`` when given (the same seed gives the same labyrinth: the
+seed's daily challenge), otherwise from a number drawn from the match's creation rng.
+Opening a lobby of this mode ends the player's active one (the seed's ``/new_game``).
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from labyrinth.engine.roguelike import (
+    ActionFormatError,
+    Game,
+    Impossible,
+    Settings,
+    SettingsError,
+    action_from_json,
+    action_to_json,
+    game_from_json,
+    game_to_json,
+    generate,
+    legal_actions,
+    play,
+    settings_from_json,
+    view,
+)
+from labyrinth.engine.roguelike.model import SEED_LIMIT
+from labyrinth.engine.svg import map_svg
+from matches.modes import JSON, ActionRefused, Event, ModeAdapter, Outcome
+
+PLAYER = 0
+ONLY_PLAYER = frozenset({PLAYER})
+#: what a lobby may choose (the seed's per-game choices: the seed, the size, the counts); the rest
+#: are the mode's defaults, edited by designers in the admin
+LOBBY_SETTINGS = frozenset({"seed", "width", "height", "floors", "dragon_count", "archer_count",
+                            "portal_count", "mine_count", "hospital_count", "arsenal_count"})
+ONE_DAY = 86400
+
+
+class RoguelikeMode(ModeAdapter):
+    name = "labyrinth_roguelike"
+    title = "Labyrinth roguelike (seed 000)"
+    min_players = 1
+    max_players = 1
+    default_turn_deadline_seconds = ONE_DAY
+    lobby_settings = LOBBY_SETTINGS
+    new_game_ends_old = True
+
+    def default_settings(self) -> JSON:
+        return Settings().to_json()
+
+    def validate_settings(self, settings: Mapping[str, Any]) -> JSON:
+        try:
+            return settings_from_json(settings).to_json()
+        except SettingsError as exc:
+            raise ActionRefused("bad_setting", str(exc), kind="input",
+                                details={"setting": exc.name, "problem": exc.problem}) from exc
+
+    def create(self, *, settings: Mapping[str, Any], seats: int, rng: random.Random) -> Game:
+        parsed = settings_from_json(settings)
+        world_seed = parsed.seed if parsed.seed is not None else rng.randrange(SEED_LIMIT)
+        return generate(parsed, world_seed)
+
+    def turn_order(self, state: Game) -> tuple[int, ...]:
+        return (PLAYER,)
+
+    def awaiting(self, state: Game) -> int | None:
+        return None if state.over else PLAYER
+
+    def legal_actions(self, state: Game, seat: int) -> list[JSON]:
+        return [action_to_json(a) for a in legal_actions(state)] if seat == PLAYER else []
+
+    def check_action(self, state: Game, action: Mapping[str, Any]) -> None:
+        try:
+            action_from_json(action)
+        except ActionFormatError as exc:
+            raise ActionRefused("bad_action", str(exc), kind="input",
+                                details={"action": dict(action)}) from exc
+
+    def apply(self, state: Game, seat: int, action: Mapping[str, Any],
+              rng: random.Random) -> tuple[Game, Sequence[Event]]:
+        self.check_action(state, action)
+        result = play(state, action_from_json(action))
+        if isinstance(result, Impossible):
+            raise ActionRefused(result.code, result.message, details={"action": dict(action)})
+        return result.game, [Event(e.to_json(), ONLY_PLAYER) for e in result.events]
+
+    def timeout(self, state: Game, seat: int, rng: random.Random) -> tuple[Game, Sequence[Event]]:
+        """A silent day: nothing happens in the labyrinth (the seed has no skipped turn); the match
+        machinery then abandons the match, since its only player is idle."""
+        return state, []
+
+    def view(self, state: Game, seat: int) -> JSON:
+        return view(state)
+
+    def outcome(self, state: Game) -> Outcome | None:
+        if state.won:
+            return Outcome((PLAYER,), {"victory": True, "turns": state.turn, "deaths": state.player.deaths})
+        if state.lost:
+            return Outcome((), {"defeat": True, "turns": state.turn, "deaths": state.player.deaths})
+        return None
+
+    def state_to_json(self, state: Game) -> JSON:
+        return game_to_json(state)
+
+    def state_from_json(self, data: Mapping[str, Any]) -> Game:
+        return game_from_json(data)
+
+    def picture(self, state: Game) -> str:
+        """The floors side by side with the exit; the player's cell tinted."""
+        return map_svg(state.world.maze, highlight=[state.player.cell], teleport_lines=False)
