@@ -14,6 +14,7 @@ api_v1 = [
     path("", include("dungeons.urls")),
     path("", include("combat.urls")),
     path("", include("npcs.urls")),
+    path("", include("darkness.urls")),
 ]
 
 urlpatterns = [

@@ -8,7 +8,9 @@ from typing import Any
 from backend.api.pagination import Page, keyset_page
 from backend.errors import NotFound
 from combat.models import Battle
+from darkness.selectors import darkness_state
 from dungeons import generation
+from dungeons.models import DungeonKind
 from dungeons.models import Dungeon, DungeonRoom, GenerationSettings, MemberStatus, Run, RunLoot, RunStatus
 from players.models import Player
 
@@ -145,4 +147,6 @@ def run_payload(*, run: Run, player: Player) -> dict[str, Any]:
         ],
         "log": run.log,
         "is_member": any(m.player_id == player.pk and m.status != MemberStatus.LEFT for m in members),
+        "darkness": (darkness_state(run_id=run.pk, player=player)
+                     if run.kind == DungeonKind.DARKNESS else None),
     }

@@ -3,11 +3,13 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from darkness.serializers import DarknessStateOutput
 from dungeons.models import DungeonKind, MemberStatus, RoomKind, RunStatus, WeaponChoice
 
 
 class RunOpenInput(serializers.Serializer):
-    kind = serializers.ChoiceField(choices=[(DungeonKind.ORDINARY, "Ordinary"), (DungeonKind.FRENZY, "Frenzy")])
+    kind = serializers.ChoiceField(choices=[(DungeonKind.ORDINARY, "Ordinary"), (DungeonKind.FRENZY, "Frenzy"),
+                                            (DungeonKind.DARKNESS, "Labyrinth of Darkness")])
 
 
 class RunStepInput(serializers.Serializer):
@@ -115,6 +117,7 @@ class RunOutput(serializers.Serializer):
     members = RunMemberOutput(many=True)
     log = serializers.ListField(child=serializers.DictField(), help_text="What happened, room by room.")
     is_member = serializers.BooleanField()
+    darkness = DarknessStateOutput(allow_null=True, help_text="A darkness run's place, torch and known map.")
 
 
 class OfferItemOutput(serializers.Serializer):

@@ -56,7 +56,8 @@ class MazeParams:
             if not 2 <= getattr(self, name) <= MAX_SIDE:
                 found.append(f"{name} must be between 2 and {MAX_SIDE}, not {getattr(self, name)}")
         if not 1 <= self.sections <= self.rows:
-            found.append(f"sections must be between 1 and the number of rows ({self.rows}), not {self.sections}")
+            found.append(f"sections must be between 1 and the number of rows ({self.rows}), "
+                         f"not {self.sections}")
         rates = (self.teleport_rate, self.rubber_rate, self.stun_rate)
         if any(not 0 <= rate <= 1 for rate in rates) or sum(rates) > 0.5:
             found.append("special-cell rates must each be between 0 and 1 and add up to at most 0.5")

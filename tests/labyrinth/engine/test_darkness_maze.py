@@ -91,7 +91,8 @@ def test_sections_touch_only_through_their_camp(params, seed):
     crossings = []
     for r in range(maze.rows - 1):
         for c in range(maze.cols):
-            if maze.section((r, c)) != maze.section((r + 1, c)) and not has_wall(maze.map, (0, r, c), Direction.DOWN):
+            between = maze.section((r, c)) != maze.section((r + 1, c))
+            if between and not has_wall(maze.map, (0, r, c), Direction.DOWN):
                 crossings.append((r + 1, c))
     assert crossings == list(maze.camps)
     for pos, special in ((p[1:], s) for p, s in maze.map.specials()):
@@ -101,7 +102,8 @@ def test_sections_touch_only_through_their_camp(params, seed):
 
 
 def test_specials_appear_at_the_rates():
-    maze = generate_guild_maze(MazeParams(teleport_rate=0.05, rubber_rate=0.05, stun_rate=0.1), random.Random(3))
+    params = MazeParams(teleport_rate=0.05, rubber_rate=0.05, stun_rate=0.1)
+    maze = generate_guild_maze(params, random.Random(3))
     kinds = [type(s) for _, s in maze.map.specials()]
     assert kinds.count(Stun) == 10
     assert 0 < kinds.count(Teleport) <= 5 and 0 < kinds.count(RubberRoom) <= 5
