@@ -27,8 +27,8 @@ class DarknessSettingsAdmin(SingletonAdmin):
 class GuildMazeAdmin(ReadOnlyAdmin):
     list_display = ["guild", "rows", "cols", "sections", "explored", "generator_version", "created_at"]
     search_fields = ["guild__name"]
-    fields = ["guild", "drawing", "explored", "seed", "generator_version", "params", "entrance", "heart", "camps",
-              "map_text", "created_at"]
+    fields = ["guild", "drawing", "explored", "seed", "generator_version", "params", "entrance", "heart",
+              "camps", "map_text", "created_at"]
     readonly_fields = fields
 
     @admin.display(description="explored rooms")

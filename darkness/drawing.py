@@ -23,7 +23,8 @@ def maze_svg(layout: MazeLayout, explored: set[Pos], path: Sequence[Pos] = ()) -
     for r in range(layout.rows):
         for c in range(layout.cols):
             x, y = MARGIN + c * CELL, MARGIN + r * CELL
-            fill = SECTION_TINTS[layout.section((r, c)) % len(SECTION_TINTS)] if (r, c) in explored else "#c8c8c8"
+            tint = SECTION_TINTS[layout.section((r, c)) % len(SECTION_TINTS)]
+            fill = tint if (r, c) in explored else "#c8c8c8"
             out.append(f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{fill}"/>')
             letter = LETTERS.get(layout.room_kind((r, c)))
             if letter:

@@ -55,7 +55,8 @@ class DarknessSettings(SingletonSettings):
 
     def maze_params(self) -> MazeParams:
         return MazeParams(rows=self.rows, cols=self.cols, sections=self.sections,
-                          teleport_rate=self.teleport_rate, rubber_rate=self.rubber_rate, stun_rate=self.stun_rate, stun_turns=self.stun_turns)
+                          teleport_rate=self.teleport_rate, rubber_rate=self.rubber_rate,
+                          stun_rate=self.stun_rate, stun_turns=self.stun_turns)
 
     def room_weights(self) -> RoomWeights:
         return RoomWeights(enemy=self.enemy_weight, enemy_per_section=self.enemy_weight_per_section,

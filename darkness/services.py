@@ -321,7 +321,8 @@ def darkness_escape_check(*, run: Run) -> None:
     dark = _darkness_of(run)
     if dark.position not in dark.maze.layout().camps:
         raise RuleViolation("cannot_escape_here",
-                            "In the Labyrinth of Darkness the party can leave only from a camp.", {"row": dark.row, "col": dark.col})
+                            "In the Labyrinth of Darkness the party can leave only from a camp.",
+                            {"row": dark.row, "col": dark.col})
     torch_put_out(run=run)
     dark.bearer = None
     dark.save(update_fields=["bearer"])

@@ -22,7 +22,8 @@ def _walked(directions):
     run = lobby(players, kind="darkness")
     body = party.post(players[0], f"runs/{run.pk}/start/").json()
     for direction in directions:
-        body = party.post(players[0], f"runs/{run.pk}/move/", {"step": body["step"], "direction": direction}).json()
+        body = party.post(players[0], f"runs/{run.pk}/move/",
+                          {"step": body["step"], "direction": direction}).json()
     return maze, DarknessRun.objects.get(run_id=run.pk)
 
 
@@ -33,7 +34,8 @@ def test_the_guild_maze_page_draws_the_explored_part(admin_client: Client) -> No
     svg = re.search(r"<svg[^>]*aria-label=\"guild maze\".*?</svg>", page.content.decode(), re.S).group(0)
     rects = re.findall(r'<rect x="(\d+)" y="(\d+)" width="\d+" height="\d+" fill="([^"]+)"/>', svg)
     assert len(rects) == 8
-    unexplored = {((int(y) - MARGIN) // CELL, (int(x) - MARGIN) // CELL) for x, y, fill in rects if fill == "#c8c8c8"}
+    unexplored = {((int(y) - MARGIN) // CELL, (int(x) - MARGIN) // CELL)
+                  for x, y, fill in rects if fill == "#c8c8c8"}
     assert unexplored == {(1, 0), (2, 0), (2, 1), (3, 0), (3, 1)}
     assert ">H<" in svg and ">C<" in svg and ">E<" in svg
     assert admin_client.get("/admin/darkness/guildmaze/").status_code == 200
