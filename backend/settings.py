@@ -172,6 +172,7 @@ SPECTACULAR_SETTINGS = {
         "MemberStatusEnum": "dungeons.models.MemberStatus",
         "CombatantKindEnum": ["player", "enemy", "npc"],
         "BattleActionKindEnum": ["attack", "drink", "switch_weapon", "skip", "flee"],
+        "DarknessRoomKindEnum": "darkness.serializers.ROOM_KINDS",
     },
     # <id:...> path parameters (backend.api.converters): positive 64-bit object ids.
     "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "format": "int64", "minimum": 1,
