@@ -2,6 +2,8 @@
 knows of it, and a darkness run's place, torch and path (the run itself is a dungeons.Run)."""
 from __future__ import annotations
 
+import functools
+
 from django.db import models
 from django.db.models import Q
 
@@ -98,15 +100,19 @@ class GuildMaze(models.Model):
 
     def layout(self) -> MazeLayout:
         """The maze as the engine's value (parsed from the stored map; never regenerated)."""
-        cached = getattr(self, "_layout", None)
-        if cached is None:
-            cached = MazeLayout(parse_map(self.map_text), tuple(self.section_of_row), _pos(self.entrance),
-                                _pos(self.heart), tuple(_pos(c) for c in self.camps))
-            self._layout = cached
-        return cached
+        return _layout(self.map_text, tuple(self.section_of_row), _pos(self.entrance), _pos(self.heart),
+                       tuple(_pos(c) for c in self.camps))
 
     def visited_positions(self) -> set[Pos]:
         return {divmod(index, self.cols) for index in self.visited}
+
+
+@functools.lru_cache(maxsize=512)
+def _layout(map_text: str, section_of_row: tuple[int, ...], entrance: Pos, heart: Pos,
+            camps: tuple[Pos, ...]) -> MazeLayout:
+    """Parsing a stored map is the costly part of reading a maze; mazes never change, so each
+    process keeps the last few hundred it read (keyed by the stored values themselves)."""
+    return MazeLayout(parse_map(map_text), section_of_row, entrance, heart, camps)
 
 
 def _pos(value: list[int]) -> Pos:

@@ -34,7 +34,7 @@ def guild_labyrinth(*, guild_id: int, player: Player) -> dict[str, Any]:
     if guild is None:
         raise NotFound("guild_not_found", "No such guild.", {"guild": guild_id})
     if not _is_member(player, guild.pk):
-        raise NotAllowed("not_guild_member", "Only the guild's members see its labyrinth.",
+        raise NotAllowed("not_member", "Only the guild's members see its labyrinth.",
                          {"guild": guild_id})
     maze = GuildMaze.objects.filter(guild=guild).first()
     if maze is None:
