@@ -279,6 +279,8 @@ def darkness_move(*, player: Player, run_id: int, step: int, direction: str) -> 
     if not run.room_cleared:
         raise RuleViolation("room_not_cleared", "Finish this room first (the battle must be over).",
                             {"floor": run.floor, "room": run.room})
+    torch_pass(run=run)  # a bearer who fled from battle left the party: the next one takes it
+    dark.refresh_from_db(fields=["bearer"])
     layout = dark.maze.layout()
     result = move(layout.map, dark.position, heading)
     if result.outcome is MoveOutcome.WALL:
