@@ -264,3 +264,25 @@ def test_an_ordinary_run_does_not_move_by_direction(corridor) -> None:
     party.post(players[0], f"runs/{run.pk}/start/")
     assert_error(party.post(players[0], f"runs/{run.pk}/move/", {"step": 0, "direction": "UP"}), 409,
                  "not_darkness")
+
+
+def test_a_member_with_full_weapon_slots_passes_the_torch_on(corridor) -> None:
+    from players.models import ItemKind
+    from players.services import inventory_add
+
+    players, _, party = corridor
+    sword = ItemKind.objects.filter(category="weapon").order_by("pk").first()
+    for _ in range(2):
+        inventory_add(player=players[0], item_kind=sword)
+    run = start(players, party)
+    assert run["darkness"]["torch"]["bearer"] == players[1].pk
+    assert not torches(players[0]) and len(torches(players[1])) == 1
+
+
+def test_the_last_unit_into_a_camp_relights_instead_of_losing_the_party(corridor) -> None:
+    players, _, party = corridor
+    only("empty", torch_length=4)
+    run = start(players, party)
+    run = walk(party, players[0], run, CORRIDOR_PATH[:4])  # the fourth move reaches the camp on 0
+    assert run["status"] == "active"
+    assert run["darkness"]["torch"]["left"] == 4
