@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "dungeons",
     "combat",
     "npcs",
+    "labyrinth",
     "darkness",
 ]
 

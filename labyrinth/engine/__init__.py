@@ -1,5 +1,6 @@
 """Pure labyrinth engine (SPEC section 9): the grid model, seed 003's map format, check, generator."""
 from labyrinth.engine.check import unreachable_cells
+from labyrinth.engine.generator import DEFAULT_SETTINGS, GENERATOR_VERSION, GeneratorSettings, generate_map
 from labyrinth.engine.grid import (
     DIRECTIONS,
     Armory,
@@ -24,9 +25,14 @@ from labyrinth.engine.grid import (
     with_special,
     with_wall,
 )
-from labyrinth.engine.mapformat import MapFormatError, format_map, parse_map
+from labyrinth.engine.mapformat import MapFormatError, describe_special, format_map, parse_map
+from labyrinth.engine.svg import map_svg
 
 __all__ = [
+    "DEFAULT_SETTINGS",
+    "GENERATOR_VERSION",
+    "GeneratorSettings",
+    "generate_map",
     "DIRECTIONS",
     "Armory",
     "Cell",
@@ -43,7 +49,9 @@ __all__ = [
     "StepResult",
     "Stun",
     "Teleport",
+    "describe_special",
     "format_map",
+    "map_svg",
     "has_wall",
     "neighbour",
     "neighbours",

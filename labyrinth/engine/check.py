@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from labyrinth.engine.grid import DIRECTIONS, Cell, Key, LabyrinthMap, StepOutcome, step
+from labyrinth.engine.grid import DIRECTIONS, Cell, Direction, Exit, Key, LabyrinthMap, RubberRoom, Teleport
 
 
 def unreachable_cells(m: LabyrinthMap) -> list[Cell]:
@@ -16,34 +16,60 @@ def unreachable_cells(m: LabyrinthMap) -> list[Cell]:
     back on waking. Stun, armory and sleep cells only cost time (a sleeper wakes where they fell
     asleep), so they never change what can be reached."""
     fld = m.fields[0]
-    cols = fld.cols
-    count = fld.rows * cols
+    rows, cols = fld.rows, fld.cols
+    count = rows * cols
     need_key = m.key_required()
-    is_key = [isinstance(fld.cells[i // cols][i % cols], Key) for i in range(count)]
-    # state index: cell * 2 + holds_key
-    reverse: list[list[int]] = [[] for _ in range(2 * count)]
-    leaves = [False] * (2 * count)
+    specials = [special for line in fld.cells for special in line]
+    is_key = [isinstance(special, Key) for special in specials]
+    # One predecessor list per cell serves both key states: a step from i to j keeps the key
+    # state, or sets it when j is a key cell. The loop is `step` unrolled over the flat grid.
+    before: list[list[int]] = [[] for _ in range(count)]
+    leaves = [False] * count
     for i in range(count):
-        cell = (0, i // cols, i % cols)
+        r, c = divmod(i, cols)
+        here = specials[i]
+        rubber = here.direction if isinstance(here, RubberRoom) else None
+        way_out = here.direction if isinstance(here, Exit) else None
         for d in DIRECTIONS:
-            result = step(m, cell, d)
-            if result.outcome is StepOutcome.EXITED:
-                leaves[2 * i + 1] = True
-                if not need_key:
-                    leaves[2 * i] = True
+            if rubber is not None and rubber is not d:
                 continue
-            if result.outcome is not StepOutcome.MOVED and result.outcome is not StepOutcome.TELEPORTED:
+            if way_out is d:
+                leaves[i] = True
                 continue
-            j = result.cell[1] * cols + result.cell[2]
-            reverse[2 * j + 1].append(2 * i + 1)
-            reverse[2 * j + (1 if is_key[j] else 0)].append(2 * i)
-    good = leaves[:]
-    queue = deque(s for s in range(2 * count) if good[s])
+            if d is Direction.RIGHT:
+                if c == cols - 1 or fld.right[r][c]:
+                    continue
+                j = i + 1
+            elif d is Direction.LEFT:
+                if c == 0 or fld.right[r][c - 1]:
+                    continue
+                j = i - 1
+            elif d is Direction.DOWN:
+                if r == rows - 1 or fld.down[r][c]:
+                    continue
+                j = i + cols
+            else:
+                if r == 0 or fld.down[r - 1][c]:
+                    continue
+                j = i - cols
+            there = specials[j]
+            if isinstance(there, Teleport):
+                j = there.destination[0] * cols + there.destination[1]
+            before[j].append(i)
+    # good[k][i]: from cell i holding the key (k = 1) or not (k = 0) there is a way out
+    good = [[leaf and not need_key for leaf in leaves], leaves[:]]
+    queue = deque((k, i) for k in (0, 1) for i in range(count) if good[k][i])
     while queue:
-        state = queue.popleft()
-        for before in reverse[state]:
-            if not good[before]:
-                good[before] = True
-                queue.append(before)
+        k, j = queue.popleft()
+        # predecessors (i, k0) of (j, k): k0 == k; on a key cell every step arrives holding the
+        # key, so only (j, 1) has predecessors, from either state
+        if is_key[j] and k == 0:
+            continue
+        for k0 in ((0, 1) if is_key[j] else (k,)):
+            row = good[k0]
+            for i in before[j]:
+                if not row[i]:
+                    row[i] = True
+                    queue.append((k0, i))
     return [(0, i // cols, i % cols) for i in range(count)
-            if not good[2 * i + (1 if is_key[i] or not need_key else 0)]]
+            if not good[1 if is_key[i] or not need_key else 0][i]]

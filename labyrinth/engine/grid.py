@@ -19,11 +19,12 @@ class Direction(Enum):
 
     @property
     def delta(self) -> tuple[int, int]:
-        return _DELTAS[self]
+        """(row change, column change) of one step."""
+        return _DELTAS[self._value_]  # keyed by the name: enum members hash slowly
 
     @property
     def opposite(self) -> Direction:
-        return _OPPOSITES[self]
+        return _OPPOSITES[self._value_]
 
     @classmethod
     def from_wasd(cls, key: str) -> Direction:
@@ -34,9 +35,8 @@ class Direction(Enum):
             raise ValueError(f"not a direction key: {key!r} (W, A, S or D)") from None
 
 
-_DELTAS = {Direction.UP: (-1, 0), Direction.LEFT: (0, -1), Direction.DOWN: (1, 0), Direction.RIGHT: (0, 1)}
-_OPPOSITES = {Direction.UP: Direction.DOWN, Direction.DOWN: Direction.UP,
-              Direction.LEFT: Direction.RIGHT, Direction.RIGHT: Direction.LEFT}
+_DELTAS = {"UP": (-1, 0), "LEFT": (0, -1), "DOWN": (1, 0), "RIGHT": (0, 1)}
+_OPPOSITES = {"UP": Direction.DOWN, "DOWN": Direction.UP, "LEFT": Direction.RIGHT, "RIGHT": Direction.LEFT}
 _WASD = {"W": Direction.UP, "A": Direction.LEFT, "S": Direction.DOWN, "D": Direction.RIGHT}
 DIRECTIONS: tuple[Direction, ...] = (Direction.UP, Direction.LEFT, Direction.DOWN, Direction.RIGHT)
 

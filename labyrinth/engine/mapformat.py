@@ -33,6 +33,9 @@ class MapFormatError(ValueError):
         self.line = line
         self.problem = problem
 
+    def __reduce__(self) -> tuple[type[MapFormatError], tuple[int, str]]:
+        return (type(self), (self.line, self.problem))
+
 
 _NUMBER = r"\s*([+-]?\d+)\s*"
 _HEADER_ONE = re.compile(rf"^{_NUMBER}$")
@@ -47,11 +50,13 @@ class _Lines:
 
     def __init__(self, text: str) -> None:
         self.lines = [line.rstrip() for line in text.removeprefix("\ufeff").split("\n")]
+        while self.lines and not self.lines[-1]:
+            self.lines.pop()
         self.at = 0
 
     def next(self, what: str) -> tuple[int, str]:
         if self.at >= len(self.lines):
-            raise MapFormatError(len(self.lines), f"the text ends where {what} was expected")
+            raise MapFormatError(len(self.lines) + 1, f"the text ends where {what} was expected")
         self.at += 1
         return self.at, self.lines[self.at - 1]
 
@@ -296,7 +301,8 @@ def _letters() -> Iterator[str]:
             yield ch
 
 
-def _describe(special: Special) -> str:
+def describe_special(special: Special) -> str:
+    """The legend class of a special, as the format writes it: `Stun(2)`, `Teleport((0, 2))` ..."""
     if isinstance(special, Stun):
         return f"Stun({special.turns})"
     if isinstance(special, RubberRoom):
@@ -339,5 +345,5 @@ def format_map(m: LabyrinthMap) -> str:
             out.append("".join(row))
             if r < fld.rows - 1:
                 out.append(" ".join("_" if wall else "." for wall in fld.down[r]))
-    out.extend(f"{letter} {_describe(special)}" for special, letter in letters.items())
+    out.extend(f"{letter} {describe_special(special)}" for special, letter in letters.items())
     return "\n".join(out) + "\n"

@@ -18,31 +18,7 @@ from labyrinth.engine import (
     parse_map,
     unreachable_cells,
 )
-
-FIRST_EXAMPLE = """3 3
-.|S E
-. . _
-S . L
-. . .
-A R .
-E Exit(UP)
-S Stun(2)
-A Armory()
-R RubberRoom(RIGHT)
-L RubberRoom(LEFT)
-"""
-
-# The seed's sleep example with its missing wall line restored and Exit(1) read as Exit(UP).
-SLEEP_EXAMPLE = """2
-2 2
-. E
-. .
-Z .
-1 1
-.
-E Exit(UP)
-Z Sleep(2, (1, 0, 0))
-"""
+from labyrinth.engine.examples import FIRST_EXAMPLE, SLEEP_EXAMPLE, SLEEP_EXAMPLE_AS_WRITTEN
 
 
 def test_first_example_cells_are_where_the_text_puts_them():
@@ -83,9 +59,8 @@ def test_corrected_sleep_example_reads_two_fields():
 
 
 def test_the_seeds_sleep_example_as_written_is_refused_at_its_missing_wall_line():
-    as_written = "2\n2 2\n. E\nZ .\n1 1\n.\nE Exit(1)\nZ Sleep(2, (1, 0, 0))\n"
     with pytest.raises(MapFormatError) as refused:
-        parse_map(as_written)
+        parse_map(SLEEP_EXAMPLE_AS_WRITTEN)
     assert refused.value.line == 4
     assert "'Z'" in refused.value.problem
 
