@@ -16,7 +16,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from backend.errors import InvalidInput, NotFound, RuleViolation
+from backend.errors import InvalidInput, RuleViolation
 from combat.engine.state import to_jsonable
 from combat.selectors import combat_rules_get
 from darkness.layout import new_maze_fields
@@ -279,13 +279,15 @@ def darkness_move(*, player: Player, run_id: int, step: int, direction: str) -> 
     if not run.room_cleared:
         raise RuleViolation("room_not_cleared", "Finish this room first (the battle must be over).",
                             {"floor": run.floor, "room": run.room})
-    torch_pass(run=run)  # a bearer who fled from battle left the party: the next one takes it
-    dark.refresh_from_db(fields=["bearer"])
     layout = dark.maze.layout()
     result = move(layout.map, dark.position, heading)
     if result.outcome is MoveOutcome.WALL:
         raise RuleViolation("wall", "A wall stands that way.", {"row": dark.row, "col": dark.col,
                                                                  "direction": heading.value})
+    party = _party(run, MemberStatus.IN_DUNGEON)
+    if dark.bearer_id is not None and all(m.player_id != dark.bearer_id for m in party):
+        torch_pass(run=run)  # the bearer fled from battle: the next one in formation takes the torch
+        dark.refresh_from_db(fields=["bearer"])
     run.step += 1
     dark.torch_left = max(0, dark.torch_left - result.burn)
     _log(run, "moved", direction=heading.value, outcome=result.outcome.value, burn=result.burn,
@@ -308,10 +310,11 @@ def darkness_move(*, player: Player, run_id: int, step: int, direction: str) -> 
         _lost_in_the_dark(run, dark)
     else:
         rules = run_rules_get()
-        for member in _party(run, MemberStatus.IN_DUNGEON):
+        for member in party:
             regen = run_rules.room_regen(metabolism=member.player.metabolism, rules=rules)
-            member.hp = min(member.max_hp, member.hp + regen)
-            member.save(update_fields=["hp"])
+            if member.hp < member.max_hp and regen > 0:
+                member.hp = min(member.max_hp, member.hp + regen)
+                member.save(update_fields=["hp"])
         _enter(run, dark, layout, result.position)
     _learn(dark.maze_id, learned)
     return run
@@ -328,10 +331,3 @@ def darkness_escape_check(*, run: Run) -> None:
     torch_put_out(run=run)
     dark.bearer = None
     dark.save(update_fields=["bearer"])
-
-
-def darkness_run(*, run_id: int) -> DarknessRun:
-    found = DarknessRun.objects.filter(run_id=run_id).select_related("maze").first()
-    if found is None:
-        raise NotFound("run_not_found", "No such darkness run.", {"run": run_id})
-    return found
