@@ -286,3 +286,25 @@ def test_the_last_unit_into_a_camp_relights_instead_of_losing_the_party(corridor
     run = walk(party, players[0], run, CORRIDOR_PATH[:4])  # the fourth move reaches the camp on 0
     assert run["status"] == "active"
     assert run["darkness"]["torch"]["left"] == 4
+
+
+def test_a_bearer_who_flees_hands_the_torch_on_at_the_next_move(corridor) -> None:
+    from tests.dungeons.run_helpers import first_attack
+
+    players, _, party = corridor
+    only("enemy")
+    bestiary(enemy_hp=8, enemy_damage=1)
+    run = start(players, party)
+    run = walk(party, players[1], run, ["RIGHT"])
+    battle = current_battle(Run.objects.get(pk=run["id"]))
+
+    def choose(mine: dict) -> dict:
+        return {"kind": "flee"} if mine["awaiting"] == players[0].pk else first_attack(mine)
+
+    final = party.fight(battle.pk, choose)
+    run = party.run(run["id"], who=players[1])
+    assert final["outcome"] == "victory", (final["outcome"], run["members"], run["log"][-6:])
+    assert [m["status"] for m in run["members"]] == ["escaped", "in_dungeon"]
+    run = walk(party, players[1], run, ["LEFT"])
+    assert run["darkness"]["torch"]["bearer"] == players[1].pk
+    assert not torches(players[0]) and len(torches(players[1])) == 1
