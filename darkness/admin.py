@@ -3,6 +3,7 @@ and each darkness run's path drawn on its maze."""
 from __future__ import annotations
 
 from django.contrib import admin
+from django.http import HttpRequest
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
@@ -13,6 +14,9 @@ from darkness.models import DarknessRun, DarknessSettings, GuildMaze
 
 @admin.register(DarknessSettings)
 class DarknessSettingsAdmin(SingletonAdmin):
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # the data migration made the row (and load() makes it): no query on every admin page
+
     fieldsets = [
         ("New guild mazes (existing mazes never change)",
          {"fields": ["rows", "cols", "sections", "teleport_rate", "rubber_rate", "stun_rate", "stun_turns"]}),

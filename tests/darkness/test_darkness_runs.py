@@ -288,10 +288,11 @@ def test_the_last_unit_into_a_camp_relights_instead_of_losing_the_party(corridor
     assert run["darkness"]["torch"]["left"] == 4
 
 
-def test_a_bearer_who_flees_hands_the_torch_on_at_the_next_move(corridor) -> None:
-    from tests.dungeons.run_helpers import first_attack
+def test_a_bearer_who_flees_hands_the_torch_on_at_the_next_move(corridor, monkeypatch) -> None:
+    from tests.dungeons.run_helpers import first_attack, fix_seed
 
     players, _, party = corridor
+    fix_seed(monkeypatch, 1604)
     only("enemy")
     bestiary(enemy_hp=8, enemy_damage=1)
     run = start(players, party)
