@@ -596,6 +596,8 @@ def _escape(run: Run, member: RunMember, *, purpose: str) -> None:
 def _end_if_party_gone(run: Run) -> None:
     if run.status != RunStatus.ACTIVE or run.members.filter(status=MemberStatus.IN_DUNGEON).exists():
         return
+    if run.kind == DungeonKind.DARKNESS:  # the labyrinth's torch stays in the labyrinth
+        _darkness().torch_put_out(run=run)
     escaped = run.members.filter(status=MemberStatus.ESCAPED).exists()
     run.status = RunStatus.ESCAPED if escaped else RunStatus.FAILED
     run.ended_at, run.room_cleared = timezone.now(), False

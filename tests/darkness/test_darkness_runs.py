@@ -309,3 +309,18 @@ def test_a_bearer_who_flees_hands_the_torch_on_at_the_next_move(corridor, monkey
     run = walk(party, players[1], run, ["LEFT"])
     assert run["darkness"]["torch"]["bearer"] == players[1].pk
     assert not torches(players[0]) and len(torches(players[1])) == 1
+
+
+def test_a_party_that_all_flees_leaves_the_torch_behind(corridor, monkeypatch) -> None:
+    from tests.dungeons.run_helpers import fix_seed
+
+    players, _, party = corridor
+    fix_seed(monkeypatch, 1604)
+    only("enemy")
+    bestiary(enemy_hp=8, enemy_damage=1)
+    run = start(players, party)
+    run = walk(party, players[1], run, ["RIGHT"])
+    battle = current_battle(Run.objects.get(pk=run["id"]))
+    assert party.fight(battle.pk, lambda mine: {"kind": "flee"})["outcome"] == "escaped"
+    assert party.run(run["id"])["status"] == "escaped"
+    assert not torches(players[0]) and not torches(players[1])
