@@ -29,6 +29,7 @@ class RoomKind(models.TextChoices):
     STORY = "story", "Story"
     REST = "rest", "Rest"
     BOSS = "boss", "Boss"
+    EMPTY = "empty", "Empty"  # only in the Labyrinth of Darkness (darkness/)
 
 
 # The functional API takes (member name, (value, label)): the values are the engine's slugs.

@@ -4,11 +4,13 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from backend.api.converters import MAX_DB_ID
+from darkness.serializers import DarknessStateOutput
 from dungeons.models import DungeonKind, MemberStatus, RoomKind, RunStatus, StoryItem, WeaponChoice
 
 
 class RunOpenInput(serializers.Serializer):
-    kind = serializers.ChoiceField(choices=[(DungeonKind.ORDINARY, "Ordinary"), (DungeonKind.FRENZY, "Frenzy")])
+    kind = serializers.ChoiceField(choices=[(DungeonKind.ORDINARY, "Ordinary"), (DungeonKind.FRENZY, "Frenzy"),
+                                            (DungeonKind.DARKNESS, "Labyrinth of Darkness")])
 
 
 class RunStepInput(serializers.Serializer):
@@ -125,6 +127,7 @@ class RunOutput(serializers.Serializer):
     members = RunMemberOutput(many=True)
     log = serializers.ListField(child=serializers.DictField(), help_text="What happened, room by room.")
     is_member = serializers.BooleanField()
+    darkness = DarknessStateOutput(allow_null=True, help_text="A darkness run's place, torch and known map.")
 
 
 class OfferItemOutput(serializers.Serializer):

@@ -139,6 +139,13 @@ def dungeon_generate(
 # same way (combat.services), so a battle step and a run move never interleave.
 
 
+def _darkness() -> Any:
+    """darkness.services, imported late: it builds on this module."""
+    from darkness import services
+
+    return services
+
+
 def run_rules_get() -> RunRules:
     return RunSettings.cached().to_rules()
 
@@ -192,8 +199,8 @@ def _join(run: Run, player: Player, position: int) -> RunMember:
 @transaction.atomic
 def run_open(*, player: Player, kind: str) -> Run:
     """Open a lobby of ``kind`` (ordinary or frenzy) with the player as host and first member."""
-    if kind not in (DungeonKind.ORDINARY, DungeonKind.FRENZY):
-        raise InvalidInput("invalid_kind", "Runs are ordinary or frenzy.", {"kind": kind})
+    if kind not in (DungeonKind.ORDINARY, DungeonKind.FRENZY, DungeonKind.DARKNESS):
+        raise InvalidInput("invalid_kind", "Runs are ordinary, frenzy or darkness.", {"kind": kind})
     run = Run.objects.create(kind=kind, host=player, seed=new_seed())
     _join(run, player, 0)
     return run
@@ -315,6 +322,8 @@ def run_start(*, player: Player, run_id: int) -> Run:
     if pending:
         raise RuleViolation("weapon_choice_pending", "Every member takes or refuses a starting weapon first.",
                             {"players": pending})
+    if run.kind == DungeonKind.DARKNESS:  # the guild's own maze, no generated dungeon (darkness/services.py)
+        return _darkness().darkness_run_start(run=run, members=members)
     now = timezone.now()
     guilds = {m.player_id: player_current_guild(player=m.player) for m in members}
     guild_ids = {g.pk if g else None for g in guilds.values()}
@@ -586,7 +595,7 @@ def _battle_over(run: Run, battle: Battle, state: BattleState, members: dict[int
             _pay(party, rules.boss_coins)
         elif run_rules.room_rng(run.seed, run.floor, run.room, "battle-loot").random() < rules.battle_loot_chance:
             _drop_loot(run, 1, "battle-loot-item", BATTLE_LOOT_CATEGORIES)
-        if state.has_boss and _next_position(run) is None:
+        if state.has_boss and (run.kind == DungeonKind.DARKNESS or _next_position(run) is None):
             _complete(run, party)
 
 
@@ -603,6 +612,8 @@ def _die(run: Run, member: RunMember) -> None:
     member.money_lost, member.items_lost = fee, lost
     member.save(update_fields=["status", "active", "hp", "money_lost", "items_lost"])
     _log(run, "died", player=member.player_id, charon_fee=fee, items_lost=lost)
+    if run.kind == DungeonKind.DARKNESS:  # the torch passes down the formation
+        _darkness().torch_pass(run=run)
 
 
 def _escape(run: Run, member: RunMember, *, purpose: str) -> None:
@@ -622,6 +633,8 @@ def _escape(run: Run, member: RunMember, *, purpose: str) -> None:
 def _end_if_party_gone(run: Run) -> None:
     if run.status != RunStatus.ACTIVE or run.members.filter(status=MemberStatus.IN_DUNGEON).exists():
         return
+    if run.kind == DungeonKind.DARKNESS:  # the labyrinth's torch stays in the labyrinth
+        _darkness().torch_put_out(run=run)
     escaped = run.members.filter(status=MemberStatus.ESCAPED).exists()
     run.status = RunStatus.ESCAPED if escaped else RunStatus.FAILED
     run.ended_at, run.room_cleared = timezone.now(), False
@@ -631,6 +644,8 @@ def _end_if_party_gone(run: Run) -> None:
 def _complete(run: Run, party: list[RunMember]) -> None:
     # The rescue writes the guild row before any player row is touched here, the guild services'
     # order (guild, then player), so a completion never deadlocks with a kick or a leave.
+    if run.kind == DungeonKind.DARKNESS:  # the labyrinth's torch stays in the labyrinth
+        _darkness().torch_put_out(run=run)
     rescued = run.has_npc and run.guild_id is not None
     if rescued:
         npc_rescue(guild_id=run.guild_id, kind=run.npc_kind, run_id=run.pk)
@@ -659,6 +674,8 @@ def run_advance(*, player: Player, run_id: int, step: int) -> Run:
     _member(run, player, MemberStatus.IN_DUNGEON)
     _require_status(run, RunStatus.ACTIVE)
     _check_step(run, step)
+    if run.kind == DungeonKind.DARKNESS:
+        raise RuleViolation("use_move", "In the Labyrinth of Darkness the party moves by direction (move).")
     if not run.room_cleared:
         raise RuleViolation("room_not_cleared", "Finish this room first.", {"floor": run.floor, "room": run.room})
     position = _next_position(run)
@@ -683,6 +700,8 @@ def run_escape(*, player: Player, run_id: int, step: int) -> Run:
     _member(run, player, MemberStatus.IN_DUNGEON)
     _require_status(run, RunStatus.ACTIVE)
     _check_step(run, step)
+    if run.kind == DungeonKind.DARKNESS:  # only from a camp (darkness/services.py)
+        _darkness().darkness_escape_check(run=run)
     room = _current_room(run)
     stranded = run.room_cleared and _next_position(run) is None  # the last boss withdrew: leaving is all left
     if room.kind not in (RoomKind.TREASURE, RoomKind.REST) and not stranded:

@@ -228,6 +228,9 @@ def guild_create(*, player: Player, name: str, description: str = "") -> Guild:
         raise RuleViolation("name_taken", "A guild with that name exists.", {"name": name}) from exc
     Membership.objects.create(guild=guild, player=player, joined_at=now)
     _withdraw_other_requests(player_id=player.pk, joined=guild, now=now)
+    from darkness.services import guild_maze_create  # the guild's Labyrinth of Darkness (SPEC 9.5)
+
+    guild_maze_create(guild=guild)
     return guild
 
 

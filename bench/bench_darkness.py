@@ -1,0 +1,171 @@
+"""Labyrinth of Darkness cost, in process: a darkness run start and a move, next to the baseline write.
+
+    DATABASE_URL=postgres://... .venv/bin/python bench/bench_darkness.py [--runs 30]
+
+Creates a throw-away test database (Django's test-database machinery: ``test_<name>``), serves the
+real URL map plus bench/bench_urls.py's ``/bench/baseline-write/`` through DRF's in-process client
+(no HTTP server, one client: this measures the work of one request, not throughput), and prints
+for each operation the SQL statements it ran and its wall time (median and 90th percentile):
+
+- baseline write: JWT authentication plus one committed UPDATE (the floor of any write);
+- darkness run start, party of 4: the guild's maze loaded, the run's dungeon row, person-runs,
+  members, the torch given, the entrance entered, the run view returned;
+- darkness move into a new empty room, a new enemy room (the battle starts), a room entered before,
+  and a refused move into a wall (409).
+It asserts nothing and is not part of the test suite.
+"""
+from __future__ import annotations
+
+import argparse
+import logging
+import math
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bench.bench_settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.db import connection  # noqa: E402
+from django.test.utils import CaptureQueriesContext, setup_databases, setup_test_environment  # noqa: E402
+from django.test.utils import teardown_databases  # noqa: E402
+
+
+def measure(label: str, calls: list, rows: list) -> None:
+    times, counts = [], []
+    for call in calls:
+        with CaptureQueriesContext(connection) as queries:
+            start = time.perf_counter()
+            status = call()
+            times.append((time.perf_counter() - start) * 1000)
+        counts.append(len(queries.captured_queries))
+        assert status in (200, 201, 409), (label, status)
+    times.sort()
+    p90 = times[math.ceil(len(times) * 0.9) - 1]
+    rows.append((label, statistics.median(counts), statistics.median(times), p90))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=30)
+    args = parser.parse_args()
+    logging.getLogger("django.request").setLevel(logging.ERROR)  # the measured 409s
+    setup_test_environment()
+    old = setup_databases(verbosity=0, interactive=False)
+    try:
+        run(args.runs)
+    finally:
+        teardown_databases(old, verbosity=0)
+
+
+def run(n: int) -> None:
+    from darkness.models import DarknessRun, DarknessSettings, GuildMaze
+    from dungeons import services as run_services
+    from labyrinth.engine.darkness import MoveOutcome, move
+    from labyrinth.engine.grid import DIRECTIONS
+    from tests.factories import api_client
+    from tests.dungeons.run_helpers import guild_party
+
+    settings = DarknessSettings.load()
+    settings.torch_length = 500
+    settings.save()
+    players, guild = guild_party(4)
+    clients = [api_client(p) for p in players]
+    host = clients[0]
+    rows: list = []
+    measure("baseline write", [lambda: host.post("/bench/baseline-write/").status_code] * n, rows)
+
+    def weights(content: str) -> None:
+        for name in ("enemy", "trap", "treasure", "empty"):
+            setattr(settings, f"{name}_weight", 1.0 if name == content else 0.0)
+        settings.enemy_weight_per_section = 0.0
+        settings.save()
+
+    def lobby() -> int:
+        run = run_services.run_open(player=players[0], kind="darkness")
+        for p in players[1:]:
+            run_services.run_join(player=p, run_id=run.pk)
+        for p in players:
+            run_services.run_weapon_choose(player=p, run_id=run.pk, item_kind_id=None)
+        return run.pk
+
+    def end(run_id: int) -> None:  # everyone out so the next lobby can open (not measured)
+        from dungeons.models import Run, RunMember
+        RunMember.objects.filter(run_id=run_id).update(active=False, status="escaped")
+        Run.objects.filter(pk=run_id).update(status="escaped")
+
+    layout = GuildMaze.objects.get(guild=guild).layout()
+    outcomes = {d: move(layout.map, layout.entrance, d).outcome for d in DIRECTIONS}
+    open_dirs = [d for d in DIRECTIONS if outcomes[d] is not MoveOutcome.WALL]
+    wall_dirs = [d for d in DIRECTIONS if outcomes[d] is MoveOutcome.WALL]
+
+    start_times: list = []
+    start_counts: list = []
+    move_rows: dict[str, tuple[list, list]] = {k: ([], []) for k in (
+        "move, new empty room", "move, new enemy room (battle starts)", "move, room entered before",
+        "move into a wall (409)")}
+
+    def timed(label: str, fn) -> int:
+        with CaptureQueriesContext(connection) as queries:
+            t = time.perf_counter()
+            status = fn()
+            elapsed = (time.perf_counter() - t) * 1000
+        bucket = move_rows[label] if label in move_rows else (start_times, start_counts)
+        bucket[0].append(elapsed)
+        bucket[1].append(len(queries.captured_queries))
+        return status
+
+    d = open_dirs[0]
+    for i in range(n):
+        weights("enemy" if i % 2 else "empty")
+        run_id = lobby()
+        reply = {}
+        timed("start", lambda: (reply.update(host.post(f"/api/v1/runs/{run_id}/start/").json()), 200)[1])
+        step = reply["step"]
+        if wall_dirs:
+            timed("move into a wall (409)", lambda: clients[1].post(
+                f"/api/v1/runs/{run_id}/move/", {"step": step, "direction": wall_dirs[0].value},
+                format="json").status_code)
+        label = "move, new enemy room (battle starts)" if i % 2 else "move, new empty room"
+        status = timed(label, lambda: clients[1].post(f"/api/v1/runs/{run_id}/move/",
+                                                     {"step": step, "direction": d.value},
+                                                     format="json").status_code)
+        assert status == 200, status
+        if not i % 2:  # back to the entrance, entered before
+            back = d.opposite
+            dark = DarknessRun.objects.get(run_id=run_id)
+            there = (layout.entrance[0] + d.delta[0], layout.entrance[1] + d.delta[1])
+            if dark.position != there:  # a teleport moved the party: no way straight back
+                end(run_id)
+                continue
+            timed("move, room entered before", lambda: clients[1].post(
+                f"/api/v1/runs/{run_id}/move/", {"step": step + 1, "direction": back.value},
+                format="json").status_code)
+        end(run_id)
+
+    def row(label: str, times: list, counts: list) -> tuple:
+        times = sorted(times)
+        p90 = times[math.ceil(len(times) * 0.9) - 1]
+        return (label, statistics.median(counts), statistics.median(times), p90)
+
+    rows.append(row("darkness run start, party of 4", start_times, start_counts))
+    for label, (times, counts) in move_rows.items():
+        if times:
+            rows.append(row(label, times, counts))
+    print(f"{connection.vendor}, {n} samples each (in process, one client)")
+    print(f"{'operation':40} {'SQL statements':>15} {'median ms':>10} {'p90 ms':>8} {'x baseline':>11}")
+    base = rows[0][2]
+    for label, count, median, p90 in rows:
+        print(f"{label:40} {count:>15.0f} {median:>10.1f} {p90:>8.1f} {median / base:>11.1f}")
+
+
+if __name__ == "__main__":
+    main()

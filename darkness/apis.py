@@ -1,0 +1,32 @@
+"""REST views of the Labyrinth of Darkness: a party's move and a guild's explored map."""
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from backend.api.schema import errors
+from backend.api.views import PlayerApi, valid
+from darkness import services
+from darkness.selectors import guild_labyrinth
+from darkness.serializers import DarknessMoveInput, GuildLabyrinthOutput
+from dungeons.apis import _run
+from dungeons.serializers import RunOutput
+
+
+class RunMoveApi(PlayerApi):
+    @extend_schema(request=DarknessMoveInput, responses={200: RunOutput, **errors(400, 401, 404, 409)},
+                   summary="Labyrinth of Darkness: walk through an open passage (burns torch)",
+                   description="Carries the run's step like advance: of concurrent moves for one step, one "
+                   "moves and the others get 409 stale_step. A wall is 409 wall and burns nothing; the "
+                   "current room must be cleared first (409 room_not_cleared).")
+    def post(self, request: Request, run_id: int) -> Response:
+        services.darkness_move(player=self.player, run_id=run_id, **valid(DarknessMoveInput, request.data))
+        return Response(_run(run_id, self.player))
+
+
+class GuildLabyrinthApi(PlayerApi):
+    @extend_schema(responses={200: GuildLabyrinthOutput, **errors(401, 403, 404)},
+                   summary="The guild's explored Labyrinth of Darkness (members only)")
+    def get(self, request: Request, guild_id: int) -> Response:
+        return Response(GuildLabyrinthOutput(guild_labyrinth(guild_id=guild_id, player=self.player)).data)

@@ -1,0 +1,333 @@
+"""Writes of the Labyrinth of Darkness (SPEC 9.5, docs/darkness.md): a guild's maze, a darkness run's
+start, its moves, the torch, camps and the darkness endings.
+
+A darkness run is a dungeons.Run of kind ``darkness``: lobby, party, formation, junk dealer, battles,
+traps, treasure, death, escape and completion are the run services' own. The run's ``floor`` is the
+section of the room the party stands in and ``room`` its number in the maze (row * cols + col); a room
+gets its DungeonRoom (its content, drawn from the run's seed) the first time this run enters it, so
+the run services and the battles work on it unchanged.
+
+Locking: every write locks the run row first (dungeons.services._lock_run), then players (through
+the run and inventory services), then the guild's maze row last, only to add to what it knows.
+"""
+from __future__ import annotations
+
+from django.db import transaction
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from backend.errors import InvalidInput, RuleViolation
+from combat.engine.state import to_jsonable
+from combat.selectors import combat_rules_get
+from darkness.layout import new_maze_fields
+from darkness.models import DarknessRun, DarknessSettings, GuildMaze
+from dungeons import run_rules
+from dungeons.models import (
+    Dungeon,
+    DungeonKind,
+    DungeonRoom,
+    MemberStatus,
+    RoomKind,
+    Run,
+    RunMember,
+    RunStatus,
+)
+from dungeons.services import (
+    _check_step,
+    _die,
+    _end_if_party_gone,
+    _enter_room,
+    _lock_run,
+    _log,
+    _member,
+    _party,
+    _require_status,
+    run_rules_get,
+)
+from guilds.models import Guild
+from guilds.selectors import player_current_guild
+from guilds.services import guild_person_runs_record
+from labyrinth.engine.darkness import GuildMaze as MazeLayout
+from labyrinth.engine.darkness import MoveOutcome, Pos, RoomWeights, move, room_content
+from labyrinth.engine.grid import Direction
+from npcs.selectors import guild_npc_kinds_unrescued
+from npcs.services import warlock_buffs_claim
+from players.models import InventoryItem, ItemCategory, ItemKind, Player
+from players.services import inventory_add
+
+#: An ordinary room's drawn content -> the room kind the run services play.
+CONTENT_KINDS = {"enemy": RoomKind.ENEMY, "trap": RoomKind.TRAP, "treasure": RoomKind.TREASURE,
+                 "empty": RoomKind.EMPTY}
+
+
+# --- the guild's maze ---------------------------------------------------------------------------
+
+
+@transaction.atomic
+def guild_maze_create(*, guild: Guild, seed: int | None = None) -> GuildMaze:
+    """Generate the guild's maze with the settings in force (once: an existing maze is returned)."""
+    existing = GuildMaze.objects.filter(guild=guild).first()
+    if existing is not None:
+        return existing
+    params = DarknessSettings.load().maze_params()
+    return GuildMaze.objects.create(guild=guild, **new_maze_fields(params, seed))
+
+
+def _learn(maze_id: int, rooms: list[int]) -> None:
+    """Add rooms to what the guild knows (locks the maze row; call last in the transaction)."""
+    maze = GuildMaze.objects.select_for_update().get(pk=maze_id)
+    known = set(maze.visited)
+    if not set(rooms) <= known:
+        maze.visited = sorted(known | set(rooms))
+        maze.save(update_fields=["visited"])
+
+
+# --- the torch ----------------------------------------------------------------------------------
+
+
+def _torch_kind() -> ItemKind | None:
+    """The catalog item that stands for the labyrinth's torch: the shortest-burning torch."""
+    return ItemKind.objects.filter(category=ItemCategory.TORCH).order_by("torch_moves", "pk").first()
+
+
+def _torch_items(run: Run) -> QuerySet[InventoryItem]:
+    return InventoryItem.objects.filter(acquired_in_run=run, item_kind__category=ItemCategory.TORCH)
+
+
+def _torch_give(run: Run, dark: DarknessRun, members: list[RunMember], after: int) -> None:
+    """The torch goes to the first member in formation after position ``after`` (wrapping round) who
+    has a free weapon slot; nobody able to carry it leaves it unborne (it still burns)."""
+    kind = _torch_kind()
+    ordered = sorted(members, key=lambda m: (m.position <= after, m.position))
+    dark.bearer = None
+    for member in ordered:
+        if kind is None:
+            dark.bearer = member.player
+            break
+        try:
+            inventory_add(player=member.player, item_kind=kind, equip=True, acquired_in_run_id=run.pk)
+        except RuleViolation:
+            continue
+        dark.bearer = member.player
+        break
+    dark.save(update_fields=["bearer"])
+    _log(run, "torch_taken", player=dark.bearer_id)
+
+
+def torch_pass(*, run: Run) -> None:
+    """A member died (dungeons.services._die): if they bore the torch, the next in formation takes it."""
+    dark = DarknessRun.objects.filter(run=run).select_related("bearer").first()
+    if dark is None or dark.bearer_id is None:
+        return
+    party = _party(run, MemberStatus.IN_DUNGEON)
+    if any(m.player_id == dark.bearer_id for m in party):
+        return
+    old = (RunMember.objects.filter(run=run, player_id=dark.bearer_id)
+           .values_list("position", flat=True).first())
+    _torch_items(run).delete()
+    if party:
+        _torch_give(run, dark, party, -1 if old is None else old)
+    else:
+        dark.bearer = None
+        dark.save(update_fields=["bearer"])
+
+
+def torch_put_out(*, run: Run) -> None:
+    """The run ends for the party (completion, escape): the labyrinth's torch stays in the labyrinth."""
+    _torch_items(run).delete()
+
+
+# --- starting a run -----------------------------------------------------------------------------
+
+
+def darkness_run_start(*, run: Run, members: list[RunMember]) -> Run:
+    """Called by dungeons.services.run_start (run locked, host checked, weapons chosen): enter the
+    guild's maze at the entrance with a lit torch. Every member must belong to one guild."""
+    now = timezone.now()
+    guilds = {player_current_guild(player=m.player) for m in members}
+    guild = next(iter(guilds))
+    if len(guilds) != 1 or guild is None:
+        raise RuleViolation("darkness_needs_one_guild", "Every member must belong to the same guild: the "
+                            "Labyrinth of Darkness is a guild's own maze.")
+    maze = guild_maze_create(guild=guild)
+    layout = maze.layout()
+    settings = DarknessSettings.load()
+    candidates = guild_npc_kinds_unrescued(guild_id=guild.pk)
+    npc = run_rules.room_rng(run.seed, 0, 0, "darkness-npc").choice(candidates) if candidates else ""
+    heart = layout.heart
+    run.dungeon = Dungeon.objects.create(
+        kind=DungeonKind.DARKNESS, seed=run.seed, generator_version=maze.generator_version,
+        party_size=len(members), rank=guild.rank,
+        completed=sum(m.player.completed_dungeons for m in members) / len(members), same_guild=True,
+        params={"maze": maze.pk, "torch_length": settings.torch_length,
+                "room_weights": settings.room_weights().__dict__},
+        npc_candidates=list(candidates), floor_count=maze.sections, npc_chance=1.0 if npc else 0.0,
+        npc_floor=layout.section(heart) if npc else None, npc_room=layout.index(heart) if npc else None,
+        npc_kind=npc,
+    )
+    guild_person_runs_record(guild_id=guild.pk, at=now, count=len(members))
+    combat_rules = combat_rules_get()
+    for member in members:
+        member.guild = guild
+        member.status = MemberStatus.IN_DUNGEON
+        member.max_hp = member.hp = combat_rules.max_hp_for(member.player.stamina)
+        buffs = warlock_buffs_claim(player_id=member.player_id, run_id=run.pk)
+        member.buffs = [to_jsonable(spec) for spec in buffs]
+        member.save()
+    run.guild = guild
+    run.status, run.started_at = RunStatus.ACTIVE, now
+    entrance = layout.entrance
+    run.floor, run.room = layout.section(entrance), layout.index(entrance)
+    dark = DarknessRun.objects.create(run=run, maze=maze, row=entrance[0], col=entrance[1],
+                                      torch_length=settings.torch_length, torch_left=settings.torch_length,
+                                      path=[], entered=[])
+    _log(run, "started", party=[m.player_id for m in members], rank=guild.rank, maze=maze.pk)
+    _torch_give(run, dark, members, -1)
+    _enter(run, dark, layout, entrance)
+    _learn(maze.pk, [layout.index(entrance)])
+    return run
+
+
+# --- moving -------------------------------------------------------------------------------------
+
+
+def _darkness_of(run: Run) -> DarknessRun:
+    if run.kind != DungeonKind.DARKNESS:
+        raise RuleViolation("not_darkness", "Only a Labyrinth of Darkness run moves by direction; "
+                            "use advance.",
+                            {"run": run.pk, "kind": run.kind})
+    return DarknessRun.objects.select_related("maze").get(run=run)
+
+
+def _first_kind(run: Run, layout: MazeLayout, pos: Pos) -> str:
+    if pos == layout.heart:
+        return RoomKind.BOSS
+    if pos in layout.camps:
+        return RoomKind.REST
+    if pos == layout.entrance:
+        return RoomKind.EMPTY
+    weights = RoomWeights(**run.dungeon.params["room_weights"])  # the snapshot taken at the start
+    section, index = layout.section(pos), layout.index(pos)
+    drawn = room_content(section, weights, run_rules.room_rng(run.seed, section, index, "darkness-room"))
+    return CONTENT_KINDS[drawn]
+
+
+def _enter(run: Run, dark: DarknessRun, layout: MazeLayout, pos: Pos) -> None:
+    """Stand in the room at ``pos``: its content plays the first time this run enters it; a camp heals
+    and relights the torch every time."""
+    index = layout.index(pos)
+    run.floor, run.room = layout.section(pos), index
+    camp = pos in layout.camps
+    if camp:
+        dark.torch_left = dark.torch_length
+        _log(run, "torch_relit", torch=dark.torch_left)
+    dark.row, dark.col = pos
+    dark.path = [*dark.path, list(pos)]
+    first = index not in dark.entered
+    if first:
+        dark.entered = sorted({*dark.entered, index})
+    dark.save()
+    if first:
+        DungeonRoom.objects.create(dungeon_id=run.dungeon_id, floor=run.floor, index=index,
+                                   kind=_first_kind(run, layout, pos))
+        if pos == layout.heart and run.dungeon.npc_kind:
+            rules = run_rules_get()
+            run.npc_kind, run.npc_hp, run.npc_max_hp = run.dungeon.npc_kind, rules.npc_hp, rules.npc_hp
+            _log(run, "npc_joined", npc=run.npc_kind)
+        _enter_room(run)
+        return
+    if camp:  # a camp heals like a rest room on every visit
+        rules = run_rules_get()
+        party = _party(run, MemberStatus.IN_DUNGEON)
+        for member in party:
+            heal = run_rules.rest_heal(metabolism=member.player.metabolism, rules=rules)
+            member.hp = min(member.max_hp, member.hp + heal)
+            member.save(update_fields=["hp"])
+        _log(run, "rested", hp={m.player_id: m.hp for m in party})
+    _log(run, "entered_again")
+    run.room_cleared = True
+    run.save()
+
+
+def _lost_in_the_dark(run: Run, dark: DarknessRun) -> None:
+    """The torch burnt out outside a camp: death for every member still inside."""
+    _log(run, "torch_out")
+    dark.bearer = None
+    dark.save(update_fields=["bearer"])
+    for member in _party(run, MemberStatus.IN_DUNGEON):
+        _die(run, member)
+    _end_if_party_gone(run)
+    run.save()
+
+
+@transaction.atomic
+def darkness_move(*, player: Player, run_id: int, step: int, direction: str) -> Run:
+    """Walk one room in ``direction`` (UP, LEFT, DOWN, RIGHT); ``step`` is the run step the client saw.
+
+    A wall is refused (409 ``wall``) and burns nothing; every other move burns one torch unit (a stun
+    cell more). A camp relights the torch; the torch reaching 0 anywhere else loses the party."""
+    try:
+        heading = Direction(direction)
+    except ValueError:
+        raise InvalidInput("invalid_direction", "direction is UP, LEFT, DOWN or RIGHT.",
+                           {"direction": direction}) from None
+    run = _lock_run(run_id)
+    _member(run, player, MemberStatus.IN_DUNGEON)
+    dark = _darkness_of(run)
+    _require_status(run, RunStatus.ACTIVE)
+    _check_step(run, step)
+    if not run.room_cleared:
+        raise RuleViolation("room_not_cleared", "Finish this room first (the battle must be over).",
+                            {"floor": run.floor, "room": run.room})
+    layout = dark.maze.layout()
+    result = move(layout.map, dark.position, heading)
+    if result.outcome is MoveOutcome.WALL:
+        raise RuleViolation("wall", "A wall stands that way.", {"row": dark.row, "col": dark.col,
+                                                                 "direction": heading.value})
+    party = _party(run, MemberStatus.IN_DUNGEON)
+    if dark.bearer_id is not None and all(m.player_id != dark.bearer_id for m in party):
+        torch_pass(run=run)  # the bearer fled from battle: the next one in formation takes the torch
+        dark.refresh_from_db(fields=["bearer"])
+    run.step += 1
+    dark.torch_left = max(0, dark.torch_left - result.burn)
+    _log(run, "moved", direction=heading.value, outcome=result.outcome.value, burn=result.burn,
+         torch=dark.torch_left)
+    if result.outcome is MoveOutcome.RUBBER:
+        dark.path = [*dark.path, list(dark.position)]
+        dark.save()
+        if dark.torch_left == 0:
+            _lost_in_the_dark(run, dark)
+        else:
+            run.save()
+        return run
+    assert result.entered is not None
+    learned = [layout.index(result.entered), layout.index(result.position)]
+    if dark.torch_left == 0 and result.position not in layout.camps:
+        dark.row, dark.col = result.position
+        dark.path = [*dark.path, list(result.position)]
+        dark.save()
+        run.floor, run.room = layout.section(result.position), layout.index(result.position)
+        _lost_in_the_dark(run, dark)
+    else:
+        rules = run_rules_get()
+        for member in party:
+            regen = run_rules.room_regen(metabolism=member.player.metabolism, rules=rules)
+            if member.hp < member.max_hp and regen > 0:
+                member.hp = min(member.max_hp, member.hp + regen)
+                member.save(update_fields=["hp"])
+        _enter(run, dark, layout, result.position)
+    _learn(dark.maze_id, learned)
+    return run
+
+
+def darkness_escape_check(*, run: Run) -> None:
+    """Called by dungeons.services.run_escape for darkness runs: the party leaves only from a camp,
+    and leaves the torch behind."""
+    dark = _darkness_of(run)
+    if dark.position not in dark.maze.layout().camps:
+        raise RuleViolation("cannot_escape_here",
+                            "In the Labyrinth of Darkness the party can leave only from a camp.",
+                            {"row": dark.row, "col": dark.col})
+    torch_put_out(run=run)
+    dark.bearer = None
+    dark.save(update_fields=["bearer"])
