@@ -5,8 +5,8 @@ Visibility, for every operation with a path parameter (new routes join by themse
 stranger sends schema-valid requests (a few per operation, fixed seed) at the objects of another
 player, Alice, and gets
 - 404 for objects that are private: an inventory item, an invitation, an application she made,
-  her run that is no longer a lobby, its battle and its loot (the same 404 as for a missing id, so
-  a stranger learns nothing, not even that the id exists);
+  her run that is no longer a lobby, its battle and its loot, her started match (the same 404 as
+  for a missing id, so a stranger learns nothing, not even that the id exists);
 - for guild routes, 403 ``not_leader`` or ``not_member`` (guilds are public: anyone may look a
   guild and its NPC roster up and apply, so refusing by role reveals nothing), or 404 when the
   guild has no such NPC;
@@ -28,6 +28,7 @@ from rest_framework_simplejwt.tokens import RefreshToken
 
 from guilds import services as guild_services
 from guilds.models import Guild
+from matches import services as match_services
 from players.models import ItemKind, Player, PlayerSettings
 from players.services import inventory_add
 from tests.backend.test_fuzz_api import FUZZ_SEED, OPERATIONS
@@ -38,7 +39,7 @@ from tests.factories import PlayerFactory, api_client, make_guild
 
 # Path parameters naming objects a stranger may not see (404), and those naming public or per-guild
 # things (a guild, a catalog entry, an NPC kind and its offers) that the guild check guards.
-PRIVATE = {"item_id", "invitation_id", "application_id", "run_id", "battle_id", "loot_id"}
+PRIVATE = {"item_id", "invitation_id", "application_id", "run_id", "battle_id", "loot_id", "match_id"}
 PUBLIC = {"guild_id", "item_kind_id", "kind", "offer_id", "structure_id", "quest_id", "recipe_id", "buff_id"}
 PUBLIC_OPERATIONS = {"GET /api/v1/guilds/{guild_id}/", "POST /api/v1/guilds/{guild_id}/applications/",
                      "GET /api/v1/guilds/{guild_id}/npcs/", "GET /api/v1/items/{item_kind_id}/"}
@@ -72,12 +73,15 @@ def owned(django_db_setup, django_db_blocker) -> Iterator[Owned]:  # noqa: ANN00
         run = started([alice], monkeypatch,
                       predicate=lambda dungeon: str(dungeon.floors[0].rooms[0].kind) == "enemy")
         battle = current_battle(run)
+        match = match_services.match_open(player=alice, mode="cell_capture", settings={})
+        match_services.match_join(player=applicant, match_id=match.pk)
+        match_services.match_start(player=alice, match_id=match.pk)
         stranger = PlayerFactory()
         yield Owned(
             ids={"guild_id": guild.pk, "application_id": application.pk, "invitation_id": invitation.pk,
                  "item_id": item.pk, "run_id": run.pk, "battle_id": battle.pk, "loot_id": 1,
                  "item_kind_id": item.item_kind_id, "kind": "trader", "offer_id": 1, "structure_id": 1,
-                 "quest_id": 1, "recipe_id": 1, "buff_id": 1},
+                 "quest_id": 1, "recipe_id": 1, "buff_id": 1, "match_id": match.pk},
             stranger_token=str(RefreshToken.for_user(stranger.user).access_token),
         )
         transaction.set_rollback(True)
