@@ -534,13 +534,21 @@ def _fold_new_person_runs(cursor: CursorWrapper, *, today: date, first_day: date
     ops = cursor.db.ops
     params = {"today": ops.adapt_datefield_value(today), "first": ops.adapt_datefield_value(first_day)}
     if cursor.db.vendor == "postgresql":
+        # The planner cannot estimate `person_runs <> folded` (two columns) and guesses nearly every
+        # row: it would scan and hash the whole ledger. The few unfolded rows are in the partial
+        # index; look them up there and by primary key.
+        for setting in ("enable_seqscan", "enable_hashjoin", "enable_mergejoin"):
+            cursor.execute(f"SET LOCAL {setting} = off")
         cursor.execute("""
             WITH d AS (SELECT id, folded FROM guilds_personrunday
                        WHERE person_runs <> folded AND day <= %(today)s FOR UPDATE),
                  u AS (UPDATE guilds_personrunday p SET folded = p.person_runs FROM d WHERE p.id = d.id
                        RETURNING p.guild_id, p.day, p.person_runs - d.folded AS delta)
             SELECT guild_id, SUM(delta) FROM u WHERE day >= %(first)s GROUP BY guild_id""", params)
-        return {guild_id: int(delta) for guild_id, delta in cursor.fetchall()}
+        deltas = {guild_id: int(delta) for guild_id, delta in cursor.fetchall()}
+        for setting in ("enable_seqscan", "enable_hashjoin", "enable_mergejoin"):
+            cursor.execute(f"SET LOCAL {setting} = on")
+        return deltas
     # SQLite: one writer at a time, so reading and then marking cannot interleave with a record.
     cursor.execute("""
         SELECT guild_id, SUM(person_runs - folded) FROM guilds_personrunday
