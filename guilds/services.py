@@ -537,8 +537,8 @@ def _fold_new_person_runs(cursor: CursorWrapper, *, today: date, first_day: date
         # The planner cannot estimate `person_runs <> folded` (two columns) and guesses nearly every
         # row: it would scan and hash the whole ledger. The few unfolded rows are in the partial
         # index; look them up there and by primary key.
-        for setting in ("enable_seqscan", "enable_hashjoin", "enable_mergejoin"):
-            cursor.execute(f"SET LOCAL {setting} = off")
+        cursor.execute("SET LOCAL enable_seqscan = off; SET LOCAL enable_hashjoin = off; "
+                       "SET LOCAL enable_mergejoin = off")
         cursor.execute("""
             WITH d AS (SELECT id, folded FROM guilds_personrunday
                        WHERE person_runs <> folded AND day <= %(today)s FOR UPDATE),
@@ -546,8 +546,8 @@ def _fold_new_person_runs(cursor: CursorWrapper, *, today: date, first_day: date
                        RETURNING p.guild_id, p.day, p.person_runs - d.folded AS delta)
             SELECT guild_id, SUM(delta) FROM u WHERE day >= %(first)s GROUP BY guild_id""", params)
         deltas = {guild_id: int(delta) for guild_id, delta in cursor.fetchall()}
-        for setting in ("enable_seqscan", "enable_hashjoin", "enable_mergejoin"):
-            cursor.execute(f"SET LOCAL {setting} = on")
+        cursor.execute("SET LOCAL enable_seqscan = on; SET LOCAL enable_hashjoin = on; "
+                       "SET LOCAL enable_mergejoin = on")
         return deltas
     # SQLite: one writer at a time, so reading and then marking cannot interleave with a record.
     cursor.execute("""
@@ -600,8 +600,7 @@ def _activity_pass(*, now: datetime, full: bool) -> int:
     with transaction.get_connection().cursor() as cursor:
         if cursor.db.vendor == "postgresql":
             # No JIT for these short statements (its compile time dominated), room to hash 100k groups.
-            cursor.execute("SET LOCAL jit = off")
-            cursor.execute("SET LOCAL work_mem = '64MB'")
+            cursor.execute("SET LOCAL jit = off; SET LOCAL work_mem = '64MB'")
         if full:
             written = _recompute_all(cursor, now=now, today=today, window=window)
             state.full_at = now

@@ -114,7 +114,7 @@ def test_recompute_matches_the_divisor_for_every_age_in_the_window():
 def test_recompute_uses_the_same_few_queries_for_any_number_of_guilds():
     # the rules row, a savepoint, (PostgreSQL: the advisory lock, jit, work_mem), the state row
     # (read, insert on the first run, save), the fold of new person-runs (two statements on
-    # SQLite, one on PostgreSQL), one UPDATE, the release
+    # SQLite, one plus the planner settings on PostgreSQL), one UPDATE, the release
     counts = []
     for batch in (2, 20):
         for _ in range(batch):
@@ -122,7 +122,7 @@ def test_recompute_uses_the_same_few_queries_for_any_number_of_guilds():
         with CaptureQueriesContext(connection) as queries:
             guild_activity_recompute_all(now=NOW)
         counts.append(len(queries))
-    assert counts[0] == counts[1] <= 10
+    assert counts[0] == counts[1] <= 12
 
 
 @pytest.mark.postgres
