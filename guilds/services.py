@@ -656,23 +656,25 @@ def _fold(cursor: CursorWrapper, *, now: datetime, today: date, last_day: date, 
         deltas[guild_id] = deltas.get(guild_id, 0) + new
     divisor, divisor_params = _divisor_sql(today=today, window=window)
     divisor_params = [ops.adapt_datetimefield_value(t) for t in divisor_params]
+    # In SET and WHERE, guilds_guild's columns are the row's values before this update.
+    activity = f"CAST(guilds_guild.activity_runs + v.delta AS DOUBLE PRECISION) / {divisor}"
+    if cursor.db.vendor == "postgresql":  # a few rows by primary key, not a scan of all guilds
+        cursor.execute("SET LOCAL enable_seqscan = off; SET LOCAL enable_hashjoin = off; "
+                       "SET LOCAL enable_mergejoin = off")
     written = 0
     items = sorted(deltas.items())  # ascending ids: the same lock order as the guild services
     for start in range(0, len(items), FOLD_BATCH):
         batch = items[start:start + FOLD_BATCH]
         values = ", ".join(["(%s, %s)"] * len(batch))
         cursor.execute(f"""
-            UPDATE guilds_guild SET activity = n.activity, activity_runs = n.runs, activity_computed_at = %s
-            FROM (SELECT guilds_guild.id AS id, guilds_guild.activity_runs + v.delta AS runs,
-                         CAST(guilds_guild.activity_runs + v.delta AS DOUBLE PRECISION) / {divisor}
-                             AS activity
-                  FROM guilds_guild JOIN (SELECT column1 AS id, column2 AS delta FROM (VALUES {values}) AS x)
-                       AS v ON v.id = guilds_guild.id
-                  WHERE guilds_guild.disbanded_at IS NULL) AS n
-            WHERE guilds_guild.id = n.id AND (guilds_guild.activity <> n.activity
-                OR guilds_guild.activity_runs <> n.runs OR guilds_guild.activity_computed_at IS NULL)""",
-                       [ops.adapt_datetimefield_value(now), *divisor_params,
-                        *[value for pair in batch for value in pair]])
+            UPDATE guilds_guild SET activity_runs = activity_runs + v.delta, activity = {activity},
+                                    activity_computed_at = %s
+            FROM (SELECT column1 AS id, column2 AS delta FROM (VALUES {values}) AS x) AS v
+            WHERE guilds_guild.id = v.id AND guilds_guild.disbanded_at IS NULL
+              AND (v.delta <> 0 OR guilds_guild.activity <> {activity}
+                   OR guilds_guild.activity_computed_at IS NULL)""",
+                       [*divisor_params, ops.adapt_datetimefield_value(now),
+                        *[value for pair in batch for value in pair], *divisor_params])
         written += cursor.rowcount
     return written
 
