@@ -213,7 +213,9 @@ class DisbandVote(models.Model):
 class PersonRunDay(models.Model):
     """The activity ledger: person-runs started by a guild's members on one UTC day."""
 
-    guild = models.ForeignKey(Guild, on_delete=models.CASCADE, related_name="person_run_days")
+    # No index of its own: the (guild, day) unique constraint's index leads with it (one index fewer
+    # to maintain on every record and fold).
+    guild = models.ForeignKey(Guild, on_delete=models.CASCADE, related_name="person_run_days", db_index=False)
     day = models.DateField()
     person_runs = models.PositiveIntegerField(default=0)
     # The part of person_runs already folded into Guild.activity_runs (see guild_activity_fold).
