@@ -81,7 +81,7 @@ class GuildAdmin(admin.ModelAdmin):
     @admin.action(description="Recompute activity of all guilds now")
     def recompute_activity(self, request: HttpRequest, queryset: QuerySet) -> None:
         updated = guild_activity_recompute_all()
-        self.message_user(request, f"Activity recomputed for {updated} guilds.", messages.SUCCESS)
+        self.message_user(request, f"Activity recomputed: {updated} guilds changed.", messages.SUCCESS)
 
 
 class RequestAdmin(admin.ModelAdmin):

@@ -62,6 +62,8 @@ class Guild(models.Model):
     # Average person-runs per day, recomputed by the beat task; sorting reads the stored value.
     activity = models.FloatField(default=0.0)
     activity_computed_at = models.DateTimeField(null=True, blank=True)
+    # Person-runs in the activity window as of the last fold (activity = activity_runs / divisor).
+    activity_runs = models.PositiveIntegerField(default=0, editable=False)
     rank = models.PositiveIntegerField(default=0, help_text="Sum of the rank points of the NPCs it rescued.")
     created_at = models.DateTimeField()
     disbanded_at = models.DateTimeField(null=True, blank=True)
@@ -211,13 +213,42 @@ class DisbandVote(models.Model):
 class PersonRunDay(models.Model):
     """The activity ledger: person-runs started by a guild's members on one UTC day."""
 
-    guild = models.ForeignKey(Guild, on_delete=models.CASCADE, related_name="person_run_days")
+    # No index of its own: the (guild, day) unique constraint's index leads with it (one index fewer
+    # to maintain on every record and fold).
+    guild = models.ForeignKey(Guild, on_delete=models.CASCADE, related_name="person_run_days", db_index=False)
     day = models.DateField()
     person_runs = models.PositiveIntegerField(default=0)
+    # The part of person_runs already folded into Guild.activity_runs (see guild_activity_fold).
+    folded = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["guild", "day"], name="person_run_day_unique")]
+        # The fold finds the rows with new person-runs through this (small) partial index.
+        indexes = [models.Index(fields=["day"], name="person_run_day_unfolded",
+                                condition=~Q(person_runs=models.F("folded"))),
+                   # The window's days (full recompute) and the expired day (fold) are ranges of days.
+                   models.Index(fields=["day"], name="person_run_day_day")]
         verbose_name = "person-run day"
 
     def __str__(self) -> str:
         return f"{self.guild} {self.day}: {self.person_runs}"
+
+
+class ActivityFold(models.Model):
+    """The one row saying up to when the guilds' activity values were computed (see docs/guilds.md).
+
+    ``day`` is the UTC day of the last full recompute or fold, ``window_days`` the window it used;
+    every guild's ``activity_runs`` equals the ``folded`` person-runs of its ledger rows on the
+    window ending at ``day``.
+    """
+
+    day = models.DateField(null=True, blank=True)
+    window_days = models.PositiveSmallIntegerField(null=True, blank=True)
+    computed_at = models.DateTimeField(null=True, blank=True)
+    full_at = models.DateTimeField(null=True, blank=True, help_text="The last full recompute.")
+
+    class Meta:
+        verbose_name = "activity fold state"
+
+    def __str__(self) -> str:
+        return f"activity folded up to {self.day}"

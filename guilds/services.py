@@ -14,6 +14,7 @@ from datetime import date, datetime, timedelta
 from datetime import timezone as dt_timezone
 
 from django.db import IntegrityError, transaction
+from django.db.backends.utils import CursorWrapper
 from django.db.models import Case, F, FloatField, OuterRef, Subquery, Sum, Value, When
 from django.db.models.functions import Cast, Coalesce
 from django.utils import timezone
@@ -21,6 +22,7 @@ from django.utils import timezone
 from backend.errors import NotAllowed, NotFound, RuleViolation
 from backend.names import clean_name, name_key
 from guilds.models import (
+    ActivityFold,
     Application,
     DisbandVote,
     Guild,
@@ -512,31 +514,176 @@ def activity_divisor(*, created_at: datetime, today: date, window_days: int) -> 
     return max(1, min(window_days, (today - created_day).days + 1))
 
 
-def guild_activity_recompute_all(*, now: datetime | None = None) -> int:
-    """Recompute every living guild's activity in one set-based UPDATE; returns the rows updated.
+def _divisor_sql(*, today: date, window: int) -> tuple[str, list[datetime]]:
+    """``CASE`` giving a guild's divisor (as a float) from ``guilds_guild.created_at`` on ``today``.
 
-    activity = person-runs on the last ``window`` UTC days (today included) / divisor, where the
-    divisor is the window or the guild's age in days if younger. The age is expressed as a CASE
-    over creation-time thresholds so the same statement runs on SQLite and PostgreSQL.
+    Creation-time thresholds instead of date arithmetic: the same SQL on SQLite and PostgreSQL,
+    and an IEEE division by a float8, as in Python.
     """
-    now = now or timezone.now()
-    window = GuildRules.load().activity_window_days
-    today = timezone.localdate(now, dt_timezone.utc)
-    first_day = today - timedelta(days=window - 1)
-    runs = (PersonRunDay.objects.filter(guild_id=OuterRef("pk"), day__gte=first_day, day__lte=today)
-            .order_by().values("guild_id").annotate(total=Sum("person_runs")).values("total"))
     midnight = datetime.combine(today, datetime.min.time(), tzinfo=dt_timezone.utc)
     # A guild created on day (today - k) has age k + 1 days; older than the window -> window.
-    divisor = Case(
-        *[When(created_at__gte=midnight - timedelta(days=k), then=Value(float(k + 1))) for k in range(window - 1)],
-        default=Value(float(window)),
-        output_field=FloatField(),
-    )
-    total = Cast(Coalesce(Subquery(runs), Value(0)), FloatField())
-    with transaction.atomic():
-        _serialize_recomputes()
-        return Guild.objects.filter(disbanded_at__isnull=True).update(
-            activity=total / divisor, activity_computed_at=now)
+    whens = " ".join(f"WHEN guilds_guild.created_at >= %s THEN {float(k + 1)!r}" for k in range(window - 1))
+    sql = f"(CASE {whens} ELSE {float(window)!r} END)" if whens else f"({float(window)!r})"
+    return sql, [midnight - timedelta(days=k) for k in range(window - 1)]
+
+
+def _fold_new_person_runs(cursor: CursorWrapper, *, today: date, first_day: date) -> dict[int, int]:
+    """Mark every ledger row's new person-runs (``person_runs - folded``, days up to today) folded.
+
+    Returns {guild_id: new person-runs on the window's days}. On PostgreSQL one statement locks
+    the unfolded rows (found through the partial index) and returns what it marked, so a run
+    recorded meanwhile is either in this fold or left unfolded for the next one, never lost.
+    """
+    ops = cursor.db.ops
+    params = {"today": ops.adapt_datefield_value(today), "first": ops.adapt_datefield_value(first_day)}
+    if cursor.db.vendor == "postgresql":
+        # The planner cannot estimate `person_runs <> folded` (two columns) and guesses nearly every
+        # row: it would scan and hash the whole ledger. The few unfolded rows are in the partial
+        # index; look them up there and by primary key.
+        cursor.execute("SET LOCAL enable_seqscan = off; SET LOCAL enable_hashjoin = off; "
+                       "SET LOCAL enable_mergejoin = off")
+        cursor.execute("""
+            WITH d AS (SELECT id, folded FROM guilds_personrunday
+                       WHERE person_runs <> folded AND day <= %(today)s FOR UPDATE),
+                 u AS (UPDATE guilds_personrunday p SET folded = p.person_runs FROM d WHERE p.id = d.id
+                       RETURNING p.guild_id, p.day, p.person_runs - d.folded AS delta)
+            SELECT guild_id, SUM(delta) FROM u WHERE day >= %(first)s GROUP BY guild_id""", params)
+        deltas = {guild_id: int(delta) for guild_id, delta in cursor.fetchall()}
+        cursor.execute("SET LOCAL enable_seqscan = on; SET LOCAL enable_hashjoin = on; "
+                       "SET LOCAL enable_mergejoin = on")
+        return deltas
+    # SQLite: one writer at a time, so reading and then marking cannot interleave with a record.
+    cursor.execute("""
+        SELECT guild_id, SUM(person_runs - folded) FROM guilds_personrunday
+        WHERE person_runs <> folded AND day <= %(today)s AND day >= %(first)s GROUP BY guild_id""", params)
+    deltas = {guild_id: int(delta) for guild_id, delta in cursor.fetchall()}
+    cursor.execute("UPDATE guilds_personrunday SET folded = person_runs "
+                   "WHERE person_runs <> folded AND day <= %(today)s", params)
+    return deltas
+
+
+def _load_fold_state() -> ActivityFold:
+    state, _ = ActivityFold.objects.select_for_update().get_or_create(pk=1)
+    return state
+
+
+def guild_activity_recompute_all(*, now: datetime | None = None) -> int:
+    """Recompute every living guild's activity from its whole window; returns the guild rows written.
+
+    activity = person-runs on the last ``window`` UTC days (today included) / divisor, where the
+    divisor is the window or the guild's age in days if younger. Set-based: the new person-runs
+    are folded first (``folded`` = ``person_runs``), then one aggregate over the window's ledger
+    rows grouped by guild, joined to the living guilds, updates only the guilds whose value (or
+    window sum) changed or was never computed. It also resets the fold state: the daily run
+    corrects any drift of the incremental path.
+    """
+    return _activity_pass(now=now or timezone.now(), full=True)
+
+
+def guild_activity_fold(*, now: datetime | None = None) -> int:
+    """The incremental recompute (every 10 minutes); returns the guild rows written.
+
+    Adds each guild's new person-runs since the last fold to its window sum, subtracts the
+    days that left the window since then (their folded person-runs) and, on a new day, re-divides
+    the guilds younger than the window. Only guilds whose value changes are written. Falls back
+    to the full recompute when there is no state yet, the window setting changed, the clock went
+    back, or a whole window passed since the last fold.
+    """
+    return _activity_pass(now=now or timezone.now(), full=False)
+
+
+@transaction.atomic
+def _activity_pass(*, now: datetime, full: bool) -> int:
+    window = GuildRules.load().activity_window_days
+    today = timezone.localdate(now, dt_timezone.utc)
+    _serialize_recomputes()
+    state = _load_fold_state()
+    full = full or (state.day is None or state.window_days != window or state.day > today
+                    or (today - state.day).days >= window)
+    with transaction.get_connection().cursor() as cursor:
+        if cursor.db.vendor == "postgresql":
+            # No JIT for these short statements (its compile time dominated), room to hash 100k groups.
+            cursor.execute("SET LOCAL jit = off; SET LOCAL work_mem = '64MB'")
+        if full:
+            written = _recompute_all(cursor, now=now, today=today, window=window)
+            state.full_at = now
+        else:
+            assert state.day is not None
+            written = _fold(cursor, now=now, today=today, last_day=state.day, window=window)
+    state.day, state.window_days, state.computed_at = today, window, now
+    state.save()
+    return written
+
+
+def _recompute_all(cursor: CursorWrapper, *, now: datetime, today: date, window: int) -> int:
+    ops = cursor.db.ops
+    first_day = today - timedelta(days=window - 1)
+    _fold_new_person_runs(cursor, today=today, first_day=first_day)
+    divisor, divisor_params = _divisor_sql(today=today, window=window)
+    cursor.execute(f"""
+        UPDATE guilds_guild SET activity = v.activity, activity_runs = v.runs, activity_computed_at = %s
+        FROM (SELECT guilds_guild.id AS id, COALESCE(s.runs, 0) AS runs,
+                     CAST(COALESCE(s.runs, 0) AS DOUBLE PRECISION) / {divisor} AS activity
+              FROM guilds_guild LEFT JOIN (SELECT guild_id, SUM(folded) AS runs FROM guilds_personrunday
+                                           WHERE day >= %s AND day <= %s GROUP BY guild_id) AS s
+                   ON s.guild_id = guilds_guild.id
+              WHERE guilds_guild.disbanded_at IS NULL) AS v
+        WHERE guilds_guild.id = v.id AND (guilds_guild.activity <> v.activity
+            OR guilds_guild.activity_runs <> v.runs OR guilds_guild.activity_computed_at IS NULL)""",
+                   [ops.adapt_datetimefield_value(now),
+                    *[ops.adapt_datetimefield_value(t) for t in divisor_params],
+                    ops.adapt_datefield_value(first_day), ops.adapt_datefield_value(today)])
+    return cursor.rowcount
+
+
+def _fold(cursor: CursorWrapper, *, now: datetime, today: date, last_day: date, window: int) -> int:
+    ops = cursor.db.ops
+    first_day = today - timedelta(days=window - 1)
+    deltas: dict[int, int] = {}
+    if today > last_day:
+        # The days that left the window: take back what was folded of them (before this fold marks
+        # their late person-runs, which never counted). Then the young guilds' divisor grew.
+        cursor.execute("""
+            SELECT guild_id, SUM(folded) FROM guilds_personrunday WHERE day >= %s AND day < %s
+            GROUP BY guild_id HAVING SUM(folded) <> 0""",
+                       [ops.adapt_datefield_value(last_day - timedelta(days=window - 1)),
+                        ops.adapt_datefield_value(first_day)])
+        deltas = {guild_id: -int(expired) for guild_id, expired in cursor.fetchall()}
+        young_since = datetime.combine(last_day - timedelta(days=window - 2), datetime.min.time(),
+                                       tzinfo=dt_timezone.utc)
+        cursor.execute("SELECT id FROM guilds_guild WHERE disbanded_at IS NULL AND created_at >= %s",
+                       [ops.adapt_datetimefield_value(young_since)])
+        for (guild_id,) in cursor.fetchall():
+            deltas.setdefault(guild_id, 0)
+    for guild_id, new in _fold_new_person_runs(cursor, today=today, first_day=first_day).items():
+        deltas[guild_id] = deltas.get(guild_id, 0) + new
+    divisor, divisor_params = _divisor_sql(today=today, window=window)
+    divisor_params = [ops.adapt_datetimefield_value(t) for t in divisor_params]
+    # In SET and WHERE, guilds_guild's columns are the row's values before this update.
+    activity = f"CAST(guilds_guild.activity_runs + v.delta AS DOUBLE PRECISION) / {divisor}"
+    if cursor.db.vendor == "postgresql":  # a few rows by primary key, not a scan of all guilds
+        cursor.execute("SET LOCAL enable_seqscan = off; SET LOCAL enable_hashjoin = off; "
+                       "SET LOCAL enable_mergejoin = off")
+    written = 0
+    items = sorted(deltas.items())  # ascending ids: the same lock order as the guild services
+    for start in range(0, len(items), FOLD_BATCH):
+        batch = items[start:start + FOLD_BATCH]
+        values = ", ".join(["(%s, %s)"] * len(batch))
+        cursor.execute(f"""
+            UPDATE guilds_guild SET activity_runs = activity_runs + v.delta, activity = {activity},
+                                    activity_computed_at = %s
+            FROM (SELECT column1 AS id, column2 AS delta FROM (VALUES {values}) AS x) AS v
+            WHERE guilds_guild.id = v.id AND guilds_guild.disbanded_at IS NULL
+              AND (v.delta <> 0 OR guilds_guild.activity <> {activity}
+                   OR guilds_guild.activity_computed_at IS NULL)""",
+                       [*divisor_params, ops.adapt_datetimefield_value(now),
+                        *[value for pair in batch for value in pair], *divisor_params])
+        written += cursor.rowcount
+    return written
+
+
+# Guilds per UPDATE of a fold (two parameters each; SQLite allows 32,766 per statement).
+FOLD_BATCH = 5_000
 
 
 # Any fixed 64-bit number naming "the activity recompute" among PostgreSQL advisory locks.
