@@ -311,16 +311,19 @@ def test_a_bearer_who_flees_hands_the_torch_on_at_the_next_move(corridor, monkey
     assert not torches(players[0]) and len(torches(players[1])) == 1
 
 
-def test_a_party_that_all_flees_leaves_the_torch_behind(corridor, monkeypatch) -> None:
+def test_a_party_that_flees_out_leaves_the_torch_behind(corridor, monkeypatch) -> None:
+    """The last member inside flees (one flight per battle, so a party of one), taking no torch home."""
     from tests.dungeons.run_helpers import fix_seed
 
-    players, _, party = corridor
+    players, _, _ = corridor
+    solo, party = players[:1], Party(players[:1])
     fix_seed(monkeypatch, 1604)
     only("enemy")
     bestiary(enemy_hp=8, enemy_damage=1)
-    run = start(players, party)
-    run = walk(party, players[1], run, ["RIGHT"])
+    run = start(solo, party)
+    assert torches(solo[0])
+    run = walk(party, solo[0], run, ["RIGHT"])
     battle = current_battle(Run.objects.get(pk=run["id"]))
     assert party.fight(battle.pk, lambda mine: {"kind": "flee"})["outcome"] == "escaped"
     assert party.run(run["id"])["status"] == "escaped"
-    assert not torches(players[0]) and not torches(players[1])
+    assert not torches(solo[0])
