@@ -173,3 +173,8 @@ def run_payload(*, run: Run, player: Player) -> dict[str, Any]:
         "is_member": any(m.player_id == player.pk and m.status != MemberStatus.LEFT for m in members),
         "darkness": run_kind_hooks(run.kind).run_view(run=run, player=player),  # kinds.py
     }
+
+
+def run_view(*, run_id: int, player: Player) -> dict[str, Any]:
+    """The run view (``run_payload``) of a run the player may see (``run_visible``), else 404."""
+    return run_payload(run=run_visible(run_id=run_id, player=player), player=player)
