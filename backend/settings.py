@@ -199,7 +199,7 @@ SPECTACULAR_SETTINGS = {
         "CombatantKindEnum": ["player", "enemy", "npc"],
         "BattleActionKindEnum": ["attack", "drink", "switch_weapon", "skip", "flee"],
         "MatchStatusEnum": "matches.models.MatchStatus",
-        "DarknessRoomKindEnum": "darkness.serializers.ROOM_KINDS",
+        "DarknessRoomKindEnum": "dungeons.serializers.MAZE_ROOM_KINDS",
     },
     # <id:...> path parameters (backend.api.converters): positive 64-bit object ids.
     "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "format": "int64", "minimum": 1,

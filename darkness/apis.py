@@ -10,7 +10,7 @@ from backend.api.views import PlayerApi, valid
 from darkness import services
 from darkness.selectors import guild_labyrinth
 from darkness.serializers import DarknessMoveInput, GuildLabyrinthOutput
-from dungeons.apis import _run
+from dungeons.selectors import run_view
 from dungeons.serializers import RunOutput
 
 
@@ -22,7 +22,7 @@ class RunMoveApi(PlayerApi):
                    "current room must be cleared first (409 room_not_cleared).")
     def post(self, request: Request, run_id: int) -> Response:
         services.darkness_move(player=self.player, run_id=run_id, **valid(DarknessMoveInput, request.data))
-        return Response(_run(run_id, self.player))
+        return Response(RunOutput(run_view(run_id=run_id, player=self.player)).data)
 
 
 class GuildLabyrinthApi(PlayerApi):

@@ -320,6 +320,11 @@ def darkness_move(*, player: Player, run_id: int, step: int, direction: str) -> 
     return run
 
 
+def darkness_advance_refuse(*, run: Run) -> None:
+    """Called by dungeons.services.run_advance for darkness runs: the party moves by direction."""
+    raise RuleViolation("use_move", "In the Labyrinth of Darkness the party moves by direction (move).")
+
+
 def darkness_escape_check(*, run: Run) -> None:
     """Called by dungeons.services.run_escape for darkness runs: the party leaves only from a camp,
     and leaves the torch behind."""

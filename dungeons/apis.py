@@ -20,8 +20,7 @@ from dungeons.selectors import (
     generation_params_get,
     run_list_lobbies,
     run_list_mine,
-    run_payload,
-    run_visible,
+    run_view,
 )
 from dungeons.serializers import (
     OfferItemOutput,
@@ -183,8 +182,7 @@ class DungeonPreviewApi(APIView):
 
 
 def _run(run_id: int, player: Player) -> dict[str, Any]:
-    run = run_visible(run_id=run_id, player=player)
-    return RunOutput(run_payload(run=run, player=player)).data
+    return RunOutput(run_view(run_id=run_id, player=player)).data
 
 
 class RunListCreateApi(PlayerApi):

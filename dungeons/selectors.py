@@ -10,11 +10,10 @@ from django.db.models import Q
 from backend.api.pagination import Page, keyset_page
 from backend.errors import NotFound
 from combat.models import Battle
-from darkness.selectors import darkness_state
 from dungeons import generation
+from dungeons.kinds import run_kind_hooks
 from dungeons.models import (
     Dungeon,
-    DungeonKind,
     DungeonRoom,
     GenerationSettings,
     MemberStatus,
@@ -172,6 +171,10 @@ def run_payload(*, run: Run, player: Player) -> dict[str, Any]:
         ],
         "log": run.log,
         "is_member": any(m.player_id == player.pk and m.status != MemberStatus.LEFT for m in members),
-        "darkness": (darkness_state(run_id=run.pk, player=player)
-                     if run.kind == DungeonKind.DARKNESS else None),
+        "darkness": run_kind_hooks(run.kind).run_view(run=run, player=player),  # kinds.py
     }
+
+
+def run_view(*, run_id: int, player: Player) -> dict[str, Any]:
+    """The run view (``run_payload``) of a run the player may see (``run_visible``), else 404."""
+    return run_payload(run=run_visible(run_id=run_id, player=player), player=player)

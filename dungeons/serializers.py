@@ -4,7 +4,6 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from backend.api.converters import MAX_DB_ID
-from darkness.serializers import DarknessStateOutput
 from dungeons.models import DungeonKind, MemberStatus, RoomKind, RunStatus, StoryItem, WeaponChoice
 
 
@@ -108,6 +107,61 @@ class RunMemberOutput(serializers.Serializer):
     kills = serializers.DictField(child=serializers.IntegerField())
     money_lost = serializers.IntegerField()
     items_lost = serializers.IntegerField()
+
+
+# --- the run-kind state of the run view (kinds.py: RunKindHooks.run_view) ------------------------
+# Only a Labyrinth of Darkness run has one (darkness/selectors.py: darkness_state); the shape is
+# declared here because RunOutput's schema owns it.
+
+MAZE_ROOM_KINDS = ["entrance", "camp", "heart", "teleport", "rubber", "stun", "room"]
+
+
+class DarknessCellOutput(serializers.Serializer):
+    row = serializers.IntegerField()
+    col = serializers.IntegerField()
+
+
+class DarknessWallsOutput(serializers.Serializer):
+    UP = serializers.BooleanField()
+    LEFT = serializers.BooleanField()
+    DOWN = serializers.BooleanField()
+    RIGHT = serializers.BooleanField()
+
+
+class DarknessRoomOutput(serializers.Serializer):
+    row = serializers.IntegerField()
+    col = serializers.IntegerField()
+    section = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=MAZE_ROOM_KINDS, help_text="What the room is as a place.")
+    walls = DarknessWallsOutput(help_text="True: a wall on that side; False: an open passage.")
+
+
+class DarknessMapOutput(serializers.Serializer):
+    rows = serializers.IntegerField()
+    cols = serializers.IntegerField()
+    sections = serializers.IntegerField()
+    entrance = DarknessCellOutput()
+    explored = serializers.IntegerField(help_text="Rooms described below.")
+    rooms = DarknessRoomOutput(many=True, help_text="Only rooms already seen; nothing about the others.")
+
+
+class DarknessPositionOutput(serializers.Serializer):
+    row = serializers.IntegerField()
+    col = serializers.IntegerField()
+    section = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=MAZE_ROOM_KINDS)
+
+
+class DarknessTorchOutput(serializers.Serializer):
+    left = serializers.IntegerField(help_text="Moves before it burns out.")
+    length = serializers.IntegerField(help_text="Units when relit at a camp.")
+    bearer = serializers.IntegerField(allow_null=True, help_text="The player carrying it.")
+
+
+class DarknessStateOutput(DarknessMapOutput):
+    position = DarknessPositionOutput()
+    torch = DarknessTorchOutput()
+    path = DarknessCellOutput(many=True, help_text="Every place this run stood on, in order.")
 
 
 class RunOutput(serializers.Serializer):

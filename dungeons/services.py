@@ -20,6 +20,7 @@ from combat.models import Battle
 from combat.selectors import combat_rules_get, encounter_for_room
 from combat.services import battle_start, combatant_player_id, player_combatant_id
 from dungeons import generation, run_rules
+from dungeons.kinds import run_kind_hooks
 from dungeons.models import (
     Dungeon,
     DungeonKind,
@@ -137,13 +138,6 @@ def dungeon_generate(
 # Locking: every run write locks the run row first (select_for_update), then member rows, then
 # player rows (through players.services, which lock the player). Battles lock run -> battle the
 # same way (combat.services), so a battle step and a run move never interleave.
-
-
-def _darkness() -> Any:
-    """darkness.services, imported late: it builds on this module."""
-    from darkness import services
-
-    return services
 
 
 def run_rules_get() -> RunRules:
@@ -322,8 +316,9 @@ def run_start(*, player: Player, run_id: int) -> Run:
     if pending:
         raise RuleViolation("weapon_choice_pending", "Every member takes or refuses a starting weapon first.",
                             {"players": pending})
-    if run.kind == DungeonKind.DARKNESS:  # the guild's own maze, no generated dungeon (darkness/services.py)
-        return _darkness().darkness_run_start(run=run, members=members)
+    started = run_kind_hooks(run.kind).start(run=run, members=members)  # e.g. a guild's own maze
+    if started is not None:
+        return started
     now = timezone.now()
     guilds = {m.player_id: player_current_guild(player=m.player) for m in members}
     guild_ids = {g.pk if g else None for g in guilds.values()}
@@ -595,7 +590,7 @@ def _battle_over(run: Run, battle: Battle, state: BattleState, members: dict[int
             _pay(party, rules.boss_coins)
         elif run_rules.room_rng(run.seed, run.floor, run.room, "battle-loot").random() < rules.battle_loot_chance:
             _drop_loot(run, 1, "battle-loot-item", BATTLE_LOOT_CATEGORIES)
-        if state.has_boss and (run.kind == DungeonKind.DARKNESS or _next_position(run) is None):
+        if state.has_boss and (run_kind_hooks(run.kind).boss_completes_run or _next_position(run) is None):
             _complete(run, party)
 
 
@@ -612,8 +607,7 @@ def _die(run: Run, member: RunMember) -> None:
     member.money_lost, member.items_lost = fee, lost
     member.save(update_fields=["status", "active", "hp", "money_lost", "items_lost"])
     _log(run, "died", player=member.player_id, charon_fee=fee, items_lost=lost)
-    if run.kind == DungeonKind.DARKNESS:  # the torch passes down the formation
-        _darkness().torch_pass(run=run)
+    run_kind_hooks(run.kind).member_died(run=run)
 
 
 def _escape(run: Run, member: RunMember, *, purpose: str) -> None:
@@ -633,8 +627,7 @@ def _escape(run: Run, member: RunMember, *, purpose: str) -> None:
 def _end_if_party_gone(run: Run) -> None:
     if run.status != RunStatus.ACTIVE or run.members.filter(status=MemberStatus.IN_DUNGEON).exists():
         return
-    if run.kind == DungeonKind.DARKNESS:  # the labyrinth's torch stays in the labyrinth
-        _darkness().torch_put_out(run=run)
+    run_kind_hooks(run.kind).run_ending(run=run)
     escaped = run.members.filter(status=MemberStatus.ESCAPED).exists()
     run.status = RunStatus.ESCAPED if escaped else RunStatus.FAILED
     run.ended_at, run.room_cleared = timezone.now(), False
@@ -644,8 +637,7 @@ def _end_if_party_gone(run: Run) -> None:
 def _complete(run: Run, party: list[RunMember]) -> None:
     # The rescue writes the guild row before any player row is touched here, the guild services'
     # order (guild, then player), so a completion never deadlocks with a kick or a leave.
-    if run.kind == DungeonKind.DARKNESS:  # the labyrinth's torch stays in the labyrinth
-        _darkness().torch_put_out(run=run)
+    run_kind_hooks(run.kind).run_ending(run=run)
     rescued = run.has_npc and run.guild_id is not None
     if rescued:
         npc_rescue(guild_id=run.guild_id, kind=run.npc_kind, run_id=run.pk)
@@ -674,8 +666,7 @@ def run_advance(*, player: Player, run_id: int, step: int) -> Run:
     _member(run, player, MemberStatus.IN_DUNGEON)
     _require_status(run, RunStatus.ACTIVE)
     _check_step(run, step)
-    if run.kind == DungeonKind.DARKNESS:
-        raise RuleViolation("use_move", "In the Labyrinth of Darkness the party moves by direction (move).")
+    run_kind_hooks(run.kind).advance_check(run=run)
     if not run.room_cleared:
         raise RuleViolation("room_not_cleared", "Finish this room first.", {"floor": run.floor, "room": run.room})
     position = _next_position(run)
@@ -700,8 +691,7 @@ def run_escape(*, player: Player, run_id: int, step: int) -> Run:
     _member(run, player, MemberStatus.IN_DUNGEON)
     _require_status(run, RunStatus.ACTIVE)
     _check_step(run, step)
-    if run.kind == DungeonKind.DARKNESS:  # only from a camp (darkness/services.py)
-        _darkness().darkness_escape_check(run=run)
+    run_kind_hooks(run.kind).escape_check(run=run)
     room = _current_room(run)
     stranded = run.room_cleared and _next_position(run) is None  # the last boss withdrew: leaving is all left
     if room.kind not in (RoomKind.TREASURE, RoomKind.REST) and not stranded:

@@ -32,6 +32,7 @@ from guilds.models import (
     PersonRunDay,
     RequestStatus,
 )
+from guilds.signals import guild_created
 from players.models import Player
 
 
@@ -230,9 +231,7 @@ def guild_create(*, player: Player, name: str, description: str = "") -> Guild:
         raise RuleViolation("name_taken", "A guild with that name exists.", {"name": name}) from exc
     Membership.objects.create(guild=guild, player=player, joined_at=now)
     _withdraw_other_requests(player_id=player.pk, joined=guild, now=now)
-    from darkness.services import guild_maze_create  # the guild's Labyrinth of Darkness (SPEC 9.5)
-
-    guild_maze_create(guild=guild)
+    guild_created.send(sender=Guild, guild=guild)  # in this transaction (e.g. the guild's own maze)
     return guild
 
 

@@ -1,0 +1,64 @@
+"""The run-kind extension point of the run services: what a run kind built on dungeons may change.
+
+The run machinery (``dungeons/services.py``, ``dungeons/selectors.py``) handles every run kind the
+same way (lobby, party, formation, battles, loot, deaths, endings) and knows nothing of any app
+built on it. A run kind with rules of its own (the Labyrinth of Darkness, ``darkness/``) subclasses
+``RunKindHooks``, overriding only what it changes, and registers it in its ``AppConfig.ready()``::
+
+    from dungeons.kinds import register_run_kind
+    register_run_kind(DungeonKind.DARKNESS, DarknessHooks())
+
+so dungeons imports no app built on it (no import cycle). A kind with no registered hooks (ordinary,
+frenzy) gets the no-op defaults. Every hook runs inside the caller's transaction with the run row
+locked (select_for_update), and may raise the usual ``backend.errors`` exceptions to refuse.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from dungeons.models import Run, RunMember
+    from players.models import Player
+
+
+class RunKindHooks:
+    """One run kind's departures from the ordinary run rules. The defaults change nothing."""
+
+    #: True: beating a boss completes the run at once (not only the last room's boss)
+    boss_completes_run: bool = False
+
+    def start(self, *, run: Run, members: list[RunMember]) -> Run | None:
+        """``run_start`` (host checked, weapons chosen): start the run here and return it, or None
+        for the ordinary start (generate a dungeon and enter its first room)."""
+        return None
+
+    def advance_check(self, *, run: Run) -> None:
+        """``run_advance``, before any ordinary check: raise to refuse advancing in this kind."""
+
+    def escape_check(self, *, run: Run) -> None:
+        """``run_escape``, before the ordinary room check: raise to refuse, or tidy up before leaving."""
+
+    def member_died(self, *, run: Run) -> None:
+        """A member of the run died (after the death is recorded)."""
+
+    def run_ending(self, *, run: Run) -> None:
+        """The run is about to end for the party (completed, escaped or failed)."""
+
+    def run_view(self, *, run: Run, player: Player) -> dict[str, Any] | None:
+        """The run view's kind-specific state (the ``darkness`` field of ``RunOutput``); None: none."""
+        return None
+
+
+_DEFAULT = RunKindHooks()
+_REGISTRY: dict[str, RunKindHooks] = {}
+
+
+def register_run_kind(kind: str, hooks: RunKindHooks) -> RunKindHooks:
+    """Register a kind's hooks (from its app's ``AppConfig.ready()``); registering again replaces them."""
+    _REGISTRY[kind] = hooks
+    return hooks
+
+
+def run_kind_hooks(kind: str) -> RunKindHooks:
+    """The hooks of a run kind: the registered ones, or the no-op defaults."""
+    return _REGISTRY.get(kind, _DEFAULT)
