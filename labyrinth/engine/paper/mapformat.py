@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 
 from labyrinth.engine.grid import DIRECTIONS, Direction
-from labyrinth.engine.paper.model import CellType, Outer, PaperMap, Pos, neighbour, step_pos
+from labyrinth.engine.paper.model import CellType, Outer, PaperMap, Pos, direction_between, neighbour, step_pos
 
 MAX_SIDE = 40
 
@@ -270,15 +270,15 @@ def format_paper_map(m: PaperMap) -> str:
             raise ValueError(f"({pos}, {d.value}) is listed as Outer.WALL: leave plain outer walls out")
     arrows: dict[frozenset[Pos], str] = {}
     for src, dst in m.flow.items():
-        d = next((d for d in DIRECTIONS if step_pos(src, d) == dst), None)
-        if src not in m.cells or dst not in m.cells or d is None:
+        towards = direction_between(src, dst)
+        if src not in m.cells or dst not in m.cells or towards is None:
             raise ValueError(f"the flow {src} -> {dst} is not between two neighbouring cells of the outline")
         key = frozenset((src, dst))
         if key in m.walls:
             raise ValueError(f"the flow {src} -> {dst} crosses a wall: the format cannot show both")
         if key in arrows:
             raise ValueError(f"the flow between {src} and {dst} goes both ways: the format cannot show it")
-        arrows[key] = {Direction.RIGHT: ">", Direction.LEFT: "<", Direction.DOWN: "v", Direction.UP: "^"}[d]
+        arrows[key] = {Direction.RIGHT: ">", Direction.LEFT: "<", Direction.DOWN: "v", Direction.UP: "^"}[towards]
     for what, positions in (("hole", [p for cycle in m.holes for p in cycle]), ("treasure", list(m.treasures)),
                             ("bullets", list(m.bullets)), ("grenades", list(m.grenades)),
                             ("mines", list(m.mines))):
@@ -313,8 +313,8 @@ def format_paper_map(m: PaperMap) -> str:
         line = []
         for c in range(cols):
             line.append(side_char((r, c - 1), (r, c), Direction.RIGHT, "|"))
-            kind = m.cells.get((r, c))
-            line.append(OUTSIDE if kind is None else LETTERS[kind])
+            cell_type = m.cells.get((r, c))
+            line.append(OUTSIDE if cell_type is None else LETTERS[cell_type])
         line.append(side_char((r, cols - 1), (r, cols), Direction.RIGHT, "|"))
         out.append("".join(line) + f"  # {r}")
     for cycle in m.holes:
