@@ -29,6 +29,7 @@ from labyrinth.engine.paper.model import (
     upstream,
     wall_between,
 )
+from labyrinth.engine.paper.generator import PAPER_GENERATOR_VERSION, generate_paper_map
 from labyrinth.engine.paper.mapformat import PaperMapFormatError, format_paper_map, parse_paper_map
 from labyrinth.engine.paper.movement import (
     RiverMode,
@@ -45,6 +46,8 @@ from labyrinth.engine.paper.movement import (
 from labyrinth.engine.paper.validate import Finding, ValidationResult, validate_paper_map
 
 __all__ = [
+    "PAPER_GENERATOR_VERSION",
+    "generate_paper_map",
     "Finding",
     "PaperMapFormatError",
     "RiverMode",
