@@ -29,8 +29,41 @@ from labyrinth.engine.paper.model import (
     upstream,
     wall_between,
 )
+from labyrinth.engine.paper.generator import PAPER_GENERATOR_VERSION, generate_paper_map
+from labyrinth.engine.paper.mapformat import PaperMapFormatError, format_paper_map, parse_paper_map
+from labyrinth.engine.paper.movement import (
+    RiverMode,
+    StepKind,
+    StepResult,
+    cycle_move,
+    default_river_mode,
+    downstream_move,
+    moves_from,
+    reachable_from,
+    step,
+    unreachable,
+)
+from labyrinth.engine.paper.validate import Finding, ValidationResult, validate_paper_map
 
 __all__ = [
+    "PAPER_GENERATOR_VERSION",
+    "generate_paper_map",
+    "Finding",
+    "PaperMapFormatError",
+    "RiverMode",
+    "StepKind",
+    "StepResult",
+    "ValidationResult",
+    "cycle_move",
+    "default_river_mode",
+    "downstream_move",
+    "format_paper_map",
+    "moves_from",
+    "parse_paper_map",
+    "reachable_from",
+    "step",
+    "unreachable",
+    "validate_paper_map",
     "CellType",
     "Outer",
     "PaperMap",

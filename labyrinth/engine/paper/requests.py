@@ -15,12 +15,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Literal, TypeAlias, Union
+from typing import Any, Literal, TypeAlias
 
 from labyrinth.engine.grid import Direction
 from labyrinth.engine.paper.model import Pos
 
-JSONValue: TypeAlias = Union[None, bool, int, float, str, list["JSONValue"], dict[str, "JSONValue"]]
+JSONValue: TypeAlias = Any
+"""Anything ``json.dumps`` takes (None, bool, int, str, lists and str-keyed dicts of those)."""
 
 
 class Item(Enum):
