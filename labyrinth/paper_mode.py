@@ -1,0 +1,356 @@
+"""Seed 002's paper Labyrinth hosted as match mode ``labyrinth_paper`` (SPEC 9.4, issue 18).
+
+2-5 players, variant ``classic`` or ``quantum``; the server is the game master (the rules engine
+``labyrinth.engine.paper.rules``). docs/paper-labyrinth-hosting.md describes the hosted form:
+
+- **Settings** (``validate_settings``): the variant, the map (a designer map's id, or null: a map of
+  ``rows`` x ``cols`` generated from the match seed for the number of seats), how starts are chosen,
+  ``cure_time``, ``nstop``, ``starting_mines`` and the table options of C§7 the engine supports. An
+  option left null takes the variant's default from the seed.
+- **Starts** (C§6.1): with ``starts`` "chosen" (the default) each player first posts
+  ``{"type": "start", "cell": k}`` in turn order, ``k`` an anonymous index into the outline (the
+  player's empty plan); nobody else learns it. "random": distinct cells drawn from the seed. Then
+  the game master announces each player's cell type (C§6.2).
+- **Turns**: ``{"type": "turn", "steps": [...], ...}`` (labyrinth/paper_actions.py), one shape for
+  both variants; the engine refuses a turn malformed for the variant (409 with its code).
+- **Information**: every answer of the game master is a public event; the view shows the caller's
+  own status, the outline and the public record; nothing else of the map or of positions.
+- **Deadline** 60 s (the seed's minute, C§9): a silent player loses (the engine's ``timeout``);
+  a missed start choice draws a start instead.
+
+Seats and numbers: the engine's seat ``e`` is the ``e``-th player in the turn order (its texts say
+"Игрок e+1"); the match seat is ``order[e]``. Events carry both (``seat``, ``number``).
+"""
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from labyrinth.engine.paper.generator import MAX_SIDE as GEN_MAX_SIDE, MIN_SIDE as GEN_MIN_SIDE
+from labyrinth.engine.paper.generator import generate_paper_map
+from labyrinth.engine.paper.mapformat import format_paper_map, parse_paper_map
+from labyrinth.engine.paper.model import PaperMap, Pos
+from labyrinth.engine.paper.requests import JSONValue, Message, Options, Refused, Turn
+from labyrinth.engine.paper import rules
+from labyrinth.engine.paper.state import GameState, state_from_json, state_to_json
+from labyrinth.engine.paper.validate import validate_paper_map
+from labyrinth.paper_actions import ActionFormatError, cell_index, public_request, turn_from_json
+from matches.modes import JSON, ActionRefused, Event, ModeAdapter, Outcome
+
+MAX_ID = 2**31 - 1
+VARIANTS = ("classic", "quantum")
+STARTS = ("chosen", "random")
+UNLIMITED = "unlimited"
+#: the section-7 options a table agrees on, each null (the variant's default) or a value the check allows
+BOOL_OPTIONS = ("allow_conditional", "allow_dark", "allow_half_dark", "allow_throw", "allow_adjacent_mines",
+                "mine_victims_reorder", "no_skip_or_repeat", "grenade_reports")
+LIMITS = {"cure_time": (1, 1000), "nstop": (1, 100_000), "reorders": (0, 4), "last_survivor_turns": (1, 1000)}
+#: keys of the engine's message data that name engine seats (converted to match seats in events)
+SEAT_KEYS = ("wounded", "killed", "of")
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _bad(code: str, message: str, **details: Any) -> ActionRefused:
+    return ActionRefused(code, message, kind="input", details=details)
+
+
+def _designer_map(map_id: int) -> PaperMap:
+    """An active designer map of seed 002 (paper-maps' admin model); ActionRefused(input) otherwise."""
+    from labyrinth import models
+
+    model = getattr(models, "PaperMapDesign", None)
+    row = None if model is None else model.objects.filter(pk=map_id, is_active=True).first()
+    if row is None:
+        raise _bad("unknown_map", "No such active paper labyrinth map.", map=map_id)
+    found: PaperMap = row.to_map()
+    return found
+
+
+def options_from_settings(settings: Mapping[str, Any], cells: int) -> Options:
+    """The engine's options of a match: the variant's defaults overridden by every non-null setting."""
+    changes: dict[str, object] = {"starting_mines": settings["starting_mines"],
+                                  "nstop": settings["nstop"] if settings["nstop"] is not None else cells}
+    for name in (*BOOL_OPTIONS, "river_mode", "reorders", "last_survivor_turns"):
+        if settings[name] is not None:
+            changes[name] = settings[name]
+    for name in ("cure_time", "shot_range"):
+        value = settings[name]
+        if value is not None:
+            changes[name] = None if value == UNLIMITED else value
+    return Options.for_variant(settings["variant"], **changes)
+
+
+class PaperLabyrinthMode(ModeAdapter):
+    name = "labyrinth_paper"
+    title = "Paper Labyrinth (seed 002, classic and quantum)"
+    min_players = 2
+    max_players = 5
+    default_turn_deadline_seconds = 60
+
+    # -- settings --
+
+    def default_settings(self) -> JSON:
+        return {"variant": "classic", "map": None, "rows": 4, "cols": 5, "cut_corners": False,
+                "starts": "chosen", "cure_time": None, "nstop": None, "starting_mines": 0,
+                "river_mode": None, "shot_range": None, "reorders": None, "last_survivor_turns": None,
+                **{name: None for name in BOOL_OPTIONS}}
+
+    def validate_settings(self, settings: Mapping[str, Any]) -> JSON:
+        defaults = self.default_settings()
+        unknown = sorted(set(settings) - set(defaults))
+        if unknown:
+            raise _bad("unknown_setting", f"Settings are {', '.join(sorted(defaults))}.", unknown=unknown)
+        s = {**defaults, **settings}
+        if s["variant"] not in VARIANTS:
+            raise _bad("bad_variant", "variant is \"classic\" or \"quantum\".", variant=s["variant"])
+        if s["starts"] not in STARTS:
+            raise _bad("bad_starts", "starts is \"chosen\" (each player picks a secret cell) or \"random\".",
+                       starts=s["starts"])
+        for side in ("rows", "cols"):
+            if not _is_int(s[side]) or not GEN_MIN_SIDE <= s[side] <= GEN_MAX_SIDE:
+                raise _bad("bad_size", f"{side} is a whole number from {GEN_MIN_SIDE} to {GEN_MAX_SIDE}.",
+                           **{side: s[side]})
+        if not isinstance(s["cut_corners"], bool):
+            raise _bad("bad_setting", "cut_corners is true or false.", setting="cut_corners")
+        if s["starting_mines"] not in (0, 1) or isinstance(s["starting_mines"], bool):
+            raise _bad("bad_starting_mines", "starting_mines is 0 or 1 (the starting kit, C§5.1).",
+                       starting_mines=s["starting_mines"])
+        for name in BOOL_OPTIONS:
+            if s[name] is not None and not isinstance(s[name], bool):
+                raise _bad("bad_setting", f"{name} is true, false or null (the variant's default).", setting=name)
+        if s["river_mode"] not in (None, "deep", "shallow"):
+            raise _bad("bad_setting", "river_mode is \"deep\", \"shallow\" or null (the variant's default).",
+                       setting="river_mode")
+        for name in ("cure_time", "shot_range"):
+            value = s[name]
+            top = 1 if name == "shot_range" else LIMITS[name][1]
+            if value is not None and value != UNLIMITED and not (_is_int(value) and 1 <= value <= top):
+                raise _bad(f"bad_{name}", f"{name} is null (the variant's default), \"{UNLIMITED}\" or "
+                           f"1 to {top}.", **{name: value})
+        for name in ("nstop", "reorders", "last_survivor_turns"):
+            low, high = LIMITS[name]
+            value = s[name]
+            if value is not None and not (_is_int(value) and low <= value <= high):
+                raise _bad(f"bad_{name}", f"{name} is null (the default) or {low} to {high}.", **{name: value})
+        map_id = s["map"]
+        if map_id is not None:
+            if not _is_int(map_id) or not 1 <= map_id <= MAX_ID:
+                raise _bad("unknown_map", "map is a designer map's id or null (generated).", map=map_id)
+            m = _designer_map(map_id)
+            river_mode = s["river_mode"] or ("deep" if s["variant"] == "classic" else "shallow")
+            found = validate_paper_map(m, s["variant"], river_mode=river_mode)
+            if not found.ok:
+                raise _bad("map_breaks_rules", "The map breaks the seed's map rules for this variant.",
+                           map=map_id, rules=list(found.rules()))
+        return s
+
+    # -- the game --
+
+    def create(self, *, settings: Mapping[str, Any], seats: int, rng: random.Random) -> JSON:
+        order = list(range(seats))
+        rng.shuffle(order)
+        if settings["map"] is not None:
+            m = _designer_map(settings["map"])
+        else:
+            m = generate_paper_map(rng, settings["rows"], settings["cols"], seats, settings["variant"],
+                                   river_mode=settings["river_mode"], cut_corners=settings["cut_corners"])
+        options = options_from_settings(settings, len(m.cells))
+        state: JSON = {"map": format_paper_map(m), "order": order, "options": dataclasses.asdict(options),
+                       "chosen": [], "opening": [], "game": None}
+        if settings["starts"] == "random":
+            cells = len(m.cells)
+            picks = rng.sample(range(cells), seats) if cells >= seats else [rng.randrange(cells)
+                                                                           for _ in range(seats)]
+            state, _ = self._begin({**state, "chosen": picks}, m, rng)
+        return state
+
+    @staticmethod
+    def _cells(m: PaperMap) -> list[Pos]:
+        """The outline's cells counted row by row: what a player's cell index means."""
+        return sorted(m.cells)
+
+    def _map(self, state: Mapping[str, Any]) -> PaperMap:
+        return parse_paper_map(state["map"])
+
+    def _game(self, state: Mapping[str, Any]) -> GameState:
+        return state_from_json(state["game"])
+
+    def _begin(self, state: JSON, m: PaperMap, rng: random.Random) -> tuple[JSON, list[Event]]:
+        """Every player has a start: the game begins and the game master announces the cell types."""
+        cells = self._cells(m)
+        starts = [cells[k] for k in state["chosen"]]
+        game = rules.new_game(m, Options(**state["options"]), len(state["order"]), starts, rng)
+        opening = [self._event_data(state, msg) for msg in rules.opening(game)]
+        began = {**state, "game": state_to_json(game), "opening": opening}
+        return began, [Event({"kind": "game_started", "text": "Все выбрали клетки: игра начинается."}),
+                       *(Event(data) for data in opening)]
+
+    def _event_data(self, state: Mapping[str, Any], msg: Message) -> JSON:
+        """One answer of the game master as public event data (engine seats become match seats)."""
+        order = state["order"]
+
+        def seat_of(value: JSONValue) -> JSONValue:
+            return order[value] if _is_int(value) and 0 <= value < len(order) else value  # type: ignore[operator]
+
+        data = dict(msg.data)
+        for key in SEAT_KEYS:
+            if key in data:
+                value = data[key]
+                data[key] = [seat_of(v) for v in value] if isinstance(value, list) else seat_of(value)
+        return {"kind": "gm", "seat": seat_of(msg.seat) if msg.seat >= 0 else None,
+                "number": msg.seat + 1 if msg.seat >= 0 else None, "code": msg.code, "text": msg.text,
+                "data": data}
+
+    def turn_order(self, state: JSON) -> tuple[int, ...]:
+        return tuple(state["order"])
+
+    def awaiting(self, state: JSON) -> int | None:
+        if state["game"] is None:
+            return int(state["order"][len(state["chosen"])])
+        engine_seat = rules.whose_turn(self._game(state))
+        return None if engine_seat is None else int(state["order"][engine_seat])
+
+    def _candidates(self, game: GameState) -> list[JSON]:
+        """Complete turns of one step each (classic: each movement alone, or a skip; quantum: every action)."""
+        moves: list[JSON] = [{"do": "move", "direction": d} for d in ("UP", "LEFT", "DOWN", "RIGHT")]
+        moves += [{"do": "downstream"}, {"do": "cycle"}, {"do": "skip"}]
+        if game.options.variant == "quantum":
+            targets = ["HERE", "UP", "LEFT", "DOWN", "RIGHT"]
+            items = ["bullet", "grenade", "mine", "treasure", "corpse"]
+            moves += [{"do": "shoot", "direction": t} for t in targets]
+            moves += [{"do": "grenade", "direction": d} for d in targets[1:]]
+            moves += [{"do": "leave", "item": i} for i in items]
+            moves += [{"do": "throw", "item": i, "direction": d} for i in items for d in targets[1:]]
+            moves += [{"do": "mine", "direction": t} for t in targets]
+        return [{"type": "turn", "steps": [step]} for step in moves]
+
+    def legal_actions(self, state: JSON, seat: int) -> list[JSON]:
+        """Every one-step turn the engine accepts now (checked by playing it on a copy), or the starts."""
+        if self.awaiting(state) != seat:
+            return []
+        m = self._map(state)
+        if state["game"] is None:
+            return [{"type": "start", "cell": k} for k in range(len(m.cells))]
+        game = self._game(state)
+        cells = self._cells(m)
+        engine_seat = state["order"].index(seat)
+        found = []
+        for action in self._candidates(game):
+            try:
+                rules.apply(game, engine_seat, turn_from_json(action, cells), random.Random(0))
+            except Refused:
+                continue
+            found.append(action)
+        return found
+
+    def check_action(self, state: JSON, action: Mapping[str, Any]) -> None:
+        self._parse(state, action)
+
+    def _parse(self, state: Mapping[str, Any], action: Mapping[str, Any]) -> Pos | Turn:
+        """The start cell of a ``start`` action, or the engine's ``Turn``; ActionRefused(input) if malformed."""
+        cells = self._cells(self._map(state))
+        try:
+            kind = action.get("type")
+            if kind == "start":
+                if set(action) != {"type", "cell"}:
+                    raise ActionFormatError("a start is {\"type\": \"start\", \"cell\": k}.", "action")
+                return cell_index(action.get("cell"), cells, "cell")
+            if kind == "turn":
+                return turn_from_json(action, cells)
+            raise ActionFormatError("type is \"start\" (before the game) or \"turn\".", "type")
+        except ActionFormatError as exc:
+            raise ActionRefused("bad_action", exc.problem, kind="input",
+                                details={"field": exc.field, "cells": len(cells)}) from exc
+
+    def apply(self, state: JSON, seat: int, action: Mapping[str, Any],
+              rng: random.Random) -> tuple[JSON, Sequence[Event]]:
+        parsed = self._parse(state, action)
+        engine_seat = state["order"].index(seat)
+        number = engine_seat + 1
+        if state["game"] is None:
+            if not isinstance(parsed, tuple):
+                raise ActionRefused("choose_start_first", "Every player first chooses a start cell.")
+            return self._chosen(state, parsed, rng)
+        if isinstance(parsed, tuple):
+            raise ActionRefused("game_started", "The start cells are chosen: the game is on.")
+        try:
+            game, messages = rules.apply(self._game(state), engine_seat, parsed, rng)
+        except Refused as exc:
+            raise ActionRefused(exc.code, exc.detail) from exc
+        heard = Event({"kind": "request", "seat": seat, "number": number, "request": public_request(action)})
+        return ({**state, "game": state_to_json(game)},
+                [heard, *(Event(self._event_data(state, msg)) for msg in messages)])
+
+    def _chosen(self, state: JSON, start: Pos, rng: random.Random) -> tuple[JSON, list[Event]]:
+        m = self._map(state)
+        seat = self.awaiting(state)
+        number = len(state["chosen"]) + 1
+        chosen = {**state, "chosen": [*state["chosen"], self._cells(m).index(start)]}
+        events = [Event({"kind": "start_chosen", "seat": seat, "number": number,
+                         "text": f"Игрок {number} выбрал начальную клетку."})]
+        if len(chosen["chosen"]) < len(state["order"]):
+            return chosen, events
+        began, more = self._begin(chosen, m, rng)
+        return began, events + more
+
+    def timeout(self, state: JSON, seat: int, rng: random.Random) -> tuple[JSON, Sequence[Event]]:
+        """Before the game a missed choice draws the start; in the game the player loses (C§9)."""
+        if state["game"] is None:
+            cells = self._cells(self._map(state))
+            return self._chosen(state, cells[rng.randrange(len(cells))], rng)
+        game, messages = rules.timeout(self._game(state), state["order"].index(seat))
+        return {**state, "game": state_to_json(game)}, [Event(self._event_data(state, m)) for m in messages]
+
+    def view(self, state: JSON, seat: int) -> JSON:
+        """What ``seat`` may know: the outline (its own plan), its own status, the public record."""
+        m = self._map(state)
+        engine_seat = state["order"].index(seat)
+        outline = [[(r, c) in m.cells for c in range(m.cols)] for r in range(m.rows)]
+        base: JSON = {"variant": state["options"]["variant"], "number": engine_seat + 1,
+                      "outline": outline, "cell_count": len(m.cells), "opening": state["opening"]}
+        if state["game"] is None:
+            return {**base, "phase": "choosing_starts", "start_chosen": engine_seat < len(state["chosen"]),
+                    "status": None, "turns_played": 0, "last_answers": {}, "result": None}
+        game = self._game(state)
+        result = rules.outcome(game)
+        last = {str(state["order"][e]): [self._event_data(state, msg) for msg in msgs]
+                for e, msgs in sorted(game.last.items())}
+        return {**base, "phase": "playing" if result is None else "over",
+                "status": rules.status(game, engine_seat), "turns_played": game.turn, "last_answers": last,
+                "result": None if result is None else self._result(state, result)}
+
+    def _result(self, state: Mapping[str, Any], result: Any) -> JSON:
+        seat = None if result.seat is None else state["order"][result.seat]
+        return {"kind": result.kind, "seat": seat, "reason": result.reason}
+
+    def outcome(self, state: JSON) -> Outcome | None:
+        if state["game"] is None:
+            return None
+        result = rules.outcome(self._game(state))
+        if result is None:
+            return None
+        details = self._result(state, result)
+        winners = () if details["seat"] is None else (details["seat"],)
+        return Outcome(winners, {"paper": details})
+
+    def full_view(self, state: JSON) -> JSON:
+        """After the end everything is shown, as the paper game master shows the map (the starts too)."""
+        return dict(state)
+
+    def picture(self, state: JSON) -> str:
+        from labyrinth.engine.paper import svg
+
+        if state["game"] is None:
+            return svg.paper_map_svg(self._map(state))
+        return svg.paper_map_svg(self._game(state))
+
+    def state_to_json(self, state: JSON) -> JSON:
+        return dict(state)
+
+    def state_from_json(self, data: Mapping[str, Any]) -> JSON:
+        return dict(data)
