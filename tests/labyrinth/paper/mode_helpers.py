@@ -35,6 +35,7 @@ SKIP = {"type": "turn", "steps": [{"do": "skip"}]}
 SECRET_KEYS = {"map", "walls", "outer", "holes", "flow", "treasures", "piles", "pos", "position",
                "positions", "starts", "chosen", "armed", "true", "ticks", "game", "seed", "row", "col",
                "final_state", "picture"}
+COUNT_KEYS = {"treasures"}  # "нашел клад": how many lay there is a public fact, where they lie is not
 SEAT_LISTS = {"wounded", "killed"}  # lists of seats in the quantum shot's answer, not positions
 POSITION_TEXT = re.compile(r"\(\s*\d+\s*,\s*\d+\s*\)")
 
@@ -51,7 +52,7 @@ def leaks(value: Any, path: str = "") -> Iterator[str]:
     numbers, or a position written in text."""
     if isinstance(value, dict):
         for key, inner in value.items():
-            if key in SECRET_KEYS:
+            if key in SECRET_KEYS and not (key in COUNT_KEYS and type(inner) is int):
                 yield f"{path}.{key}: secret key"
             if key == "reorder" and not isinstance(inner, bool):
                 yield f"{path}.reorder: a re-order cell"
