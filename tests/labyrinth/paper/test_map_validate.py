@@ -78,7 +78,7 @@ RIVER_CYCLE = parse_paper_map("""\
 map 3 3
  _ _ _
 |Р>Р С|
- ^   v
+ ^ v
 |Р<Р У|
 
 |С А М|
