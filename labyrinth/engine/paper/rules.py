@@ -511,8 +511,9 @@ class _Turn:
             self.pickup(p, pos)
 
     def stay(self) -> None:
-        """A turn that did not move the player: staying in an arsenal refills, staying on an
-        infectious cell infects (the waker who does not leave at once, C§4.7)."""
+        """A movement (or skip) that left the player where they were: staying in an arsenal refills,
+        staying on an infectious cell infects (the waker who does not leave at once, C§4.7). A
+        quantum action that is not a movement (a shot, a grenade ...) is not a stay."""
         p = self.p
         if not p.in_game or p.outside is not None:
             return
@@ -675,10 +676,10 @@ class _Turn:
             self.say("forbidden_here", "Отсюда стрелять нельзя")
             return
         pile = self.s.pile(p.pos)
-        if p.bullets:
-            p.bullets -= 1
-        elif pile.bullets:
+        if pile.bullets:  # the bullets underfoot first: the seed's answer in C§6.5
             pile.bullets -= 1
+        elif p.bullets:
+            p.bullets -= 1
         else:
             self.nothing("пуль нет")
             return
@@ -947,7 +948,7 @@ class _Turn:
             self.eliminate()  # a quantum action (or a skip) outside: not back in at once
         for step in turn.steps:
             self.do(step)
-        if not self.arrived:
+        if not self.arrived and (self.facts.moved or self.skipped):
             self.stay()
         if (started_sick and p.health == "sick" and p.cure_left is not None and self.arrived
                 and p.pos != self.start):
