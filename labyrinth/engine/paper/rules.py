@@ -365,7 +365,7 @@ class _Turn:
         pile.corpses.append(Corpse(seat=victim.seat, infectious=infectious))
         victim.health = "dead"
         victim.cure_left = None
-        victim.notice = True
+        victim.notice = victim is not self.p  # another's death is announced when their turn comes
         victim.may_reorder = False
         self.changed = True
 
@@ -907,6 +907,9 @@ class _Turn:
 
     def do(self, step: Step) -> None:
         if self.s.result is not None or not self.p.in_game:
+            return
+        if self.p.outside is not None and not isinstance(step, (*MOVEMENT_TYPES, Skip)):
+            self.nothing("ты вне лабиринта")  # the actions after leaving the labyrinth
             return
         if isinstance(step, MOVEMENT_TYPES):
             self.movement(step)
