@@ -118,7 +118,8 @@ class GameState:
         return found
 
     def copy(self) -> GameState:
-        return copy.deepcopy(self)
+        """A deep copy sharing the (frozen, never changed) map and options."""
+        return copy.deepcopy(self, {id(self.map): self.map, id(self.options): self.options})
 
     def in_game(self) -> list[Player]:
         return [p for p in self.players if p.in_game]
