@@ -500,7 +500,7 @@ class _Turn:
                 self.say("cremated", "Труп кремирован")
         elif kind is CellType.ARSENAL:
             self.refill(p)
-        elif kind is CellType.ENCEPHALITIS and not p.immune:
+        elif kind is CellType.ENCEPHALITIS and self.reported_cell(p, pos) == "encephalitis":
             tick = self.s.ticks.get(pos)
             if tick is None:
                 self.s.ticks[pos] = Tick(seat=p.seat, woken_turn=self.s.turn)
@@ -1029,7 +1029,7 @@ def _advance(state: GameState, after: int) -> list[Message]:
             q.notice = False
             continue
         if state.result is not None:
-            break
+            continue  # the game is over: only the deaths are still announced
         state.current = q.seat
         for pos, tick in state.ticks.items():
             if not tick.infectious and state.turn - tick.woken_turn >= len(state.in_game()):
