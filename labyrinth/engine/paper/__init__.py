@@ -29,6 +29,7 @@ from labyrinth.engine.paper.model import (
     upstream,
     wall_between,
 )
+from labyrinth.engine.paper.generator import PAPER_GENERATOR_VERSION, generate_paper_map
 from labyrinth.engine.paper.mapformat import PaperMapFormatError, format_paper_map, parse_paper_map
 from labyrinth.engine.paper.movement import (
     RiverMode,
@@ -42,9 +43,13 @@ from labyrinth.engine.paper.movement import (
     step,
     unreachable,
 )
+from labyrinth.engine.paper.svg import paper_map_svg
 from labyrinth.engine.paper.validate import Finding, ValidationResult, validate_paper_map
 
 __all__ = [
+    "paper_map_svg",
+    "PAPER_GENERATOR_VERSION",
+    "generate_paper_map",
     "Finding",
     "PaperMapFormatError",
     "RiverMode",
