@@ -188,6 +188,7 @@ def status(state: GameState, seat: int) -> dict[str, JSONValue]:
         "slot": None if p.slot is None else p.slot.kind, "reorders_left": p.reorders_left,
         "may_reorder": p.may_reorder and p.reorders_left > 0 and state.current == seat,
         "cure_left": p.cure_left, "outside": p.outside is not None, "eliminated": p.eliminated,
+        "calm_rounds": state.calm // max(1, len(state.in_game())), "nstop": state.options.nstop,
     }
 
 

@@ -10,6 +10,8 @@ from hypothesis import strategies as st
 
 from labyrinth.engine.grid import DIRECTIONS
 from labyrinth.engine.paper.examples import EXAMPLES
+from labyrinth.engine.paper.generator import generate_paper_map
+from labyrinth.engine.paper.model import PaperMap
 from labyrinth.engine.paper.requests import (
     Condition,
     Conditional,
@@ -37,7 +39,7 @@ from labyrinth.engine.paper.state import GameState, state_from_json, state_to_js
 PUBLIC_KEYS = {"cell", "drift", "found", "treasures", "bullets", "grenades", "mines", "corpses", "scream",
                "fell", "underfoot", "wounded", "killed", "result", "item", "reason", "condition", "met",
                "reorder", "cure_left", "of", "health", "immune", "slot", "reorders_left", "may_reorder",
-               "outside", "eliminated"}
+               "outside", "eliminated", "calm_rounds", "nstop"}
 """Every key a message's data may have: counts and kinds, never a position."""
 
 
@@ -106,9 +108,10 @@ def check_invariants(state: GameState) -> None:
         assert state.players[state.current or 0].in_game
 
 
-def run_game(seed: int, name: str, variant: str, players: int, turns: int) -> tuple[GameState, list[object]]:
+def run_game(seed: int, name: str | PaperMap, variant: str, players: int, turns: int
+             ) -> tuple[GameState, list[object]]:
     rng = random.Random(seed)
-    m = EXAMPLES[name]
+    m = EXAMPLES[name] if isinstance(name, str) else name
     options = Options.for_variant(variant, cure_time=rng.choice([None, 2, 5]),  # type: ignore[arg-type]
                                   starting_mines=rng.choice([0, 1]), nstop=rng.choice([None, 3, 40]))
     cells = sorted(m.cells)
@@ -145,6 +148,15 @@ def run_game(seed: int, name: str, variant: str, players: int, turns: int) -> tu
        players=st.integers(2, 5))
 def test_random_requests_never_break_an_invariant(seed: int, name: str, variant: str, players: int) -> None:
     run_game(seed, name, variant, players, 120)
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32), rows=st.integers(3, 6), cols=st.integers(3, 6),
+       variant=st.sampled_from(["classic", "quantum"]), players=st.integers(2, 5))
+def test_random_requests_on_generated_maps_never_break_an_invariant(seed: int, rows: int, cols: int, variant: str,
+                                                                   players: int) -> None:
+    m = generate_paper_map(random.Random(seed), rows, cols, players, variant)
+    run_game(seed, m, variant, players, 100)
 
 
 @settings(max_examples=25, deadline=None)
