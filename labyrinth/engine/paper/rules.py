@@ -110,17 +110,6 @@ def cell_type(state: GameState, pos: Pos) -> CellType:
     return state.map.cells[pos]
 
 
-def true_treasure_place(state: GameState) -> str:
-    """Where the true treasure is: "cell", "carried", or "gone" (won or thrown out)."""
-    for pile in state.piles.values():
-        if any(pile.treasures):
-            return "cell"
-    for p in state.players:
-        if p.slot is not None and p.slot.kind == "treasure" and p.slot.true:
-            return "carried"
-    return "gone"
-
-
 # --- setting up ------------------------------------------------------------------------------------
 
 
@@ -153,7 +142,7 @@ def new_game(m: PaperMap, options: Options, players: int, starts: Sequence[Pos],
             piles[pos] = pile
     state = GameState(
         map=m, options=options,
-        players=[Player(seat=i, pos=tuple(starts[i]), bullets=options.starting_bullets,  # type: ignore[arg-type]
+        players=[Player(seat=i, pos=(starts[i][0], starts[i][1]), bullets=options.starting_bullets,
                         grenades=options.starting_grenades,
                         slot=Slot("mine") if options.starting_mines else None, reorders_left=reorders)
                  for i in range(players)],
@@ -271,7 +260,8 @@ def _check_actions(state: GameState, steps: Sequence[Step], nested: bool) -> Non
                 raise Refused("empty_condition", "a conditional needs at least one action")
             _check_actions(state, step.then, nested=True)
         elif nested and isinstance(step, (*MOVEMENT_TYPES, Skip)):
-            raise Refused("movement_in_condition", "a conditional holds only shots, grenades, throws and mines")
+            raise Refused("movement_in_condition",
+                          "a conditional holds only shots, grenades, throws and mines")
         elif isinstance(step, Shoot) and step.direction is None and o.variant == "classic":
             raise Refused("own_cell_shot", "classic shots go left, right, up or down (C§2.1)")
         elif isinstance(step, Throw) and step.direction is not None and not o.allow_throw:
@@ -591,13 +581,15 @@ class _Turn:
         m = self.s.map
         kind = cell_type(self.s, target)
         shallow = self.o.river_mode == "shallow"
-        if shallow and from_cell is not None and cell_type(self.s, from_cell) in (CellType.RIVER, CellType.MOUTH):
-            if cell_type(self.s, from_cell) is CellType.MOUTH and m.flow.get(target) == from_cell:
+        came_from = None if from_cell is None else cell_type(self.s, from_cell)
+        if shallow and from_cell is not None and came_from in (CellType.RIVER, CellType.MOUTH):
+            if came_from is CellType.MOUTH and m.flow.get(target) == from_cell:
                 self.facts.wall = True
                 self.say("inflow", "Нельзя, впадает река")
                 return
             if flow_linked(m, from_cell, target):
-                self.say("shallow", "По реке в устье" if kind is CellType.MOUTH else "По реке", cell=kind.value)
+                self.say("shallow", "По реке в устье" if kind is CellType.MOUTH else "По реке",
+                         cell=kind.value)
                 self.facts.cell = kind.value
                 self.arrive(target)
                 return
@@ -632,7 +624,8 @@ class _Turn:
         if slot is not None and slot.kind == "treasure":
             p.slot = None
             self.changed = True
-            self.say("crumbled", "Вышел из лабиринта, клад рассыпался в прах. Следующим ходом вернись в лабиринт")
+            self.say("crumbled",
+                     "Вышел из лабиринта, клад рассыпался в прах. Следующим ходом вернись в лабиринт")
             return
         self.say("exited", "Вышел из лабиринта. Следующим ходом вернись в лабиринт")
 
@@ -710,8 +703,8 @@ class _Turn:
         scream = bool(hit)
         self.facts.scream = scream or bool(self.facts.scream)
         after = (pile.bullets, pile.grenades, len(pile.treasures), pile.mines, len(pile.corpses))
-        fell = {k: a - b for k, a, b in zip(("bullets", "grenades", "treasures", "mines", "corpses"), after, before)
-                if a > b}
+        names = ("bullets", "grenades", "treasures", "mines", "corpses")
+        fell = {k: a - b for k, a, b in zip(names, after, before) if a > b}
         text = "Слышен вопль" if scream else "Воплей нет"
         if fell:
             text += "; под ноги упало: " + ", ".join(f"{k} {v}" for k, v in fell.items())
@@ -747,7 +740,8 @@ class _Turn:
         parts = [f"ранен игрок {s + 1}" for s in wounded if isinstance(s, int)]
         parts += [f"убит игрок {s + 1}" for s in killed if isinstance(s, int)]
         text = ("Выстрел: " + ", ".join(parts)) if parts else "Выстрел: никого не задело"
-        self.say("shot", text + f"; у тебя {p.bullets} пуль", wounded=wounded, killed=killed, bullets=p.bullets)
+        self.say("shot", text + f"; у тебя {p.bullets} пуль", wounded=wounded, killed=killed,
+                 bullets=p.bullets)
 
     def grenade(self, step: Grenade) -> None:
         p = self.p
@@ -777,7 +771,8 @@ class _Turn:
         if self.o.grenade_reports:
             phrase = {"exploded": "Стенка взорвалась", "not_exploded": "Стенка не взорвалась",
                       "no_wall": "Стенки не было"}[outcome_]
-            self.say("grenade", f"{phrase}; осталось гранат: {p.grenades}", result=outcome_, grenades=p.grenades)
+            self.say("grenade", f"{phrase}; осталось гранат: {p.grenades}", result=outcome_,
+                     grenades=p.grenades)
         else:
             self.say("grenade", f"Взорвал гранату; осталось гранат: {p.grenades}", grenades=p.grenades)
 

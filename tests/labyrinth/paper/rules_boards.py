@@ -6,8 +6,8 @@ from typing import Any
 from labyrinth.engine.grid import Direction
 from labyrinth.engine.paper.mapformat import parse_paper_map
 from labyrinth.engine.paper.model import PaperMap, Pos
-from labyrinth.engine.paper.requests import Message, Options, Step, Turn
-from labyrinth.engine.paper.rules import apply, new_game
+from labyrinth.engine.paper.requests import Message, Options, Result, Step, Turn
+from labyrinth.engine.paper.rules import apply, new_game, outcome
 from labyrinth.engine.paper.state import GameState, Pile, Slot
 
 UP, DOWN, LEFT, RIGHT = Direction.UP, Direction.DOWN, Direction.LEFT, Direction.RIGHT
@@ -16,7 +16,8 @@ UP, DOWN, LEFT, RIGHT = Direction.UP, Direction.DOWN, Direction.LEFT, Direction.
 def board(text: str) -> PaperMap:
     """A map in the designers' text format (``map R C`` is added in front)."""
     lines = text.strip("\n").splitlines()
-    picture = [line for line in lines if not line.split(" ")[0] in ("holes", "treasure", "bullets", "grenades", "mines")]
+    keywords = ("holes", "treasure", "bullets", "grenades", "mines")
+    picture = [line for line in lines if line.split(" ")[0] not in keywords]
     rows = (len(picture) - 1) // 2
     cols = (len(picture[1].split("  #")[0]) - 1) // 2
     return parse_paper_map(f"map {rows} {cols}\n" + text.strip("\n") + "\n")
@@ -29,6 +30,13 @@ def game(m: PaperMap, starts: list[Pos], variant: str = "classic", **options: An
 
 def play(state: GameState, seat: int, *steps: Step, **turn: Any) -> tuple[GameState, list[Message]]:
     return apply(state, seat, Turn(steps=tuple(steps), **turn))
+
+
+def ended(state: GameState) -> Result:
+    """The game's result (fails the test when the game is not over)."""
+    result = outcome(state)
+    assert result is not None, "the game is not over"
+    return result
 
 
 def codes(msgs: list[Message]) -> list[str]:

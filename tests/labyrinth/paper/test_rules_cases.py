@@ -44,6 +44,7 @@ from tests.labyrinth.paper.rules_boards import (
     board,
     carry,
     codes,
+    ended,
     game,
     play,
     put,
@@ -181,7 +182,8 @@ def test_case_12_arsenal_and_hospital_as_targets_and_as_firing_places() -> None:
     h2, msgs = play(h, 0, Shoot(RIGHT), Move(LEFT))
     assert h2.players[1].health == "healthy" and msgs[0].data["scream"] is False
     h3, msgs = play(h2, 1, Shoot(LEFT), Move(RIGHT))   # from the hospital: forbidden, nothing spent
-    assert codes(msgs)[0] == "forbidden_here" and h3.players[1].bullets == 3 and h3.players[0].health == "healthy"
+    assert codes(msgs)[0] == "forbidden_here" and h3.players[1].bullets == 3
+    assert h3.players[0].health == "healthy"
 
 
 def test_case_13_everyone_on_the_shooters_cell_is_wounded() -> None:
@@ -316,8 +318,8 @@ def test_case_22_throw_at_a_wall_and_the_true_treasure_out_of_an_exit() -> None:
     assert msgs[0].text == "У твоих ног появился труп" and s2.piles[(1, 0)].corpses == [Corpse(seat=4)]
     carry(s, 0, slot=Slot("treasure", true=True))
     s3, msgs = play(s, 0, Throw(Item.TREASURE, LEFT), Move(RIGHT))
-    assert outcome(s3) is not None and outcome(s3).kind == "draw"  # type: ignore[union-attr]
-    assert outcome(s3).reason == "treasure_out" and "draw_treasure_out" in codes(msgs)  # type: ignore[union-attr]
+    assert ended(s3).kind == "draw"
+    assert ended(s3).reason == "treasure_out" and "draw_treasure_out" in codes(msgs)
     assert whose_turn(s3) is None
 
 
@@ -331,11 +333,11 @@ def test_case_23_false_treasure_crumbles_true_one_wins() -> None:
     assert back.players[0].outside is None and back.players[0].pos == (1, 0) and codes(msgs)[0] == "reentered"
     lost, msgs = play(s, 0, Move(UP))                 # not back at once: eliminated
     assert lost.players[0].eliminated and "eliminated" in codes(msgs)
-    assert outcome(lost) is not None and outcome(lost).seat == 1  # type: ignore[union-attr]
+    assert ended(lost).seat == 1
     w = game(board(RIVER), [(1, 0), (1, 2)])
     carry(w, 0, slot=Slot("treasure", true=True))
     w, msgs = play(w, 0, Move(LEFT))
-    assert outcome(w) is not None and outcome(w).kind == "win" and outcome(w).seat == 0  # type: ignore[union-attr]
+    assert ended(w).kind == "win" and ended(w).seat == 0
     assert codes(msgs) == ["won"]
 
 
@@ -411,7 +413,8 @@ def test_case_27_the_tick_waker_must_leave_at_once() -> None:
     assert msgs[-1].text == "Ты заразился энцефалитом, на лечение у тебя есть 5 ходов"
     carry(s, 0, health="wounded", slot=None)
     died, _ = play(s, 0, Move(UP))
-    assert died.players[0].health == "dead" and died.piles[(0, 1)].corpses == [Corpse(seat=0, infectious=True)]
+    assert died.players[0].health == "dead"
+    assert died.piles[(0, 1)].corpses == [Corpse(seat=0, infectious=True)]
 
 
 def test_case_28_cure_in_time_immunity_and_the_infectious_corpse() -> None:
@@ -428,7 +431,8 @@ def test_case_28_cure_in_time_immunity_and_the_infectious_corpse() -> None:
     cured, msgs = play(cured, 0, Move(LEFT))
     cured, _ = play(cured, 1, Move(UP))
     cured, msgs = play(cured, 0, Move(LEFT))           # the Э cell is land for the immune
-    assert cured.players[0].pos == (0, 1) and msgs[0].text == "Пришел на Сушу" and msgs[0].data["cell"] == "land"
+    assert cured.players[0].pos == (0, 1)
+    assert msgs[0].text == "Пришел на Сушу" and msgs[0].data["cell"] == "land"
     late = game(m, [(0, 2), (0, 0), (0, 3)], cure_time=1)
     carry(late, 0, health="sick", cure_left=1)
     late, msgs = play(late, 0, Move(LEFT))           # one effective move, not in a hospital: dead
@@ -451,13 +455,13 @@ def test_case_29_movements_actions_all_skip_and_nstop() -> None:
     assert e.value.code == "one_action"
     k, _ = play(s, 0, Skip())
     k, msgs = play(k, 1, Skip())
-    assert outcome(k) is not None and outcome(k).reason == "all_skip" and "draw_all_skip" in codes(msgs)  # type: ignore[union-attr]
+    assert ended(k).reason == "all_skip" and "draw_all_skip" in codes(msgs)
     n = s
     for _ in range(3):
         n, msgs = play(n, n.current or 0, Move(UP))
         assert outcome(n) is None
     n, msgs = play(n, 1, Move(UP))                    # 2 rounds of 2 players, nothing irreversible
-    assert outcome(n) is not None and outcome(n).reason == "nstop" and "draw_nstop" in codes(msgs)  # type: ignore[union-attr]
+    assert ended(n).reason == "nstop" and "draw_nstop" in codes(msgs)
 
 
 def test_case_30_dark_and_half_dark_moves() -> None:
@@ -474,12 +478,13 @@ def test_case_32_true_treasure_onto_a_source_and_the_timeout() -> None:
     s = game(board(RIVER), [(1, 0), (1, 2)])
     carry(s, 0, slot=Slot("treasure", true=True))
     s2, msgs = play(s, 0, Throw(Item.TREASURE, UP), Move(RIGHT))
-    assert outcome(s2) is not None and outcome(s2).reason == "treasure_on_source"  # type: ignore[union-attr]
+    assert ended(s2).reason == "treasure_on_source"
     assert "draw_treasure_source" in codes(msgs)
     t, msgs = timeout(s, 0)
     assert t.players[0].health == "dead" and codes(msgs)[0] == "timeout"
     pile = t.piles[(1, 0)]
-    assert pile.treasures == [True] and pile.bullets == 3 and pile.grenades == 3 and pile.corpses == [Corpse(seat=0)]
-    assert outcome(t) is not None and outcome(t).kind == "win" and outcome(t).seat == 1  # type: ignore[union-attr]
+    assert pile.treasures == [True] and pile.bullets == 3 and pile.grenades == 3
+    assert pile.corpses == [Corpse(seat=0)]
+    assert ended(t).kind == "win" and ended(t).seat == 1
     assert text(msgs)
     assert apply(t, 0, Status())[1][0].data["health"] == "dead"

@@ -29,7 +29,6 @@ from labyrinth.engine.paper.state import Corpse, Slot, Tick
 from tests.labyrinth.paper.rules_boards import (
     DOWN,
     H1,
-    H2,
     HOLES,
     LEFT,
     R1,
@@ -42,6 +41,7 @@ from tests.labyrinth.paper.rules_boards import (
     board,
     carry,
     codes,
+    ended,
     game,
     play,
     put,
@@ -149,7 +149,8 @@ def test_conflict_07_grenade_reports_quantum_always_classic_only_the_count() -> 
  _ _""")
     s = game(m, [(0, 0), (0, 1)])
     s2, msgs = play(s, 0, Grenade(RIGHT), Grenade(UP), Move(UP))
-    assert [x.text for x in msgs[:2]] == ["Взорвал гранату; осталось гранат: 2", "Взорвал гранату; осталось гранат: 1"]
+    assert [x.text for x in msgs[:2]] == ["Взорвал гранату; осталось гранат: 2",
+                                          "Взорвал гранату; осталось гранат: 1"]
     q = game(m, [(0, 0), (0, 1)], "quantum")
     q2, msgs = play(q, 0, Grenade(RIGHT))
     assert msgs[0].data == {"result": "exploded", "grenades": 2}
@@ -208,7 +209,8 @@ def test_conflict_11_leaving_without_a_treasure_means_coming_back_next_move() ->
         play(s, 0, Shoot(RIGHT), Move(RIGHT))
     assert e.value.code == "outside_actions_first"
     back, msgs = play(s, 0, Move(RIGHT), Shoot(RIGHT))
-    assert back.players[0].pos == (1, 0) and back.players[0].outside is None and codes(msgs)[:2] == ["reentered", "moved"]
+    assert back.players[0].pos == (1, 0) and back.players[0].outside is None
+    assert codes(msgs)[:2] == ["reentered", "moved"]
     gone, msgs = play(s, 0, Skip())
     assert gone.players[0].eliminated and "eliminated" in codes(msgs)
 
@@ -255,7 +257,7 @@ def test_conflict_15_no_drift_without_a_step_and_drifting_back_sets_off_no_mine(
     s, _ = play(s, 0, Skip())
     assert s.players[0].pos == R2
     s, _ = play(s, 1, Skip())
-    assert outcome(s) is not None                            # (everyone skipped: a draw)
+    assert ended(s).reason == "all_skip"                      # (everyone skipped: a draw)
     m = game(board(RIVER), [R2, (1, 2)])
     put(m, R2, armed=1)
     m, _ = play(m, 0, Move(LEFT))                            # into R1, drifted back onto R2
@@ -269,7 +271,7 @@ def test_conflict_16_nstop_counts_rounds_of_the_players_still_in_and_a_crumbled_
     assert s.calm == 0
     s, _ = play(s, 1, Move(DOWN))
     s, _ = play(s, 0, Move(RIGHT))
-    assert outcome(s) is not None and outcome(s).reason == "nstop"  # type: ignore[union-attr]
+    assert ended(s).reason == "nstop"
 
 
 def test_conflict_17_only_arrivals_pick_up_dropped_items() -> None:

@@ -28,6 +28,7 @@ from tests.labyrinth.paper.rules_boards import (
     board,
     carry,
     codes,
+    ended,
     game,
     play,
     put,
@@ -42,7 +43,8 @@ def refused(state: object, *steps: object, **turn: object) -> str:
 
 def test_move_options_refuse_what_the_table_forbade() -> None:
     m = board(ROW4)
-    assert refused(game(m, [(0, 0), (0, 3)], allow_dark=False), Move(UP), visibility=Visibility.DARK) == "dark_forbidden"
+    assert refused(game(m, [(0, 0), (0, 3)], allow_dark=False), Move(UP),
+                   visibility=Visibility.DARK) == "dark_forbidden"
     assert refused(game(m, [(0, 0), (0, 3)], allow_half_dark=False), Move(UP),
                    visibility=Visibility.HALF_DARK) == "half_dark_forbidden"
     no_throw = game(m, [(0, 0), (0, 3)], allow_throw=False)
@@ -71,7 +73,8 @@ def test_mine_victims_get_no_reorder_under_c_7_5() -> None:
     put(s, (0, 1), armed=1)
     s, _ = play(s, 0, Move(RIGHT))
     s, msgs = play(s, 1, Move(UP))
-    assert msgs[-1].code == "wounded" and msgs[-1].data["reorder"] is False and not status(s, 0)["may_reorder"]
+    assert msgs[-1].code == "wounded" and msgs[-1].data["reorder"] is False
+    assert not status(s, 0)["may_reorder"]
 
 
 def test_classic_range_one_shot() -> None:
@@ -105,18 +108,18 @@ def test_last_survivor_must_carry_the_treasure_out_under_c_7_9() -> None:
     assert s.players[1].health == "dead" and outcome(s) is None
     s, _ = play(s, 0, Move(LEFT))
     s, msgs = play(s, 0, Move(LEFT))
-    assert outcome(s) is not None and outcome(s).reason == "survivor_time"  # type: ignore[union-attr]
+    assert ended(s).reason == "survivor_time"
     w = game(board(RIVER), [(1, 0), (1, 0)], last_survivor_turns=2)
     carry(w, 1, health="wounded", bullets=0)
     carry(w, 0, slot=Slot("treasure", true=True))
     w, _ = play(w, 0, Shoot(UP), Move(RIGHT))
     w, _ = play(w, 0, Move(LEFT))                             # back on the exit cell
     w, msgs = play(w, 0, Move(LEFT))                          # out with the true treasure
-    assert outcome(w) is not None and outcome(w).kind == "win" and outcome(w).seat == 0  # type: ignore[union-attr]
+    assert ended(w).kind == "win" and ended(w).seat == 0
 
 
 def test_killing_everyone_wins_at_once_by_default() -> None:
     s = game(board(ROW4), [(0, 1), (0, 1)])
     carry(s, 1, health="wounded", bullets=0)
     s, msgs = play(s, 0, Shoot(UP), Move(UP))
-    assert outcome(s) is not None and outcome(s).reason == "last_survivor" and "last_survivor" in codes(msgs)  # type: ignore[union-attr]
+    assert ended(s).reason == "last_survivor" and "last_survivor" in codes(msgs)

@@ -75,14 +75,15 @@ def random_turn(rng: random.Random, state: GameState, seat: int) -> Turn:
     reorder = None
     if can_reorder(state, seat) and rng.random() < 0.5:
         reorder = Reorder(rng.choice(sorted(state.map.cells)))
-    return Turn(steps=steps, visibility=visibility, reorder=reorder, treasure=rng.choice([None, None, 0, 1, 2]),
-                refill=rng.random() < 0.9)
+    return Turn(steps=steps, visibility=visibility, reorder=reorder,
+                treasure=rng.choice([None, None, 0, 1, 2]), refill=rng.random() < 0.9)
 
 
 def check_invariants(state: GameState) -> None:
     m = state.map
     true_count = sum(t for pile in state.piles.values() for t in pile.treasures)
-    true_count += sum(1 for p in state.players if p.slot is not None and p.slot.kind == "treasure" and p.slot.true)
+    true_count += sum(1 for p in state.players
+                      if p.slot is not None and p.slot.kind == "treasure" and p.slot.true)
     if state.result is not None and state.result.reason in ("treasure", "treasure_out"):
         assert true_count == 0
     else:
@@ -144,8 +145,8 @@ def run_game(seed: int, name: str | PaperMap, variant: str, players: int, turns:
 
 
 @settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 2**32), name=st.sampled_from(sorted(EXAMPLES)), variant=st.sampled_from(["classic", "quantum"]),
-       players=st.integers(2, 5))
+@given(seed=st.integers(0, 2**32), name=st.sampled_from(sorted(EXAMPLES)),
+       variant=st.sampled_from(["classic", "quantum"]), players=st.integers(2, 5))
 def test_random_requests_never_break_an_invariant(seed: int, name: str, variant: str, players: int) -> None:
     run_game(seed, name, variant, players, 120)
 
@@ -153,14 +154,15 @@ def test_random_requests_never_break_an_invariant(seed: int, name: str, variant:
 @settings(max_examples=20, deadline=None)
 @given(seed=st.integers(0, 2**32), rows=st.integers(3, 6), cols=st.integers(3, 6),
        variant=st.sampled_from(["classic", "quantum"]), players=st.integers(2, 5))
-def test_random_requests_on_generated_maps_never_break_an_invariant(seed: int, rows: int, cols: int, variant: str,
-                                                                   players: int) -> None:
+def test_random_requests_on_generated_maps_never_break_an_invariant(
+        seed: int, rows: int, cols: int, variant: str, players: int) -> None:
     m = generate_paper_map(random.Random(seed), rows, cols, players, variant)
     run_game(seed, m, variant, players, 100)
 
 
 @settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 2**32), name=st.sampled_from(sorted(EXAMPLES)), variant=st.sampled_from(["classic", "quantum"]))
+@given(seed=st.integers(0, 2**32), name=st.sampled_from(sorted(EXAMPLES)),
+       variant=st.sampled_from(["classic", "quantum"]))
 def test_state_json_round_trip_is_lossless(seed: int, name: str, variant: str) -> None:
     state, _ = run_game(seed, name, variant, 3, 40)
     data = state_to_json(state)
@@ -181,8 +183,8 @@ def test_random_games_reach_every_kind_of_end() -> None:
     """Over many seeded random games, wins and draws of several kinds occur (the bot exercises them)."""
     reasons = set()
     for seed in range(60):
-        state, _ = run_game(seed, ["SMALL_CLASSIC", "CUT_CORNERS"][seed % 2], ["classic", "quantum"][seed % 3 == 0],
-                            2 + seed % 4, 200)
+        name = ["SMALL_CLASSIC", "CUT_CORNERS"][seed % 2]
+        state, _ = run_game(seed, name, ["classic", "quantum"][seed % 3 == 0], 2 + seed % 4, 200)
         if state.result is not None:
             reasons.add(state.result.reason)
     assert {"all_skip", "last_survivor", "nstop", "treasure", "treasure_on_source", "treasure_out"} <= reasons
