@@ -1,5 +1,6 @@
-"""Admin of the labyrinth app: designers upload or generate maps, see format errors by line, the
-check's result and the map drawn as SVG; the generator's default rates as a singleton."""
+"""Admin of the labyrinth app: designers upload or generate maps (seed 003's and seed 002's paper
+maps), see format errors by line, the check's or the validator's result and the map drawn as SVG;
+the generator's default rates as a singleton."""
 from __future__ import annotations
 
 import dataclasses
@@ -9,16 +10,20 @@ from typing import Any
 from django import forms
 from django.contrib import admin
 from django.http import HttpRequest
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 from backend.admin import SingletonAdmin
 from labyrinth.engine import MapFormatError, map_svg, parse_map
+from labyrinth.engine.paper import PaperMapFormatError, paper_map_svg, parse_paper_map
+from labyrinth.engine.paper.generator import MAX_SIDE as MAX_PAPER_SIDE
+from labyrinth.engine.paper.generator import MIN_SIDE as MIN_PAPER_SIDE
 from labyrinth.models import (
     GENERATOR_FIELDS,
     MAX_GENERATED_SIDE,
     LabyrinthGeneratorSettings,
     LabyrinthMapDesign,
+    PaperMapDesign,
 )
 
 MAX_SEED = 2**63 - 1
@@ -170,3 +175,135 @@ class LabyrinthMapDesignAdmin(admin.ModelAdmin):
         size = 24 if largest <= 30 else 12 if largest <= 80 else 6
         # map_svg escapes every text it writes
         return mark_safe(map_svg(m, size=size, highlight=[tuple(cell) for cell in obj.unreachable]))
+
+
+class PaperMapDesignForm(forms.ModelForm):
+    """The map's text, or the generator's inputs: with rows and columns filled in, saving generates a
+    new map (overwriting the text) for the chosen variant from the seed."""
+
+    generate_rows = forms.IntegerField(min_value=MIN_PAPER_SIDE, max_value=MAX_PAPER_SIDE, required=False,
+                                       label="rows", help_text="Fill rows and columns to generate a map.")
+    generate_cols = forms.IntegerField(min_value=MIN_PAPER_SIDE, max_value=MAX_PAPER_SIDE, required=False,
+                                       label="columns")
+    generate_players = forms.IntegerField(min_value=2, max_value=5, required=False, initial=3, label="players",
+                                          help_text="2-5: the number of false treasures is at most this.")
+    generate_seed = forms.IntegerField(min_value=0, max_value=MAX_SEED, required=False, label="seed",
+                                       help_text="Blank: a fresh seed (stored with the map).")
+    generate_cut_corners = forms.BooleanField(required=False, label="cut corners",
+                                              help_text="A square with its corners cut off (from 4x4).")
+
+    class Meta:
+        model = PaperMapDesign
+        fields = ("name", "variant", "text", "is_active")
+        widgets = {"text": forms.Textarea(attrs={"rows": 24, "cols": 60, "spellcheck": "false",
+                                                 "style": "font-family: monospace; white-space: pre"})}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["text"].required = False
+        self.fields["text"].strip = False  # kept as written (the picture is positional)
+
+    def generating(self) -> bool:
+        return self.cleaned_data.get("generate_rows") is not None or \
+            self.cleaned_data.get("generate_cols") is not None
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if not self.generating():
+            if not data.get("text", "").strip():
+                self.add_error("text", "Write or paste a map, or fill rows and columns to generate one.")
+            return data
+        rows, cols = data.get("generate_rows"), data.get("generate_cols")
+        if rows is None or cols is None:
+            self.add_error("generate_rows", "Give both rows and columns to generate a map.")
+            return data
+        seed = data.get("generate_seed")
+        if seed is None:
+            seed = secrets.randbelow(2**31)
+        players = data.get("generate_players") or 3
+        try:
+            design = PaperMapDesign.generated(name=data.get("name", ""), rows=rows, cols=cols, players=players,
+                                              variant=data.get("variant") or "classic", seed=seed,
+                                              cut_corners=bool(data.get("generate_cut_corners")))
+        except ValueError as error:
+            self.add_error(None, f"Cannot generate: {error}")
+            return data
+        self.instance.seed = design.seed
+        self.instance.generator_version = design.generator_version
+        self.instance.generator_players = design.generator_players
+        data["text"] = design.text
+        return data
+
+    def _post_clean(self) -> None:
+        if not self.generating() and "text" in self.changed_data:
+            self.instance.seed = self.instance.generator_version = self.instance.generator_players = None
+        super()._post_clean()
+
+
+@admin.register(PaperMapDesign)
+class PaperMapDesignAdmin(admin.ModelAdmin):
+    form = PaperMapDesignForm
+    list_display = ("name", "variant", "size", "cell_count", "valid", "warning_count", "is_active", "updated_at")
+    list_filter = ("is_active", "variant")
+    search_fields = ("name",)
+    readonly_fields = ("validation", "drawing", "size", "cell_count", "seed", "generator_version",
+                       "generator_players", "created_at", "updated_at")
+    fieldsets = (
+        (None, {"fields": ("name", "variant", "is_active", "text")}),
+        ("Validation and drawing", {"fields": ("validation", "drawing")}),
+        ("Generate (overwrites the text)", {
+            "classes": ("collapse",),
+            "fields": (("generate_rows", "generate_cols"), ("generate_players", "generate_seed"),
+                       "generate_cut_corners"),
+        }),
+        ("Origin", {"fields": ("size", "cell_count", "seed", "generator_version", "generator_players",
+                               "created_at", "updated_at")}),
+    )
+
+    def get_fieldsets(self, request: HttpRequest, obj: PaperMapDesign | None = None) -> Any:
+        if obj is None:
+            return [fs for fs in self.fieldsets if fs[0] not in ("Validation and drawing", "Origin")]
+        return self.fieldsets
+
+    @admin.display(description="size")
+    def size(self, obj: PaperMapDesign) -> str:
+        return f"{obj.rows} x {obj.cols}"
+
+    @admin.display(description="valid", boolean=True)
+    def valid(self, obj: PaperMapDesign) -> bool:
+        return obj.is_valid
+
+    @admin.display(description="validation")
+    def validation(self, obj: PaperMapDesign) -> SafeString | str:
+        if obj.pk is None:
+            return "-"
+
+        def items(findings: list[dict[str, Any]]) -> SafeString:
+            return format_html_join(
+                "", "<li><b>{}</b>: {}{}</li>",
+                [(f["rule"], f["message"],
+                  " [" + ", ".join(f"({r},{c})" for r, c in f["cells"]) + "]" if f["cells"] else "")
+                 for f in findings])
+
+        head = format_html("Passes every map rule of the {} game.", obj.variant) if obj.is_valid else \
+            format_html("Breaks {} map rule(s) of the {} game (errors):", len(obj.errors), obj.variant)
+        parts = [format_html("<p>{}</p>", head)]
+        if obj.errors:
+            parts.append(format_html('<ul class="errorlist">{}</ul>', items(obj.errors)))
+        if obj.warnings:
+            parts.append(format_html("<p>Recommendations not followed (warnings, C§8):</p><ul>{}</ul>",
+                                     items(obj.warnings)))
+        else:
+            parts.append(format_html("<p>{}</p>", "Every recommendation of C§8 is followed."))
+        return mark_safe("".join(parts))  # every part was built by format_html (escaped)
+
+    @admin.display(description="drawing")
+    def drawing(self, obj: PaperMapDesign) -> SafeString | str:
+        if obj.pk is None:
+            return "-"
+        try:
+            m = parse_paper_map(obj.text)
+        except PaperMapFormatError as error:  # saved texts are readable; an old row may predate a rule
+            return format_html("cannot draw: {}", str(error))
+        # paper_map_svg escapes every text it writes
+        return mark_safe(paper_map_svg(m, reveal=True))

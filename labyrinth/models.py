@@ -18,6 +18,16 @@ from labyrinth.engine import (
     parse_map,
     unreachable_cells,
 )
+from labyrinth.engine.paper import (
+    PAPER_GENERATOR_VERSION,
+    Finding,
+    PaperMap,
+    PaperMapFormatError,
+    format_paper_map,
+    generate_paper_map,
+    parse_paper_map,
+    validate_paper_map,
+)
 
 _DEFAULTS = GeneratorSettings()
 GENERATOR_FIELDS = tuple(f.name for f in dataclasses.fields(GeneratorSettings))
@@ -158,9 +168,105 @@ class LabyrinthMapDesign(models.Model):
                    generator_settings=dataclasses.asdict(settings))
 
 
-def format_error(text: str, error: MapFormatError) -> str:
+def format_error(text: str, error: MapFormatError | PaperMapFormatError) -> str:
     """The parser's message with the offending line quoted, for designers."""
     lines = text.removeprefix("\ufeff").split("\n")
     if 1 <= error.line <= len(lines) and lines[error.line - 1].strip():
         return f"{error} (line {error.line} reads: {lines[error.line - 1].rstrip()!r})"
     return str(error)
+
+
+PAPER_VARIANTS = (("classic", "classic"), ("quantum", "quantum"))
+
+
+class PaperMapDesignQuerySet(models.QuerySet["PaperMapDesign"]):
+    def active(self) -> PaperMapDesignQuerySet:
+        """Maps the hosted paper games may pick: active ones (which always pass the validator)."""
+        return self.filter(is_active=True)
+
+
+class PaperMapDesign(models.Model):
+    """A map of seed 002's paper Labyrinth in the designers' text format (docs/paper-labyrinth-maps.md),
+    uploaded or generated, validated for one variant.
+
+    Saving parses the text (PaperMapFormatError -> ValidationError naming the line) and stores the
+    size and the validator's errors and warnings (each: rule, cells, message). A map with errors can
+    be kept as a draft but not be active."""
+
+    name = models.CharField(max_length=100, unique=True)
+    text = models.TextField(help_text="The paper map format: 'map R C', the picture, then holes, treasures "
+                                      "and items (docs/paper-labyrinth-maps.md).")
+    variant = models.CharField(max_length=10, choices=PAPER_VARIANTS, default="classic",
+                               help_text="The variant the map is validated for (quantum needs an open exit, "
+                                         "classic forbids exits next to sources; rivers move differently).")
+    is_active = models.BooleanField(default=True, help_text="Offered to the hosted paper games.")
+    rows = models.PositiveIntegerField(editable=False, default=0)
+    cols = models.PositiveIntegerField(editable=False, default=0)
+    cell_count = models.PositiveIntegerField(editable=False, default=0)
+    errors = models.JSONField(editable=False, default=list, blank=True,
+                              help_text="The broken map rules: {rule, cells, message}.")
+    error_count = models.PositiveIntegerField(editable=False, default=0)
+    warnings = models.JSONField(editable=False, default=list, blank=True,
+                                help_text="The recommendations not followed: {rule, cells, message}.")
+    warning_count = models.PositiveIntegerField(editable=False, default=0)
+    seed = models.BigIntegerField(null=True, blank=True, editable=False, help_text="When generated.")
+    generator_version = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
+    generator_players = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = PaperMapDesignQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = "paper labyrinth map"
+        constraints = [
+            models.CheckConstraint(condition=~models.Q(is_active=True, error_count__gt=0),
+                                   name="labyrinth_active_paper_maps_are_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_valid(self) -> bool:
+        return not self.errors
+
+    def to_map(self) -> PaperMap:
+        """The parsed map (the text was readable when saved)."""
+        return parse_paper_map(self.text)
+
+    def clean(self) -> None:
+        self._derive()
+        if self.is_active and self.errors:
+            raise ValidationError({"is_active": f"the map breaks {len(self.errors)} map rule(s) of the "
+                                                f"{self.variant} game: keep it inactive until it passes"})
+
+    def save(self, *args, **kwargs) -> None:  # noqa: ANN002, ANN003 - Django signature
+        self.clean()
+        super().save(*args, **kwargs)
+
+    def _derive(self) -> None:
+        if self.variant not in dict(PAPER_VARIANTS):
+            raise ValidationError({"variant": "classic or quantum"})
+        try:
+            m = parse_paper_map(self.text)
+        except PaperMapFormatError as error:
+            raise ValidationError({"text": format_error(self.text, error)}) from error
+        result = validate_paper_map(m, self.variant)
+        self.rows, self.cols, self.cell_count = m.rows, m.cols, len(m.cells)
+        self.errors = [_finding(f) for f in result.errors]
+        self.warnings = [_finding(f) for f in result.warnings]
+        self.error_count, self.warning_count = len(self.errors), len(self.warnings)
+
+    @classmethod
+    def generated(cls, *, name: str, rows: int, cols: int, players: int, variant: str, seed: int,
+                  cut_corners: bool = False) -> PaperMapDesign:
+        """An unsaved design holding a freshly generated map (ValueError on bad sizes, players or variant)."""
+        m = generate_paper_map(Random(seed), rows, cols, players, variant, cut_corners=cut_corners)
+        return cls(name=name, text=format_paper_map(m), variant=variant, seed=seed,
+                   generator_version=PAPER_GENERATOR_VERSION, generator_players=players)
+
+
+def _finding(f: Finding) -> dict[str, object]:
+    return {"rule": f.rule, "cells": [list(p) for p in f.cells], "message": f.message}

@@ -43,9 +43,11 @@ from labyrinth.engine.paper.movement import (
     step,
     unreachable,
 )
+from labyrinth.engine.paper.svg import paper_map_svg
 from labyrinth.engine.paper.validate import Finding, ValidationResult, validate_paper_map
 
 __all__ = [
+    "paper_map_svg",
     "PAPER_GENERATOR_VERSION",
     "generate_paper_map",
     "Finding",

@@ -11,8 +11,10 @@ hole cycles, encephalitis, arsenals, hospitals, land), walls (every inner wall, 
 spanning tree of passages carved out, the walls across a flow removed and about a third of the
 rest too), exits (2, or 3 from 20 cells; the first one open), treasures and loose items. A failed
 validation removes one random wall at a time until the map passes or no wall is left; an attempt
-that still fails is redrawn (up to ``MAX_ATTEMPTS``), and after that a plain map with no rivers,
-holes or walls is returned (valid by construction, checked).
+that still fails is redrawn. A valid map with a warning (a recommendation not followed; under 16
+cells one is unavoidable: 2 arsenals and 2 hospitals) is redrawn too, and after ``GOOD_ENOUGH_AFTER``
+attempts the valid map with the fewest warnings is taken. After ``MAX_ATTEMPTS`` with no valid map
+at all, a plain map with no rivers, holes or walls is returned (valid by construction, checked).
 """
 from __future__ import annotations
 
@@ -27,6 +29,7 @@ from labyrinth.engine.paper.validate import validate_paper_map
 PAPER_GENERATOR_VERSION = 1
 MIN_SIDE, MAX_SIDE = 3, 12
 MAX_ATTEMPTS = 40
+GOOD_ENOUGH_AFTER = 5   # after this many attempts, the valid map with the fewest warnings so far is taken
 WALL_KEEP = 0.65   # the share of the walls left after carving the spanning tree
 
 
@@ -199,8 +202,10 @@ class _Draw:
         return bullets, grenades, mines
 
 
-def _plain(rows: int, cols: int, cells: list[Pos], rng: random.Random, players: int) -> PaperMap:
-    """The fallback: land with one arsenal and one hospital, no walls, rivers or holes, 2 open exits."""
+def plain_paper_map(rng: random.Random, rows: int, cols: int, *, cut_corners: bool = False) -> PaperMap:
+    """The generator's fallback: land with one arsenal and one hospital, no walls, rivers or holes,
+    2 open exits, a true and a false treasure; valid for both variants by construction."""
+    cells = _outline(rows, cols, cut_corners)
     types = {p: CellType.LAND for p in cells}
     spots = list(cells)
     rng.shuffle(spots)
@@ -216,6 +221,29 @@ def _plain(rows: int, cols: int, cells: list[Pos], rng: random.Random, players: 
                     treasures={land[0]: (True,), spots[0]: (False,)})
 
 
+def _attempt(rng: random.Random, rows: int, cols: int, cells: list[Pos], players: int, variant: str,
+             mode: RiverMode) -> PaperMap | None:
+    """One drawn map that passes the validator, or None."""
+    draw = _Draw(rng, cells, players, variant)
+    try:
+        draw.cell_types()
+        walls = draw.walls()
+        outer = draw.exits()
+        treasures = draw.treasures({p for p, _ in outer})
+    except _Retry:
+        return None
+    bullets, grenades, mines = draw.items()
+    m = PaperMap(rows, cols, dict(draw.types), frozenset(walls), outer, tuple(draw.holes), dict(draw.flow),
+                 treasures, bullets, grenades, mines)
+    remaining = sorted(walls, key=sorted)
+    rng.shuffle(remaining)
+    while not validate_paper_map(m, variant, river_mode=mode, players=players).ok:
+        if not remaining:
+            return None
+        m = replace(m, walls=m.walls - {remaining.pop()})
+    return m
+
+
 def generate_paper_map(rng: random.Random, rows: int, cols: int, players: int, variant: str = "classic", *,
                        river_mode: RiverMode | None = None, cut_corners: bool = False) -> PaperMap:
     """A map for ``players`` (2-5) in a rows x cols box (3..12 each; ``cut_corners`` removes the four
@@ -226,29 +254,21 @@ def generate_paper_map(rng: random.Random, rows: int, cols: int, players: int, v
         raise ValueError(f"the seed's game has 2 to 5 players, not {players}")
     mode = river_mode or default_river_mode(variant)
     cells = _outline(rows, cols, cut_corners)
-    for _ in range(MAX_ATTEMPTS):
-        draw = _Draw(rng, cells, players, variant)
-        try:
-            draw.cell_types()
-            walls = draw.walls()
-            outer = draw.exits()
-            treasures = draw.treasures({p for p, _ in outer})
-        except _Retry:
+    best: tuple[int, PaperMap] | None = None
+    for attempt in range(MAX_ATTEMPTS):
+        m = _attempt(rng, rows, cols, cells, players, variant, mode)
+        if m is None:
             continue
-        bullets, grenades, mines = draw.items()
-        m = PaperMap(rows, cols, dict(draw.types), frozenset(walls), outer, tuple(draw.holes), dict(draw.flow),
-                     treasures, bullets, grenades, mines)
-        remaining = sorted(walls, key=sorted)
-        rng.shuffle(remaining)
-        while True:
-            if validate_paper_map(m, variant, river_mode=mode, players=players).ok:
-                return m
-            if not remaining:
-                break
-            m = replace(m, walls=m.walls - {remaining.pop()})
-    m = _plain(rows, cols, cells, rng, players)
+        warned = len(validate_paper_map(m, variant, river_mode=mode, players=players).warnings)
+        if best is None or warned < best[0]:
+            best = (warned, m)
+        if warned <= (1 if len(cells) < 16 else 0) or attempt >= GOOD_ENOUGH_AFTER:
+            break
+    if best is not None:
+        return best[1]
+    m = plain_paper_map(rng, rows, cols, cut_corners=cut_corners)
     assert validate_paper_map(m, variant, river_mode=mode, players=players).ok, "the fallback map is invalid"
     return m
 
 
-__all__ = ["MAX_SIDE", "MIN_SIDE", "PAPER_GENERATOR_VERSION", "generate_paper_map"]
+__all__ = ["MAX_SIDE", "MIN_SIDE", "PAPER_GENERATOR_VERSION", "generate_paper_map", "plain_paper_map"]

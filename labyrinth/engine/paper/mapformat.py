@@ -20,7 +20,8 @@ Cells: С Суша (land), М Медсанбат (hospital), А Арсенал (
 Sides: ' ' open; '|' (vertical) or '_' / '-' (horizontal) a wall; an outer side is a wall, 'o' an
 open exit or 'x' a closed exit; '>' '<' (vertical sides) and 'v' '^' (horizontal sides) are river
 flow arrows, from the river cell to its downstream neighbour (no wall can cross a flow, C§4.5).
-Corners (even line, even position) are ' ', '+' or '.'. A picture line may end with '  # comment'.
+Corners (even line, even position) are ' ', '+' or '.'; sides outside the outline ' ' or '.'.
+A picture line may end with '  # comment'.
 """
 from __future__ import annotations
 
@@ -150,7 +151,7 @@ def _side(line_no: int, x: int, ch: str, a: Pos, b: Pos, cells: dict[Pos, CellTy
     where = f"character {x + 1} (the side between {a} and {b})"
     a_in, b_in = a in cells, b in cells
     if not a_in and not b_in:
-        if ch != " ":
+        if ch not in " .":
             raise PaperMapFormatError(line_no, f"{where} lies outside the outline: leave it blank, not {ch!r}")
         return
     if a_in and b_in:
@@ -183,6 +184,8 @@ def _side(line_no: int, x: int, ch: str, a: Pos, b: Pos, cells: dict[Pos, CellTy
 def parse_paper_map(text: str) -> PaperMap:
     """Read the text format; ``PaperMapFormatError`` names the line and the problem of bad text."""
     lines = [line.rstrip() for line in text.removeprefix("\ufeff").replace("\r\n", "\n").split("\n")]
+    if len(lines) > 1 and not lines[-1]:
+        lines.pop()  # the final newline ends the last line, it does not start another
     at = 0
     while at < len(lines) and (not lines[at].strip() or lines[at].lstrip().startswith("#")):
         at += 1

@@ -110,17 +110,6 @@ def cell_type(state: GameState, pos: Pos) -> CellType:
     return state.map.cells[pos]
 
 
-def true_treasure_place(state: GameState) -> str:
-    """Where the true treasure is: "cell", "carried", or "gone" (won or thrown out)."""
-    for pile in state.piles.values():
-        if any(pile.treasures):
-            return "cell"
-    for p in state.players:
-        if p.slot is not None and p.slot.kind == "treasure" and p.slot.true:
-            return "carried"
-    return "gone"
-
-
 # --- setting up ------------------------------------------------------------------------------------
 
 
@@ -153,7 +142,7 @@ def new_game(m: PaperMap, options: Options, players: int, starts: Sequence[Pos],
             piles[pos] = pile
     state = GameState(
         map=m, options=options,
-        players=[Player(seat=i, pos=tuple(starts[i]), bullets=options.starting_bullets,  # type: ignore[arg-type]
+        players=[Player(seat=i, pos=(starts[i][0], starts[i][1]), bullets=options.starting_bullets,
                         grenades=options.starting_grenades,
                         slot=Slot("mine") if options.starting_mines else None, reorders_left=reorders)
                  for i in range(players)],
@@ -188,6 +177,7 @@ def status(state: GameState, seat: int) -> dict[str, JSONValue]:
         "slot": None if p.slot is None else p.slot.kind, "reorders_left": p.reorders_left,
         "may_reorder": p.may_reorder and p.reorders_left > 0 and state.current == seat,
         "cure_left": p.cure_left, "outside": p.outside is not None, "eliminated": p.eliminated,
+        "calm_rounds": state.calm // max(1, len(state.in_game())), "nstop": state.options.nstop,
     }
 
 
@@ -270,7 +260,8 @@ def _check_actions(state: GameState, steps: Sequence[Step], nested: bool) -> Non
                 raise Refused("empty_condition", "a conditional needs at least one action")
             _check_actions(state, step.then, nested=True)
         elif nested and isinstance(step, (*MOVEMENT_TYPES, Skip)):
-            raise Refused("movement_in_condition", "a conditional holds only shots, grenades, throws and mines")
+            raise Refused("movement_in_condition",
+                          "a conditional holds only shots, grenades, throws and mines")
         elif isinstance(step, Shoot) and step.direction is None and o.variant == "classic":
             raise Refused("own_cell_shot", "classic shots go left, right, up or down (C§2.1)")
         elif isinstance(step, Throw) and step.direction is not None and not o.allow_throw:
@@ -365,7 +356,7 @@ class _Turn:
         pile.corpses.append(Corpse(seat=victim.seat, infectious=infectious))
         victim.health = "dead"
         victim.cure_left = None
-        victim.notice = True
+        victim.notice = victim is not self.p  # another's death is announced when their turn comes
         victim.may_reorder = False
         self.changed = True
 
@@ -500,7 +491,7 @@ class _Turn:
                 self.say("cremated", "Труп кремирован")
         elif kind is CellType.ARSENAL:
             self.refill(p)
-        elif kind is CellType.ENCEPHALITIS and not p.immune:
+        elif kind is CellType.ENCEPHALITIS and self.reported_cell(p, pos) == "encephalitis":
             tick = self.s.ticks.get(pos)
             if tick is None:
                 self.s.ticks[pos] = Tick(seat=p.seat, woken_turn=self.s.turn)
@@ -511,8 +502,9 @@ class _Turn:
             self.pickup(p, pos)
 
     def stay(self) -> None:
-        """A turn that did not move the player: staying in an arsenal refills, staying on an
-        infectious cell infects (the waker who does not leave at once, C§4.7)."""
+        """A movement (or skip) that left the player where they were: staying in an arsenal refills,
+        staying on an infectious cell infects (the waker who does not leave at once, C§4.7). A
+        quantum action that is not a movement (a shot, a grenade ...) is not a stay."""
         p = self.p
         if not p.in_game or p.outside is not None:
             return
@@ -589,13 +581,15 @@ class _Turn:
         m = self.s.map
         kind = cell_type(self.s, target)
         shallow = self.o.river_mode == "shallow"
-        if shallow and from_cell is not None and cell_type(self.s, from_cell) in (CellType.RIVER, CellType.MOUTH):
-            if cell_type(self.s, from_cell) is CellType.MOUTH and m.flow.get(target) == from_cell:
+        came_from = None if from_cell is None else cell_type(self.s, from_cell)
+        if shallow and from_cell is not None and came_from in (CellType.RIVER, CellType.MOUTH):
+            if came_from is CellType.MOUTH and m.flow.get(target) == from_cell:
                 self.facts.wall = True
                 self.say("inflow", "Нельзя, впадает река")
                 return
             if flow_linked(m, from_cell, target):
-                self.say("shallow", "По реке в устье" if kind is CellType.MOUTH else "По реке", cell=kind.value)
+                self.say("shallow", "По реке в устье" if kind is CellType.MOUTH else "По реке",
+                         cell=kind.value)
                 self.facts.cell = kind.value
                 self.arrive(target)
                 return
@@ -630,7 +624,8 @@ class _Turn:
         if slot is not None and slot.kind == "treasure":
             p.slot = None
             self.changed = True
-            self.say("crumbled", "Вышел из лабиринта, клад рассыпался в прах. Следующим ходом вернись в лабиринт")
+            self.say("crumbled",
+                     "Вышел из лабиринта, клад рассыпался в прах. Следующим ходом вернись в лабиринт")
             return
         self.say("exited", "Вышел из лабиринта. Следующим ходом вернись в лабиринт")
 
@@ -675,10 +670,10 @@ class _Turn:
             self.say("forbidden_here", "Отсюда стрелять нельзя")
             return
         pile = self.s.pile(p.pos)
-        if p.bullets:
-            p.bullets -= 1
-        elif pile.bullets:
+        if pile.bullets:  # the bullets underfoot first: the seed's answer in C§6.5
             pile.bullets -= 1
+        elif p.bullets:
+            p.bullets -= 1
         else:
             self.nothing("пуль нет")
             return
@@ -708,8 +703,8 @@ class _Turn:
         scream = bool(hit)
         self.facts.scream = scream or bool(self.facts.scream)
         after = (pile.bullets, pile.grenades, len(pile.treasures), pile.mines, len(pile.corpses))
-        fell = {k: a - b for k, a, b in zip(("bullets", "grenades", "treasures", "mines", "corpses"), after, before)
-                if a > b}
+        names = ("bullets", "grenades", "treasures", "mines", "corpses")
+        fell = {k: a - b for k, a, b in zip(names, after, before) if a > b}
         text = "Слышен вопль" if scream else "Воплей нет"
         if fell:
             text += "; под ноги упало: " + ", ".join(f"{k} {v}" for k, v in fell.items())
@@ -745,7 +740,8 @@ class _Turn:
         parts = [f"ранен игрок {s + 1}" for s in wounded if isinstance(s, int)]
         parts += [f"убит игрок {s + 1}" for s in killed if isinstance(s, int)]
         text = ("Выстрел: " + ", ".join(parts)) if parts else "Выстрел: никого не задело"
-        self.say("shot", text + f"; у тебя {p.bullets} пуль", wounded=wounded, killed=killed, bullets=p.bullets)
+        self.say("shot", text + f"; у тебя {p.bullets} пуль", wounded=wounded, killed=killed,
+                 bullets=p.bullets)
 
     def grenade(self, step: Grenade) -> None:
         p = self.p
@@ -775,7 +771,8 @@ class _Turn:
         if self.o.grenade_reports:
             phrase = {"exploded": "Стенка взорвалась", "not_exploded": "Стенка не взорвалась",
                       "no_wall": "Стенки не было"}[outcome_]
-            self.say("grenade", f"{phrase}; осталось гранат: {p.grenades}", result=outcome_, grenades=p.grenades)
+            self.say("grenade", f"{phrase}; осталось гранат: {p.grenades}", result=outcome_,
+                     grenades=p.grenades)
         else:
             self.say("grenade", f"Взорвал гранату; осталось гранат: {p.grenades}", grenades=p.grenades)
 
@@ -907,6 +904,9 @@ class _Turn:
     def do(self, step: Step) -> None:
         if self.s.result is not None or not self.p.in_game:
             return
+        if self.p.outside is not None and not isinstance(step, (*MOVEMENT_TYPES, Skip)):
+            self.nothing("ты вне лабиринта")  # the actions after leaving the labyrinth
+            return
         if isinstance(step, MOVEMENT_TYPES):
             self.movement(step)
         elif isinstance(step, Skip):
@@ -947,7 +947,7 @@ class _Turn:
             self.eliminate()  # a quantum action (or a skip) outside: not back in at once
         for step in turn.steps:
             self.do(step)
-        if not self.arrived:
+        if not self.arrived and (self.facts.moved or self.skipped):
             self.stay()
         if (started_sick and p.health == "sick" and p.cure_left is not None and self.arrived
                 and p.pos != self.start):
@@ -1025,7 +1025,7 @@ def _advance(state: GameState, after: int) -> list[Message]:
             q.notice = False
             continue
         if state.result is not None:
-            break
+            continue  # the game is over: only the deaths are still announced
         state.current = q.seat
         for pos, tick in state.ticks.items():
             if not tick.infectious and state.turn - tick.woken_turn >= len(state.in_game()):

@@ -51,7 +51,8 @@ class Pile:
     corpses: list[Corpse] = field(default_factory=list)
 
     def empty(self) -> bool:
-        return not (self.bullets or self.grenades or self.mines or self.armed or self.treasures or self.corpses)
+        return not (self.bullets or self.grenades or self.mines or self.armed
+                    or self.treasures or self.corpses)
 
 
 @dataclass
@@ -118,7 +119,8 @@ class GameState:
         return found
 
     def copy(self) -> GameState:
-        return copy.deepcopy(self)
+        """A deep copy sharing the (frozen, never changed) map and options."""
+        return copy.deepcopy(self, {id(self.map): self.map, id(self.options): self.options})
 
     def in_game(self) -> list[Player]:
         return [p for p in self.players if p.in_game]
@@ -225,11 +227,13 @@ def state_from_json(data: dict[str, Any]) -> GameState:
             bullets=int(p["bullets"]), grenades=int(p["grenades"]), slot=slot,
             outside=None if p["outside"] is None else Direction(p["outside"]),
             eliminated=bool(p["eliminated"]), cure_left=p["cure_left"],
-            reorders_left=int(p["reorders_left"]), notice=bool(p["notice"]), may_reorder=bool(p["may_reorder"]),
+            reorders_left=int(p["reorders_left"]), notice=bool(p["notice"]),
+            may_reorder=bool(p["may_reorder"]),
         ))
     piles = {
-        (int(r), int(c)): Pile(bullets=int(pl["bullets"]), grenades=int(pl["grenades"]), mines=int(pl["mines"]),
-                               armed=int(pl["armed"]), treasures=[bool(t) for t in pl["treasures"]],
+        (int(r), int(c)): Pile(bullets=int(pl["bullets"]), grenades=int(pl["grenades"]),
+                               mines=int(pl["mines"]), armed=int(pl["armed"]),
+                               treasures=[bool(t) for t in pl["treasures"]],
                                corpses=[_corpse(x) for x in pl["corpses"]])
         for r, c, pl in data["piles"]
     }
