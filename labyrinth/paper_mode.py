@@ -29,17 +29,17 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from labyrinth.engine.paper.generator import MAX_SIDE as GEN_MAX_SIDE, MIN_SIDE as GEN_MIN_SIDE
-from labyrinth.engine.paper.generator import generate_paper_map
 from labyrinth.engine.paper.mapformat import format_paper_map, parse_paper_map
 from labyrinth.engine.paper.model import PaperMap, Pos
 from labyrinth.engine.paper.requests import JSONValue, Message, Options, Refused, Turn
 from labyrinth.engine.paper import rules
 from labyrinth.engine.paper.state import GameState, state_from_json, state_to_json
-from labyrinth.engine.paper.validate import validate_paper_map
+from labyrinth.engine.paper.svg import paper_map_svg
 from labyrinth.paper_actions import ActionFormatError, cell_index, public_request, turn_from_json
 from matches.modes import JSON, ActionRefused, Event, ModeAdapter, Outcome
 
 MAX_ID = 2**31 - 1
+PICTURE_CELL = 44
 VARIANTS = ("classic", "quantum")
 STARTS = ("chosen", "random")
 UNLIMITED = "unlimited"
@@ -59,16 +59,15 @@ def _bad(code: str, message: str, **details: Any) -> ActionRefused:
     return ActionRefused(code, message, kind="input", details=details)
 
 
-def _designer_map(map_id: int) -> PaperMap:
-    """An active designer map of seed 002 (paper-maps' admin model); ActionRefused(input) otherwise."""
-    from labyrinth import models
+def _designer_map_text(map_id: int, variant: str, river_mode: str | None) -> str:
+    """The text of an active designer map that passes the variant's map rules; ActionRefused(input) otherwise."""
+    from labyrinth.paper_maps import PaperMapUnavailable, design_map
 
-    model = getattr(models, "PaperMapDesign", None)
-    row = None if model is None else model.objects.filter(pk=map_id, is_active=True).first()
-    if row is None:
-        raise _bad("unknown_map", "No such active paper labyrinth map.", map=map_id)
-    found: PaperMap = row.to_map()
-    return found
+    try:
+        m = design_map(map_id, variant, river_mode=river_mode)  # type: ignore[arg-type]
+    except PaperMapUnavailable as exc:
+        raise _bad(exc.code, exc.message, map=map_id, rules=list(exc.rules)) from exc
+    return format_paper_map(m)
 
 
 def options_from_settings(settings: Mapping[str, Any], cells: int) -> Options:
@@ -85,6 +84,25 @@ def options_from_settings(settings: Mapping[str, Any], cells: int) -> Options:
     return Options.for_variant(settings["variant"], **changes)
 
 
+def _with_players(svg: str, game: GameState) -> str:
+    """The players drawn on the admin's picture: a numbered ring per player in the labyrinth (the
+    number is the turn order's; red once dead or out of the game)."""
+    margin = PICTURE_CELL // 2
+    marks = []
+    for p in game.players:
+        if p.outside is not None:
+            continue
+        r, c = p.pos
+        slot = p.seat % 3 - 1
+        x = margin + c * PICTURE_CELL + PICTURE_CELL // 2 + slot * PICTURE_CELL // 4
+        y = margin + r * PICTURE_CELL + PICTURE_CELL * 3 // 4
+        colour = "#2e7d32" if p.in_game else "#c62828"
+        marks.append(f'<circle cx="{x}" cy="{y}" r="{PICTURE_CELL // 7}" fill="#fff" stroke="{colour}" '
+                     f'stroke-width="2"/><text x="{x}" y="{y + 4}" text-anchor="middle" '
+                     f'font-size="{PICTURE_CELL // 4}">{p.seat + 1}</text>')
+    return svg.replace("</svg>", "".join(marks) + "</svg>")
+
+
 class PaperLabyrinthMode(ModeAdapter):
     name = "labyrinth_paper"
     title = "Paper Labyrinth (seed 002, classic and quantum)"
@@ -95,26 +113,31 @@ class PaperLabyrinthMode(ModeAdapter):
     # -- settings --
 
     def default_settings(self) -> JSON:
-        return {"variant": "classic", "map": None, "rows": 4, "cols": 5, "cut_corners": False,
+        return {"variant": "classic", "map": None, "rows": None, "cols": None, "cut_corners": False,
                 "starts": "chosen", "cure_time": None, "nstop": None, "starting_mines": 0,
                 "river_mode": None, "shot_range": None, "reorders": None, "last_survivor_turns": None,
                 **{name: None for name in BOOL_OPTIONS}}
 
     def validate_settings(self, settings: Mapping[str, Any]) -> JSON:
         defaults = self.default_settings()
-        unknown = sorted(set(settings) - set(defaults))
+        unknown = sorted(set(settings) - {*defaults, "map_text"})
         if unknown:
             raise _bad("unknown_setting", f"Settings are {', '.join(sorted(defaults))}.", unknown=unknown)
         s = {**defaults, **settings}
+        s.pop("map_text", None)  # always the designer map's text of the moment (below), never a given one
         if s["variant"] not in VARIANTS:
             raise _bad("bad_variant", "variant is \"classic\" or \"quantum\".", variant=s["variant"])
         if s["starts"] not in STARTS:
             raise _bad("bad_starts", "starts is \"chosen\" (each player picks a secret cell) or \"random\".",
                        starts=s["starts"])
+        if (s["rows"] is None) != (s["cols"] is None):
+            raise _bad("bad_size", "rows and cols are both null (the seed's usual size for the number of "
+                       "players) or both given.", rows=s["rows"], cols=s["cols"])
         for side in ("rows", "cols"):
-            if not _is_int(s[side]) or not GEN_MIN_SIDE <= s[side] <= GEN_MAX_SIDE:
-                raise _bad("bad_size", f"{side} is a whole number from {GEN_MIN_SIDE} to {GEN_MAX_SIDE}.",
-                           **{side: s[side]})
+            value = s[side]
+            if value is not None and (not _is_int(value) or not GEN_MIN_SIDE <= value <= GEN_MAX_SIDE):
+                raise _bad("bad_size", f"{side} is null or a whole number from {GEN_MIN_SIDE} to {GEN_MAX_SIDE}.",
+                           **{side: value})
         if not isinstance(s["cut_corners"], bool):
             raise _bad("bad_setting", "cut_corners is true or false.", setting="cut_corners")
         if s["starting_mines"] not in (0, 1) or isinstance(s["starting_mines"], bool):
@@ -141,12 +164,8 @@ class PaperLabyrinthMode(ModeAdapter):
         if map_id is not None:
             if not _is_int(map_id) or not 1 <= map_id <= MAX_ID:
                 raise _bad("unknown_map", "map is a designer map's id or null (generated).", map=map_id)
-            m = _designer_map(map_id)
-            river_mode = s["river_mode"] or ("deep" if s["variant"] == "classic" else "shallow")
-            found = validate_paper_map(m, s["variant"], river_mode=river_mode)
-            if not found.ok:
-                raise _bad("map_breaks_rules", "The map breaks the seed's map rules for this variant.",
-                           map=map_id, rules=list(found.rules()))
+            # frozen into the lobby's settings: a designer's later edit changes no lobby, and the replay holds it
+            s["map_text"] = _designer_map_text(map_id, s["variant"], s["river_mode"])
         return s
 
     # -- the game --
@@ -155,10 +174,13 @@ class PaperLabyrinthMode(ModeAdapter):
         order = list(range(seats))
         rng.shuffle(order)
         if settings["map"] is not None:
-            m = _designer_map(settings["map"])
+            m = parse_paper_map(settings["map_text"])
         else:
-            m = generate_paper_map(rng, settings["rows"], settings["cols"], seats, settings["variant"],
-                                   river_mode=settings["river_mode"], cut_corners=settings["cut_corners"])
+            from labyrinth.paper_maps import paper_map_for_match
+
+            size = None if settings["rows"] is None else (settings["rows"], settings["cols"])
+            m = paper_map_for_match(None, rng, seats, settings["variant"], size=size,
+                                    river_mode=settings["river_mode"], cut_corners=settings["cut_corners"])
         options = options_from_settings(settings, len(m.cells))
         state: JSON = {"map": format_paper_map(m), "order": order, "options": dataclasses.asdict(options),
                        "chosen": [], "opening": [], "game": None}
@@ -343,11 +365,18 @@ class PaperLabyrinthMode(ModeAdapter):
         return dict(state)
 
     def picture(self, state: JSON) -> str:
-        from labyrinth.engine.paper import svg
-
+        """The map as it is now (walls blown, exits opened, items moved), every secret shown (admin only)."""
         if state["game"] is None:
-            return svg.paper_map_svg(self._map(state))
-        return svg.paper_map_svg(self._game(state))
+            return paper_map_svg(self._map(state))
+        game = self._game(state)
+        piles = game.piles
+        now = dataclasses.replace(
+            game.map, walls=frozenset(game.walls), outer=dict(game.outer),
+            treasures={pos: tuple(p.treasures) for pos, p in piles.items() if p.treasures},
+            bullets={pos: p.bullets for pos, p in piles.items() if p.bullets},
+            grenades={pos: p.grenades for pos, p in piles.items() if p.grenades},
+            mines={pos: p.mines + p.armed for pos, p in piles.items() if p.mines + p.armed})
+        return _with_players(paper_map_svg(now, size=PICTURE_CELL), game)
 
     def state_to_json(self, state: JSON) -> JSON:
         return dict(state)

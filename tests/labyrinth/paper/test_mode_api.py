@@ -11,7 +11,8 @@ import pytest
 
 from labyrinth.engine.paper.bot import random_request
 from labyrinth.engine.paper.model import CellType
-from labyrinth.engine.paper.mapformat import parse_paper_map
+from labyrinth.engine.paper.mapformat import format_paper_map, parse_paper_map
+from labyrinth.models import PaperMapDesign
 from labyrinth.paper_actions import turn_to_json
 from matches.models import Match
 from matches.modes import rng_for
@@ -69,9 +70,35 @@ def test_the_tables_options_reach_the_engine_and_null_means_the_variants_default
     assert options.allow_dark is False
     assert (options.river_mode, options.shot_range, options.allow_conditional) == ("shallow", 1, False)
     assert all(p.slot is not None and p.slot.kind == "mine" for p in table.game().players)
-    defaults = Table.open(2, {"cure_time": "unlimited", "starts": "random"}).game().options
-    assert (defaults.variant, defaults.cure_time, defaults.river_mode, defaults.nstop) == (
-        "classic", None, "deep", 20)  # nstop: the number of cells of the default 4 x 5 map
+    defaults = Table.open(3, {"cure_time": "unlimited", "starts": "random"}).game()
+    assert (defaults.options.variant, defaults.options.cure_time, defaults.options.river_mode) == (
+        "classic", None, "deep")
+    # the seed's usual 4 x 5 for three players; Nstop: the number of cells
+    assert (defaults.map.rows, defaults.map.cols, defaults.options.nstop) == (4, 5, 20)
+
+
+def test_a_designer_map_is_frozen_into_the_lobby_and_checked_for_the_variant(admin_client) -> None:
+    example = PaperMapDesign.objects.get(name="Seed 002: small classic example")
+    table = Table.open(3, {"map": example.pk, "starts": "random"})
+    settings = table.match().settings
+    assert settings["map_text"] == format_paper_map(parse_paper_map(example.text))
+    assert table.game().map == parse_paper_map(example.text)
+    # a later edit of the design changes no lobby; a given map_text is replaced by the design's
+    other = client(PlayerFactory()).post(MATCHES, {"mode": MODE, "settings": {"map": example.pk,
+                                                                              "map_text": "map 1 1"}},
+                                         format="json")
+    assert other.status_code == 201 and other.json()["settings"]["map_text"] == settings["map_text"]
+    # a map with closed exits only is a classic map, not a quantum one (Q§1.4)
+    closed = PaperMapDesign.objects.create(name="closed", text=example.text.replace("oС", "xС"))
+    assert closed.is_active
+    refused = client(PlayerFactory()).post(MATCHES, {"mode": MODE, "settings": {"map": closed.pk,
+                                                                                "variant": "quantum"}},
+                                           format="json")
+    assert refused.status_code == 400, refused.json()
+    assert refused.json()["error"]["code"] == "map_invalid_for_variant"
+    # the admin's page of the match draws the map with every secret and the players (admin only)
+    page = admin_client.get(f"/admin/matches/match/{table.match_id}/change/").content.decode()
+    assert "<svg" in page and "<circle" in page
 
 
 # --- the start ----------------------------------------------------------------------------------------
