@@ -77,7 +77,8 @@ def cell_index(value: Any, cells: Sequence[Pos], field: str) -> Pos:
     if not _is_int(value) or not 0 <= value < len(cells):
         raise ActionFormatError(f"{field} is a cell index from 0 to {len(cells) - 1} (the outline's cells "
                                 "counted row by row).", field)
-    return cells[value]
+    cell: Pos = cells[value]
+    return cell
 
 
 def _direction(value: Any, field: str, *, here: bool = False) -> Direction | None:
@@ -108,7 +109,7 @@ def step_from_json(step: Any, field: str = "steps[0]", depth: int = 0) -> Step:
     kind = step["do"]
     if kind in ("downstream", "cycle", "skip"):
         _keys(step, {"do"}, field)
-        return {"downstream": Downstream(), "cycle": Cycle(), "skip": Skip()}[kind]
+        return Downstream() if kind == "downstream" else Cycle() if kind == "cycle" else Skip()
     if kind in ("move", "grenade"):
         _keys(step, {"do", "direction"}, field)
         direction = _direction(step.get("direction"), f"{field}.direction")

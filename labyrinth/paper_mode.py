@@ -217,7 +217,7 @@ class PaperLabyrinthMode(ModeAdapter):
         order = state["order"]
 
         def seat_of(value: JSONValue) -> JSONValue:
-            return order[value] if _is_int(value) and 0 <= value < len(order) else value  # type: ignore[operator]
+            return order[value] if isinstance(value, int) and 0 <= value < len(order) else value
 
         data = dict(msg.data)
         for key in SEAT_KEYS:

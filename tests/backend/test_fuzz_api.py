@@ -111,6 +111,9 @@ def _seed_world() -> World:
     live = match_services.match_open(player=bob, mode="cell_capture", settings={"width": 5, "height": 5})
     match_services.match_join(player=applicant, match_id=live.pk)
     match_services.match_start(player=bob, match_id=live.pk)
+    paper = match_services.match_open(player=alice, mode="labyrinth_paper", settings={"starts": "random"})
+    match_services.match_join(player=bob, match_id=paper.pk)  # seed 002: fuzzed turns hit a live game too
+    match_services.match_start(player=alice, match_id=paper.pk)
     ids: set[int] = set()
     for label in PROJECT_APPS:
         for model in apps.get_app_config(label).get_models():

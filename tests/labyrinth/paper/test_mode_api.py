@@ -8,6 +8,8 @@ import json
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from labyrinth.engine.paper.bot import random_request
 from labyrinth.engine.paper.model import CellType
@@ -15,7 +17,7 @@ from labyrinth.engine.paper.mapformat import format_paper_map, parse_paper_map
 from labyrinth.models import PaperMapDesign
 from labyrinth.paper_actions import turn_to_json
 from matches.models import Match
-from matches.modes import rng_for
+from matches.modes import ActionRefused, rng_for
 from matches.services import mode_settings
 from tests.factories import PlayerFactory
 from tests.labyrinth.paper.mode_helpers import ADAPTER, MODE, SKIP, Table, client
@@ -80,14 +82,14 @@ def test_the_tables_options_reach_the_engine_and_null_means_the_variants_default
 def test_a_designer_map_is_frozen_into_the_lobby_and_checked_for_the_variant(admin_client) -> None:
     example = PaperMapDesign.objects.get(name="Seed 002: small classic example")
     table = Table.open(3, {"map": example.pk, "starts": "random"})
-    settings = table.match().settings
-    assert settings["map_text"] == format_paper_map(parse_paper_map(example.text))
+    frozen = table.match().settings
+    assert frozen["map_text"] == format_paper_map(parse_paper_map(example.text))
     assert table.game().map == parse_paper_map(example.text)
     # a later edit of the design changes no lobby; a given map_text is replaced by the design's
     other = client(PlayerFactory()).post(MATCHES, {"mode": MODE, "settings": {"map": example.pk,
                                                                               "map_text": "map 1 1"}},
                                          format="json")
-    assert other.status_code == 201 and other.json()["settings"]["map_text"] == settings["map_text"]
+    assert other.status_code == 201 and other.json()["settings"]["map_text"] == frozen["map_text"]
     # a map with closed exits only is a classic map, not a quantum one (Q§1.4)
     closed = PaperMapDesign.objects.create(name="closed", text=example.text.replace("oС", "xС"))
     assert closed.is_active
@@ -275,3 +277,37 @@ def test_every_allowed_action_is_accepted_and_random_games_reveal_nothing(varian
             table.post(mover, action)
         assert table.match().is_over
         table.assert_nothing_leaked()
+
+
+# --- never a 500 ----------------------------------------------------------------------------------------
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 40) | st.floats(allow_nan=False) | st.sampled_from(
+        ["turn", "start", "move", "UP", "HERE", "skip", "shoot", "throw", "treasure", "if", "wall", "dark"]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(
+        ["type", "steps", "do", "direction", "item", "condition", "then", "cell", "reorder", "treasure",
+         "refill", "visibility"]), inner, max_size=5),
+    max_leaves=20)
+STEP = st.fixed_dictionaries({"do": st.sampled_from(["move", "downstream", "cycle", "skip", "shoot", "grenade",
+                                                     "leave", "throw", "mine", "if"])},
+                             optional={"direction": JSON_VALUES, "item": JSON_VALUES, "condition": JSON_VALUES,
+                                       "then": JSON_VALUES})
+TURNS = st.fixed_dictionaries({"type": st.just("turn"), "steps": st.lists(STEP, max_size=4)},
+                              optional={"visibility": JSON_VALUES, "reorder": JSON_VALUES,
+                                        "treasure": JSON_VALUES, "refill": JSON_VALUES})
+
+
+@pytest.mark.parametrize("variant", ["classic", "quantum"])
+@settings(max_examples=60, deadline=None)
+@given(action=st.one_of(TURNS, st.dictionaries(st.text(max_size=8), JSON_VALUES, max_size=4), JSON_VALUES
+                        .filter(lambda v: isinstance(v, dict))))
+def test_any_json_action_is_accepted_or_refused_with_a_code_never_an_error(variant: str, action: dict) -> None:
+    for starts in ("random", "chosen"):
+        state = ADAPTER.create(settings=ADAPTER.validate_settings({"variant": variant, "starts": starts}),
+                               seats=3, rng=rng_for(1, 0))
+        seat = ADAPTER.awaiting(state)
+        try:
+            ADAPTER.check_action(state, action)
+            ADAPTER.apply(state, seat, action, rng_for(1, 1))
+        except ActionRefused as exc:
+            assert exc.code and exc.kind in ("input", "rule")
