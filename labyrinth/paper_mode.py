@@ -59,15 +59,14 @@ def _bad(code: str, message: str, **details: Any) -> ActionRefused:
     return ActionRefused(code, message, kind="input", details=details)
 
 
-def _designer_map_text(map_id: int, variant: str, river_mode: str | None) -> str:
-    """The text of an active designer map that passes the variant's map rules; ActionRefused(input) otherwise."""
+def _designer_map(map_id: int, variant: str, river_mode: str | None) -> PaperMap:
+    """An active designer map that passes the variant's map rules; ActionRefused(input) otherwise."""
     from labyrinth.paper_maps import PaperMapUnavailable, design_map
 
     try:
-        m = design_map(map_id, variant, river_mode=river_mode)  # type: ignore[arg-type]
+        return design_map(map_id, variant, river_mode=river_mode)  # type: ignore[arg-type]
     except PaperMapUnavailable as exc:
         raise _bad(exc.code, exc.message, map=map_id, rules=list(exc.rules)) from exc
-    return format_paper_map(m)
 
 
 def options_from_settings(settings: Mapping[str, Any], cells: int) -> Options:
@@ -120,11 +119,10 @@ class PaperLabyrinthMode(ModeAdapter):
 
     def validate_settings(self, settings: Mapping[str, Any]) -> JSON:
         defaults = self.default_settings()
-        unknown = sorted(set(settings) - {*defaults, "map_text"})
+        unknown = sorted(set(settings) - set(defaults))
         if unknown:
             raise _bad("unknown_setting", f"Settings are {', '.join(sorted(defaults))}.", unknown=unknown)
         s = {**defaults, **settings}
-        s.pop("map_text", None)  # always the designer map's text of the moment (below), never a given one
         if s["variant"] not in VARIANTS:
             raise _bad("bad_variant", "variant is \"classic\" or \"quantum\".", variant=s["variant"])
         if s["starts"] not in STARTS:
@@ -164,8 +162,7 @@ class PaperLabyrinthMode(ModeAdapter):
         if map_id is not None:
             if not _is_int(map_id) or not 1 <= map_id <= MAX_ID:
                 raise _bad("unknown_map", "map is a designer map's id or null (generated).", map=map_id)
-            # frozen into the lobby's settings: a designer's later edit changes no lobby, and the replay holds it
-            s["map_text"] = _designer_map_text(map_id, s["variant"], s["river_mode"])
+            _designer_map(map_id, s["variant"], s["river_mode"])  # settings are public: only the id is kept
         return s
 
     # -- the game --
@@ -173,11 +170,15 @@ class PaperLabyrinthMode(ModeAdapter):
     def create(self, *, settings: Mapping[str, Any], seats: int, rng: random.Random) -> JSON:
         order = list(range(seats))
         rng.shuffle(order)
-        if settings["map"] is not None:
-            m = parse_paper_map(settings["map_text"])
-        else:
-            from labyrinth.paper_maps import paper_map_for_match
+        from labyrinth.paper_maps import paper_map_for_match
 
+        m = None
+        if settings["map"] is not None:
+            try:  # read at the start (the lobby's settings are public: they hold only the id)
+                m = _designer_map(settings["map"], settings["variant"], settings["river_mode"])
+            except ActionRefused:
+                m = None  # deactivated since the lobby opened: a generated map instead (docs)
+        if m is None:
             size = None if settings["rows"] is None else (settings["rows"], settings["cols"])
             m = paper_map_for_match(None, rng, seats, settings["variant"], size=size,
                                     river_mode=settings["river_mode"], cut_corners=settings["cut_corners"])

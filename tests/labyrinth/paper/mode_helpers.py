@@ -156,6 +156,11 @@ class Table:
                 continue  # the end shows everything (docs: hosting)
             for part in ("view", "events", "allowed_actions"):
                 found += [f"{kind} {part}{where}" for where in leaks(body.get(part), "")]
+            if kind == "read":  # the settings are public: the setting names only, a map by its id
+                settings = body["settings"]
+                assert set(settings) == set(ADAPTER.default_settings()), settings
+                assert settings["map"] is None or type(settings["map"]) is int
+                found += [f"settings{where}" for where in leaks(list(settings.values()), "")]
             if kind == "read":
                 found += [f"read seed: {body['seed']}"] if "seed" in body else []
         assert not found, found[:20]

@@ -79,17 +79,21 @@ def test_the_tables_options_reach_the_engine_and_null_means_the_variants_default
     assert (defaults.map.rows, defaults.map.cols, defaults.options.nstop) == (4, 5, 20)
 
 
-def test_a_designer_map_is_frozen_into_the_lobby_and_checked_for_the_variant(admin_client) -> None:
+def test_a_designer_map_hosts_the_game_and_is_checked_for_the_variant(admin_client) -> None:
     example = PaperMapDesign.objects.get(name="Seed 002: small classic example")
     table = Table.open(3, {"map": example.pk, "starts": "random"})
-    frozen = table.match().settings
-    assert frozen["map_text"] == format_paper_map(parse_paper_map(example.text))
+    assert table.match().settings["map"] == example.pk  # the settings are public: the id only
     assert table.game().map == parse_paper_map(example.text)
-    # a later edit of the design changes no lobby; a given map_text is replaced by the design's
-    other = client(PlayerFactory()).post(MATCHES, {"mode": MODE, "settings": {"map": example.pk,
-                                                                              "map_text": "map 1 1"}},
-                                         format="json")
-    assert other.status_code == 201 and other.json()["settings"]["map_text"] == frozen["map_text"]
+    assert table.state()["map"] == format_paper_map(parse_paper_map(example.text))
+    # a design deactivated after a lobby opened: that match starts on a generated map instead
+    host, guest = PlayerFactory(), PlayerFactory()
+    lobby = client(host).post(MATCHES, {"mode": MODE, "settings": {"map": example.pk, "starts": "random"}},
+                              format="json").json()["id"]
+    assert client(guest).post(url(lobby, "join/")).status_code == 200
+    PaperMapDesign.objects.filter(pk=example.pk).update(is_active=False)
+    assert client(host).post(url(lobby, "start/")).status_code == 200
+    generated = parse_paper_map(Match.objects.get(pk=lobby).state["map"])
+    assert (generated.rows, generated.cols) == (4, 4)  # the seed's usual size for two players
     # a map with closed exits only is a classic map, not a quantum one (Q§1.4)
     closed = PaperMapDesign.objects.create(name="closed", text=example.text.replace("oС", "xС"))
     assert closed.is_active
