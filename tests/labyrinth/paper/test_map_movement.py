@@ -2,17 +2,24 @@
 they are about where a player ends up, and the reachability the validator builds on."""
 from __future__ import annotations
 
+import random
 from dataclasses import replace
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from labyrinth.engine.grid import Direction
 from labyrinth.engine.paper import (
+    CellType,
     Side,
     StepKind,
     cycle_move,
     downstream_move,
+    generate_paper_map,
     moves_from,
     parse_paper_map,
     reachable_from,
+    sources,
     step,
     unreachable,
 )
@@ -123,3 +130,19 @@ def test_a_fully_walled_cell_reaches_nothing():
     assert reachable_from(walled, (1, 1), "classic") == {(1, 1)}
     assert unreachable(walled, "classic", exempt=frozenset({R1}))[(1, 1)] == ((0, 0), (0, 1), (0, 2), (0, 3), (1, 0),
                                                                                (1, 2), (1, 3))
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32), rows=st.integers(3, 7), cols=st.integers(3, 7),
+       variant=st.sampled_from(["classic", "quantum"]))
+def test_moves_end_on_the_outline_and_never_on_a_deep_source(seed, rows, cols, variant):
+    m = generate_paper_map(random.Random(seed), rows, cols, 3, variant)
+    mode = "deep" if variant == "classic" else "shallow"
+    for pos in m.cells:
+        for name, end in moves_from(m, pos, variant):
+            assert end in m.cells
+            if mode == "deep":
+                assert end not in sources(m), (pos, name)
+        for d in Direction:
+            result = step(m, pos, d, mode)
+            assert result.hole == (result.entered is not None and m.cells[result.entered] is CellType.HOLE)
