@@ -204,7 +204,8 @@ class PaperMapDesignForm(TextOrGeneratedForm):
                                        label="rows", help_text="Fill rows and columns to generate a map.")
     generate_cols = forms.IntegerField(min_value=MIN_PAPER_SIDE, max_value=MAX_PAPER_SIDE, required=False,
                                        label="columns")
-    generate_players = forms.IntegerField(min_value=2, max_value=5, required=False, initial=3, label="players",
+    generate_players = forms.IntegerField(min_value=2, max_value=5, required=False, initial=3,
+                                          label="players",
                                           help_text="2-5: the number of false treasures is at most this.")
     generate_seed = forms.IntegerField(min_value=0, max_value=MAX_SEED, required=False, label="seed",
                                        help_text="Blank: a fresh seed (stored with the map).")
@@ -227,7 +228,8 @@ class PaperMapDesignForm(TextOrGeneratedForm):
 @admin.register(PaperMapDesign)
 class PaperMapDesignAdmin(admin.ModelAdmin):
     form = PaperMapDesignForm
-    list_display = ("name", "variant", "size", "cell_count", "valid", "warning_count", "is_active", "updated_at")
+    list_display = ("name", "variant", "size", "cell_count", "valid", "warning_count", "is_active",
+                    "updated_at")
     list_filter = ("is_active", "variant")
     search_fields = ("name",)
     readonly_fields = ("validation", "drawing", "size", "cell_count", "seed", "generator_version",
