@@ -964,11 +964,13 @@ class _Turn:
 # --- the game master's filter and the turn's end -----------------------------------------------------
 
 
-def _visible(msgs: list[Message], seat: int, visibility: Visibility) -> list[Message]:
+def _visible(msgs: list[Message], seat: int, visibility: Visibility, moved: bool) -> list[Message]:
+    """What the game master says of a turn: everything, only "Есть" (dark, or half-dark without a
+    movement), or only the wall / no wall of the movement (half-dark)."""
     if visibility is Visibility.NORMAL:
         return msgs
     kept = [m for m in msgs if m.code in ALWAYS_REPORTED]
-    if visibility is Visibility.DARK:
+    if visibility is Visibility.DARK or not moved:
         return [_msg(seat, "dark", "Есть: ход втемную, результат не сообщать")] + kept
     wall = any(m.code in ("wall", "inflow", "no_hole", "no_river") for m in msgs)
     head = _msg(seat, "wall" if wall else "no_wall", "Нельзя, стенка" if wall else "Стенки нет")
@@ -1043,13 +1045,13 @@ def _advance(state: GameState, after: int) -> list[Message]:
 
 
 def _finish(state: GameState, seat: int, msgs: list[Message], changed: bool, skipped: bool,
-            visibility: Visibility) -> list[Message]:
+            visibility: Visibility, moved: bool = False) -> list[Message]:
     state.turn += 1
     state.calm = 0 if changed else state.calm + 1
     state.skips = state.skips + 1 if skipped else 0
     if state.survivor_turns is not None and state.players[seat].in_game:
         state.survivor_turns -= 1
-    shown = _visible(msgs, seat, visibility)
+    shown = _visible(msgs, seat, visibility, moved)
     state.last[seat] = list(shown)
     shown = shown + _end_checks(state)
     shown += _advance(state, seat)
@@ -1080,7 +1082,7 @@ def apply(state: GameState, seat: int, request: Request,
     new = state.copy()
     turn = _Turn(new, seat, request)
     msgs = turn.run()
-    shown = _finish(new, seat, msgs, turn.changed, turn.skipped, request.visibility)
+    shown = _finish(new, seat, msgs, turn.changed, turn.skipped, request.visibility, turn.facts.moved)
     return new, shown
 
 
