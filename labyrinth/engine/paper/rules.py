@@ -231,6 +231,8 @@ def _check(state: GameState, seat: int, turn: Turn) -> None:
     skips = [s for s in turn.steps if isinstance(s, Skip)]
     if skips and o.no_skip_or_repeat:
         raise Refused("skip_forbidden", "skipping is off in this game (C§7.7)")
+    if o.no_skip_or_repeat and state.bumped.get(seat) == repr(turn.steps) and turn.reorder is None:
+        raise Refused("repeat_forbidden", "the same request again into the wall it was told of (C§7.7)")
     _check_actions(state, turn.steps, nested=False)
     if o.variant == "quantum":
         if len(turn.steps) != 1:
@@ -1045,7 +1047,8 @@ def _advance(state: GameState, after: int) -> list[Message]:
 
 
 def _finish(state: GameState, seat: int, msgs: list[Message], changed: bool, skipped: bool,
-            visibility: Visibility, moved: bool = False) -> list[Message]:
+            visibility: Visibility, moved: bool = False, steps: tuple[Step, ...] | None = None
+            ) -> list[Message]:
     state.turn += 1
     state.calm = 0 if changed else state.calm + 1
     state.skips = state.skips + 1 if skipped else 0
@@ -1053,6 +1056,9 @@ def _finish(state: GameState, seat: int, msgs: list[Message], changed: bool, ski
         state.survivor_turns -= 1
     shown = _visible(msgs, seat, visibility, moved)
     state.last[seat] = list(shown)
+    state.bumped.pop(seat, None)
+    if steps is not None and any(m.code in ("wall", "inflow", "no_river", "no_hole") for m in shown):
+        state.bumped[seat] = repr(steps)
     shown = shown + _end_checks(state)
     shown += _advance(state, seat)
     if state.result is not None:
@@ -1082,7 +1088,8 @@ def apply(state: GameState, seat: int, request: Request,
     new = state.copy()
     turn = _Turn(new, seat, request)
     msgs = turn.run()
-    shown = _finish(new, seat, msgs, turn.changed, turn.skipped, request.visibility, turn.facts.moved)
+    shown = _finish(new, seat, msgs, turn.changed, turn.skipped, request.visibility, turn.facts.moved,
+                    request.steps)
     return new, shown
 
 
