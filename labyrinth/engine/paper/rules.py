@@ -130,6 +130,12 @@ def new_game(m: PaperMap, options: Options, players: int, starts: Sequence[Pos],
             raise ValueError(f"{name} must be 0-3")
     if options.starting_mines not in (0, 1):
         raise ValueError("starting_mines must be 0 or 1")
+    for name in ("cure_time", "nstop", "shot_range", "last_survivor_turns"):
+        value = getattr(options, name)
+        if value is not None and value < 1:
+            raise ValueError(f"{name} must be at least 1 (or None)")
+    if options.reorders is not None and options.reorders < 0:
+        raise ValueError("reorders must not be negative")
     nstop = options.nstop if options.nstop is not None else len(m.cells)
     reorders = options.reorders if options.reorders is not None else (
         players - 1 if options.variant == "classic" else 0)
@@ -1010,7 +1016,7 @@ def _end_checks(state: GameState) -> list[Message]:
     if state.skips >= len(alive):
         state.result = Result("draw", None, "all_skip")
         return [_msg(-1, "draw_all_skip", "Все игроки пропустили ход: ничья")]
-    nstop = state.options.nstop or len(state.map.cells)
+    nstop = state.options.nstop if state.options.nstop is not None else len(state.map.cells)
     if state.calm >= nstop * len(alive):
         state.result = Result("draw", None, "nstop")
         return [_msg(-1, "draw_nstop", f"{nstop} кругов без изменений: ничья")]

@@ -87,6 +87,14 @@ def test_reorders_default_to_n_minus_1_in_classic_and_0_in_quantum() -> None:
     assert game(m, [(0, 0), (0, 1)]).options.nstop == 4      # Nstop defaults to the number of cells
 
 
+def test_options_out_of_range_are_rejected_at_the_start() -> None:
+    m = board(ROW4)
+    for bad in ({"cure_time": 0}, {"nstop": 0}, {"shot_range": 0}, {"starting_bullets": 4},
+                {"starting_mines": 2}, {"reorders": -1}, {"last_survivor_turns": 0}):
+        with pytest.raises(ValueError):
+            game(m, [(0, 0), (0, 3)], **bad)
+
+
 def test_mine_victims_get_no_reorder_under_c_7_5() -> None:
     s = game(board(ROW4), [(0, 0), (0, 3)], mine_victims_reorder=False)
     put(s, (0, 1), armed=1)
