@@ -48,10 +48,61 @@ class LabyrinthGeneratorSettingsAdmin(SingletonAdmin):
         return False
 
 
-class MapDesignFormBase(forms.ModelForm):
-    """The map's text, or the generator's inputs: with rows and columns filled in, saving generates a
-    new map (overwriting the text) from the seed and the rates (blank rates: the saved defaults)."""
+class TextOrGeneratedForm(forms.ModelForm):
+    """A designer map's text, or the generator's inputs: with rows and columns filled in, saving
+    generates a new map (overwriting the text) from the seed (blank: a fresh one). Subclasses say
+    how (``generated_design``) and which origin fields the generated design fills (``ORIGIN_FIELDS``,
+    forgotten when the text is edited by hand)."""
 
+    ORIGIN_FIELDS: tuple[str, ...] = ()
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["text"].required = False
+        self.fields["text"].strip = False  # kept as written (the format is positional)
+
+    def generating(self) -> bool:
+        return self.cleaned_data.get("generate_rows") is not None or \
+            self.cleaned_data.get("generate_cols") is not None
+
+    def generated_design(self, data: dict[str, Any], rows: int, cols: int, seed: int) -> Any:
+        """An unsaved design with the generated text and origin fields; ValueError when it cannot be."""
+        raise NotImplementedError
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if not self.generating():
+            if not data.get("text", "").strip():
+                self.add_error("text", "Write or paste a map, or fill rows and columns to generate one.")
+            return data
+        rows, cols = data.get("generate_rows"), data.get("generate_cols")
+        if rows is None or cols is None:
+            self.add_error("generate_rows", "Give both rows and columns to generate a map.")
+            return data
+        seed = data.get("generate_seed")
+        if seed is None:
+            seed = secrets.randbelow(2**31)
+        try:
+            design = self.generated_design(data, rows, cols, seed)
+        except ValueError as error:
+            self.add_error(None, f"Cannot generate: {error}")
+            return data
+        for name in self.ORIGIN_FIELDS:
+            setattr(self.instance, name, getattr(design, name))
+        data["text"] = design.text
+        return data
+
+    def _post_clean(self) -> None:
+        if not self.generating() and "text" in self.changed_data:
+            for name in self.ORIGIN_FIELDS:
+                setattr(self.instance, name, None)
+        super()._post_clean()
+
+
+class MapDesignFormBase(TextOrGeneratedForm):
+    """Seed 003's maps: the generator also takes the rates (blank rates: the saved defaults)."""
+
+    ORIGIN_FIELDS = ("seed", "generator_version", "generator_settings")
     generate_rows = forms.IntegerField(min_value=2, max_value=MAX_GENERATED_SIDE, required=False,
                                        label="rows", help_text="Fill rows and columns to generate a map.")
     generate_cols = forms.IntegerField(min_value=2, max_value=MAX_GENERATED_SIDE, required=False,
@@ -67,49 +118,17 @@ class MapDesignFormBase(forms.ModelForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["text"].required = False
-        self.fields["text"].strip = False  # kept as written (the format is positional)
         defaults = LabyrinthGeneratorSettings.load()
         for name in GENERATOR_FIELDS:
             self.fields[f"gen_{name}"].help_text = f"blank: the saved default, {getattr(defaults, name)}"
 
-    def generating(self) -> bool:
-        return self.cleaned_data.get("generate_rows") is not None or \
-            self.cleaned_data.get("generate_cols") is not None
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean()
-        if not self.generating():
-            if not data.get("text", "").strip():
-                self.add_error("text", "Write or paste a map, or fill rows and columns to generate one.")
-            return data
-        rows, cols = data.get("generate_rows"), data.get("generate_cols")
-        if rows is None or cols is None:
-            self.add_error("generate_rows", "Give both rows and columns to generate a map.")
-            return data
+    def generated_design(self, data: dict[str, Any], rows: int, cols: int, seed: int) -> LabyrinthMapDesign:
         defaults = LabyrinthGeneratorSettings.load().to_settings()
         overrides = {name: data[f"gen_{name}"] for name in GENERATOR_FIELDS
                      if data.get(f"gen_{name}") is not None}
         settings = dataclasses.replace(defaults, **overrides)
-        seed = data.get("generate_seed")
-        if seed is None:
-            seed = secrets.randbelow(2**31)
-        try:
-            design = LabyrinthMapDesign.generated(name=data.get("name", ""), rows=rows, cols=cols, seed=seed,
-                                                  settings=settings)
-        except ValueError as error:
-            self.add_error(None, f"Cannot generate: {error}")
-            return data
-        self.instance.seed = design.seed
-        self.instance.generator_version = design.generator_version
-        self.instance.generator_settings = design.generator_settings
-        data["text"] = design.text
-        return data
-
-    def _post_clean(self) -> None:
-        if not self.generating() and "text" in self.changed_data:
-            self.instance.seed = self.instance.generator_version = self.instance.generator_settings = None
-        super()._post_clean()
+        return LabyrinthMapDesign.generated(name=data.get("name", ""), rows=rows, cols=cols, seed=seed,
+                                            settings=settings)
 
 
 # The generator's inputs, one optional form field per settings field (declared, so the admin's
@@ -177,15 +196,16 @@ class LabyrinthMapDesignAdmin(admin.ModelAdmin):
         return mark_safe(map_svg(m, size=size, highlight=[tuple(cell) for cell in obj.unreachable]))
 
 
-class PaperMapDesignForm(forms.ModelForm):
-    """The map's text, or the generator's inputs: with rows and columns filled in, saving generates a
-    new map (overwriting the text) for the chosen variant from the seed."""
+class PaperMapDesignForm(TextOrGeneratedForm):
+    """Seed 002's paper maps: generated for the chosen variant and number of players."""
 
+    ORIGIN_FIELDS = ("seed", "generator_version", "generator_players")
     generate_rows = forms.IntegerField(min_value=MIN_PAPER_SIDE, max_value=MAX_PAPER_SIDE, required=False,
                                        label="rows", help_text="Fill rows and columns to generate a map.")
     generate_cols = forms.IntegerField(min_value=MIN_PAPER_SIDE, max_value=MAX_PAPER_SIDE, required=False,
                                        label="columns")
-    generate_players = forms.IntegerField(min_value=2, max_value=5, required=False, initial=3, label="players",
+    generate_players = forms.IntegerField(min_value=2, max_value=5, required=False, initial=3,
+                                          label="players",
                                           help_text="2-5: the number of false treasures is at most this.")
     generate_seed = forms.IntegerField(min_value=0, max_value=MAX_SEED, required=False, label="seed",
                                        help_text="Blank: a fresh seed (stored with the map).")
@@ -198,52 +218,18 @@ class PaperMapDesignForm(forms.ModelForm):
         widgets = {"text": forms.Textarea(attrs={"rows": 24, "cols": 60, "spellcheck": "false",
                                                  "style": "font-family: monospace; white-space: pre"})}
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["text"].required = False
-        self.fields["text"].strip = False  # kept as written (the picture is positional)
-
-    def generating(self) -> bool:
-        return self.cleaned_data.get("generate_rows") is not None or \
-            self.cleaned_data.get("generate_cols") is not None
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean()
-        if not self.generating():
-            if not data.get("text", "").strip():
-                self.add_error("text", "Write or paste a map, or fill rows and columns to generate one.")
-            return data
-        rows, cols = data.get("generate_rows"), data.get("generate_cols")
-        if rows is None or cols is None:
-            self.add_error("generate_rows", "Give both rows and columns to generate a map.")
-            return data
-        seed = data.get("generate_seed")
-        if seed is None:
-            seed = secrets.randbelow(2**31)
-        players = data.get("generate_players") or 3
-        try:
-            design = PaperMapDesign.generated(name=data.get("name", ""), rows=rows, cols=cols, players=players,
-                                              variant=data.get("variant") or "classic", seed=seed,
-                                              cut_corners=bool(data.get("generate_cut_corners")))
-        except ValueError as error:
-            self.add_error(None, f"Cannot generate: {error}")
-            return data
-        self.instance.seed = design.seed
-        self.instance.generator_version = design.generator_version
-        self.instance.generator_players = design.generator_players
-        data["text"] = design.text
-        return data
-
-    def _post_clean(self) -> None:
-        if not self.generating() and "text" in self.changed_data:
-            self.instance.seed = self.instance.generator_version = self.instance.generator_players = None
-        super()._post_clean()
+    def generated_design(self, data: dict[str, Any], rows: int, cols: int, seed: int) -> PaperMapDesign:
+        return PaperMapDesign.generated(name=data.get("name", ""), rows=rows, cols=cols,
+                                        players=data.get("generate_players") or 3,
+                                        variant=data.get("variant") or "classic", seed=seed,
+                                        cut_corners=bool(data.get("generate_cut_corners")))
 
 
 @admin.register(PaperMapDesign)
 class PaperMapDesignAdmin(admin.ModelAdmin):
     form = PaperMapDesignForm
-    list_display = ("name", "variant", "size", "cell_count", "valid", "warning_count", "is_active", "updated_at")
+    list_display = ("name", "variant", "size", "cell_count", "valid", "warning_count", "is_active",
+                    "updated_at")
     list_filter = ("is_active", "variant")
     search_fields = ("name",)
     readonly_fields = ("validation", "drawing", "size", "cell_count", "seed", "generator_version",

@@ -43,8 +43,9 @@ def design_map(design_id: int, variant: str, *, river_mode: RiverMode | None = N
     m = row.to_map()
     result = validate_paper_map(m, variant, river_mode=river_mode)
     if not result.ok:
+        broken = ", ".join(result.rules())
         raise PaperMapUnavailable("map_invalid_for_variant",
-                                  f"The map breaks the {variant} game's map rules: {', '.join(result.rules())}.",
+                                  f"The map breaks the {variant} game's map rules: {broken}.",
                                   design_id=design_id, rules=result.rules())
     return m
 
@@ -57,4 +58,5 @@ def paper_map_for_match(design_id: int | None, rng: random.Random, players: int,
     if design_id is not None:
         return design_map(design_id, variant, river_mode=river_mode)
     rows, cols = size or default_size(players)
-    return generate_paper_map(rng, rows, cols, players, variant, river_mode=river_mode, cut_corners=cut_corners)
+    return generate_paper_map(rng, rows, cols, players, variant, river_mode=river_mode,
+                              cut_corners=cut_corners)

@@ -69,7 +69,8 @@ class _Draw:
         """(arsenals = hospitals, river cells per system, holes per cycle, encephalitis cells)."""
         n = len(self.cells)
         pairs = 2 if n >= 16 else 1
-        least = 2 if self.variant == "quantum" else 1   # shallow rivers: a lone source next to its mouth is unreachable
+        # shallow rivers: a lone source next to its mouth is unreachable
+        least = 2 if self.variant == "quantum" else 1
         systems = [self.rng.randint(max(least, 2), 3)] if n < 25 else \
             [self.rng.randint(max(least, 2), 4), self.rng.randint(least, 3)]
         cycles = [2] if n < 16 else [3] if n < 36 else [3, 2]
@@ -82,7 +83,8 @@ class _Draw:
         for start in starts[:8]:
             path = [start]
             while len(path) < length:
-                options = [q for q in _neighbours(self.outline, path[-1]) if q not in self.types and q not in path]
+                options = [q for q in _neighbours(self.outline, path[-1])
+                           if q not in self.types and q not in path]
                 if not options:
                     break
                 on_border = [q for q in options if q in self.border]
@@ -90,8 +92,9 @@ class _Draw:
             if len(path) < length:
                 continue
             mouths = [q for q in _neighbours(self.outline, path[-1]) if q not in self.types and q not in path]
-            roomy = [q for q in mouths if len([x for x in _neighbours(self.outline, q)
-                                               if x not in path and self.types.get(x) is not CellType.MOUTH]) >= 2]
+            roomy = [q for q in mouths
+                     if sum(1 for x in _neighbours(self.outline, q)
+                            if x not in path and self.types.get(x) is not CellType.MOUTH) >= 2]
             if not (roomy or mouths):
                 continue
             mouth = self.rng.choice(roomy or mouths)
@@ -195,7 +198,8 @@ class _Draw:
     def items(self) -> tuple[dict[Pos, int], dict[Pos, int], dict[Pos, int]]:
         sources = {p for p in self.flow if p not in self.flow.values()}
         spots = [p for p in self.cells if p not in sources]
-        bullets = {p: self.rng.randint(1, 2) for p in self.rng.sample(spots, min(len(spots), self.rng.randint(0, 2)))}
+        bullets = {p: self.rng.randint(1, 2)
+                   for p in self.rng.sample(spots, min(len(spots), self.rng.randint(0, 2)))}
         grenades = {p: 1 for p in self.rng.sample(spots, min(len(spots), self.rng.randint(0, 2)))}
         mine_spots = [p for p in spots if self.types[p] in (CellType.LAND, CellType.ARSENAL)]
         mines = {p: 1 for p in self.rng.sample(mine_spots, min(len(mine_spots), self.rng.randint(0, 1)))}

@@ -28,7 +28,15 @@ from __future__ import annotations
 import re
 
 from labyrinth.engine.grid import DIRECTIONS, Direction
-from labyrinth.engine.paper.model import CellType, Outer, PaperMap, Pos, direction_between, neighbour, step_pos
+from labyrinth.engine.paper.model import (
+    CellType,
+    Outer,
+    PaperMap,
+    Pos,
+    direction_between,
+    neighbour,
+    step_pos,
+)
 
 MAX_SIDE = 40
 
@@ -52,6 +60,7 @@ _WALL_H = "_-"
 _EXITS = {"o": Outer.OPEN_EXIT, "x": Outer.CLOSED_EXIT}
 _EXIT_CHAR = {Outer.OPEN_EXIT: "o", Outer.CLOSED_EXIT: "x"}
 _CORNERS = " +."
+_ARROW = {Direction.RIGHT: ">", Direction.LEFT: "<", Direction.DOWN: "v", Direction.UP: "^"}
 
 _HEADER = re.compile(r"^map\s+(\d+)\s+(\d+)$", re.IGNORECASE)
 _POS = re.compile(r"\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)")
@@ -152,7 +161,8 @@ def _side(line_no: int, x: int, ch: str, a: Pos, b: Pos, cells: dict[Pos, CellTy
     a_in, b_in = a in cells, b in cells
     if not a_in and not b_in:
         if ch not in " .":
-            raise PaperMapFormatError(line_no, f"{where} lies outside the outline: leave it blank, not {ch!r}")
+            raise PaperMapFormatError(line_no, f"{where} lies outside the outline: leave it blank, "
+                                               f"not {ch!r}")
         return
     if a_in and b_in:
         if ch == " ":
@@ -193,7 +203,8 @@ def parse_paper_map(text: str) -> PaperMap:
         raise PaperMapFormatError(max(len(lines), 1), "the text has no 'map R C' line")
     header = _HEADER.match(_strip_comment(lines[at]))
     if not header:
-        raise PaperMapFormatError(at + 1, f"expected 'map R C' (rows and columns), found {lines[at].strip()!r}")
+        raise PaperMapFormatError(at + 1, f"expected 'map R C' (rows and columns), "
+                                          f"found {lines[at].strip()!r}")
     rows, cols = int(header[1]), int(header[2])
     for value, name in ((rows, "rows"), (cols, "columns")):
         if not 1 <= value <= MAX_SIDE:
@@ -214,9 +225,11 @@ def parse_paper_map(text: str) -> PaperMap:
         if not body:
             continue
         if found := _HOLES.match(body):
-            cycle = tuple(_one_pos(line_no, p, cells, "a hole cycle") for p in re.findall(r"\(.*?\)", found[1]))
+            cycle = tuple(_one_pos(line_no, p, cells, "a hole cycle")
+                          for p in re.findall(r"\(.*?\)", found[1]))
             if not cycle:
-                raise PaperMapFormatError(line_no, "a 'holes' line lists the cycle's cells: holes (r,c) (r,c) ...")
+                raise PaperMapFormatError(line_no, "a 'holes' line lists the cycle's cells: "
+                                                   "holes (r,c) (r,c) ...")
             holes.append(cycle)
         elif found := _TREASURE.match(body):
             pos = _one_pos(line_no, found[1], cells, "a treasure")
@@ -233,15 +246,16 @@ def parse_paper_map(text: str) -> PaperMap:
             kind = found[1].lower()
             pos = _one_pos(line_no, found[2], cells, kind)
             if pos in items[kind]:
-                raise PaperMapFormatError(line_no, f"cell {pos} has two '{kind}' lines: write one with the count")
+                raise PaperMapFormatError(line_no, f"cell {pos} has two '{kind}' lines: "
+                                                   "write one with the count")
             items[kind][pos] = int(found[3])
         else:
             raise PaperMapFormatError(line_no, f"expected 'holes ...', 'treasure (r,c) true|false ...', "
                                                f"'bullets|grenades|mines (r,c) N' or a '#' comment, "
                                                f"found {body!r}")
-    return PaperMap(rows=rows, cols=cols, cells=cells, walls=frozenset(walls), outer=outer, holes=tuple(holes),
-                    flow=flow, treasures=treasures, bullets=items["bullets"], grenades=items["grenades"],
-                    mines=items["mines"])
+    return PaperMap(rows=rows, cols=cols, cells=cells, walls=frozenset(walls), outer=outer,
+                    holes=tuple(holes), flow=flow, treasures=treasures, bullets=items["bullets"],
+                    grenades=items["grenades"], mines=items["mines"])
 
 
 def _fmt(pos: Pos) -> str:
@@ -281,10 +295,10 @@ def format_paper_map(m: PaperMap) -> str:
             raise ValueError(f"the flow {src} -> {dst} crosses a wall: the format cannot show both")
         if key in arrows:
             raise ValueError(f"the flow between {src} and {dst} goes both ways: the format cannot show it")
-        arrows[key] = {Direction.RIGHT: ">", Direction.LEFT: "<", Direction.DOWN: "v", Direction.UP: "^"}[towards]
-    for what, positions in (("hole", [p for cycle in m.holes for p in cycle]), ("treasure", list(m.treasures)),
-                            ("bullets", list(m.bullets)), ("grenades", list(m.grenades)),
-                            ("mines", list(m.mines))):
+        arrows[key] = _ARROW[towards]
+    for what, positions in (("hole", [p for cycle in m.holes for p in cycle]),
+                            ("treasure", list(m.treasures)), ("bullets", list(m.bullets)),
+                            ("grenades", list(m.grenades)), ("mines", list(m.mines))):
         for pos in positions:
             if pos not in m.cells:
                 raise ValueError(f"{what} at {pos}: not on the outline")

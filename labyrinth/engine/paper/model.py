@@ -50,7 +50,8 @@ class Side(Enum):
     OPEN_EXIT = "open_exit"        # an outer side one can leave through
 
 
-_OUTER_SIDE = {Outer.WALL: Side.OUTER_WALL, Outer.CLOSED_EXIT: Side.CLOSED_EXIT, Outer.OPEN_EXIT: Side.OPEN_EXIT}
+_OUTER_SIDE = {Outer.WALL: Side.OUTER_WALL, Outer.CLOSED_EXIT: Side.CLOSED_EXIT,
+               Outer.OPEN_EXIT: Side.OPEN_EXIT}
 
 
 @dataclass(frozen=True)
@@ -113,7 +114,8 @@ def outer_kind(m: PaperMap, pos: Pos, direction: Direction) -> Outer:
 
 
 def side(m: PaperMap, pos: Pos, direction: Direction) -> Side:
-    """What lies on ``direction``'s side of the cell ``pos``: open, an inner wall, or the outer side's kind."""
+    """What lies on ``direction``'s side of the cell ``pos``: open, an inner wall, or the outer
+    side's kind."""
     there = neighbour(m, pos, direction)
     if there is None:
         return _OUTER_SIDE[outer_kind(m, pos, direction)]
@@ -121,7 +123,8 @@ def side(m: PaperMap, pos: Pos, direction: Direction) -> Side:
 
 
 def outer_sides(m: PaperMap) -> Iterator[tuple[Pos, Direction]]:
-    """Every outer side of the outline (cell, direction off the outline), in (row, col, UP-LEFT-DOWN-RIGHT) order."""
+    """Every outer side of the outline (cell, direction off the outline), in (row, col,
+    UP-LEFT-DOWN-RIGHT) order."""
     for pos in sorted(m.cells):
         for d in DIRECTIONS:
             if neighbour(m, pos, d) is None:
@@ -183,7 +186,8 @@ def mouth_of(m: PaperMap, pos: Pos) -> Pos | None:
 
 
 def flow_linked(m: PaperMap, a: Pos, b: Pos) -> bool:
-    """Whether the flow links the neighbours ``a`` and ``b`` (either way): shallow rivers' "по реке" (Q§4.6)."""
+    """Whether the flow links the neighbours ``a`` and ``b`` (either way): shallow rivers' "по реке"
+    (Q§4.6)."""
     return m.flow.get(a) == b or m.flow.get(b) == a
 
 

@@ -130,6 +130,12 @@ def new_game(m: PaperMap, options: Options, players: int, starts: Sequence[Pos],
             raise ValueError(f"{name} must be 0-3")
     if options.starting_mines not in (0, 1):
         raise ValueError("starting_mines must be 0 or 1")
+    for name in ("cure_time", "nstop", "shot_range", "last_survivor_turns"):
+        value = getattr(options, name)
+        if value is not None and value < 1:
+            raise ValueError(f"{name} must be at least 1 (or None)")
+    if options.reorders is not None and options.reorders < 0:
+        raise ValueError("reorders must not be negative")
     nstop = options.nstop if options.nstop is not None else len(m.cells)
     reorders = options.reorders if options.reorders is not None else (
         players - 1 if options.variant == "classic" else 0)
@@ -231,6 +237,8 @@ def _check(state: GameState, seat: int, turn: Turn) -> None:
     skips = [s for s in turn.steps if isinstance(s, Skip)]
     if skips and o.no_skip_or_repeat:
         raise Refused("skip_forbidden", "skipping is off in this game (C§7.7)")
+    if o.no_skip_or_repeat and state.bumped.get(seat) == repr(turn.steps) and turn.reorder is None:
+        raise Refused("repeat_forbidden", "the same request again into the wall it was told of (C§7.7)")
     _check_actions(state, turn.steps, nested=False)
     if o.variant == "quantum":
         if len(turn.steps) != 1:
@@ -964,11 +972,13 @@ class _Turn:
 # --- the game master's filter and the turn's end -----------------------------------------------------
 
 
-def _visible(msgs: list[Message], seat: int, visibility: Visibility) -> list[Message]:
+def _visible(msgs: list[Message], seat: int, visibility: Visibility, moved: bool) -> list[Message]:
+    """What the game master says of a turn: everything, only "Есть" (dark, or half-dark without a
+    movement), or only the wall / no wall of the movement (half-dark)."""
     if visibility is Visibility.NORMAL:
         return msgs
     kept = [m for m in msgs if m.code in ALWAYS_REPORTED]
-    if visibility is Visibility.DARK:
+    if visibility is Visibility.DARK or not moved:
         return [_msg(seat, "dark", "Есть: ход втемную, результат не сообщать")] + kept
     wall = any(m.code in ("wall", "inflow", "no_hole", "no_river") for m in msgs)
     head = _msg(seat, "wall" if wall else "no_wall", "Нельзя, стенка" if wall else "Стенки нет")
@@ -1006,7 +1016,7 @@ def _end_checks(state: GameState) -> list[Message]:
     if state.skips >= len(alive):
         state.result = Result("draw", None, "all_skip")
         return [_msg(-1, "draw_all_skip", "Все игроки пропустили ход: ничья")]
-    nstop = state.options.nstop or len(state.map.cells)
+    nstop = state.options.nstop if state.options.nstop is not None else len(state.map.cells)
     if state.calm >= nstop * len(alive):
         state.result = Result("draw", None, "nstop")
         return [_msg(-1, "draw_nstop", f"{nstop} кругов без изменений: ничья")]
@@ -1043,14 +1053,18 @@ def _advance(state: GameState, after: int) -> list[Message]:
 
 
 def _finish(state: GameState, seat: int, msgs: list[Message], changed: bool, skipped: bool,
-            visibility: Visibility) -> list[Message]:
+            visibility: Visibility, moved: bool = False, steps: tuple[Step, ...] | None = None
+            ) -> list[Message]:
     state.turn += 1
     state.calm = 0 if changed else state.calm + 1
     state.skips = state.skips + 1 if skipped else 0
     if state.survivor_turns is not None and state.players[seat].in_game:
         state.survivor_turns -= 1
-    shown = _visible(msgs, seat, visibility)
+    shown = _visible(msgs, seat, visibility, moved)
     state.last[seat] = list(shown)
+    state.bumped.pop(seat, None)
+    if steps is not None and any(m.code in ("wall", "inflow", "no_river", "no_hole") for m in shown):
+        state.bumped[seat] = repr(steps)
     shown = shown + _end_checks(state)
     shown += _advance(state, seat)
     if state.result is not None:
@@ -1080,7 +1094,8 @@ def apply(state: GameState, seat: int, request: Request,
     new = state.copy()
     turn = _Turn(new, seat, request)
     msgs = turn.run()
-    shown = _finish(new, seat, msgs, turn.changed, turn.skipped, request.visibility)
+    shown = _finish(new, seat, msgs, turn.changed, turn.skipped, request.visibility, turn.facts.moved,
+                    request.steps)
     return new, shown
 
 

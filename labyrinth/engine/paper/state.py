@@ -94,7 +94,8 @@ class Tick:
 class GameState:
     """The whole game. ``turn`` counts the completed turns; ``current`` is the seat to move (None when
     over). ``calm`` counts turns since the last irreversible change (Nstop); ``skips`` consecutive
-    skipped turns; ``last`` each seat's last turn answer (for ``Repeat``)."""
+    skipped turns; ``last`` each seat's last turn answer (for ``Repeat``); ``bumped`` the steps (their
+    repr) of a seat's last turn when it was answered "стенка" (the C§7.7 ban on repeating it)."""
 
     map: PaperMap
     options: Options
@@ -108,6 +109,7 @@ class GameState:
     calm: int = 0
     skips: int = 0
     survivor_turns: int | None = None
+    bumped: dict[int, str] = field(default_factory=dict)
     result: Result | None = None
     last: dict[int, list[Message]] = field(default_factory=dict)
 
@@ -209,6 +211,7 @@ def state_to_json(state: GameState) -> dict[str, JSONValue]:
         "ticks": sorted([[r, c, t.seat, t.woken_turn, t.infectious] for (r, c), t in state.ticks.items()]),
         "turn": state.turn, "current": state.current, "calm": state.calm, "skips": state.skips,
         "survivor_turns": state.survivor_turns, "result": result,
+        "bumped": {str(seat): steps for seat, steps in sorted(state.bumped.items())},
         "last": {str(seat): [m.to_json() for m in msgs] for seat, msgs in sorted(state.last.items())},
     }
 
@@ -252,6 +255,7 @@ def state_from_json(data: dict[str, Any]) -> GameState:
                for r, c, s, t, i in data["ticks"]},
         turn=int(data["turn"]), current=data["current"], calm=int(data["calm"]), skips=int(data["skips"]),
         survivor_turns=data["survivor_turns"], result=result,
+        bumped={int(seat): str(steps) for seat, steps in data.get("bumped", {}).items()},
         last={int(seat): [Message(seat=int(m["seat"]), code=m["code"], text=m["text"], data=m["data"])
                           for m in msgs] for seat, msgs in data["last"].items()},
     )

@@ -25,7 +25,8 @@ NAMES: dict[CellType, str] = {
 WALL = "#222"
 OPEN_EXIT = "#2e7d32"
 CLOSED_EXIT = "#e65100"
-ARROWS = {Direction.UP: "\u2191", Direction.LEFT: "\u2190", Direction.DOWN: "\u2193", Direction.RIGHT: "\u2192"}
+ARROWS = {Direction.UP: "\u2191", Direction.LEFT: "\u2190", Direction.DOWN: "\u2193",
+          Direction.RIGHT: "\u2192"}
 
 
 def _side_line(r: int, c: int, d: Direction, size: int, margin: int) -> tuple[int, int, int, int]:
@@ -55,10 +56,12 @@ def paper_map_svg(m: PaperMap, *, reveal: bool = True, size: int = 44) -> str:
         x, y = margin + c * size, margin + r * size
         tip = f"({r},{c}) {NAMES[kind]}"
         out.append(f'<g class="cell {kind.value}"><title>{escape(tip)}</title>'
-                   f'<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="{COLOURS[kind]}" stroke="#ddd"/>')
+                   f'<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="{COLOURS[kind]}" '
+                   'stroke="#ddd"/>')
         colour = "#fff" if kind in (CellType.HOLE, CellType.MOUTH) else "#333"
         label = LETTERS[kind] + (hole_labels.get(pos, "") if reveal else "")
-        out.append(f'<text x="{x + size * 0.08:.1f}" y="{y + size * 0.32:.1f}" fill="{colour}">{escape(label)}</text>')
+        out.append(f'<text x="{x + size * 0.08:.1f}" y="{y + size * 0.32:.1f}" fill="{colour}">'
+                   f'{escape(label)}</text>')
         stack = m.treasures.get(pos, ())
         if stack:
             text = "".join("T" if t else "F" for t in stack) if reveal else "$" * len(stack)
@@ -68,14 +71,16 @@ def paper_map_svg(m: PaperMap, *, reveal: bool = True, size: int = 44) -> str:
                                                  ("m", m.mines.get(pos, 0))) if n]
         if items:
             out.append(f'<text class="items" x="{x + size * 0.95:.1f}" y="{y + size * 0.32:.1f}" '
-                       f'text-anchor="end" font-size="{size * 0.22:.1f}" fill="{colour}">{" ".join(items)}</text>')
+                       f'text-anchor="end" font-size="{size * 0.22:.1f}" fill="{colour}">'
+                       f'{" ".join(items)}</text>')
         out.append("</g>")
 
     for src, dst in sorted(m.flow.items()):
         x1, y1 = margin + (src[1] + 0.5) * size, margin + (src[0] + 0.5) * size
         x2, y2 = margin + (dst[1] + 0.5) * size, margin + (dst[0] + 0.5) * size
         out.append(f'<line class="flow" x1="{x1:.1f}" y1="{y1:.1f}" x2="{(x1 + x2 * 2) / 3:.1f}" '
-                   f'y2="{(y1 + y2 * 2) / 3:.1f}" stroke="#0d47a1" stroke-width="2" marker-end="url(#flow)"/>')
+                   f'y2="{(y1 + y2 * 2) / 3:.1f}" stroke="#0d47a1" stroke-width="2" '
+                   'marker-end="url(#flow)"/>')
 
     for wall in sorted(m.walls, key=sorted):
         a, b = sorted(wall)
@@ -94,15 +99,15 @@ def paper_map_svg(m: PaperMap, *, reveal: bool = True, size: int = 44) -> str:
                            'stroke-width="5" stroke-linecap="square"/>')
             elif sort is Outer.CLOSED_EXIT:
                 out.append(f'<line class="closed-exit" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" '
-                           f'stroke="{CLOSED_EXIT}" stroke-width="5" stroke-dasharray="4 3"><title>closed exit'
-                           '</title></line>')
+                           f'stroke="{CLOSED_EXIT}" stroke-width="5" stroke-dasharray="4 3">'
+                           '<title>closed exit</title></line>')
             else:
                 out.append(f'<line class="open-exit" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" '
                            f'stroke="{OPEN_EXIT}" stroke-width="2" stroke-dasharray="1 5"><title>open exit'
                            '</title></line>')
                 dr, dc = d.delta
                 cx, cy = (x1 + x2) / 2 + dc * margin * 0.5, (y1 + y2) / 2 + dr * margin * 0.5
-                out.append(f'<text class="open-exit" x="{cx:.1f}" y="{cy + size * 0.1:.1f}" text-anchor="middle" '
-                           f'fill="{OPEN_EXIT}" font-weight="bold">{ARROWS[d]}</text>')
+                out.append(f'<text class="open-exit" x="{cx:.1f}" y="{cy + size * 0.1:.1f}" '
+                           f'text-anchor="middle" fill="{OPEN_EXIT}" font-weight="bold">{ARROWS[d]}</text>')
     out.append("</svg>")
     return "\n".join(out)

@@ -104,7 +104,8 @@ class _Checker:
             ok = False
         for wall in sorted(m.walls, key=sorted):
             pair = sorted(wall)
-            if len(pair) != 2 or any(q not in m.cells for q in pair) or direction_between(pair[0], pair[1]) is None:
+            if len(pair) != 2 or any(q not in m.cells for q in pair) \
+                    or direction_between(pair[0], pair[1]) is None:
                 self.error("1.4", [q for q in pair if q in m.cells],
                            f"an inner wall lies between two neighbouring cells, not {pair}")
                 ok = False
@@ -113,8 +114,8 @@ class _Checker:
                 self.error("1.4", [pos] if pos in m.cells else [],
                            f"{kind.value} on ({pos}, {d.value}), which is not an outer side of the outline")
                 ok = False
-        items: list[tuple[str, dict[Pos, int]]] = [("bullets", dict(m.bullets)), ("grenades", dict(m.grenades)),
-                                                   ("mines", dict(m.mines))]
+        items: list[tuple[str, dict[Pos, int]]] = [
+            ("bullets", dict(m.bullets)), ("grenades", dict(m.grenades)), ("mines", dict(m.mines))]
         for what, counts in items:
             off = [p for p in counts if p not in m.cells]
             if off:
@@ -132,11 +133,11 @@ class _Checker:
 
     # -- C8.2, C8.3 ---------------------------------------------------------------------------------
     def kinds(self) -> None:
-        missing = [name for kind, name in ((CellType.ARSENAL, "an arsenal"), (CellType.HOSPITAL, "a hospital"),
-                                           (CellType.LAND, "a land cell")) if not cells_of(self.m, kind)]
+        missing = [name for kind, name in ((CellType.ARSENAL, "arsenal"), (CellType.HOSPITAL, "hospital"),
+                                           (CellType.LAND, "land cell")) if not cells_of(self.m, kind)]
         if missing:
             self.error("8.2", (), f"the map needs at least one arsenal, hospital and land cell; it has no "
-                                  f"{', no '.join(n.removeprefix('an ').removeprefix('a ') for n in missing)}")
+                                  f"{', no '.join(missing)}")
 
     def treasure(self) -> None:
         true = [p for p, stack in self.m.treasures.items() for t in stack if t]
@@ -154,13 +155,15 @@ class _Checker:
             self.error("8.4", cells, f"the map needs at least 2 exits, it has {len(found)}")
         opened = [pos for (pos, _), kind in found.items() if kind is Outer.OPEN_EXIT]
         if self.variant == "quantum" and not opened:
-            self.errors.append(Finding("Q1.4", _cells(cells), "the quantum game needs at least one open exit"))
+            self.errors.append(Finding("Q1.4", _cells(cells),
+                                       "the quantum game needs at least one open exit"))
         elif self.variant == "classic" and not opened and found:
             self.warn("8.4", cells, "no exit is open at the start (the seed: often at least one is)")
         if self.variant == "classic":
             near = [pos for pos in cells if pos in sources(self.m)]
             if near:
-                self.error("8.4", near, "an exit may not be next to a source (a river cell no river flows into)")
+                self.error("8.4", near,
+                           "an exit may not be next to a source (a river cell no river flows into)")
 
     # -- C4.4 ---------------------------------------------------------------------------------------
     def holes(self) -> None:
@@ -235,7 +238,8 @@ class _Checker:
         for members in systems.values():
             system_mouths = [p for p in members if p in mouths]
             if len(system_mouths) > 1:
-                self.error("4.5", members, f"a river system has exactly one mouth, this one has {len(system_mouths)}")
+                self.error("4.5", members,
+                           f"a river system has exactly one mouth, this one has {len(system_mouths)}")
             if not system_mouths and not (set(members) & in_cycle):
                 self.error("4.5", members, "a river system ends at a mouth")
             if len(members) == 1 and members[0] in mouths:
@@ -267,15 +271,18 @@ class _Checker:
         false = sum(1 for stack in m.treasures.values() for t in stack if not t)
         most = self.players if self.players is not None else MAX_PLAYERS
         if not 1 <= false <= most:
-            who = f"the {self.players} players" if self.players is not None else f"at most {MAX_PLAYERS} players"
-            self.warn("8.в" if classic else "8.б", (), f"1 to N false treasures are recommended (N: {who}); the map has {false}")
+            who = f"the {self.players} players" if self.players is not None \
+                else f"at most {MAX_PLAYERS} players"
+            self.warn("8.в" if classic else "8.б", (),
+                      f"1 to N false treasures are recommended (N: {who}); the map has {false}")
         # C8.г / Q8.г: no strong attractors: a mouth with one way out, mouths side by side
         for mouth in cells_of(m, CellType.MOUTH):
             ways = [d for d in DIRECTIONS if side(m, mouth, d) is Side.OPEN
                     and m.flow.get(step_pos(mouth, d)) != mouth]
             if len(ways) <= 1:
                 self.warn("8.г", [mouth, *upstream(m, mouth)],
-                          f"the mouth ({mouth[0]},{mouth[1]}) has {len(ways)} way(s) out: easy to get in, hard to get out")
+                          f"the mouth ({mouth[0]},{mouth[1]}) has {len(ways)} way(s) out: "
+                          "easy to get in, hard to get out")
         mouths = cells_of(m, CellType.MOUTH)
         for i, a in enumerate(mouths):
             for b in mouths[i + 1:]:
@@ -285,21 +292,25 @@ class _Checker:
         inner = [p for p, t in m.cells.items() if t in (CellType.RIVER, CellType.HOLE, CellType.ENCEPHALITIS)
                  and all(neighbour(m, p, d) is not None for d in DIRECTIONS)]
         if inner:
-            self.warn("8.д", inner, "rivers, holes and encephalitis cells are recommended along the outer wall")
+            self.warn("8.д", inner,
+                      "rivers, holes and encephalitis cells are recommended along the outer wall")
         # C8.е / Q8.в: no treasure next to an exit
         exit_cells = {pos for pos, _ in exits(m)}
         near = [p for p, stack in m.treasures.items() if stack and p in exit_cells]
         if near:
-            self.warn("8." + ("е" if classic else "в"), near, "a treasure (especially the true one) should not be next to an exit")
+            self.warn("8.е" if classic else "8.в", near,
+                      "a treasure (especially the true one) should not be next to an exit")
         # deep rivers: items on a source are lost for good (C4.6)
         if self.river_mode == "deep":
             lost = [p for p in sources(m) if m.treasures.get(p) or m.bullets.get(p) or m.grenades.get(p)
                     or m.mines.get(p)]
             if lost:
-                self.warn("4.6", lost, "items on a source can never be picked up (nobody can stand on a source)")
+                self.warn("4.6", lost,
+                          "items on a source can never be picked up (nobody can stand on a source)")
         # Q5.7: the game master scatters mines on land and arsenal cells
         if not classic:
-            odd = [p for p, n in m.mines.items() if n and m.cells.get(p) not in (CellType.LAND, CellType.ARSENAL)]
+            odd = [p for p, n in m.mines.items()
+                   if n and m.cells.get(p) not in (CellType.LAND, CellType.ARSENAL)]
             if odd:
                 self.warn("5.7", odd, "in the quantum game mines lie on land and arsenal cells")
 

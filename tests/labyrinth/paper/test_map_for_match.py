@@ -1,4 +1,5 @@
 """labyrinth.paper_maps: the map a paper match is played on (a designer's, or generated)."""
+
 from __future__ import annotations
 
 import random
@@ -49,7 +50,9 @@ def test_a_generated_map_in_the_usual_size(players, variant):
 
 
 def test_a_generated_map_of_a_given_size_and_deep_quantum_rivers():
-    m = paper_map_for_match(None, random.Random(2), 3, "quantum", size=(6, 6), river_mode="deep", cut_corners=True)
+    m = paper_map_for_match(
+        None, random.Random(2), 3, "quantum", size=(6, 6), river_mode="deep", cut_corners=True
+    )
     assert (m.rows, m.cols, len(m.cells)) == (6, 6, 32)
     assert validate_paper_map(m, "quantum", river_mode="deep").ok
 

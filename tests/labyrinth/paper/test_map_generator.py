@@ -1,5 +1,6 @@
 """The seeded paper map generator: always valid, deterministic, the recommendations followed where
 the map has room."""
+
 from __future__ import annotations
 
 import random
@@ -31,8 +32,14 @@ def test_the_version_is_a_positive_integer():
 
 
 @settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 2**32), rows=st.integers(3, 8), cols=st.integers(3, 8), players=st.integers(2, 5),
-       variant=st.sampled_from(["classic", "quantum"]), cut=st.booleans())
+@given(
+    seed=st.integers(0, 2**32),
+    rows=st.integers(3, 8),
+    cols=st.integers(3, 8),
+    players=st.integers(2, 5),
+    variant=st.sampled_from(["classic", "quantum"]),
+    cut=st.booleans(),
+)
 def test_every_generated_map_is_valid(seed, rows, cols, players, variant, cut):
     m = generate_paper_map(random.Random(seed), rows, cols, players, variant, cut_corners=cut)
     result = validate_paper_map(m, variant, players=players)
@@ -57,7 +64,7 @@ def test_usual_sizes_follow_the_recommendations(rows, cols, variant):
         result = validate_paper_map(m, variant, players=players)
         assert result.ok
         letters = {f.rule[-1] for f in result.warnings}
-        assert not letters & {"а", "б"}, result.warnings   # 2 arsenals + 2 hospitals, apart (classic)
+        assert not letters & {"а", "б"}, result.warnings  # 2 arsenals + 2 hospitals, apart (classic)
         assert len(cells_of(m, CellType.ARSENAL)) >= 2 and len(cells_of(m, CellType.HOSPITAL)) >= 2
         false = sum(1 for stack in m.treasures.values() for t in stack if not t)
         assert 1 <= false <= players
@@ -84,16 +91,19 @@ def test_the_same_seed_gives_the_same_map_and_another_seed_another():
 def test_cut_corners_remove_the_four_corners():
     m = generate_paper_map(random.Random(3), 5, 6, 3, cut_corners=True)
     assert len(m.cells) == 26 and (0, 0) not in m.cells and (4, 5) not in m.cells
-    small = generate_paper_map(random.Random(3), 3, 5, 3, cut_corners=True)   # too small to cut
+    small = generate_paper_map(random.Random(3), 3, 5, 3, cut_corners=True)  # too small to cut
     assert len(small.cells) == 15
 
 
-@pytest.mark.parametrize(("args", "words"), [
-    ((2, 5, 3), "between 3 and 12"),
-    ((5, 13, 3), "between 3 and 12"),
-    ((5, 5, 1), "2 to 5 players"),
-    ((5, 5, 6), "2 to 5 players"),
-])
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        ((2, 5, 3), "between 3 and 12"),
+        ((5, 13, 3), "between 3 and 12"),
+        ((5, 5, 1), "2 to 5 players"),
+        ((5, 5, 6), "2 to 5 players"),
+    ],
+)
 def test_bad_arguments(args, words):
     with pytest.raises(ValueError, match=words):
         generate_paper_map(random.Random(1), *args)

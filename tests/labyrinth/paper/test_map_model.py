@@ -1,4 +1,5 @@
 """The map model's small helpers (labyrinth.engine.paper.model) on the named examples."""
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -63,8 +64,10 @@ def test_outer_sides_and_exits():
     sides = list(outer_sides(SMALL_CLASSIC))
     assert len(sides) == 2 * (4 + 5)
     assert ((0, 0), Direction.UP) in sides and ((0, 0), Direction.LEFT) in sides
-    assert exits(SMALL_CLASSIC) == {((2, 0), Direction.LEFT): Outer.OPEN_EXIT,
-                                    ((3, 3), Direction.DOWN): Outer.CLOSED_EXIT}
+    assert exits(SMALL_CLASSIC) == {
+        ((2, 0), Direction.LEFT): Outer.OPEN_EXIT,
+        ((3, 3), Direction.DOWN): Outer.CLOSED_EXIT,
+    }
     assert len(list(outer_sides(CUT_CORNERS))) == 2 * (5 + 5)  # a cut corner: its 2 sides gone, 2 new ones
 
 
@@ -91,7 +94,9 @@ def test_rivers():
     assert mouth_of(SMALL_CLASSIC, (1, 1)) is None
     looped = replace(SMALL_CLASSIC, flow={SMALL_R1: SMALL_R2, SMALL_R2: SMALL_R1})
     assert mouth_of(looped, SMALL_R1) is None
-    assert flow_linked(SMALL_CLASSIC, SMALL_R2, SMALL_R1) and not flow_linked(SMALL_CLASSIC, SMALL_R1, SMALL_MOUTH)
+    assert flow_linked(SMALL_CLASSIC, SMALL_R2, SMALL_R1) and not flow_linked(
+        SMALL_CLASSIC, SMALL_R1, SMALL_MOUTH
+    )
 
 
 def test_cells_and_treasures():

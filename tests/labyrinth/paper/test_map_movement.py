@@ -1,18 +1,26 @@
 """Movement without grenades (labyrinth.engine.paper.movement): the summary's test cases 1-7 where
 they are about where a player ends up, and the reachability the validator builds on."""
+
 from __future__ import annotations
 
+import random
 from dataclasses import replace
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from labyrinth.engine.grid import Direction
 from labyrinth.engine.paper import (
+    CellType,
     Side,
     StepKind,
     cycle_move,
     downstream_move,
+    generate_paper_map,
     moves_from,
     parse_paper_map,
     reachable_from,
+    sources,
     step,
     unreachable,
 )
@@ -100,8 +108,13 @@ def test_an_open_exit_leaves_and_a_closed_one_is_a_wall():
 
 
 def test_moves_from_lists_every_move_and_its_end():
-    assert dict(moves_from(RIVER, R1, "classic")) == {"UP": R2, "LEFT": LAND, "DOWN": (1, 1), "RIGHT": U,
-                                                     "downstream": R2}
+    assert dict(moves_from(RIVER, R1, "classic")) == {
+        "UP": R2,
+        "LEFT": LAND,
+        "DOWN": (1, 1),
+        "RIGHT": U,
+        "downstream": R2,
+    }
     assert dict(moves_from(RIVER, U, "quantum")) == {"UP": U, "DOWN": (1, 3), "RIGHT": U}
     h1, h2, _ = SMALL_HOLES
     assert ("cycle", h2) in moves_from(SMALL_CLASSIC, h1)
@@ -109,17 +122,48 @@ def test_moves_from_lists_every_move_and_its_end():
 
 def test_reachability_sources_and_shallow_rivers():
     assert R1 not in reachable_from(RIVER, LAND, "classic")  # a deep source: nobody stands on it
-    assert R1 in reachable_from(RIVER, LAND, "quantum")      # shallow: from R2 up the flow
+    assert R1 in reachable_from(RIVER, LAND, "quantum")  # shallow: from R2 up the flow
     assert unreachable(RIVER, "classic", exempt=frozenset({R1})) == {}
     assert set(unreachable(RIVER, "classic")) == {R1}
     lone = parse_paper_map("map 2 3\n _ _ _\n|С Р>Уo\n\n|С С Сo\n _ _ _\n")  # a source next to its mouth
-    assert set(unreachable(lone, "quantum")) == {(0, 1)}      # entering drifts; from the mouth: refused
-    assert set(unreachable(lone, "classic")) == {(0, 1)}      # deep: a source, exempt in the validator
+    assert set(unreachable(lone, "quantum")) == {(0, 1)}  # entering drifts; from the mouth: refused
+    assert set(unreachable(lone, "classic")) == {(0, 1)}  # deep: a source, exempt in the validator
 
 
 def test_a_fully_walled_cell_reaches_nothing():
-    walled = replace(RIVER, walls=frozenset({frozenset(((1, 1), (1, 0))), frozenset(((1, 1), (1, 2))),
-                                             frozenset(((1, 1), (0, 1)))}))
+    walled = replace(
+        RIVER,
+        walls=frozenset(
+            {frozenset(((1, 1), (1, 0))), frozenset(((1, 1), (1, 2))), frozenset(((1, 1), (0, 1)))}
+        ),
+    )
     assert reachable_from(walled, (1, 1), "classic") == {(1, 1)}
-    assert unreachable(walled, "classic", exempt=frozenset({R1}))[(1, 1)] == ((0, 0), (0, 1), (0, 2), (0, 3), (1, 0),
-                                                                               (1, 2), (1, 3))
+    assert unreachable(walled, "classic", exempt=frozenset({R1}))[(1, 1)] == (
+        (0, 0),
+        (0, 1),
+        (0, 2),
+        (0, 3),
+        (1, 0),
+        (1, 2),
+        (1, 3),
+    )
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 2**32),
+    rows=st.integers(3, 7),
+    cols=st.integers(3, 7),
+    variant=st.sampled_from(["classic", "quantum"]),
+)
+def test_moves_end_on_the_outline_and_never_on_a_deep_source(seed, rows, cols, variant):
+    m = generate_paper_map(random.Random(seed), rows, cols, 3, variant)
+    mode = "deep" if variant == "classic" else "shallow"
+    for pos in m.cells:
+        for name, end in moves_from(m, pos, variant):
+            assert end in m.cells
+            if mode == "deep":
+                assert end not in sources(m), (pos, name)
+        for d in Direction:
+            result = step(m, pos, d, mode)
+            assert result.hole == (result.entered is not None and m.cells[result.entered] is CellType.HOLE)

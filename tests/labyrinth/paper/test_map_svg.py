@@ -1,4 +1,5 @@
 """The admin's SVG picture of a paper map."""
+
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
@@ -19,7 +20,7 @@ def test_the_picture_is_well_formed_and_draws_every_part():
     assert len(parts(svg, "g", "cell")) == 20
     assert len(parts(svg, "g", "river")) == 2 and len(parts(svg, "g", "mouth")) == 1
     assert len(parts(svg, "line", "wall")) == len(SMALL_CLASSIC.walls) == 4
-    assert len(parts(svg, "line", "outer")) == 2 * (4 + 5) - 2       # every outer side but the two exits
+    assert len(parts(svg, "line", "outer")) == 2 * (4 + 5) - 2  # every outer side but the two exits
     assert len(parts(svg, "line", "closed-exit")) == 1
     assert len(parts(svg, "line", "open-exit")) == 1
     assert len(parts(svg, "line", "flow")) == 2

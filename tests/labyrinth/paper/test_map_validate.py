@@ -1,5 +1,6 @@
 """The map validator: the summary's test case 31 (each rejection), the other mandatory rules of C§8,
 C§4.4-4.5 and Q§1.4, and the recommendations as warnings."""
+
 from __future__ import annotations
 
 import random
@@ -40,6 +41,7 @@ def test_the_examples_pass_with_no_warning(name, variant):
 
 # -- test case 31: each rejection ---------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("variant", BOTH)
 def test_31_no_true_treasure(variant):
     m = replace(SMALL_CLASSIC, treasures={(1, 3): (False,), (2, 2): (False,)})
@@ -60,7 +62,7 @@ def test_31_two_true_treasures_in_one_stack():
 
 
 def test_31_the_true_treasure_not_on_land():
-    m = replace(SMALL_CLASSIC, treasures={(1, 2): (True,)})   # (1, 2) is an arsenal
+    m = replace(SMALL_CLASSIC, treasures={(1, 2): (True,)})  # (1, 2) is an arsenal
     finding = rules(m)["C8.3"]
     assert finding.cells == ((1, 2),) and "only be placed on land" in finding.message
     assert set(rules(m)) == {"C8.3"}
@@ -88,8 +90,10 @@ treasure (2,0) true
 
 
 def test_31_a_river_cycle():
-    assert (((0, 0), (0, 1), (1, 0), (1, 1)), "a river may not flow in a cycle: the flow always ends at a mouth") \
-        in messages(RIVER_CYCLE, "C4.5")
+    assert (
+        ((0, 0), (0, 1), (1, 0), (1, 1)),
+        "a river may not flow in a cycle: the flow always ends at a mouth",
+    ) in messages(RIVER_CYCLE, "C4.5")
 
 
 def test_31_a_wall_across_a_flow():
@@ -100,8 +104,11 @@ def test_31_a_wall_across_a_flow():
 
 
 def test_31_two_mouths_in_one_system():
-    m = replace(SMALL_CLASSIC, cells={**SMALL_CLASSIC.cells, (0, 3): CellType.MOUTH},
-                flow={**SMALL_CLASSIC.flow, (0, 2): (0, 3)})
+    m = replace(
+        SMALL_CLASSIC,
+        cells={**SMALL_CLASSIC.cells, (0, 3): CellType.MOUTH},
+        flow={**SMALL_CLASSIC.flow, (0, 2): (0, 3)},
+    )
     messages = [f.message for f in validate_paper_map(m).errors if f.rule == "C4.5"]
     assert any("two mouths in one system" in text for text in messages)
     assert any("exactly one mouth, this one has 2" in text for text in messages)
@@ -116,11 +123,11 @@ def test_31_a_hole_cycle_of_one(variant):
 
 @pytest.mark.parametrize("variant", BOTH)
 def test_31_a_cell_unreachable_without_grenades(variant):
-    walled = SMALL_CLASSIC.walls | {W(((3, 4), (2, 4))), W(((3, 4), (3, 3)))}   # land fully walled in
+    walled = SMALL_CLASSIC.walls | {W(((3, 4), (2, 4))), W(((3, 4), (3, 3)))}  # land fully walled in
     found = rules(replace(SMALL_CLASSIC, walls=walled), variant)
     assert set(found) == {variant[0].upper() + "8.5"}
     errors = [f for f in validate_paper_map(replace(SMALL_CLASSIC, walls=walled), variant).errors]
-    assert ((3, 4),) in [f.cells for f in errors]   # nobody gets in ...
+    assert ((3, 4),) in [f.cells for f in errors]  # nobody gets in ...
     assert any(f.cells != ((3, 4),) and "from 1 cell(s): (3,4)" in f.message for f in errors)  # ... nor out
 
 
@@ -128,14 +135,20 @@ def test_31_classic_an_exit_next_to_a_source():
     m = replace(SMALL_CLASSIC, outer={**SMALL_CLASSIC.outer, ((0, 0), Direction.UP): Outer.OPEN_EXIT})
     finding = rules(m)["C8.4"]
     assert finding.cells == ((0, 0),) and "source" in finding.message
-    assert rules(m, "quantum") == {}   # the quantum code drops the rule
+    assert rules(m, "quantum") == {}  # the quantum code drops the rule
 
 
 # -- the other mandatory rules ------------------------------------------------------------------------
 
+
 def test_every_kind_needed_at_least_once():
-    m = replace(SMALL_CLASSIC, cells={p: (CellType.LAND if t in (CellType.ARSENAL, CellType.HOSPITAL) else t)
-                                      for p, t in SMALL_CLASSIC.cells.items()})
+    m = replace(
+        SMALL_CLASSIC,
+        cells={
+            p: (CellType.LAND if t in (CellType.ARSENAL, CellType.HOSPITAL) else t)
+            for p, t in SMALL_CLASSIC.cells.items()
+        },
+    )
     finding = rules(m)["C8.2"]
     assert "no arsenal, no hospital" in finding.message
 
@@ -147,7 +160,7 @@ def test_an_open_exit_at_the_start(variant):
         assert set(rules(m, variant)) == {"Q1.4"}
     else:
         assert rules(m, variant) == {}
-        assert "C8.4" in warnings(m, variant)   # "often" a rule in the classic game
+        assert "C8.4" in warnings(m, variant)  # "often" a rule in the classic game
 
 
 def test_holes_only_on_hole_cells_and_each_in_exactly_one_cycle():
@@ -161,13 +174,16 @@ def test_holes_only_on_hole_cells_and_each_in_exactly_one_cycle():
 
 
 def test_river_structure():
-    no_flow = replace(SMALL_CLASSIC, flow={(0, 1): (0, 2)}, cells={**SMALL_CLASSIC.cells, (0, 0): CellType.RIVER})
+    no_flow = replace(
+        SMALL_CLASSIC, flow={(0, 1): (0, 2)}, cells={**SMALL_CLASSIC.cells, (0, 0): CellType.RIVER}
+    )
     assert rules(no_flow)["C4.5"].cells == ((0, 0),)
     far = replace(SMALL_CLASSIC, flow={(0, 0): (0, 2), (0, 1): (0, 2)})
     assert "neighbouring cell" in rules(far)["C4.5"].message
     into_land = replace(SMALL_CLASSIC, flow={(0, 0): (1, 0), (0, 1): (0, 2)})
-    assert (((0, 0), (1, 0)), "a river flows into a river cell or the mouth of its system") \
-        in messages(into_land, "C4.5")
+    assert (((0, 0), (1, 0)), "a river flows into a river cell or the mouth of its system") in messages(
+        into_land, "C4.5"
+    )
     from_land = replace(SMALL_CLASSIC, flow={**SMALL_CLASSIC.flow, (1, 1): (0, 1)})
     assert "only river cells have a flow" in rules(from_land)["C4.5"].message
     lone_mouth = replace(SMALL_CLASSIC, cells={**SMALL_CLASSIC.cells, (3, 4): CellType.MOUTH})
@@ -192,7 +208,7 @@ map 3 3
 treasure (2,1) true
 """)
     finding = next(f for f in validate_paper_map(m).errors if f.rule == "C8.5")
-    assert "(0,1)" in finding.message   # from the mouth, every step drifts back
+    assert "(0,1)" in finding.message  # from the mouth, every step drifts back
 
 
 def test_quantum_a_source_flowing_straight_into_its_mouth_is_unreachable():
@@ -207,16 +223,18 @@ map 3 3
  o _ x
 treasure (2,1) true
 """)
-    assert rules(m, "classic") == {}        # a deep-river source is exempt (C§8.5)
+    assert rules(m, "classic") == {}  # a deep-river source is exempt (C§8.5)
     assert set(rules(m, "quantum")) == {"Q8.5"}
     assert rules(m, "quantum")["Q8.5"].cells == ((0, 0),)
-    assert rules(m, "quantum", river_mode="deep") == {}   # quantum with deep rivers (Q§7.4)
+    assert rules(m, "quantum", river_mode="deep") == {}  # quantum with deep rivers (Q§7.4)
 
 
 def test_structure_errors():
     bad_wall = replace(SMALL_CLASSIC, walls=SMALL_CLASSIC.walls | {W(((0, 0), (2, 2)))})
     assert "C1.4" in rules(bad_wall)
-    inner_exit = replace(SMALL_CLASSIC, outer={**SMALL_CLASSIC.outer, ((1, 1), Direction.UP): Outer.OPEN_EXIT})
+    inner_exit = replace(
+        SMALL_CLASSIC, outer={**SMALL_CLASSIC.outer, ((1, 1), Direction.UP): Outer.OPEN_EXIT}
+    )
     assert rules(inner_exit)["C1.4"].cells == ((1, 1),)
     off = replace(SMALL_CLASSIC, cells={**SMALL_CLASSIC.cells, (7, 7): CellType.LAND})
     assert rules(off)["C8.1"].cells == ((7, 7),)
@@ -227,7 +245,9 @@ def test_structure_errors():
 
 def test_findings_print_rule_message_and_cells():
     m = replace(SMALL_CLASSIC, treasures={(1, 2): (True,)})
-    assert str(validate_paper_map(m).errors[0]) == "C8.3: the true treasure may only be placed on land [(1,2)]"
+    assert (
+        str(validate_paper_map(m).errors[0]) == "C8.3: the true treasure may only be placed on land [(1,2)]"
+    )
 
 
 def test_unknown_variant():
@@ -236,6 +256,7 @@ def test_unknown_variant():
 
 
 # -- recommendations (warnings) -------------------------------------------------------------------
+
 
 def test_warning_two_arsenals_and_two_hospitals():
     m = replace(SMALL_CLASSIC, cells={**SMALL_CLASSIC.cells, (3, 2): CellType.LAND})
@@ -249,12 +270,15 @@ def test_warning_hospital_next_to_arsenal_classic_only():
     assert set(warnings(m, "quantum")) == set()
 
 
-@pytest.mark.parametrize(("stacks", "players", "warned"), [
-    ({(2, 2): (True,)}, 3, True),                                  # no false treasure
-    ({(2, 2): (True,), (1, 3): (False, False, False)}, 2, True),    # more false ones than players
-    ({(2, 2): (True,), (1, 3): (False, False, False)}, 3, False),
-    ({(2, 2): (True,), (1, 3): (False,) * 6}, None, True),          # more than 5 with no player count
-])
+@pytest.mark.parametrize(
+    ("stacks", "players", "warned"),
+    [
+        ({(2, 2): (True,)}, 3, True),  # no false treasure
+        ({(2, 2): (True,), (1, 3): (False, False, False)}, 2, True),  # more false ones than players
+        ({(2, 2): (True,), (1, 3): (False, False, False)}, 3, False),
+        ({(2, 2): (True,), (1, 3): (False,) * 6}, None, True),  # more than 5 with no player count
+    ],
+)
 def test_warning_false_treasures(stacks, players, warned):
     m = replace(SMALL_CLASSIC, treasures=stacks)
     assert ("C8.в" in warnings(m, players=players)) is warned
@@ -276,7 +300,9 @@ map 3 4
 treasure (1,1) false
 treasure (2,2) true
 """)
-    assert any(f.rule == "C8.г" and f.cells == ((0, 1), (0, 2)) for f in validate_paper_map(side_by_side).warnings)
+    assert any(
+        f.rule == "C8.г" and f.cells == ((0, 1), (0, 2)) for f in validate_paper_map(side_by_side).warnings
+    )
 
 
 def test_warning_rivers_holes_and_encephalitis_along_the_outer_wall():
@@ -297,12 +323,13 @@ def test_warning_items_on_a_deep_source_are_lost():
 
 
 def test_warning_quantum_mines_on_land_and_arsenals():
-    m = replace(SMALL_CLASSIC, mines={(1, 4): 1})   # a hospital
+    m = replace(SMALL_CLASSIC, mines={(1, 4): 1})  # a hospital
     assert warnings(m, "quantum")["Q5.7"].cells == ((1, 4),)
     assert "C5.7" not in warnings(m)
 
 
 # -- properties ---------------------------------------------------------------------------------
+
 
 @settings(max_examples=60)
 @given(st.integers(0, 10**6), st.sampled_from(BOTH))

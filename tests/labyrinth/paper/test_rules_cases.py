@@ -472,6 +472,9 @@ def test_case_30_dark_and_half_dark_moves() -> None:
     assert [(m.code, m.text) for m in msgs] == [("wall", "Нельзя, стенка")]
     h, msgs = play(s, 0, Move(RIGHT), visibility=Visibility.HALF_DARK)
     assert [(m.code, m.text) for m in msgs] == [("no_wall", "Стенки нет")] and h.players[0].pos == (0, 1)
+    q = game(board(ROW4), [(0, 0), (0, 3)], "quantum")
+    q, msgs = play(q, 0, Grenade(RIGHT), visibility=Visibility.HALF_DARK)   # no movement: nothing to say
+    assert codes(msgs) == ["dark"] and q.players[0].grenades == 2
 
 
 def test_case_32_true_treasure_onto_a_source_and_the_timeout() -> None:

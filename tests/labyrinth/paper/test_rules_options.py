@@ -61,11 +61,38 @@ def test_move_options_refuse_what_the_table_forbade() -> None:
     assert refused(game(m, [(0, 0), (0, 3)]), Shoot(None), Move(UP)) == "own_cell_shot"
 
 
+def test_no_repeating_a_request_into_a_wall_it_was_told_of_under_c_7_7() -> None:
+    s = game(board(ROW4), [(0, 0), (0, 3)], no_skip_or_repeat=True)
+    s, msgs = play(s, 0, Move(UP))
+    assert codes(msgs) == ["wall"]
+    s, _ = play(s, 1, Move(LEFT))
+    assert refused(s, Move(UP)) == "repeat_forbidden"
+    s2, _ = play(s, 0, Shoot(RIGHT), Move(UP))              # another request: allowed
+    dark = game(board(ROW4), [(0, 0), (0, 3)], no_skip_or_repeat=True)
+    dark, _ = play(dark, 0, Move(UP), visibility=Visibility.DARK)   # nobody was told of a wall
+    dark, _ = play(dark, 1, Move(LEFT))
+    dark, msgs = play(dark, 0, Move(UP), visibility=Visibility.DARK)
+    assert codes(msgs) == ["dark"]
+    free = game(board(ROW4), [(0, 0), (0, 3)])
+    free, _ = play(free, 0, Move(UP))
+    free, _ = play(free, 1, Move(LEFT))
+    free, msgs = play(free, 0, Move(UP))                     # without the option: allowed
+    assert codes(msgs) == ["wall"] and s2.current == 1
+
+
 def test_reorders_default_to_n_minus_1_in_classic_and_0_in_quantum() -> None:
     m = board(ROW4)
     assert [p.reorders_left for p in game(m, [(0, 0), (0, 1), (0, 2)]).players] == [2, 2, 2]
     assert [p.reorders_left for p in game(m, [(0, 0), (0, 1), (0, 2)], "quantum").players] == [0, 0, 0]
     assert game(m, [(0, 0), (0, 1)]).options.nstop == 4      # Nstop defaults to the number of cells
+
+
+def test_options_out_of_range_are_rejected_at_the_start() -> None:
+    m = board(ROW4)
+    for bad in ({"cure_time": 0}, {"nstop": 0}, {"shot_range": 0}, {"starting_bullets": 4},
+                {"starting_mines": 2}, {"reorders": -1}, {"last_survivor_turns": 0}):
+        with pytest.raises(ValueError):
+            game(m, [(0, 0), (0, 3)], **bad)
 
 
 def test_mine_victims_get_no_reorder_under_c_7_5() -> None:
