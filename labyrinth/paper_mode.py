@@ -253,7 +253,8 @@ class PaperLabyrinthMode(ModeAdapter):
         return [{"type": "turn", "steps": [step]} for step in moves]
 
     def legal_actions(self, state: JSON, seat: int) -> list[JSON]:
-        """Every one-step turn the engine accepts now (checked by playing it on a copy), or the starts."""
+        """Every one-step turn the engine accepts now, or the starts. The engine's ``_check`` is exactly the
+        refusal part of ``rules.apply`` (the turn itself never refuses); tests apply every listed action."""
         if self.awaiting(state) != seat:
             return []
         m = self._map(state)
@@ -264,8 +265,8 @@ class PaperLabyrinthMode(ModeAdapter):
         engine_seat = state["order"].index(seat)
         found = []
         for action in self._candidates(game):
-            try:
-                rules.apply(game, engine_seat, turn_from_json(action, cells), random.Random(0))
+            try:  # the engine's own check of a turn (public facts only); apply runs it first
+                rules._check(game, engine_seat, turn_from_json(action, cells))  # noqa: SLF001
             except Refused:
                 continue
             found.append(action)
