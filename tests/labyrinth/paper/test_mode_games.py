@@ -11,6 +11,7 @@ from django.utils import timezone
 from labyrinth.engine.grid import DIRECTIONS
 from labyrinth.engine.paper import rules
 from labyrinth.engine.paper.model import Side
+from labyrinth.models import PaperMapDesign
 from matches.models import MatchStatus
 from tests.labyrinth.paper.mode_helpers import SKIP, Table, plan
 from tests.matches.helpers import url
@@ -133,3 +134,22 @@ def test_a_silent_player_loses_at_the_deadline_and_the_last_one_left_wins() -> N
         assert body["result"]["winners"] == [third.pk]
         assert body["result"]["paper"]["reason"] == "last_survivor"
         table.assert_nothing_leaked()
+
+
+def test_the_true_treasure_thrown_onto_a_source_draws_on_a_designer_map() -> None:
+    # given: the seed's small classic example (deep rivers: a source is unreachable, C§4.6)
+    example = PaperMapDesign.objects.get(name="Seed 002: small classic example")
+    table = Table.open(3, {**CALM, "map": example.pk})
+    table.choose_starts([0, 1, 2])
+    seat = table.engine_seat(table.awaited())
+    throws = [{"type": "turn", "steps": [{"do": "throw", "item": "treasure", "direction": d.value},
+                                         {"do": "cycle"}]} for d in DIRECTIONS]
+    # when: the first player carries the true treasure next to the source and throws it there
+    steps = plan(table.game(), seat, lambda s: s.result is not None and s.result.reason == "treasure_on_source",
+                 extra=throws)
+    play_plan(table, steps)
+    # then: a draw, announced to everyone
+    body = finished(table)
+    assert body["result"]["paper"] == {"kind": "draw", "seat": None, "reason": "treasure_on_source"}
+    assert any(e.get("code") == "draw_treasure_source" for e in body["events"])
+    table.assert_nothing_leaked()
