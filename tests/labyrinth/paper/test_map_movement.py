@@ -167,3 +167,31 @@ def test_moves_end_on_the_outline_and_never_on_a_deep_source(seed, rows, cols, v
         for d in Direction:
             result = step(m, pos, d, mode)
             assert result.hole == (result.entered is not None and m.cells[result.entered] is CellType.HOLE)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 2**32),
+    walls=st.floats(0, 0.9),
+    variant=st.sampled_from(["classic", "quantum"]),
+)
+def test_unreachable_agrees_with_a_search_from_every_cell(seed, walls, variant):
+    """The validator's shortcut (one search forward and one backward) finds exactly what searching
+    from every cell finds, on generated maps with random extra walls."""
+    rnd = random.Random(seed)
+    m = generate_paper_map(rnd, rnd.randint(3, 6), rnd.randint(3, 6), 3, variant)
+    extra = {
+        frozenset((p, q))
+        for p in m.cells
+        for q in ((p[0] + 1, p[1]), (p[0], p[1] + 1))
+        if q in m.cells and rnd.random() < walls
+    }
+    m = replace(m, walls=m.walls | extra)
+    exempt = frozenset(sources(m)) if variant == "classic" else frozenset()
+    reach = {p: reachable_from(m, p, variant) for p in m.cells}
+    expected = {
+        t: tuple(sorted(p for p in m.cells if t not in reach[p]))
+        for t in m.cells
+        if t not in exempt and any(t not in reach[p] for p in m.cells)
+    }
+    assert unreachable(m, variant, exempt=exempt) == expected
