@@ -74,8 +74,8 @@ def reference_dungeon(
     dungeon_kind = DungeonKind(kind)
     floors = floor_count(n=n, rank=rank, completed=completed, params=params)
     layouts = [
-        reference_floor(dungeon_kind, i, room_count(floor=i, n=n, rank=rank, completed=completed, params=params),
-                        n, completed, params, rng)
+        reference_floor(dungeon_kind, i, room_count(floor=i, n=n, rank=rank, completed=completed,
+                                                    params=params), n, completed, params, rng)
         for i in range(floors)
     ]
     rooms: list[list[Room]] = [[Room(k) for k in layout] for layout in layouts]
@@ -103,7 +103,8 @@ def reference_dungeon(
         if rng.random() >= params.sealed_room_chance or i == floors - 1:
             continue
         target = i + 1 + pick(rng, floors - i - 1)
-        eligible = [j for j, room in enumerate(rooms[target]) if room.kind not in (*FORBIDDEN, RoomKind.STORY)]
+        eligible = [j for j, room in enumerate(rooms[target])
+                    if room.kind not in (*FORBIDDEN, RoomKind.STORY)]
         if eligible:
             rooms[target][eligible[pick(rng, len(eligible))]] = Room(RoomKind.STORY, seal=item)
     return Dungeon(
@@ -135,8 +136,9 @@ def test_a_floor_is_the_spec_procedure_with_the_documented_draws(
     kind: DungeonKind, floor: int, rooms: int, n: int, completed: float, p: GenerationParams, seed: int,
 ) -> None:
     expected = reference_floor(kind, floor, rooms, n, completed, p, random.Random(seed))
-    assert list(floor_layout_sequential(kind=kind, floor=floor, rooms=rooms, n=n, completed=completed, params=p,
-                                        rng=random.Random(seed))) == expected
+    laid = floor_layout_sequential(kind=kind, floor=floor, rooms=rooms, n=n, completed=completed, params=p,
+                                   rng=random.Random(seed))
+    assert list(laid) == expected
 
 
 @given(inputs, st.one_of(param_sets, lottery_params), seeds)
@@ -172,7 +174,9 @@ def test_equal_parameters_share_a_plan_and_give_equal_dungeons() -> None:
     assert len(other.floors) != len(a.floors)  # a retuned parameter is a new plan, not the cached one
 
 
-@pytest.mark.parametrize(("field", "good", "bad"), [("n", 1, True), ("rank", 0.0, False), ("completed", 1.0, True)])
+@pytest.mark.parametrize(
+    ("field", "good", "bad"), [("n", 1, True), ("rank", 0.0, False), ("completed", 1.0, True)]
+)
 def test_a_cached_plan_never_lets_a_bad_input_through(field: str, good: object, bad: object) -> None:
     args: dict = {"kind": "ordinary", "n": 1, "rank": 0.0, "completed": 1.0, "same_guild": True}
     generate_dungeon(**args | {field: good}, params=GenerationParams(), rng=random.Random(1))
