@@ -21,7 +21,9 @@ from dungeons.generation.rules import (
     STORY_ITEMS,
     UNSUPPORTED_KINDS,
     DungeonKind,
+    LotteryTerm,
     RoomKind,
+    lottery_terms,
 )
 from dungeons.generation.sequential import SEQUENTIAL_VERSION, generate_sequential
 from dungeons.generation.streams import Stream, base_seed, stream_rng
@@ -41,26 +43,7 @@ def parse_kind(kind: str) -> DungeonKind:
     return parsed
 
 
-_Term = tuple[RoomKind, float, float]
-
-
-def _lottery_terms(
-    *, floor: int, n: int, completed: float, params: GenerationParams, banned: frozenset[RoomKind]
-) -> list[_Term]:
-    """``(kind, base + driver, cap)`` per lottery entry: constant on a floor, so computed once.
-
-    A banned kind gets offset and cap 0, so its weight is 0 whatever the counts.
-    """
-    drivers = {"n": n, "completed": completed, "floor": floor}
-    return [
-        (entry.kind, 0.0, 0.0)
-        if entry.kind in banned
-        else (entry.kind, getattr(params, entry.base) + drivers[entry.driver], getattr(params, entry.cap))
-        for entry in LOTTERY
-    ]
-
-
-def _weights(terms: list[_Term], counts: Mapping[RoomKind, int]) -> list[float]:
+def _weights(terms: list[LotteryTerm], counts: Mapping[RoomKind, int]) -> list[float]:
     return [float(clamp(0, offset - counts.get(kind, 0), cap)) for kind, offset, cap in terms]
 
 
@@ -77,7 +60,7 @@ def lottery_weights(
 
     ``counts`` are the rooms of each kind already on this floor, the pre-marked ones included.
     """
-    terms = _lottery_terms(floor=floor, n=n, completed=completed, params=params, banned=banned)
+    terms = lottery_terms(floor=floor, n=n, completed=completed, params=params, banned=banned)
     return tuple(_weights(terms, counts))
 
 
@@ -98,8 +81,7 @@ def floor_layout(
     keeps its fixed rooms in priority order (boss, rest, treasure, trap).
     """
     rules = KIND_RULES[kind]
-    fixed = rules.fixed_priority[:rooms]
-    tail, marked = fixed[: len(rules.tail)], fixed[len(rules.tail) :]
+    tail, marked = rules.fixed_rooms(rooms)
     layout: list[RoomKind | None] = [None] * rooms
     for offset, room_kind in enumerate(tail):
         layout[rooms - 1 - offset] = room_kind
@@ -107,7 +89,7 @@ def floor_layout(
     for room_kind in marked:
         layout[free.pop(rng.randrange(len(free)))] = room_kind
     counts: Counter[RoomKind] = Counter(k for k in layout if k is not None)
-    terms = _lottery_terms(floor=floor, n=n, completed=completed, params=params, banned=rules.banned)
+    terms = lottery_terms(floor=floor, n=n, completed=completed, params=params, banned=rules.banned)
     for index in free:  # still ascending: the lottery runs in room order, as SPEC says
         weights = _weights(terms, counts)
         drawn = draw_weighted(weights, rng)

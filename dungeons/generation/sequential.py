@@ -44,6 +44,7 @@ from dungeons.generation.rules import (
     STORY_ITEMS,
     DungeonKind,
     RoomKind,
+    lottery_terms,
 )
 
 #: The version whose rules this module runs (``rules.SUPPORTED_GENERATOR_VERSIONS`` lists it).
@@ -90,29 +91,24 @@ class DungeonPlan:
 def floor_plan(
     *, kind: DungeonKind, floor: int, rooms: int, n: int, completed: float, params: GenerationParams
 ) -> FloorPlan:
+    """The seed-independent part of floor ``floor``'s layout, from the same rules as ``floor_layout``."""
     rules = KIND_RULES[kind]
-    fixed = rules.fixed_priority[:rooms]
-    tail, marked = fixed[: len(rules.tail)], fixed[len(rules.tail) :]
+    tail, marked = rules.fixed_rooms(rooms)
     template: list[Room | None] = [None] * rooms
     for back, room_kind in enumerate(tail):
         template[rooms - 1 - back] = PLAIN_ROOMS[room_kind]
-    drivers = {"n": n, "completed": completed, "floor": floor}
-    tables: list[tuple[float, ...]] = []
-    offset: float
-    cap: float
-    for entry in LOTTERY:
-        if entry.kind in rules.banned:  # as in version 2: offset and cap 0, so the weight is 0
-            offset, cap = 0.0, 0.0
-        else:
-            offset, cap = getattr(params, entry.base) + drivers[entry.driver], getattr(params, entry.cap)
-        tables.append(tuple(float(clamp(0, offset - count, cap)) for count in range(rooms + 1)))
-    t, p, e = (sum(1 for room_kind in fixed if room_kind == entry.kind) for entry in LOTTERY)
+    terms = lottery_terms(floor=floor, n=n, completed=completed, params=params, banned=rules.banned)
+    w0, w1, w2 = (
+        tuple(float(clamp(0, offset - count, cap)) for count in range(rooms + 1)) for _, offset, cap in terms
+    )
+    fixed = tail + marked
+    t, p, e = (fixed.count(entry.kind) for entry in LOTTERY)
     return FloorPlan(
         template=tuple(template),
         free_rooms=tuple(range(rooms - len(tail))),
         marked=tuple(PLAIN_ROOMS[room_kind] for room_kind in marked),
         counts=(t, p, e),
-        weights=(tables[0], tables[1], tables[2]),
+        weights=(w0, w1, w2),
     )
 
 
