@@ -1,4 +1,5 @@
 """Pure dungeon generation engine (SPEC section 5): no Django, no global random, values in and out."""
+from dungeons.generation.draws import draw_weighted
 from dungeons.generation.dungeon import Dungeon, Floor, Room
 from dungeons.generation.formulas import (
     clamp,
@@ -11,7 +12,6 @@ from dungeons.generation.formulas import (
     round_half_away,
 )
 from dungeons.generation.generator import (
-    draw_weighted,
     floor_layout,
     generate_dungeon,
     lottery_weights,

@@ -5,6 +5,7 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
+from dungeons.generation.draws import draw_weighted
 from dungeons.generation.dungeon import Dungeon, Floor, Room
 from dungeons.generation.formulas import clamp, floor_count, npc_chance, npc_floor_weights, room_count
 from dungeons.generation.params import GenerationParams
@@ -20,8 +21,11 @@ from dungeons.generation.rules import (
     STORY_ITEMS,
     UNSUPPORTED_KINDS,
     DungeonKind,
+    LotteryTerm,
     RoomKind,
+    lottery_terms,
 )
+from dungeons.generation.sequential import SEQUENTIAL_VERSION, generate_sequential
 from dungeons.generation.streams import Stream, base_seed, stream_rng
 
 _DEFAULT_PARAMS = GenerationParams()
@@ -39,26 +43,7 @@ def parse_kind(kind: str) -> DungeonKind:
     return parsed
 
 
-_Term = tuple[RoomKind, float, float]
-
-
-def _lottery_terms(
-    *, floor: int, n: int, completed: float, params: GenerationParams, banned: frozenset[RoomKind]
-) -> list[_Term]:
-    """``(kind, base + driver, cap)`` per lottery entry: constant on a floor, so computed once.
-
-    A banned kind gets offset and cap 0, so its weight is 0 whatever the counts.
-    """
-    drivers = {"n": n, "completed": completed, "floor": floor}
-    return [
-        (entry.kind, 0.0, 0.0)
-        if entry.kind in banned
-        else (entry.kind, getattr(params, entry.base) + drivers[entry.driver], getattr(params, entry.cap))
-        for entry in LOTTERY
-    ]
-
-
-def _weights(terms: list[_Term], counts: Mapping[RoomKind, int]) -> list[float]:
+def _weights(terms: list[LotteryTerm], counts: Mapping[RoomKind, int]) -> list[float]:
     return [float(clamp(0, offset - counts.get(kind, 0), cap)) for kind, offset, cap in terms]
 
 
@@ -75,27 +60,8 @@ def lottery_weights(
 
     ``counts`` are the rooms of each kind already on this floor, the pre-marked ones included.
     """
-    terms = _lottery_terms(floor=floor, n=n, completed=completed, params=params, banned=banned)
+    terms = lottery_terms(floor=floor, n=n, completed=completed, params=params, banned=banned)
     return tuple(_weights(terms, counts))
-
-
-def draw_weighted(weights: Sequence[float], rng: random.Random) -> int | None:
-    """Index drawn with probability proportional to its weight, or None if all weights are zero.
-
-    Written out rather than ``rng.choices`` so the consumed randomness (one ``random()``) is part
-    of this engine's contract, not of the standard library's implementation.
-    """
-    total = sum(weights)
-    if total <= 0:
-        return None
-    u = rng.random() * total
-    acc = 0.0
-    for index, weight in enumerate(weights):
-        acc += weight
-        if u < acc:
-            return index
-    # Float rounding can leave u a hair above the running sum: give it to the last real candidate.
-    return max(index for index, weight in enumerate(weights) if weight > 0)
 
 
 def floor_layout(
@@ -115,8 +81,7 @@ def floor_layout(
     keeps its fixed rooms in priority order (boss, rest, treasure, trap).
     """
     rules = KIND_RULES[kind]
-    fixed = rules.fixed_priority[:rooms]
-    tail, marked = fixed[: len(rules.tail)], fixed[len(rules.tail) :]
+    tail, marked = rules.fixed_rooms(rooms)
     layout: list[RoomKind | None] = [None] * rooms
     for offset, room_kind in enumerate(tail):
         layout[rooms - 1 - offset] = room_kind
@@ -124,7 +89,7 @@ def floor_layout(
     for room_kind in marked:
         layout[free.pop(rng.randrange(len(free)))] = room_kind
     counts: Counter[RoomKind] = Counter(k for k in layout if k is not None)
-    terms = _lottery_terms(floor=floor, n=n, completed=completed, params=params, banned=rules.banned)
+    terms = lottery_terms(floor=floor, n=n, completed=completed, params=params, banned=rules.banned)
     for index in free:  # still ascending: the lottery runs in room order, as SPEC says
         weights = _weights(terms, counts)
         drawn = draw_weighted(weights, rng)
@@ -166,12 +131,16 @@ def generate_dungeon(
 ) -> Dungeon:
     """Generate an ordinary or frenzy dungeon per SPEC section 5; equal inputs and seed, equal dungeon.
 
-    ``rng`` is consumed by exactly one draw (64 bits) from which independent streams derive: one
-    per floor for its rooms, one for the NPC, one for story items (see ``streams``).
     ``npc_kinds`` are the kinds the guild has not rescued yet (default: all of them).
     ``kind="darkness"`` raises ValueError: the labyrinth has its own engine.
-    ``version`` picks the rules (``SUPPORTED_GENERATOR_VERSIONS``): version 1 has no sealed rooms,
-    so a dungeon stored by version 1 regenerates unchanged.
+    ``version`` picks the rules (``SUPPORTED_GENERATOR_VERSIONS``), so a stored dungeon regenerates
+    unchanged with the version that made it:
+
+    - version 1: ``rng`` is consumed by exactly one draw (64 bits) from which independent streams
+      derive: one per floor for its rooms, one for the NPC, one for story items (see ``streams``);
+    - version 2: version 1 plus sealed story rooms, from a stream of their own;
+    - version 3 (the default): the rules of version 2 drawn straight from ``rng`` in a fixed order,
+      with what does not depend on the seed cached (see ``sequential``): several times faster.
     """
     if version not in SUPPORTED_GENERATOR_VERSIONS:
         raise ValueError(f"generator version {version!r} is not one of {SUPPORTED_GENERATOR_VERSIONS}")
@@ -180,6 +149,11 @@ def generate_dungeon(
     params = _DEFAULT_PARAMS if params is None else params
     dungeon_kind = parse_kind(kind)
     candidates = npc_candidates(npc_kinds)
+    if version == SEQUENTIAL_VERSION:
+        return generate_sequential(
+            kind=dungeon_kind, n=n, rank=rank, completed=completed, same_guild=same_guild, params=params,
+            candidates=candidates, rng=rng,
+        )
     floors_total = floor_count(n=n, rank=rank, completed=completed, params=params)
     base = base_seed(rng)
 

@@ -10,9 +10,11 @@ from dungeons.generation.params import GenerationParams
 #: Bump whenever a change to the engine could turn the same seed and inputs into a different
 #: dungeon; stored with every generated dungeon so that replays know which rules made it.
 #: Version 2 adds sealed story rooms on later floors (opened by a story item found earlier).
-GENERATOR_VERSION = 2
+#: Version 3 keeps version 2's rules but draws from the caller's generator in one fixed order
+#: instead of seeding a generator per floor and concern (``sequential``): several times faster.
+GENERATOR_VERSION = 3
 #: Versions the engine can still generate: a stored dungeon replays with the rules that made it.
-SUPPORTED_GENERATOR_VERSIONS: tuple[int, ...] = (1, 2)
+SUPPORTED_GENERATOR_VERSIONS: tuple[int, ...] = (1, 2, 3)
 
 
 class DungeonKind(StrEnum):
@@ -46,6 +48,11 @@ class KindRules:
     @property
     def fixed_priority(self) -> tuple[RoomKind, ...]:
         return self.tail + self.marked
+
+    def fixed_rooms(self, rooms: int) -> tuple[tuple[RoomKind, ...], tuple[RoomKind, ...]]:
+        """``(tail, marked)`` for a floor of ``rooms`` rooms: a short floor keeps them in priority order."""
+        fixed = self.fixed_priority[:rooms]
+        return fixed[: len(self.tail)], fixed[len(self.tail) :]
 
 
 KIND_RULES: dict[DungeonKind, KindRules] = {
@@ -88,6 +95,27 @@ LOTTERY: tuple[LotteryEntry, ...] = (
     LotteryEntry(RoomKind.TRAP, base="trap_base", driver="completed", cap="trap_cap"),  # Y
     LotteryEntry(RoomKind.ENEMY, base="enemy_base", driver="floor", cap="enemy_cap"),  # Z
 )
+
+#: ``(kind, base + driver, cap)`` of one lottery entry on one floor: its weight is
+#: ``clamp(0, base + driver - count, cap)``.
+LotteryTerm = tuple[RoomKind, float, float]
+
+
+def lottery_terms(
+    *, floor: int, n: int, completed: float, params: GenerationParams, banned: frozenset[RoomKind]
+) -> list[LotteryTerm]:
+    """``(kind, base + driver, cap)`` per lottery entry: constant on a floor, so computed once.
+
+    A banned kind gets offset and cap 0, so its weight is 0 whatever the counts.
+    """
+    drivers = {"n": n, "completed": completed, "floor": floor}
+    return [
+        (entry.kind, 0.0, 0.0)
+        if entry.kind in banned
+        else (entry.kind, getattr(params, entry.base) + drivers[entry.driver], getattr(params, entry.cap))
+        for entry in LOTTERY
+    ]
+
 
 #: When every lottery weight is zero the room is an enemy room (SPEC).
 LOTTERY_FALLBACK = RoomKind.ENEMY

@@ -9,7 +9,8 @@ steers it, nothing is mocked but the seed source:
   mitigation capped at 75%) take 6, the third (attentiveness 0, stamina 0 so 20 HP) dies;
 - the NPC gets 500 HP so the enemies cannot kill it before the rescue.
 
-SEED 6 gives, for that party (N 3, R 0, C 10, one guild, every NPC kind a candidate):
+SEED 441 gives, under generator version 3, for that party (N 3, R 0, C 10, one guild, every NPC
+kind a candidate; under version 2 it was seed 6):
     floor 0: treasure, enemy, trap, rest, boss
     floor 1: story (the inquisitor), treasure, enemy, rest, boss
 Found with ``seed_where`` (tests/dungeons/run_helpers.py) over seeds 0..; the test checks the
@@ -43,7 +44,7 @@ from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
 
-SEED = 6
+SEED = 441
 CARRY_LIMITS = {"weapon_limit", "armor_slot_taken", "potion_limit", "weight_limit"}
 LAYOUT = [["treasure", "enemy", "trap", "rest", "boss"], ["story", "treasure", "enemy", "rest", "boss"]]
 

@@ -3,31 +3,46 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 
 import pytest
 
 from dungeons.generation import DungeonKind, GenerationParams, RoomKind, floor_layout, lottery_weights
 from dungeons.generation.generator import draw_weighted
+from dungeons.generation.sequential import floor_layout_sequential
 
 P = GenerationParams()
 ORDINARY, FRENZY = DungeonKind.ORDINARY, DungeonKind.FRENZY
 BOSS, REST, TREASURE, TRAP, ENEMY = RoomKind.BOSS, RoomKind.REST, RoomKind.TREASURE, RoomKind.TRAP, RoomKind.ENEMY
 
 
-def layout(kind: DungeonKind, rooms: int, seed: int = 1, params: GenerationParams = P, **kw: object) -> tuple:
-    args = {"floor": 0, "n": 4, "completed": 10.0} | kw
-    return floor_layout(kind=kind, rooms=rooms, params=params, rng=random.Random(seed), **args)  # type: ignore[arg-type]
+Layout = Callable[..., tuple]
+
+
+@pytest.fixture(params=[floor_layout, floor_layout_sequential], ids=["versions-1-2", "version-3"])
+def layout(request: pytest.FixtureRequest) -> Layout:
+    """One floor's room kinds as each generator version lays it out (the rules are the same)."""
+    lay = request.param
+
+    def make(kind: DungeonKind, rooms: int, seed: int = 1, params: GenerationParams = P, **kw: object
+             ) -> tuple:
+        args = {"floor": 0, "n": 4, "completed": 10.0} | kw
+        return lay(kind=kind, rooms=rooms, params=params, rng=random.Random(seed), **args)  # type: ignore
+
+    return make
 
 
 @pytest.mark.parametrize(
     ("rooms", "expected"),
     [(1, (BOSS,)), (2, (REST, BOSS)), (3, (TREASURE, REST, BOSS))],
 )
-def test_short_ordinary_floor_keeps_boss_then_rest_then_treasure(rooms: int, expected: tuple) -> None:
+def test_short_ordinary_floor_keeps_boss_then_rest_then_treasure(
+    layout: Layout, rooms: int, expected: tuple
+) -> None:
     assert layout(ORDINARY, rooms) == expected
 
 
-def test_four_room_ordinary_floor_is_exactly_the_fixed_rooms() -> None:
+def test_four_room_ordinary_floor_is_exactly_the_fixed_rooms(layout: Layout) -> None:
     for seed in range(20):
         rooms = layout(ORDINARY, 4, seed=seed)
         assert rooms[2:] == (REST, BOSS)
@@ -35,11 +50,11 @@ def test_four_room_ordinary_floor_is_exactly_the_fixed_rooms() -> None:
 
 
 @pytest.mark.parametrize(("rooms", "expected"), [(1, (BOSS,)), (2, (TRAP, BOSS))])
-def test_short_frenzy_floor_keeps_boss_then_trap(rooms: int, expected: tuple) -> None:
+def test_short_frenzy_floor_keeps_boss_then_trap(layout: Layout, rooms: int, expected: tuple) -> None:
     assert layout(FRENZY, rooms) == expected
 
 
-def test_treasure_and_trap_are_placed_at_random_positions() -> None:
+def test_treasure_and_trap_are_placed_at_random_positions(layout: Layout) -> None:
     positions = Counter(layout(ORDINARY, 8, seed=seed).index(TRAP) for seed in range(200))
     assert len(positions) > 3  # not always the same room
 
@@ -69,7 +84,7 @@ def test_lottery_weights_with_non_default_constants() -> None:
     assert lottery_weights(counts={ENEMY: 1}, floor=3, n=4, completed=1.0, params=q) == (3, 1, 6)
 
 
-def test_frenzy_lottery_never_draws_treasure() -> None:
+def test_frenzy_lottery_never_draws_treasure(layout: Layout) -> None:
     weights = lottery_weights(counts={}, floor=0, n=4, completed=10.0, params=P, banned=frozenset({TREASURE}))
     assert weights[0] == 0
     for seed in range(100):
@@ -78,7 +93,7 @@ def test_frenzy_lottery_never_draws_treasure() -> None:
         assert rooms[-1] == BOSS and rooms.count(TRAP) >= 1
 
 
-def test_all_zero_weights_make_enemy_rooms() -> None:
+def test_all_zero_weights_make_enemy_rooms(layout: Layout) -> None:
     zero_caps = GenerationParams(treasure_cap=0, trap_cap=0, enemy_cap=0)
     rooms = layout(ORDINARY, 8, params=zero_caps)
     assert sorted(rooms[:6]) == sorted((TREASURE, TRAP, ENEMY, ENEMY, ENEMY, ENEMY))
