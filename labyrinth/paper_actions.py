@@ -1,6 +1,6 @@
 """The JSON of mode ``labyrinth_paper``'s actions <-> the rules engine's requests (seed 002).
 
-One shape for both variants (docs/paper-labyrinth-hosting.md has examples)::
+One shape for both variants (docs/paper-labyrinth.md, "Hosting", has examples)::
 
     {"type": "start", "cell": 7}                      # before the game: the secret start cell
     {"type": "turn",                                   # a turn (classic: one movement + any number

@@ -1,7 +1,7 @@
 """Seed 002's paper Labyrinth hosted as match mode ``labyrinth_paper`` (SPEC 9.4, issue 18).
 
 2-5 players, variant ``classic`` or ``quantum``; the server is the game master (the rules engine
-``labyrinth.engine.paper.rules``). docs/paper-labyrinth-hosting.md describes the hosted form:
+``labyrinth.engine.paper.rules``). docs/paper-labyrinth.md ("Hosting") describes the hosted form:
 
 - **Settings** (``validate_settings``): the variant, the map (a designer map's id, or null: a map of
   ``rows`` x ``cols`` generated from the match seed for the number of seats), how starts are chosen,
@@ -253,7 +253,7 @@ class PaperLabyrinthMode(ModeAdapter):
         return [{"type": "turn", "steps": [step]} for step in moves]
 
     def legal_actions(self, state: JSON, seat: int) -> list[JSON]:
-        """Every one-step turn the engine accepts now, or the starts. The engine's ``_check`` is exactly the
+        """Every one-step turn the engine accepts now, or the starts. The engine's ``check_turn`` is exactly the
         refusal part of ``rules.apply`` (the turn itself never refuses); tests apply every listed action."""
         if self.awaiting(state) != seat:
             return []
@@ -266,7 +266,7 @@ class PaperLabyrinthMode(ModeAdapter):
         found = []
         for action in self._candidates(game):
             try:  # the engine's own check of a turn (public facts only); apply runs it first
-                rules._check(game, engine_seat, turn_from_json(action, cells))  # noqa: SLF001
+                rules.check_turn(game, engine_seat, turn_from_json(action, cells))
             except Refused:
                 continue
             found.append(action)

@@ -212,7 +212,9 @@ def _status_message(state: GameState, seat: int) -> Message:
 # --- validating a turn (public facts only) -----------------------------------------------------------
 
 
-def _check(state: GameState, seat: int, turn: Turn) -> None:
+def check_turn(state: GameState, seat: int, turn: Turn) -> None:
+    """Refuse ``turn`` for ``seat`` now with ``Refused`` (public facts only), or return: the refusal
+    part of ``apply``, which calls it first; hosts use it to list the legal turns without applying them."""
     o = state.options
     if state.result is not None:
         raise Refused("game_over", "the game is over")
@@ -1090,7 +1092,7 @@ def apply(state: GameState, seat: int, request: Request,
             raise Refused("bad_seat", "no such seat to repeat")
         head = _msg(seat, "repeat", f"Последний ход игрока {request.seat + 1}:", of=request.seat)
         return state, [head] + list(state.last.get(request.seat, []))
-    _check(state, seat, request)
+    check_turn(state, seat, request)
     new = state.copy()
     turn = _Turn(new, seat, request)
     msgs = turn.run()
