@@ -121,7 +121,7 @@ else:
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# --- Cache (throttling, the guild list's pages) ---------------------------------------------
+# --- Cache (throttling) ---------------------------------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     # Short socket timeouts: an unreachable Redis must cost a request a second, not hang it (the
@@ -130,9 +130,11 @@ if REDIS_URL:
                           "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1}}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-# The guild list's pages as cached bytes (guilds/listcache.py, docs/guilds.md): on by default only
-# with a cache every process shares (Redis); a page lives at most this many seconds.
-GUILD_LIST_CACHE = env_bool("GUILD_LIST_CACHE", bool(REDIS_URL))
+
+# The guild list's pages, kept as bytes in each web process (guilds/listcache.py, docs/guilds.md):
+# at most this many pages per process, each at most this many seconds old.
+GUILD_LIST_CACHE = env_bool("GUILD_LIST_CACHE", True)
+GUILD_LIST_CACHE_PAGES = int(os.environ.get("GUILD_LIST_CACHE_PAGES", "2000"))
 GUILD_LIST_CACHE_SECONDS = int(os.environ.get("GUILD_LIST_CACHE_SECONDS", "60"))
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -9,6 +9,8 @@ from rest_framework import serializers, status
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
+from rest_framework_simplejwt.authentication import JWTAuthentication
 
 from backend.api.schema import errors
 from backend.api.views import PlayerApi
@@ -44,6 +46,10 @@ def _detail(guild_id: int) -> dict[str, Any]:
 
 
 class GuildListCreateApi(PlayerApi):
+    # The JWT user lookup also reads the list's generation (no round trip of its own for a kept page).
+    authentication_classes = [listcache.ListJWTAuthentication if cls is JWTAuthentication else cls
+                              for cls in api_settings.DEFAULT_AUTHENTICATION_CLASSES]
+
     @extend_schema(
         operation_id="v1_guilds_list",
         parameters=[GuildListQuery],
@@ -69,7 +75,8 @@ class GuildListCreateApi(PlayerApi):
         key = listcache.page_key((request.accepted_media_type, min_members,
                                   *(request.query_params.getlist(name) for name in GUILD_LIST_PARAMS)))
         body = listcache.cached_bytes(key, lambda: renderer.render(list_page(), request.accepted_media_type,
-                                                                   self.get_renderer_context()))
+                                                                   self.get_renderer_context()),
+                                      generation=listcache.generation_for(request.user))
         return HttpResponse(body, content_type=renderer.media_type)
 
     @extend_schema(request=GuildCreateInput, responses={201: GuildDetailOutput, **errors(400, 401, 409)},

@@ -3,42 +3,38 @@
 The list (``GET /api/v1/guilds/``) shows the same bytes to every player for the same query, and
 changes only when a guild changes (a create, a rename, a close, a join, a leave, a kick, a
 disband, a leadership change, a rank, the activity pass, an admin edit), when a leader's
-username changes, or when ``GuildRules.min_members`` (the ``is_forming`` flag) changes. So a page
-is rendered once and its bytes kept in the Django cache (Redis in production) until the next such
-change.
+username changes, or when ``GuildRules.min_members`` (the ``is_forming`` flag) changes. So each
+web process renders a page once and keeps its bytes until the next such change.
 
-**The generation.** One cache key, ``GENERATION_KEY``, holds a random token. Every change calls
-``guild_list_changed()``, which replaces the token with a fresh one once the change's transaction
-*commits* (``transaction.on_commit``). A page is stored as ``(token, bytes)`` under a key made of
-everything the response depends on (the query's four parameters, the negotiated media type, the
-``min_members`` it was rendered with, the signing keys of its cursors, ``FORMAT_VERSION``); the
-token stored with it is the one read *before* the page's query ran. A reader fetches the token
-and the page in one round trip (``get_many``: Redis ``MGET``, atomic) and serves the bytes only if
-the page's token is the current one.
+**The generation.** One database row, ``GuildListGeneration`` (pk 1), counts the changes. Every
+change calls ``guild_list_changed()``, which adds one to it right after the change's transaction
+*commits* (``transaction.on_commit``, a one-row ``UPDATE`` of its own). A page is kept as
+``(generation, bytes)`` under a key made of everything its bytes depend on (the query's four
+parameters, the negotiated media type, the ``min_members`` it was rendered with, the keys its
+cursors are signed with, ``FORMAT_VERSION``); the generation kept with it is the one read *before*
+the page's query ran. A request serves a kept page only if its generation is the current one.
 
-Why that is exact: a page stored with token T is served only while T is current, i.e. while no
-change has committed since T was set, and its query ran after T was read, so it saw every change
-committed before T was set. A reader whose query ran before a writer's commit stores its page
-with the old token, which is dead once the writer's on-commit replacement lands, whenever the
-store happens. A writer's own HTTP response goes out after its replacement, so no request that
-starts after a change is reported done can be served a page from before it. Tokens are random (never
-reused), so an evicted or flushed generation key starts a fresh token instead of bringing an old
-one back. Reads inside a transaction (``atomic`` blocks: tests, or a service reading the list
-after writing) bypass the cache both ways: their snapshot may be older than the token they would
-read, or hold uncommitted rows.
+The current value costs no round trip of its own: the list view authenticates with
+``ListJWTAuthentication``, simplejwt's JWT authentication whose user lookup (the one query every
+authenticated request makes) also selects the generation row's value. A request authenticated
+otherwise (a session) reads it with one more query.
 
-**Failures.** Any cache error makes the list compute the page directly (and log a warning);
-after one, this process leaves the cache alone for ``BREAKER_SECONDS`` so a down Redis costs one
-connection timeout, not one per request. A replacement that fails is remembered and retried
-before this process uses the cache again. What cannot be repaired: a writer that cannot reach
-Redis while readers in other processes can. Their pages of the old token are then served until
-the page TTL (``GUILD_LIST_CACHE_SECONDS``, default 60) expires them, which bounds the staleness.
+Why that is exact: a page kept with generation G is served only while G is current, i.e. while no
+change has committed and been counted since G was read, and its query ran after G was read, so
+it saw every change counted before. A reader whose query ran before a writer's commit keeps its
+page under the old generation, which is dead once the writer's count lands, whenever the keeping
+happens. A writer's HTTP response goes out after its count, so no request that starts after a
+change is reported done is served a page from before it. Reads inside a transaction (``atomic``
+blocks: tests, or a service reading the list after writing) bypass the pages both ways: their
+snapshot may be older than the generation they read, or hold uncommitted rows.
 
-**Where it is on.** ``settings.GUILD_LIST_CACHE``: on by default when ``REDIS_URL`` is set (a
-cache every process shares). A process-local cache (locmem, the embedded default) cannot carry a
-token change from the Celery worker's activity pass or another web process, so the list is not
-cached there unless the setting turns it on (a single-process deployment may). The invalidation
-itself always runs: it costs one cache write per changing transaction.
+**Where the pages live.** In each process's memory (``GUILD_LIST_CACHE_PAGES`` pages at most, least
+recently used dropped first, each at most ``GUILD_LIST_CACHE_SECONDS`` old): the generation, not the
+store, is shared, so every process of every machine sees a change at once, the Celery worker's
+activity pass included. Nothing depends on Redis; a cache outage cannot touch the list. The one
+thing not repaired: a process that dies between a change's commit and its count (or a database
+that refuses the count) leaves that change uncounted; pages then lag it until the next change or
+at most ``GUILD_LIST_CACHE_SECONDS`` (the activity fold counts one every 10 minutes).
 
 **Who calls** ``guild_list_changed()``: the receivers below (every ``save``/``delete`` of a
 ``Guild``, of the ``GuildRules`` row, of a user whose username may have changed, and each
@@ -50,106 +46,142 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import secrets
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import cache
-from django.db import connection, transaction
+from django.db import DatabaseError, IntegrityError, connection, transaction
+from django.db.models import F
+from django.db.models.expressions import RawSQL
+from drf_spectacular.contrib.rest_framework_simplejwt import SimpleJWTScheme
+from rest_framework_simplejwt.authentication import JWTAuthentication
 
 logger = logging.getLogger(__name__)
 
-GENERATION_KEY = "guilds:list:generation"
-PAGE_KEY_PREFIX = "guilds:list:page:"
-#: Bump when the list's bytes change shape for the same data (a field, a renderer option): pages of
-#: the old code then stop matching without a flush.
+#: Bump when the list's bytes change shape for the same data (a field, a renderer option).
 FORMAT_VERSION = 1
-#: After a cache error this process computes pages directly for this long before trying again.
-BREAKER_SECONDS = 5.0
+#: The attribute of ``request.user`` that ``ListJWTAuthentication`` fills.
+GENERATION_ATTR = "guild_list_generation"
 
-_state: dict[str, Any] = {"down_until": 0.0, "owed": False, "keys": None}
+_pages: OrderedDict[str, tuple[int, float, bytes]] = OrderedDict()
+_lock = threading.Lock()
+_fingerprint_memo: dict[str, Any] = {"keys": None, "digest": ""}
 
 
 def enabled() -> bool:
-    return bool(getattr(settings, "GUILD_LIST_CACHE", False))
+    return bool(getattr(settings, "GUILD_LIST_CACHE", True))
 
+
+# --- the generation ------------------------------------------------------------------------------
 
 def guild_list_changed(*, using: str | None = None) -> None:
     """Call in the transaction of every change of what the list shows: once it commits, every
-    cached page stops being served. Outside a transaction the replacement is immediate."""
-    transaction.on_commit(_new_generation, using=using, robust=True)
+    kept page stops being served. Outside a transaction the count is immediate."""
+    transaction.on_commit(_count_change, using=using, robust=True)
 
 
-def _new_generation() -> bool:
-    """Replace the generation token; on failure remember it is owed (this process will not use
-    the cache until it is paid)."""
-    try:
-        cache.set(GENERATION_KEY, secrets.token_hex(12), timeout=None)
-    except Exception:  # noqa: BLE001 - any cache backend error (redis.ConnectionError, timeouts)
-        _state["owed"] = True
-        _trip()
-        logger.error("guild list cache: could not replace the generation; pages of other processes "
-                     "may be served until they expire (GUILD_LIST_CACHE_SECONDS)", exc_info=True)
-        return False
-    _state["owed"] = False
-    return True
+def _count_change() -> None:
+    from guilds.models import GuildListGeneration
+
+    if not GuildListGeneration.objects.filter(pk=1).update(value=F("value") + 1):
+        try:
+            with transaction.atomic():
+                GuildListGeneration.objects.create(pk=1, value=1)
+        except IntegrityError:  # created meanwhile: count on it
+            GuildListGeneration.objects.filter(pk=1).update(value=F("value") + 1)
 
 
-def _trip() -> None:
-    _state["down_until"] = time.monotonic() + BREAKER_SECONDS
+def _generation_sql() -> str:
+    from guilds.models import GuildListGeneration
+
+    return f"SELECT value FROM {connection.ops.quote_name(GuildListGeneration._meta.db_table)} WHERE id = 1"
 
 
-def _signing_fingerprint() -> str:
-    """The keys cursors are signed and checked with: a page (and its cursors) of other keys never matches."""
+def current_generation() -> int | None:
+    """The generation now (None if the row is missing: then nothing is kept)."""
+    from guilds.models import GuildListGeneration
+
+    return GuildListGeneration.objects.filter(pk=1).values_list("value", flat=True).first()
+
+
+def generation_for(user: Any) -> int | None:
+    """The generation read with the caller's user row, or read now."""
+    value = getattr(user, GENERATION_ATTR, False)
+    return current_generation() if value is False else value
+
+
+class _UsersWithGeneration:
+    """Stands in for the user model in simplejwt's ``get_user``: the same lookup, one column more."""
+
+    def __init__(self, model: Any) -> None:
+        self.DoesNotExist = model.DoesNotExist
+        self.objects = model._default_manager.annotate(**{GENERATION_ATTR: RawSQL(_generation_sql(), ())})
+
+
+class ListJWTAuthentication(JWTAuthentication):
+    """simplejwt's JWT authentication (every check the same) whose user query also reads the list's
+    generation, so that serving a kept page needs no round trip beyond the one every request makes."""
+
+    _users: _UsersWithGeneration | None = None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        users = ListJWTAuthentication._users
+        if users is None or users.DoesNotExist is not self.user_model.DoesNotExist:
+            users = ListJWTAuthentication._users = _UsersWithGeneration(self.user_model)
+        self.user_model = users  # type: ignore[assignment]
+
+
+class ListJWTScheme(SimpleJWTScheme):
+    """The OpenAPI schema documents it as the same bearer JWT scheme."""
+
+    target_class = "guilds.listcache.ListJWTAuthentication"
+
+
+# --- the pages -----------------------------------------------------------------------------------
+
+def _fingerprint() -> str:
+    """The keys cursors are signed and checked with: a page and its cursors of other keys never matches."""
     keys = (settings.SECRET_KEY, *getattr(settings, "SECRET_KEY_FALLBACKS", ()))
-    cached = _state["keys"]
-    if cached is None or cached[0] != keys:
-        cached = (keys, hashlib.blake2b(repr(keys).encode(), digest_size=8).hexdigest())
-        _state["keys"] = cached
-    return str(cached[1])
+    if _fingerprint_memo["keys"] != keys:
+        _fingerprint_memo.update(keys=keys, digest=hashlib.blake2b(repr(keys).encode(), digest_size=8).hexdigest())
+    return str(_fingerprint_memo["digest"])
 
 
 def page_key(parts: Iterable[object]) -> str:
-    """The cache key of a page: a digest of everything its bytes depend on."""
-    material = repr((FORMAT_VERSION, _signing_fingerprint(), *parts)).encode("utf-8", "surrogatepass")
-    return PAGE_KEY_PREFIX + hashlib.blake2b(material, digest_size=16).hexdigest()
+    """The key of a page: a digest of everything its bytes depend on."""
+    material = repr((FORMAT_VERSION, _fingerprint(), *parts)).encode("utf-8", "surrogatepass")
+    return hashlib.blake2b(material, digest_size=16).hexdigest()
 
 
-def cached_bytes(key: str, render: Callable[[], bytes]) -> bytes:
-    """The page under ``key`` if it belongs to the current generation, else ``render()`` (stored).
-
-    ``render``'s own errors (a 400 for a bad cursor) propagate and store nothing; cache errors never
-    do: the page is then rendered directly.
-    """
-    if not enabled() or connection.in_atomic_block or time.monotonic() < _state["down_until"]:
+def cached_bytes(key: str, render: Callable[[], bytes], *, generation: int | None) -> bytes:
+    """The page under ``key`` if it was kept at ``generation`` (read before this call), else
+    ``render()``, kept at ``generation``. ``render``'s errors (a 400 for a bad cursor) propagate
+    and keep nothing."""
+    if generation is None or not enabled() or connection.in_atomic_block:
         return render()
-    generation: str | None
-    try:
-        if _state["owed"] and not _new_generation():
-            return render()
-        found = cache.get_many([GENERATION_KEY, key])
-        generation = found.get(GENERATION_KEY)
-        if generation is None:  # never set, evicted or flushed: start a fresh token
-            fresh = secrets.token_hex(12)
-            generation = fresh if cache.add(GENERATION_KEY, fresh, timeout=None) else cache.get(GENERATION_KEY)
-        else:
-            page = found.get(key)
-            if isinstance(page, tuple) and len(page) == 2 and page[0] == generation:
-                return bytes(page[1])
-    except Exception:  # noqa: BLE001 - any cache backend error
-        _trip()
-        logger.warning("guild list cache unavailable; rendering the page directly", exc_info=True)
-        return render()
-    body = render()  # after reading the generation: its snapshot includes every change before it
-    if generation is not None:
-        try:
-            cache.set(key, (generation, body), timeout=settings.GUILD_LIST_CACHE_SECONDS)
-        except Exception:  # noqa: BLE001
-            _trip()
-            logger.warning("guild list cache unavailable; page not stored", exc_info=True)
+    now = time.monotonic()
+    with _lock:
+        kept = _pages.get(key)
+        if kept is not None and kept[0] == generation and now - kept[1] < settings.GUILD_LIST_CACHE_SECONDS:
+            _pages.move_to_end(key)
+            return kept[2]
+    body = render()  # after the generation was read: its snapshot includes every change counted before it
+    with _lock:
+        _pages[key] = (generation, now, body)
+        _pages.move_to_end(key)
+        while len(_pages) > settings.GUILD_LIST_CACHE_PAGES:
+            _pages.popitem(last=False)
     return body
+
+
+def forget_pages() -> None:
+    """Drop this process's kept pages (tests; never needed for correctness)."""
+    with _lock:
+        _pages.clear()
 
 
 # --- the writers that go through model saves ------------------------------------------------------
@@ -166,8 +198,13 @@ def _on_user_saved(sender: type, *, created: bool = False, update_fields: Any = 
 
 
 def _on_migrate(sender: Any, **kwargs: Any) -> None:
-    """A migration may rewrite listed columns without saving models; never fails the migrate."""
-    _new_generation()
+    """A migration may rewrite listed columns without saving models."""
+    if getattr(sender, "name", None) != "guilds":
+        return
+    try:
+        _count_change()
+    except DatabaseError:  # e.g. migrating backwards past the row's table
+        logger.warning("guild list generation not counted after migrate", exc_info=True)
 
 
 def connect_receivers() -> None:
