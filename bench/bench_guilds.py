@@ -8,8 +8,8 @@ recompute against a naive per-guild loop.
     .venv/bin/python bench/bench_guilds.py --skip-recompute   # the list only (~3 minutes)
 
 Environment: ``BENCH_DATABASE_URL`` (default postgres://postgres@127.0.0.1:5432/deepdelve_bench; the
-database is created if missing), ``BENCH_REDIS_URL`` (default redis://127.0.0.1:6379/2: the server's
-cache, which holds the list's pages; without a Redis answering there the list is served uncached).
+database is created if missing). The list's pages are kept in the server's processes
+(``guilds/listcache.py``); ``--no-list-cache`` serves it computed on every request instead.
 Everything runs on 127.0.0.1. Not part of the test suite.
 """
 from __future__ import annotations
@@ -44,7 +44,6 @@ BASELINE_PATH = "/bench/baseline/"
 AIM_P99_MS = 50.0  # the list at 8 connections, every scenario (issue 19)
 AIM_P99_CONNECTIONS = 8
 AIM_THROUGHPUT_RATIO = 0.8  # the list vs the baseline at every connection count (issue 19)
-DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/2"
 AIM_RECOMPUTE_S = 2.0
 AIM_TICK_S = 0.1
 AIM_TICK_VS_NAIVE = 20.0
@@ -66,20 +65,6 @@ def _configure_environment(database_url: str) -> None:
     os.environ["LOG_LEVEL"] = "WARNING"
     os.environ["DJANGO_SETTINGS_MODULE"] = "backend.settings"
     os.environ.pop("CELERY_TASK_ALWAYS_EAGER", None)
-
-
-def _configure_cache(redis_url: str, *, list_cache: bool) -> None:
-    """The cache of this process and the server: Redis if it answers (the guild list's pages)."""
-    os.environ.pop("REDIS_URL", None)
-    if redis_url:
-        import redis
-
-        try:
-            redis.Redis.from_url(redis_url, socket_connect_timeout=1).ping()
-            os.environ["REDIS_URL"] = redis_url
-        except redis.RedisError as exc:
-            print(f"no Redis at {redis_url} ({exc}): serving without it, the guild list uncached", flush=True)
-    os.environ["GUILD_LIST_CACHE"] = "1" if list_cache and os.environ.get("REDIS_URL") else "0"
 
 
 def _ensure_database(database_url: str) -> None:
@@ -501,9 +486,8 @@ def bench_http(*, seconds: float, warmup: float, rounds: int, workers: int, thre
         with _server(workers=workers, threads=threads, log_dir=log_dir) as (port, _process):
             status, body = get(port, BASELINE_PATH, headers)
             assert status == 200, (status, body)
-            cache = os.environ.get("GUILD_LIST_CACHE", "1" if os.environ.get("REDIS_URL") else "0")
             print(f"http: gunicorn gthread {workers} workers x {threads} threads on 127.0.0.1:{port}; "
-                  f"guild list cache {'on, REDIS_URL=' + os.environ['REDIS_URL'] if cache == '1' else 'OFF'}",
+                  f"guild list pages kept: {'yes' if os.environ.get('GUILD_LIST_CACHE') == '1' else 'NO'}",
                   flush=True)
             scenarios = [("baseline (bare JSON view + JWT)", BASELINE_PATH), *_list_scenarios(port, headers, depth)]
             # Scenarios are interleaved in short rounds so that a burst of other load on the machine
@@ -653,8 +637,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=3.0, help="measured seconds per load scenario")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds the seconds are split into")
     parser.add_argument("--warmup", type=float, default=0.5, help="unmeasured seconds before each window")
-    parser.add_argument("--redis-url", default=os.environ.get("BENCH_REDIS_URL", DEFAULT_REDIS_URL),
-                        help="the server's cache (REDIS_URL); '' serves without Redis (list cache off)")
     parser.add_argument("--no-list-cache", action="store_true",
                         help="serve with GUILD_LIST_CACHE=0: the list computed on every request")
     parser.add_argument("--connections", default="8,32", help="comma-separated concurrent connections")
@@ -672,7 +654,7 @@ def main(argv: list[str] | None = None) -> int:
 
     started = time.perf_counter()
     _configure_environment(args.database_url)
-    _configure_cache(args.redis_url, list_cache=not args.no_list_cache)
+    os.environ["GUILD_LIST_CACHE"] = "0" if args.no_list_cache else "1"
     _ensure_database(args.database_url)
 
     import django

@@ -31,9 +31,6 @@ from guilds.serializers import (
 )
 
 
-GUILD_LIST_PARAMS = tuple(GuildListQuery().fields)
-
-
 def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
     serializer = serializer_class(data=data)
     serializer.is_valid(raise_exception=True)
@@ -70,10 +67,9 @@ class GuildListCreateApi(PlayerApi):
         renderer = request.accepted_renderer
         if not isinstance(renderer, JSONRenderer):  # the browsable API's page shows the user: not cached
             return Response(list_page())
-        # The same bytes for every player: keyed by the raw query (a page is stored only once it
-        # validated), the negotiated media type (e.g. an indent) and the forming threshold it used.
-        key = listcache.page_key((request.accepted_media_type, min_members,
-                                  *(request.query_params.getlist(name) for name in GUILD_LIST_PARAMS)))
+        # The same bytes for every player: keyed by the raw query string (a page is kept only once
+        # it validated), the negotiated media type (e.g. an indent) and the forming threshold it used.
+        key = listcache.page_key((request.accepted_media_type, min_members, request.META.get("QUERY_STRING", "")))
         body = listcache.cached_bytes(key, lambda: renderer.render(list_page(), request.accepted_media_type,
                                                                    self.get_renderer_context()),
                                       generation=listcache.generation_for(request.user))
