@@ -9,8 +9,6 @@ from rest_framework import serializers, status
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.settings import api_settings
-from rest_framework_simplejwt.authentication import JWTAuthentication
 
 from backend.api.schema import errors
 from backend.api.views import PlayerApi
@@ -43,9 +41,9 @@ def _detail(guild_id: int) -> dict[str, Any]:
 
 
 class GuildListCreateApi(PlayerApi):
-    # The JWT user lookup also reads the list's generation (no round trip of its own for a kept page).
-    authentication_classes = [listcache.ListJWTAuthentication if cls is JWTAuthentication else cls
-                              for cls in api_settings.DEFAULT_AUTHENTICATION_CLASSES]
+    def get_authenticators(self) -> list[Any]:
+        # The JWT user lookup also reads the list's generation (no round trip of its own for a kept page).
+        return listcache.reading_generation(super().get_authenticators())
 
     @extend_schema(
         operation_id="v1_guilds_list",

@@ -14,10 +14,10 @@ parameters, the negotiated media type, the ``min_members`` it was rendered with,
 cursors are signed with, ``FORMAT_VERSION``); the generation kept with it is the one read *before*
 the page's query ran. A request serves a kept page only if its generation is the current one.
 
-The current value costs no round trip of its own: the list view authenticates with
-``ListJWTAuthentication``, simplejwt's JWT authentication whose user lookup (the one query every
-authenticated request makes) also selects the generation row's value. A request authenticated
-otherwise (a session) reads it with one more query.
+The current value costs no round trip of its own: the list view's JWT authentication (simplejwt's,
+every check the same, see ``reading_generation``) looks the user up (the one query every
+authenticated request makes) with the generation row's value as one more column. A request
+authenticated otherwise (a session) reads it with one more query.
 
 Why that is exact: a page kept with generation G is served only while G is current, i.e. while no
 change has committed and been counted since G was read, and its query ran after G was read, so
@@ -56,14 +56,13 @@ from django.conf import settings
 from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.db.models import F
 from django.db.models.expressions import RawSQL
-from drf_spectacular.contrib.rest_framework_simplejwt import SimpleJWTScheme
 from rest_framework_simplejwt.authentication import JWTAuthentication
 
 logger = logging.getLogger(__name__)
 
 #: Bump when the list's bytes change shape for the same data (a field, a renderer option).
 FORMAT_VERSION = 1
-#: The attribute of ``request.user`` that ``ListJWTAuthentication`` fills.
+#: The attribute of ``request.user`` that the list view's JWT user query fills.
 GENERATION_ATTR = "guild_list_generation"
 
 _pages: OrderedDict[str, tuple[int, float, bytes]] = OrderedDict()
@@ -121,24 +120,21 @@ class _UsersWithGeneration:
         self.objects = model._default_manager.annotate(**{GENERATION_ATTR: RawSQL(_generation_sql(), ())})
 
 
-class ListJWTAuthentication(JWTAuthentication):
-    """simplejwt's JWT authentication (every check the same) whose user query also reads the list's
-    generation, so that serving a kept page needs no round trip beyond the one every request makes."""
-
-    _users: _UsersWithGeneration | None = None
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        users = ListJWTAuthentication._users
-        if users is None or users.DoesNotExist is not self.user_model.DoesNotExist:
-            users = ListJWTAuthentication._users = _UsersWithGeneration(self.user_model)
-        self.user_model = users  # type: ignore[assignment]
+_users_memo: dict[str, _UsersWithGeneration] = {}
 
 
-class ListJWTScheme(SimpleJWTScheme):
-    """The OpenAPI schema documents it as the same bearer JWT scheme."""
-
-    target_class = "guilds.listcache.ListJWTAuthentication"
+def reading_generation(authenticators: list[Any]) -> list[Any]:
+    """Make simplejwt's JWT authentication (every check the same) read the list's generation in its
+    user query, so that serving a kept page needs no round trip beyond the one every request makes.
+    The authenticators stay of their class (the OpenAPI schema names the same bearer scheme)."""
+    for authenticator in authenticators:
+        if type(authenticator) is JWTAuthentication:
+            label = authenticator.user_model._meta.label
+            users = _users_memo.get(label)
+            if users is None or users.DoesNotExist is not authenticator.user_model.DoesNotExist:
+                users = _users_memo[label] = _UsersWithGeneration(authenticator.user_model)
+            authenticator.user_model = users
+    return authenticators
 
 
 # --- the pages -----------------------------------------------------------------------------------
