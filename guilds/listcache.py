@@ -86,9 +86,11 @@ def _count_change() -> None:
     from guilds.models import GuildListGeneration
 
     if not GuildListGeneration.objects.filter(pk=1).update(value=F("value") + 1):
+        # A lost row restarts from the clock, not from 1: a page kept at a value of the old row
+        # must never match a value of the new one.
         try:
             with transaction.atomic():
-                GuildListGeneration.objects.create(pk=1, value=1)
+                GuildListGeneration.objects.create(pk=1, value=time.time_ns())
         except IntegrityError:  # created meanwhile: count on it
             GuildListGeneration.objects.filter(pk=1).update(value=F("value") + 1)
 

@@ -309,7 +309,7 @@ def test_without_the_generation_row_nothing_is_kept_and_the_next_change_makes_it
     assert b"Rowless guild" in client.get("/api/v1/guilds/").content
     assert api_client(guild.leader).patch(f"/api/v1/guilds/{guild.pk}/", {"is_open": False},
                                           format="json").status_code == 200
-    assert GuildListGeneration.objects.get(pk=1).value >= 1  # made by the first change counted
+    assert GuildListGeneration.objects.get(pk=1).value > 10**18  # made by the first change, from the clock
     assert b"Rowless guild" not in client.get("/api/v1/guilds/").content
 
 
