@@ -131,6 +131,12 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
+# The guild list's pages, kept as bytes in each web process (guilds/listcache.py, docs/guilds.md):
+# at most this many pages per process, each at most this many seconds old.
+GUILD_LIST_CACHE = env_bool("GUILD_LIST_CACHE", True)
+GUILD_LIST_CACHE_PAGES = int(os.environ.get("GUILD_LIST_CACHE_PAGES", "2000"))
+GUILD_LIST_CACHE_SECONDS = int(os.environ.get("GUILD_LIST_CACHE_SECONDS", "60"))
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

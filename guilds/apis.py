@@ -3,15 +3,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import HttpResponse
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from backend.api.schema import errors
 from backend.api.views import PlayerApi
 from backend.errors import NotAllowed
-from guilds import selectors, services
+from guilds import listcache, selectors, services
 from guilds.serializers import (
     ApplicationOutput,
     DisbandStateOutput,
@@ -39,18 +41,37 @@ def _detail(guild_id: int) -> dict[str, Any]:
 
 
 class GuildListCreateApi(PlayerApi):
+    def get_authenticators(self) -> list[Any]:
+        # The JWT user lookup also reads the list's generation (no round trip of its own for a kept page).
+        return listcache.reading_generation(super().get_authenticators())
+
     @extend_schema(
         operation_id="v1_guilds_list",
         parameters=[GuildListQuery],
         responses={200: GuildListOutput, **errors(400, 401)},
         summary="Browse open guilds (keyset-paginated)",
     )
-    def get(self, request: Request) -> Response:
-        query = _valid(GuildListQuery, request.query_params)
-        page = selectors.guild_list(ordering=query["ordering"], search=query["search"],
-                                    cursor=query["cursor"] or None, page_size=query["page_size"])
-        # The selector already returns the items in GuildListItem's shape (it is the hot path).
-        return Response({"results": page.items, "next": page.next_cursor})
+    def get(self, request: Request) -> HttpResponse:
+        min_members = selectors.guild_min_members()
+
+        def list_page() -> dict[str, Any]:
+            query = _valid(GuildListQuery, request.query_params)
+            page = selectors.guild_list(ordering=query["ordering"], search=query["search"],
+                                        cursor=query["cursor"] or None, page_size=query["page_size"],
+                                        min_members=min_members)
+            # The selector already returns the items in GuildListItem's shape (it is the hot path).
+            return {"results": page.items, "next": page.next_cursor}
+
+        renderer = request.accepted_renderer
+        if not isinstance(renderer, JSONRenderer):  # the browsable API's page shows the user: not cached
+            return Response(list_page())
+        # The same bytes for every player: keyed by the raw query string (a page is kept only once
+        # it validated), the negotiated media type (e.g. an indent) and the forming threshold it used.
+        key = listcache.page_key((request.accepted_media_type, min_members, request.META.get("QUERY_STRING", "")))
+        body = listcache.cached_bytes(key, lambda: renderer.render(list_page(), request.accepted_media_type,
+                                                                   self.get_renderer_context()),
+                                      generation=listcache.generation_for(request.user))
+        return HttpResponse(body, content_type=renderer.media_type)
 
     @extend_schema(request=GuildCreateInput, responses={201: GuildDetailOutput, **errors(400, 401, 409)},
                    summary="Found a guild (guildless players only)")

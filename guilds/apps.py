@@ -4,3 +4,8 @@ from django.apps import AppConfig
 
 class GuildsConfig(AppConfig):
     name = "guilds"
+
+    def ready(self) -> None:
+        from guilds.listcache import connect_receivers
+
+        connect_receivers()

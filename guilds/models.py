@@ -252,3 +252,16 @@ class ActivityFold(models.Model):
 
     def __str__(self) -> str:
         return f"activity folded up to {self.day}"
+
+
+class GuildListGeneration(models.Model):
+    """One row whose ``value`` grows by one after every committed change of what the public guild
+    list shows; cached list pages name the value they were rendered at (``guilds/listcache.py``)."""
+
+    value = models.BigIntegerField(default=0)
+
+    class Meta:
+        verbose_name = "guild list generation"
+
+    def __str__(self) -> str:
+        return f"guild list generation {self.value}"

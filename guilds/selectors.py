@@ -38,15 +38,17 @@ GUILD_LIST_COLUMNS: dict[str, str] = {
 
 
 def guild_list(*, ordering: str = DEFAULT_GUILD_ORDERING, search: str = "", cursor: str | None = None,
-               page_size: int = 20) -> Page:
-    """One page of the public list as plain dicts with the list item's fields."""
+               page_size: int = 20, min_members: int | None = None) -> Page:
+    """One page of the public list as plain dicts with the list item's fields (``is_forming`` below
+    ``min_members``, by default the rules' current value)."""
     key, descending = GUILD_ORDERINGS[ordering]
     qs = listed_guilds()
     if search:
         qs = qs.filter(name__icontains=search)
     page = keyset_page(qs, key=key, descending=descending, cursor=cursor, page_size=page_size,
                        values=GUILD_LIST_COLUMNS)
-    min_members = guild_min_members()
+    if min_members is None:
+        min_members = guild_min_members()
     for row in page.items:
         row["leader"] = row.pop("leader_id")  # 'leader' names a model field, so it cannot be an alias
         row["is_forming"] = row["members_count"] < min_members

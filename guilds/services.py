@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from backend.errors import NotAllowed, NotFound, RuleViolation
 from backend.names import clean_name, name_key
+from guilds.listcache import guild_list_changed
 from guilds.models import (
     ActivityFold,
     Application,
@@ -611,6 +612,7 @@ def _activity_pass(*, now: datetime, full: bool) -> int:
             written = _fold(cursor, now=now, today=today, last_day=state.day, window=window)
     state.day, state.window_days, state.computed_at = today, window, now
     state.save()
+    guild_list_changed()  # activity is listed, and written in SQL (no model signal)
     return written
 
 
@@ -707,4 +709,5 @@ def guild_rank_add(*, guild_id: int, points: int) -> Guild:
     updated = Guild.objects.filter(pk=guild_id).update(rank=F("rank") + points)
     if not updated:
         raise NotFound("guild_not_found", "No such guild.", {"guild": guild_id})
+    guild_list_changed()  # an UPDATE, not a save: no model signal
     return Guild.objects.get(pk=guild_id)

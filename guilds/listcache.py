@@ -1,0 +1,220 @@
+"""The public guild list served from cached response bytes, invalidated exactly.
+
+The list (``GET /api/v1/guilds/``) shows the same bytes to every player for the same query, and
+changes only when a guild changes (a create, a rename, a close, a join, a leave, a kick, a
+disband, a leadership change, a rank, the activity pass, an admin edit), when a leader's
+username changes, or when ``GuildRules.min_members`` (the ``is_forming`` flag) changes. So each
+web process renders a page once and keeps its bytes until the next such change.
+
+**The generation.** One database row, ``GuildListGeneration`` (pk 1), counts the changes. Every
+change calls ``guild_list_changed()``, which adds one to it right after the change's transaction
+*commits* (``transaction.on_commit``, a one-row ``UPDATE`` of its own). A page is kept as
+``(generation, bytes)`` under a key made of everything its bytes depend on (the query's four
+parameters, the negotiated media type, the ``min_members`` it was rendered with, the keys its
+cursors are signed with, ``FORMAT_VERSION``); the generation kept with it is the one read *before*
+the page's query ran. A request serves a kept page only if its generation is the current one.
+
+The current value costs no round trip of its own: the list view's JWT authentication (simplejwt's,
+every check the same, see ``reading_generation``) looks the user up (the one query every
+authenticated request makes) with the generation row's value as one more column. A request
+authenticated otherwise (a session) reads it with one more query.
+
+Why that is exact: a page kept with generation G is served only while G is current, i.e. while no
+change has committed and been counted since G was read, and its query ran after G was read, so
+it saw every change counted before. A reader whose query ran before a writer's commit keeps its
+page under the old generation, which is dead once the writer's count lands, whenever the keeping
+happens. A writer's HTTP response goes out after its count, so no request that starts after a
+change is reported done is served a page from before it. Reads inside a transaction (``atomic``
+blocks: tests, or a service reading the list after writing) bypass the pages both ways: their
+snapshot may be older than the generation they read, or hold uncommitted rows.
+
+**Where the pages live.** In each process's memory (``GUILD_LIST_CACHE_PAGES`` pages at most, least
+recently used dropped first, each at most ``GUILD_LIST_CACHE_SECONDS`` old): the generation, not the
+store, is shared, so every process of every machine sees a change at once, the Celery worker's
+activity pass included. Nothing depends on Redis; a cache outage cannot touch the list. The one
+thing not repaired: a process that dies between a change's commit and its count (or a database
+that refuses the count) leaves that change uncounted; pages then lag it until the next change or
+at most ``GUILD_LIST_CACHE_SECONDS`` (the activity fold counts one every 10 minutes).
+
+**Who calls** ``guild_list_changed()``: the receivers below (every ``save``/``delete`` of a
+``Guild``, of the ``GuildRules`` row, of a user whose username may have changed, and each
+``migrate``), and the writers that bypass model saves (``guilds.services``: the activity pass,
+``guild_rank_add``). ``tests/guilds/test_guild_list_cache.py`` changes every listed field through
+every writer and checks the cached list against a fresh one.
+"""
+from __future__ import annotations
+
+import hashlib
+import logging
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from django.conf import settings
+from django.db import DatabaseError, IntegrityError, connection, transaction
+from django.db.models import F
+from django.db.models.expressions import RawSQL
+from rest_framework_simplejwt.authentication import JWTAuthentication
+
+logger = logging.getLogger(__name__)
+
+#: Bump when the list's bytes change shape for the same data (a field, a renderer option).
+FORMAT_VERSION = 1
+#: The attribute of ``request.user`` that the list view's JWT user query fills.
+GENERATION_ATTR = "guild_list_generation"
+
+_pages: OrderedDict[str, tuple[int, float, bytes]] = OrderedDict()
+_lock = threading.Lock()
+_fingerprint_memo: dict[str, Any] = {"keys": None, "digest": ""}
+
+
+def enabled() -> bool:
+    return bool(getattr(settings, "GUILD_LIST_CACHE", True))
+
+
+# --- the generation ------------------------------------------------------------------------------
+
+def guild_list_changed(*, using: str | None = None) -> None:
+    """Call in the transaction of every change of what the list shows: once it commits, every
+    kept page stops being served. Outside a transaction the count is immediate."""
+    transaction.on_commit(_count_change, using=using, robust=True)
+
+
+def _count_change() -> None:
+    from guilds.models import GuildListGeneration
+
+    if not GuildListGeneration.objects.filter(pk=1).update(value=F("value") + 1):
+        # A lost row restarts from the clock, not from 1: a page kept at a value of the old row
+        # must never match a value of the new one.
+        try:
+            with transaction.atomic():
+                GuildListGeneration.objects.create(pk=1, value=time.time_ns())
+        except IntegrityError:  # created meanwhile: count on it
+            GuildListGeneration.objects.filter(pk=1).update(value=F("value") + 1)
+
+
+def _generation_sql() -> str:
+    from guilds.models import GuildListGeneration
+
+    return f"SELECT value FROM {connection.ops.quote_name(GuildListGeneration._meta.db_table)} WHERE id = 1"
+
+
+def current_generation() -> int | None:
+    """The generation now (None if the row is missing: then nothing is kept)."""
+    from guilds.models import GuildListGeneration
+
+    return GuildListGeneration.objects.filter(pk=1).values_list("value", flat=True).first()
+
+
+def generation_for(user: Any) -> int | None:
+    """The generation read with the caller's user row, or read now."""
+    value = getattr(user, GENERATION_ATTR, False)
+    return current_generation() if value is False else value
+
+
+class _UsersWithGeneration:
+    """Stands in for the user model in simplejwt's ``get_user``: the same lookup, one column more."""
+
+    def __init__(self, model: Any) -> None:
+        self.DoesNotExist = model.DoesNotExist
+        self.objects = model._default_manager.annotate(**{GENERATION_ATTR: RawSQL(_generation_sql(), ())})
+
+
+_users_memo: dict[str, _UsersWithGeneration] = {}
+
+
+def reading_generation(authenticators: list[Any]) -> list[Any]:
+    """Make simplejwt's JWT authentication (every check the same) read the list's generation in its
+    user query, so that serving a kept page needs no round trip beyond the one every request makes.
+    The authenticators stay of their class (the OpenAPI schema names the same bearer scheme)."""
+    for authenticator in authenticators:
+        if type(authenticator) is JWTAuthentication:
+            label = authenticator.user_model._meta.label
+            users = _users_memo.get(label)
+            if users is None or users.DoesNotExist is not authenticator.user_model.DoesNotExist:
+                users = _users_memo[label] = _UsersWithGeneration(authenticator.user_model)
+            authenticator.user_model = users
+    return authenticators
+
+
+# --- the pages -----------------------------------------------------------------------------------
+
+def _fingerprint() -> str:
+    """The keys cursors are signed and checked with: a page and its cursors of other keys never matches."""
+    keys = (settings.SECRET_KEY, *getattr(settings, "SECRET_KEY_FALLBACKS", ()))
+    if _fingerprint_memo["keys"] != keys:
+        _fingerprint_memo.update(keys=keys, digest=hashlib.blake2b(repr(keys).encode(), digest_size=8).hexdigest())
+    return str(_fingerprint_memo["digest"])
+
+
+def page_key(parts: Iterable[object]) -> str:
+    """The key of a page: a digest of everything its bytes depend on."""
+    material = repr((FORMAT_VERSION, _fingerprint(), *parts)).encode("utf-8", "surrogatepass")
+    return hashlib.blake2b(material, digest_size=16).hexdigest()
+
+
+def cached_bytes(key: str, render: Callable[[], bytes], *, generation: int | None) -> bytes:
+    """The page under ``key`` if it was kept at ``generation`` (read before this call), else
+    ``render()``, kept at ``generation``. ``render``'s errors (a 400 for a bad cursor) propagate
+    and keep nothing."""
+    if generation is None or not enabled() or connection.in_atomic_block:
+        return render()
+    now = time.monotonic()
+    with _lock:
+        kept = _pages.get(key)
+        if kept is not None and kept[0] == generation and now - kept[1] < settings.GUILD_LIST_CACHE_SECONDS:
+            _pages.move_to_end(key)
+            return kept[2]
+    body = render()  # after the generation was read: its snapshot includes every change counted before it
+    with _lock:
+        _pages[key] = (generation, now, body)
+        _pages.move_to_end(key)
+        while len(_pages) > settings.GUILD_LIST_CACHE_PAGES:
+            _pages.popitem(last=False)
+    return body
+
+
+def forget_pages() -> None:
+    """Drop this process's kept pages (tests; never needed for correctness)."""
+    with _lock:
+        _pages.clear()
+
+
+# --- the writers that go through model saves ------------------------------------------------------
+
+def _on_guild_saved_or_deleted(sender: type, **kwargs: Any) -> None:
+    guild_list_changed(using=kwargs.get("using"))
+
+
+def _on_user_saved(sender: type, *, created: bool = False, update_fields: Any = None, **kwargs: Any) -> None:
+    """A leader's username is in the list; a new user leads nothing, a save of other fields changes nothing."""
+    if created or (update_fields is not None and "username" not in update_fields):
+        return
+    guild_list_changed(using=kwargs.get("using"))
+
+
+def _on_migrate(sender: Any, **kwargs: Any) -> None:
+    """A migration may rewrite listed columns without saving models."""
+    if getattr(sender, "name", None) != "guilds":
+        return
+    try:
+        _count_change()
+    except DatabaseError:  # e.g. migrating backwards past the row's table
+        logger.warning("guild list generation not counted after migrate", exc_info=True)
+
+
+def connect_receivers() -> None:
+    """Called by ``GuildsConfig.ready``."""
+    from django.contrib.auth import get_user_model
+    from django.db.models.signals import post_delete, post_migrate, post_save
+
+    from guilds.models import Guild, GuildRules
+
+    for model in (Guild, GuildRules):
+        post_save.connect(_on_guild_saved_or_deleted, sender=model, dispatch_uid=f"listcache-save-{model.__name__}")
+        post_delete.connect(_on_guild_saved_or_deleted, sender=model,
+                            dispatch_uid=f"listcache-delete-{model.__name__}")
+    post_save.connect(_on_user_saved, sender=get_user_model(), dispatch_uid="listcache-user")
+    post_migrate.connect(_on_migrate, dispatch_uid="listcache-migrate")
