@@ -106,10 +106,12 @@ SEED_STEPS: list[tuple[str, dict[str, str], str]] = [
                 "'Serpents','Crowns','Torches'])[1 + (n / 16) %% 12] || ' ' || n",
         "description": "''", "leader_id": "p.id", "is_open": "n %% 20 <> 0",
         "members_count": "CASE WHEN n %% 50 = 25 THEN 0 ELSE 1 + (n * 37) %% 10 END",
-        "activity": "0", "activity_computed_at": "NULL", "rank": "(n * 7919) %% 60",
+        "rank": "(n * 7919) %% 60",
         "created_at": "now() - make_interval(days => n %% 400, secs => ((n * 7) %% 86400)::float8)",
         "disbanded_at": "CASE WHEN n %% 50 = 25 THEN now() - make_interval(hours => 1 + n %% 48) END",
     }, "(SELECT id, row_number() OVER (ORDER BY id)::int AS n FROM players_player) AS p"),
+    # Every guild's activity row, as Guild.save makes it (0.0, never computed).
+    ("guilds.GuildActivity", {"guild_id": "id", "activity": "0", "computed_at": "NULL"}, "guilds_guild"),
     ("guilds.Membership", {
         "guild_id": "id", "player_id": "leader_id", "joined_at": "created_at", "left_at": "disbanded_at",
         "left_reason": "CASE WHEN disbanded_at IS NULL THEN '' ELSE 'disbanded' END",
@@ -131,7 +133,7 @@ def _insert_select(cur: Any, label: str, exprs: dict[str, str], source: str, par
     model = apps.get_model(label)
     columns, values, params = [], [], dict(params)
     for field in model._meta.concrete_fields:
-        if field.primary_key:
+        if field.primary_key and not field.is_relation:  # an own id; a one-to-one key is a column
             continue
         columns.append(field.column)
         if field.column in exprs:
@@ -149,7 +151,7 @@ def _insert_select(cur: Any, label: str, exprs: dict[str, str], source: str, par
 
 
 SEEDED_TABLES = ["guilds_personrunday", "guilds_disbandvote", "guilds_invitation", "guilds_application",
-                 "guilds_membership", "guilds_guild", "players_player", "auth_user"]
+                 "guilds_membership", "guilds_guildactivity", "guilds_guild", "players_player", "auth_user"]
 
 
 def _counts() -> tuple[int, int]:
@@ -212,7 +214,7 @@ def seed(*, guilds: int, days: int, reseed: bool) -> None:
             _insert_select(cur, *SEED_STEPS[-1], params)
     connection.close()
     with connection.cursor() as cur:  # autocommit: VACUUM cannot run in a transaction
-        for table in ("auth_user", "players_player", "guilds_guild", "guilds_membership",
+        for table in ("auth_user", "players_player", "guilds_guild", "guilds_guildactivity", "guilds_membership",
                       "guilds_personrunday"):
             cur.execute(f"VACUUM ANALYZE {table}")
     print(f"seed: done in {time.perf_counter() - started:.1f} s", flush=True)
@@ -224,7 +226,7 @@ def _vacuum_guilds() -> None:
     from django.db import connection
 
     with connection.cursor() as cur:
-        cur.execute("VACUUM ANALYZE guilds_guild")
+        cur.execute("VACUUM ANALYZE guilds_guildactivity")
 
 
 def _reset_activity() -> None:
@@ -232,7 +234,7 @@ def _reset_activity() -> None:
     from django.db import connection
 
     with connection.cursor() as cur:
-        cur.execute("UPDATE guilds_guild SET activity = 0, activity_runs = 0, activity_computed_at = NULL")
+        cur.execute("UPDATE guilds_guildactivity SET activity = 0, runs = 0, computed_at = NULL")
     _vacuum_guilds()
 
 
@@ -260,7 +262,7 @@ def bench_recompute(*, runs: int, naive_sample: int, naive_full: bool, ticks: in
     from django.db.models import Sum
     from django.utils import timezone
 
-    from guilds.models import Guild, GuildRules, PersonRunDay
+    from guilds.models import Guild, GuildActivity, GuildRules, PersonRunDay
     from guilds.services import activity_divisor, guild_activity_fold, guild_activity_recompute_all
 
     today = timezone.localdate(timezone.now(), dt_timezone.utc)
@@ -268,7 +270,7 @@ def bench_recompute(*, runs: int, naive_sample: int, naive_full: bool, ticks: in
     captured: list[tuple[str, Any]] = []
 
     def capture(execute: Any, sql: str, params: Any, many: bool, context: dict[str, Any]) -> Any:
-        if sql.lstrip().upper().startswith("UPDATE GUILDS_GUILD"):
+        if sql.lstrip().upper().startswith("UPDATE GUILDS_GUILDACTIVITY"):
             captured.append((sql, params))
         return execute(sql, params, many, context)
 
@@ -294,7 +296,7 @@ def bench_recompute(*, runs: int, naive_sample: int, naive_full: bool, ticks: in
     with transaction.atomic(), connection.cursor() as cur:
         cur.execute("SET LOCAL jit = off")
         cur.execute("SET LOCAL work_mem = '64MB'")
-        cur.execute("UPDATE guilds_guild SET activity_computed_at = NULL")  # rolled back: every row written
+        cur.execute("UPDATE guilds_guildactivity SET computed_at = NULL")  # rolled back: every row written
         cur.execute("EXPLAIN (ANALYZE, BUFFERS) " + sql, params)
         plan = [row[0] for row in cur.fetchall()]
         transaction.set_rollback(True)
@@ -303,7 +305,7 @@ def bench_recompute(*, runs: int, naive_sample: int, naive_full: bool, ticks: in
     window = GuildRules.load().activity_window_days
     first_day = today - timedelta(days=window - 1)
     living = list(Guild.objects.filter(disbanded_at__isnull=True).order_by("pk")
-                  .values_list("pk", "created_at", "activity"))
+                  .values_list("pk", "created_at", "activity_row__activity"))
     sample = living if naive_full else random.Random(7).sample(living, min(naive_sample, len(living)))
     print(f"activity: naive per-guild loop over {'all' if naive_full else 'a sample of'} "
           f"{len(sample):,} of {len(living):,} guilds", flush=True)
@@ -314,7 +316,7 @@ def bench_recompute(*, runs: int, naive_sample: int, naive_full: bool, ticks: in
             total = (PersonRunDay.objects.filter(guild_id=pk, day__gte=first_day, day__lte=today)
                      .aggregate(total=Sum("person_runs"))["total"] or 0)
             value = total / activity_divisor(created_at=created_at, today=today, window_days=window)
-            Guild.objects.filter(pk=pk).update(activity=value, activity_computed_at=now)
+            GuildActivity.objects.filter(guild_id=pk).update(activity=value, computed_at=now)
             if value != set_based_value:
                 mismatches += 1
     naive_sample_s = time.perf_counter() - started
@@ -344,9 +346,9 @@ def bench_recompute(*, runs: int, naive_sample: int, naive_full: bool, ticks: in
     day_written = guild_activity_fold(now=midnight + timedelta(minutes=3))
     day_tick_s = time.perf_counter() - started
     print(f"  first tick of the next day: {day_tick_s:.2f} s ({day_written:,} guild rows written)", flush=True)
-    folded = dict(Guild.objects.filter(disbanded_at__isnull=True).values_list("pk", "activity"))
+    folded = dict(Guild.objects.filter(disbanded_at__isnull=True).values_list("pk", "activity_row__activity"))
     drift = guild_activity_recompute_all(now=midnight + timedelta(minutes=3))
-    after = dict(Guild.objects.filter(disbanded_at__isnull=True).values_list("pk", "activity"))
+    after = dict(Guild.objects.filter(disbanded_at__isnull=True).values_list("pk", "activity_row__activity"))
     fold_mismatches = sum(1 for pk, value in after.items() if folded.get(pk) != value)
     print(f"  a full recompute after the folds rewrote {drift} rows; values differing: {fold_mismatches}",
           flush=True)
@@ -373,9 +375,9 @@ def _bench_client_token() -> str:
 def _expected_deep_cursor(depth: int) -> str:
     """The cursor a client holds after reading ``depth`` rows, built from the row itself."""
     from backend.api.pagination import cursor_scope, encode_cursor
-    from guilds.selectors import listed_guilds
+    from guilds.selectors import listed_guilds, with_activity
 
-    activity, pk = listed_guilds().order_by("-activity", "-pk").values_list("activity", "pk")[depth - 1]
+    activity, pk = with_activity(listed_guilds()).order_by("-activity", "-pk").values_list("activity", "pk")[depth - 1]
     return str(encode_cursor(activity, pk, scope=cursor_scope(listed_guilds(), "activity", True)))
 
 

@@ -2,6 +2,7 @@
 disband votes, the person-run ledger behind activity, and the admin-editable guild rules."""
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -59,11 +60,8 @@ class Guild(models.Model):
     is_open = models.BooleanField(default=True)
     # Denormalised, maintained under the guild's row lock by the services; listing sorts on it.
     members_count = models.PositiveSmallIntegerField(default=0)
-    # Average person-runs per day, recomputed by the beat task; sorting reads the stored value.
-    activity = models.FloatField(default=0.0)
-    activity_computed_at = models.DateTimeField(null=True, blank=True)
-    # Person-runs in the activity window as of the last fold (activity = activity_runs / divisor).
-    activity_runs = models.PositiveIntegerField(default=0, editable=False)
+    # Activity lives in its own narrow table (GuildActivity, one row per guild, made with the guild):
+    # the recompute rewrites it without touching this row and its indexes.
     rank = models.PositiveIntegerField(default=0, help_text="Sum of the rank points of the NPCs it rescued.")
     created_at = models.DateTimeField()
     disbanded_at = models.DateTimeField(null=True, blank=True)
@@ -76,15 +74,12 @@ class Guild(models.Model):
             ),
             models.UniqueConstraint(fields=["name_key"], condition=Q(disbanded_at__isnull=True),
                                     name="guild_name_key_unique_alive"),
-            models.CheckConstraint(condition=Q(activity__gte=0), name="guild_activity_not_negative"),
         ]
         indexes = [
             # Keyset pagination of the public list: one index per ordering, only listed guilds.
             models.Index(Lower("name"), "id", name="guild_list_name",
                          condition=Q(is_open=True, disbanded_at__isnull=True)),
             models.Index(fields=["members_count", "id"], name="guild_list_members",
-                         condition=Q(is_open=True, disbanded_at__isnull=True)),
-            models.Index(fields=["activity", "id"], name="guild_list_activity",
                          condition=Q(is_open=True, disbanded_at__isnull=True)),
         ]
 
@@ -101,11 +96,54 @@ class Guild(models.Model):
         self.name_key = name_key(self.name)
         if kwargs.get("update_fields") is not None and "name" in kwargs["update_fields"]:
             kwargs["update_fields"] = {*kwargs["update_fields"], "name_key"}
+        adding = self._state.adding
         super().save(*args, **kwargs)
+        if adding:  # every guild has its activity row from the start (0.0, never computed)
+            GuildActivity.objects.get_or_create(guild=self)
+
+    def _activity_row(self) -> GuildActivity | None:
+        try:
+            return self.activity_row
+        except GuildActivity.DoesNotExist:
+            return None
+
+    @property
+    def activity(self) -> float:
+        """Average person-runs per day as last computed (``GuildActivity.activity``)."""
+        row = self._activity_row()
+        return row.activity if row is not None else 0.0
+
+    @property
+    def activity_computed_at(self) -> datetime | None:
+        row = self._activity_row()
+        return row.computed_at if row is not None else None
 
     @property
     def is_disbanded(self) -> bool:
         return self.disbanded_at is not None
+
+
+class GuildActivity(models.Model):
+    """A guild's activity: average person-runs per day, recomputed by the beat tasks (see
+    docs/guilds.md). A narrow table of its own: a recompute rewrites these small rows and their two
+    indexes instead of the wide guild row and its seven; the list's activity ordering reads
+    ``guild_activity_list`` and joins the guild by primary key."""
+
+    guild = models.OneToOneField(Guild, on_delete=models.CASCADE, primary_key=True, related_name="activity_row")
+    activity = models.FloatField(default=0.0)
+    # Person-runs in the activity window as of the last fold (activity = runs / divisor).
+    runs = models.PositiveIntegerField(default=0, editable=False)
+    computed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.CheckConstraint(condition=Q(activity__gte=0), name="guild_activity_not_negative")]
+        # Keyset pagination of the list by activity (ties on the guild id, both ways).
+        indexes = [models.Index(fields=["activity", "guild"], name="guild_activity_list")]
+        verbose_name = "guild activity"
+        verbose_name_plural = "guild activity"
+
+    def __str__(self) -> str:
+        return f"{self.guild_id}: {self.activity}"
 
 
 class Membership(models.Model):
@@ -218,7 +256,7 @@ class PersonRunDay(models.Model):
     guild = models.ForeignKey(Guild, on_delete=models.CASCADE, related_name="person_run_days", db_index=False)
     day = models.DateField()
     person_runs = models.PositiveIntegerField(default=0)
-    # The part of person_runs already folded into Guild.activity_runs (see guild_activity_fold).
+    # The part of person_runs already folded into GuildActivity.runs (see guild_activity_fold).
     folded = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
@@ -238,7 +276,7 @@ class ActivityFold(models.Model):
     """The one row saying up to when the guilds' activity values were computed (see docs/guilds.md).
 
     ``day`` is the UTC day of the last full recompute or fold, ``window_days`` the window it used;
-    every guild's ``activity_runs`` equals the ``folded`` person-runs of its ledger rows on the
+    every guild's ``GuildActivity.runs`` equals the ``folded`` person-runs of its ledger rows on the
     window ending at ``day``.
     """
 

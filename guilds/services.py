@@ -618,17 +618,23 @@ def _recompute_all(cursor: CursorWrapper, *, now: datetime, today: date, window:
     ops = cursor.db.ops
     first_day = today - timedelta(days=window - 1)
     _fold_new_person_runs(cursor, today=today, first_day=first_day)
+    # A living guild without its activity row (one inserted by raw SQL, not Guild.save) gets one.
+    cursor.execute("""
+        INSERT INTO guilds_guildactivity (guild_id, activity, runs, computed_at)
+        SELECT guilds_guild.id, 0.0, 0, NULL FROM guilds_guild
+        WHERE guilds_guild.disbanded_at IS NULL AND NOT EXISTS (
+            SELECT 1 FROM guilds_guildactivity a WHERE a.guild_id = guilds_guild.id)""")
     divisor, divisor_params = _divisor_sql(today=today, window=window)
     cursor.execute(f"""
-        UPDATE guilds_guild SET activity = v.activity, activity_runs = v.runs, activity_computed_at = %s
+        UPDATE guilds_guildactivity SET activity = v.activity, runs = v.runs, computed_at = %s
         FROM (SELECT guilds_guild.id AS id, COALESCE(s.runs, 0) AS runs,
                      CAST(COALESCE(s.runs, 0) AS DOUBLE PRECISION) / {divisor} AS activity
               FROM guilds_guild LEFT JOIN (SELECT guild_id, SUM(folded) AS runs FROM guilds_personrunday
                                            WHERE day >= %s AND day <= %s GROUP BY guild_id) AS s
                    ON s.guild_id = guilds_guild.id
               WHERE guilds_guild.disbanded_at IS NULL) AS v
-        WHERE guilds_guild.id = v.id AND (guilds_guild.activity <> v.activity
-            OR guilds_guild.activity_runs <> v.runs OR guilds_guild.activity_computed_at IS NULL)""",
+        WHERE guilds_guildactivity.guild_id = v.id AND (guilds_guildactivity.activity <> v.activity
+            OR guilds_guildactivity.runs <> v.runs OR guilds_guildactivity.computed_at IS NULL)""",
                    [ops.adapt_datetimefield_value(now),
                     *[ops.adapt_datetimefield_value(t) for t in divisor_params],
                     ops.adapt_datefield_value(first_day), ops.adapt_datefield_value(today)])
@@ -658,23 +664,24 @@ def _fold(cursor: CursorWrapper, *, now: datetime, today: date, last_day: date, 
         deltas[guild_id] = deltas.get(guild_id, 0) + new
     divisor, divisor_params = _divisor_sql(today=today, window=window)
     divisor_params = [ops.adapt_datetimefield_value(t) for t in divisor_params]
-    # In SET and WHERE, guilds_guild's columns are the row's values before this update.
-    activity = f"CAST(guilds_guild.activity_runs + v.delta AS DOUBLE PRECISION) / {divisor}"
+    # In SET and WHERE, guilds_guildactivity's columns are the row's values before this update.
+    activity = f"CAST(guilds_guildactivity.runs + v.delta AS DOUBLE PRECISION) / {divisor}"
     if cursor.db.vendor == "postgresql":  # a few rows by primary key, not a scan of all guilds
         cursor.execute("SET LOCAL enable_seqscan = off; SET LOCAL enable_hashjoin = off; "
                        "SET LOCAL enable_mergejoin = off")
     written = 0
-    items = sorted(deltas.items())  # ascending ids: the same lock order as the guild services
+    items = sorted(deltas.items())  # ascending ids, one order for every pass
     for start in range(0, len(items), FOLD_BATCH):
         batch = items[start:start + FOLD_BATCH]
         values = ", ".join(["(%s, %s)"] * len(batch))
         cursor.execute(f"""
-            UPDATE guilds_guild SET activity_runs = activity_runs + v.delta, activity = {activity},
-                                    activity_computed_at = %s
-            FROM (SELECT column1 AS id, column2 AS delta FROM (VALUES {values}) AS x) AS v
-            WHERE guilds_guild.id = v.id AND guilds_guild.disbanded_at IS NULL
-              AND (v.delta <> 0 OR guilds_guild.activity <> {activity}
-                   OR guilds_guild.activity_computed_at IS NULL)""",
+            UPDATE guilds_guildactivity SET runs = guilds_guildactivity.runs + v.delta, activity = {activity},
+                                            computed_at = %s
+            FROM (SELECT column1 AS id, column2 AS delta FROM (VALUES {values}) AS x) AS v, guilds_guild
+            WHERE guilds_guildactivity.guild_id = v.id AND guilds_guild.id = v.id
+              AND guilds_guild.disbanded_at IS NULL
+              AND (v.delta <> 0 OR guilds_guildactivity.activity <> {activity}
+                   OR guilds_guildactivity.computed_at IS NULL)""",
                        [*divisor_params, ops.adapt_datetimefield_value(now),
                         *[value for pair in batch for value in pair], *divisor_params])
         written += cursor.rowcount

@@ -13,7 +13,7 @@ import time_machine
 from django.db import connection
 from django.db.models import F, Sum
 
-from guilds.models import ActivityFold, Guild, GuildRules, PersonRunDay
+from guilds.models import ActivityFold, Guild, GuildActivity, GuildRules, PersonRunDay
 from guilds.services import (
     activity_divisor,
     guild_activity_fold,
@@ -39,7 +39,7 @@ def naive_activity(guild: Guild, now: datetime) -> float:
 
 
 def stored() -> dict[int, float]:
-    return dict(Guild.objects.filter(disbanded_at__isnull=True).values_list("pk", "activity"))
+    return dict(GuildActivity.objects.filter(guild__disbanded_at__isnull=True).values_list("guild_id", "activity"))
 
 
 def expected(now: datetime) -> dict[int, float]:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from guilds.models import Guild
+from guilds.models import Guild, GuildActivity
 from tests.factories import PlayerFactory, api_client, make_guild
 
 pytestmark = pytest.mark.django_db
@@ -16,7 +16,7 @@ def guilds():
     for index, (name, members, activity) in enumerate(
             [("bravo", 2, 1.5), ("Alpha", 0, 3.0), ("charlie", 4, 0.0), ("Delta", 1, 3.0), ("echo", 3, 0.5)]):
         guild = make_guild(name=name, members=members)
-        Guild.objects.filter(pk=guild.pk).update(activity=activity)
+        GuildActivity.objects.filter(guild=guild).update(activity=activity)
         made.append(guild)
     closed = make_guild(name="Closed Circle")
     Guild.objects.filter(pk=closed.pk).update(is_open=False)
