@@ -118,8 +118,8 @@ SEED_STEPS: list[tuple[str, dict[str, str], str]] = [
     }, "guilds_guild"),
     # The ledger: `days` consecutive days per guild ending today, or 25 days ago for the 10% that
     # went idle; person-runs per day vary with the guild's size and a per-guild zeal, with idle days.
-    # Every seeded person-run counts as folded already (as the migration marks existing rows).
-    ("guilds.PersonRunDay", {"guild_id": "s.guild_id", "day": "s.day", "person_runs": "s.runs", "folded": "s.runs"},
+    # Nothing pending: every seeded person-run counts as folded already.
+    ("guilds.PersonRunDay", {"guild_id": "s.guild_id", "day": "s.day", "person_runs": "s.runs"},
      "(SELECT g.id AS guild_id, current_date - (d + CASE WHEN g.id %% 10 = 3 THEN 25 ELSE 0 END) AS day, "
      "floor(random() * (greatest(g.members_count, 1) * (1 + (g.id * 13) %% 5) + 1))::int AS runs "
      "FROM guilds_guild AS g CROSS JOIN generate_series(0, %(days)s - 1) AS d) AS s"),
@@ -150,7 +150,7 @@ def _insert_select(cur: Any, label: str, exprs: dict[str, str], source: str, par
                 f"FROM {source}", params)
 
 
-SEEDED_TABLES = ["guilds_personrunday", "guilds_disbandvote", "guilds_invitation", "guilds_application",
+SEEDED_TABLES = ["guilds_personrunpending", "guilds_personrunday", "guilds_disbandvote", "guilds_invitation", "guilds_application",
                  "guilds_membership", "guilds_guildactivity", "guilds_guild", "players_player", "auth_user"]
 
 
@@ -240,7 +240,8 @@ def _reset_activity() -> None:
 
 def _simulate_ten_minutes_of_runs(today: Any, rng: random.Random) -> tuple[int, int]:
     """Record a tenth-of-an-hour's share of a day's person-runs (the seeded ledger's today / 144) on
-    random living guilds, as the runs' ``guild_person_runs_record`` would; returns (rows, person-runs)."""
+    random living guilds, as the runs' ``guild_person_runs_record`` would (a ledger increment and a
+    pending log row each); returns (rows, person-runs)."""
     from django.db import connection
 
     with connection.cursor() as cur:
@@ -249,10 +250,12 @@ def _simulate_ten_minutes_of_runs(today: Any, rng: random.Random) -> tuple[int, 
         per_day, rows_today = cur.fetchone()
         records = max(1, int(per_day) // 144 // 3)  # a started run records 1-5 person-runs, 3 on average
         cur.execute("""
-            UPDATE guilds_personrunday SET person_runs = person_runs + 1 + (id %% 5)
-            WHERE id IN (SELECT id FROM guilds_personrunday WHERE day = %s
-                         ORDER BY md5(id::text || %s) LIMIT %s)
-            RETURNING person_runs""", [today, str(rng.random()), records])
+            WITH u AS (UPDATE guilds_personrunday SET person_runs = person_runs + 1 + (id %% 5)
+                       WHERE id IN (SELECT id FROM guilds_personrunday WHERE day = %s
+                                    ORDER BY md5(id::text || %s) LIMIT %s)
+                       RETURNING guild_id, day, 1 + (id %% 5) AS added)
+            INSERT INTO guilds_personrunpending (guild_id, day, person_runs)
+            SELECT guild_id, day, added FROM u RETURNING 1""", [today, str(rng.random()), records])
         touched = len(cur.fetchall())
     return touched, int(per_day) // 144
 

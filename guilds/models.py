@@ -252,32 +252,45 @@ class PersonRunDay(models.Model):
     """The activity ledger: person-runs started by a guild's members on one UTC day."""
 
     # No index of its own: the (guild, day) unique constraint's index leads with it (one index fewer
-    # to maintain on every record and fold).
+    # to maintain on every record).
     guild = models.ForeignKey(Guild, on_delete=models.CASCADE, related_name="person_run_days", db_index=False)
     day = models.DateField()
+    # Not indexed: a record's increment can be a HOT update.
     person_runs = models.PositiveIntegerField(default=0)
-    # The part of person_runs already folded into GuildActivity.runs (see guild_activity_fold).
-    folded = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["guild", "day"], name="person_run_day_unique")]
-        # The fold finds the rows with new person-runs through this (small) partial index.
-        indexes = [models.Index(fields=["day"], name="person_run_day_unfolded",
-                                condition=~Q(person_runs=models.F("folded"))),
-                   # The window's days (full recompute) and the expired day (fold) are ranges of days.
-                   models.Index(fields=["day"], name="person_run_day_day")]
+        # The window's days (full recompute) are a range of days.
+        indexes = [models.Index(fields=["day"], name="person_run_day_day")]
         verbose_name = "person-run day"
 
     def __str__(self) -> str:
         return f"{self.guild} {self.day}: {self.person_runs}"
 
 
+class PersonRunPending(models.Model):
+    """Person-runs recorded and not yet folded into activity: an append-only log that every record
+    adds to (with its ledger increment, in one transaction) and every activity pass drains
+    (``DELETE ... RETURNING``), so a fold reads the new person-runs without rewriting ledger rows."""
+
+    guild = models.ForeignKey(Guild, on_delete=models.CASCADE, related_name="+", db_index=False)
+    day = models.DateField()
+    person_runs = models.PositiveIntegerField()
+
+    class Meta:
+        verbose_name = "person-runs not yet folded"
+        verbose_name_plural = "person-runs not yet folded"
+
+    def __str__(self) -> str:
+        return f"{self.guild_id} {self.day}: +{self.person_runs}"
+
+
 class ActivityFold(models.Model):
     """The one row saying up to when the guilds' activity values were computed (see docs/guilds.md).
 
     ``day`` is the UTC day of the last full recompute or fold, ``window_days`` the window it used;
-    every guild's ``GuildActivity.runs`` equals the ``folded`` person-runs of its ledger rows on the
-    window ending at ``day``.
+    every living guild's ``GuildActivity.runs`` equals its ledger's person-runs on the window ending
+    at ``day`` less those still in ``PersonRunPending``.
     """
 
     day = models.DateField(null=True, blank=True)
