@@ -273,7 +273,7 @@ def bench_recompute(*, runs: int, naive_sample: int, naive_full: bool, ticks: in
     captured: list[tuple[str, Any]] = []
 
     def capture(execute: Any, sql: str, params: Any, many: bool, context: dict[str, Any]) -> Any:
-        if sql.lstrip().upper().startswith("UPDATE GUILDS_GUILDACTIVITY"):
+        if "UPDATE GUILDS_GUILDACTIVITY" in sql.upper():
             captured.append((sql, params))
         return execute(sql, params, many, context)
 

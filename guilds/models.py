@@ -99,7 +99,7 @@ class Guild(models.Model):
         adding = self._state.adding
         super().save(*args, **kwargs)
         if adding:  # every guild has its activity row from the start (0.0, never computed)
-            GuildActivity.objects.get_or_create(guild=self)
+            GuildActivity.objects.bulk_create([GuildActivity(guild=self)], ignore_conflicts=True)
 
     def _activity_row(self) -> GuildActivity | None:
         try:
