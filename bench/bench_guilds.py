@@ -150,8 +150,8 @@ def _insert_select(cur: Any, label: str, exprs: dict[str, str], source: str, par
                 f"FROM {source}", params)
 
 
-SEEDED_TABLES = ["guilds_personrunpending", "guilds_personrunday", "guilds_disbandvote", "guilds_invitation", "guilds_application",
-                 "guilds_membership", "guilds_guildactivity", "guilds_guild", "players_player", "auth_user"]
+SEEDED_TABLES = ["guilds_personrunpending", "guilds_personrunday", "guilds_disbandvote", "guilds_invitation",
+                 "guilds_application", "guilds_membership", "guilds_guildactivity", "guilds_guild", "players_player", "auth_user"]
 
 
 def _counts() -> tuple[int, int]:
@@ -214,8 +214,8 @@ def seed(*, guilds: int, days: int, reseed: bool) -> None:
             _insert_select(cur, *SEED_STEPS[-1], params)
     connection.close()
     with connection.cursor() as cur:  # autocommit: VACUUM cannot run in a transaction
-        for table in ("auth_user", "players_player", "guilds_guild", "guilds_guildactivity", "guilds_membership",
-                      "guilds_personrunday"):
+        for table in ("auth_user", "players_player", "guilds_guild", "guilds_guildactivity",
+                      "guilds_membership", "guilds_personrunday"):
             cur.execute(f"VACUUM ANALYZE {table}")
     print(f"seed: done in {time.perf_counter() - started:.1f} s", flush=True)
 
@@ -380,7 +380,8 @@ def _expected_deep_cursor(depth: int) -> str:
     from backend.api.pagination import cursor_scope, encode_cursor
     from guilds.selectors import listed_guilds, with_activity
 
-    activity, pk = with_activity(listed_guilds()).order_by("-activity", "-pk").values_list("activity", "pk")[depth - 1]
+    ordered = with_activity(listed_guilds()).order_by("-activity", "-pk")
+    activity, pk = ordered.values_list("activity", "pk")[depth - 1]
     return str(encode_cursor(activity, pk, scope=cursor_scope(listed_guilds(), "activity", True)))
 
 
@@ -565,7 +566,7 @@ def report(http: dict[str, Any] | None, recompute: dict[str, Any] | None,
             ("full recompute, nothing changed (daily correction), best", min(recompute["unchanged"])),
             (f"incremental fold, ten-minute tick, median of {len(ticks)}", tick_median),
             ("incremental fold, ten-minute tick, worst", max(ticks)),
-            ("incremental fold, first tick of a new day", recompute["day_tick_s"]),
+            ("fold, first tick of a new day (runs the full recompute)", recompute["day_tick_s"]),
         ]
         for label, seconds in rows:
             print(f"{label:<64}{seconds:>10.3f}{naive / seconds:>11.0f}x")

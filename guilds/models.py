@@ -133,6 +133,9 @@ class GuildActivity(models.Model):
     activity = models.FloatField(default=0.0)
     # Person-runs in the activity window as of the last fold (activity = runs / divisor).
     runs = models.PositiveIntegerField(default=0, editable=False)
+    # The days the average spans, as of the day's first (full) pass: a fold needs no guild row.
+    # 1 for a guild created since (its age that day).
+    divisor = models.FloatField(default=1.0, editable=False)
     computed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

@@ -606,24 +606,26 @@ def _recompute_all(cursor: CursorWrapper, *, now: datetime, today: date, window:
     first_day = today - timedelta(days=window - 1)
     # A living guild without its activity row (one inserted by raw SQL, not Guild.save) gets one.
     cursor.execute("""
-        INSERT INTO guilds_guildactivity (guild_id, activity, runs, computed_at)
-        SELECT guilds_guild.id, 0.0, 0, NULL FROM guilds_guild
+        INSERT INTO guilds_guildactivity (guild_id, activity, runs, divisor, computed_at)
+        SELECT guilds_guild.id, 0.0, 0, 1.0, NULL FROM guilds_guild
         WHERE guilds_guild.disbanded_at IS NULL AND NOT EXISTS (
             SELECT 1 FROM guilds_guildactivity a WHERE a.guild_id = guilds_guild.id)""")
     with_drained, with_params, _, _ = _drained(cursor, today)
     divisor, divisor_params = _divisor_sql(today=today, window=window)
     cursor.execute(with_drained + f"""
-        UPDATE guilds_guildactivity SET activity = v.activity, runs = v.runs, computed_at = %s
-        FROM (SELECT guilds_guild.id AS id, COALESCE(s.runs, 0) AS runs,
+        UPDATE guilds_guildactivity SET activity = v.activity, runs = v.runs, divisor = v.divisor,
+                                        computed_at = %s
+        FROM (SELECT guilds_guild.id AS id, COALESCE(s.runs, 0) AS runs, {divisor} AS divisor,
                      CAST(COALESCE(s.runs, 0) AS DOUBLE PRECISION) / {divisor} AS activity
               FROM guilds_guild LEFT JOIN (SELECT guild_id, SUM(person_runs) AS runs FROM guilds_personrunday
                                            WHERE day >= %s AND day <= %s GROUP BY guild_id) AS s
                    ON s.guild_id = guilds_guild.id
               WHERE guilds_guild.disbanded_at IS NULL) AS v
         WHERE guilds_guildactivity.guild_id = v.id AND (guilds_guildactivity.activity <> v.activity
-            OR guilds_guildactivity.runs <> v.runs OR guilds_guildactivity.computed_at IS NULL)""",
+            OR guilds_guildactivity.runs <> v.runs OR guilds_guildactivity.divisor <> v.divisor
+            OR guilds_guildactivity.computed_at IS NULL)""",
                    [*with_params, ops.adapt_datetimefield_value(now),
-                    *[ops.adapt_datetimefield_value(t) for t in divisor_params],
+                    *[ops.adapt_datetimefield_value(t) for t in divisor_params] * 2,
                     ops.adapt_datefield_value(first_day), ops.adapt_datefield_value(today)])
     written = cursor.rowcount
     _drain_after(cursor, today)
@@ -633,23 +635,22 @@ def _recompute_all(cursor: CursorWrapper, *, now: datetime, today: date, window:
 def _fold(cursor: CursorWrapper, *, now: datetime, today: date, window: int) -> int:
     """The same day's fold: the pending person-runs of the window's days are added to the window
     sums (late ones of days that left the window, drained too, never count; future-dated ones
-    wait for their day). The divisors have not changed since the last pass (the same day)."""
+    wait for their day). The day's first pass (a full one) stored every living guild's divisor,
+    and a guild created since has the default 1 (its age today), so no guild row is read.
+    A guild disbanded since then gets no new person-runs (it has no members)."""
     ops = cursor.db.ops
     first_day = today - timedelta(days=window - 1)
     with_drained, with_params, drained, drained_params = _drained(cursor, today)
-    divisor, divisor_params = _divisor_sql(today=today, window=window)
     # In SET, guilds_guildactivity's columns are the row's values before this update.
     cursor.execute(with_drained + f"""
         UPDATE guilds_guildactivity
         SET runs = guilds_guildactivity.runs + v.delta, computed_at = %s,
-            activity = CAST(guilds_guildactivity.runs + v.delta AS DOUBLE PRECISION) / {divisor}
+            activity = CAST(guilds_guildactivity.runs + v.delta AS DOUBLE PRECISION) / guilds_guildactivity.divisor
         FROM (SELECT guild_id AS id, SUM(person_runs) AS delta FROM {drained} AS d
-              WHERE day >= %s GROUP BY guild_id) AS v, guilds_guild
-        WHERE guilds_guildactivity.guild_id = v.id AND guilds_guild.id = v.id
-          AND guilds_guild.disbanded_at IS NULL""",
-                   [*with_params, ops.adapt_datetimefield_value(now),
-                    *[ops.adapt_datetimefield_value(t) for t in divisor_params],
-                    *drained_params, ops.adapt_datefield_value(first_day)])
+              WHERE day >= %s GROUP BY guild_id) AS v
+        WHERE guilds_guildactivity.guild_id = v.id""",
+                   [*with_params, ops.adapt_datetimefield_value(now), *drained_params,
+                    ops.adapt_datefield_value(first_day)])
     written = cursor.rowcount
     _drain_after(cursor, today)
     return written

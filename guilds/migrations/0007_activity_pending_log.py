@@ -6,9 +6,14 @@ from django.db import migrations, models
 
 TO_LOG = """INSERT INTO guilds_personrunpending (guild_id, day, person_runs)
             SELECT guild_id, day, person_runs - folded FROM guilds_personrunday WHERE person_runs <> folded"""
-FROM_LOG = """UPDATE guilds_personrunday SET folded = person_runs - COALESCE(
-                  (SELECT SUM(p.person_runs) FROM guilds_personrunpending p
-                   WHERE p.guild_id = guilds_personrunday.guild_id AND p.day = guilds_personrunday.day), 0)"""
+# Set-based both ways (no correlated subquery per ledger row): all folded, then less what is pending.
+FROM_LOG = [
+    "UPDATE guilds_personrunday SET folded = person_runs",
+    """UPDATE guilds_personrunday SET folded = guilds_personrunday.person_runs - p.pending
+       FROM (SELECT guild_id, day, SUM(person_runs) AS pending FROM guilds_personrunpending
+             GROUP BY guild_id, day) AS p
+       WHERE guilds_personrunday.guild_id = p.guild_id AND guilds_personrunday.day = p.day""",
+]
 
 
 class Migration(migrations.Migration):
@@ -21,7 +26,8 @@ class Migration(migrations.Migration):
         migrations.CreateModel(
             name='PersonRunPending',
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False,
+                                           verbose_name='ID')),
                 ('day', models.DateField()),
                 ('person_runs', models.PositiveIntegerField()),
                 ('guild', models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE,

@@ -39,7 +39,8 @@ def naive_activity(guild: Guild, now: datetime) -> float:
 
 
 def stored() -> dict[int, float]:
-    return dict(GuildActivity.objects.filter(guild__disbanded_at__isnull=True).values_list("guild_id", "activity"))
+    living = GuildActivity.objects.filter(guild__disbanded_at__isnull=True)
+    return dict(living.values_list("guild_id", "activity"))
 
 
 def expected(now: datetime) -> dict[int, float]:

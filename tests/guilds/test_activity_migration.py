@@ -47,10 +47,10 @@ def test_the_activity_migrations_keep_values_and_unfolded_person_runs_both_ways(
     # and back: the old columns get the same values
     executor = migrate(BEFORE)
     old = executor.loader.project_state(BEFORE).apps
-    guilds = old.get_model("guilds", "Guild").objects
-    assert (guilds.values_list("activity", "activity_runs", "activity_computed_at").get(pk=busy.pk)
-            == (2.5, 35, COMPUTED))
-    assert guilds.values_list("activity", "activity_runs", "activity_computed_at").get(pk=fresh.pk) == (0.0, 0, None)
-    assert sorted(old.get_model("guilds", "PersonRunDay").objects.values_list("day", "person_runs", "folded")) == [
-        (date(2026, 11, 19), 30, 30), (date(2026, 11, 20), 11, 5)]
+    values = old.get_model("guilds", "Guild").objects.values_list("activity", "activity_runs",
+                                                                  "activity_computed_at")
+    assert values.get(pk=busy.pk) == (2.5, 35, COMPUTED)
+    assert values.get(pk=fresh.pk) == (0.0, 0, None)
+    ledger = old.get_model("guilds", "PersonRunDay").objects.values_list("day", "person_runs", "folded")
+    assert sorted(ledger) == [(date(2026, 11, 19), 30, 30), (date(2026, 11, 20), 11, 5)]
     migrate(migrate([]).loader.graph.leaf_nodes())
