@@ -252,6 +252,7 @@ def _simulate_ten_minutes_of_runs(today: Any, rng: random.Random) -> tuple[int, 
         cur.execute("""
             WITH u AS (UPDATE guilds_personrunday SET person_runs = person_runs + 1 + (id %% 5)
                        WHERE id IN (SELECT id FROM guilds_personrunday WHERE day = %s
+                                      AND guild_id IN (SELECT id FROM guilds_guild WHERE disbanded_at IS NULL)
                                     ORDER BY md5(id::text || %s) LIMIT %s)
                        RETURNING guild_id, day, 1 + (id %% 5) AS added)
             INSERT INTO guilds_personrunpending (guild_id, day, person_runs)
