@@ -119,11 +119,13 @@ def seed_background(*, runs: int, battles_per_run: int, events_per_battle: int, 
         # Guilds of 8: the first player of every block of 8 leads it.
         ("guilds.Guild", {
             "name": "'Background guild ' || p.n", "description": "''", "leader_id": "p.id", "is_open": "true",
-            "members_count": "%(size)s", "activity": "0", "rank": "p.n %% 7",
+            "members_count": "%(size)s", "rank": "p.n %% 7",
             "created_at": "now() - interval '60 days'",
         }, "(SELECT id, row_number() OVER (ORDER BY id)::int AS n FROM players_player "
            "WHERE display_name LIKE %(bg)s AND display_name <> 'bench_bg_template') AS p "
            "WHERE p.n %% %(size)s = 1"),
+        ("guilds.GuildActivity", {"guild_id": "g.id", "activity": "0", "computed_at": "NULL"},
+         "guilds_guild AS g WHERE NOT EXISTS (SELECT 1 FROM guilds_guildactivity AS a WHERE a.guild_id = g.id)"),
         ("guilds.Membership", {
             "guild_id": "g.id", "player_id": "p.id", "joined_at": "g.created_at", "left_at": "NULL",
             "left_reason": "''",
@@ -264,9 +266,11 @@ def make_players(*, count: int, group_size: int) -> tuple[str, list[tuple[int, s
         }, "auth_user WHERE username LIKE %(like)s"),
         ("guilds.Guild", {
             "name": "%(tag)s || 'guild ' || p.n", "description": "''", "leader_id": "p.id", "is_open": "true",
-            "members_count": "%(size)s", "activity": "0", "rank": "p.n %% 5",
+            "members_count": "%(size)s", "rank": "p.n %% 5",
             "created_at": "now() - interval '90 days'",
         }, _numbered() + " AS p WHERE (p.n - 1) %% %(size)s = 0"),
+        ("guilds.GuildActivity", {"guild_id": "g.id", "activity": "0", "computed_at": "NULL"},
+         "guilds_guild AS g WHERE NOT EXISTS (SELECT 1 FROM guilds_guildactivity AS a WHERE a.guild_id = g.id)"),
         ("guilds.Membership", {
             "guild_id": "g.id", "player_id": "p.id", "joined_at": "g.created_at", "left_at": "NULL",
             "left_reason": "''",

@@ -110,18 +110,20 @@ SEED_STEPS: list[tuple[str, dict[str, str], str]] = [
                 "'Serpents','Crowns','Torches'])[1 + (n / 16) %% 12] || ' ' || n",
         "description": "''", "leader_id": "p.id", "is_open": "n %% 20 <> 0",
         "members_count": "CASE WHEN n %% 50 = 25 THEN 0 ELSE 1 + (n * 37) %% 10 END",
-        "activity": "0", "activity_computed_at": "NULL", "rank": "(n * 7919) %% 60",
+        "rank": "(n * 7919) %% 60",
         "created_at": "now() - make_interval(days => n %% 400, secs => ((n * 7) %% 86400)::float8)",
         "disbanded_at": "CASE WHEN n %% 50 = 25 THEN now() - make_interval(hours => 1 + n %% 48) END",
     }, "(SELECT id, row_number() OVER (ORDER BY id)::int AS n FROM players_player) AS p"),
+    # Every guild's activity row, as Guild.save makes it (0.0, never computed).
+    ("guilds.GuildActivity", {"guild_id": "id", "activity": "0", "computed_at": "NULL"}, "guilds_guild"),
     ("guilds.Membership", {
         "guild_id": "id", "player_id": "leader_id", "joined_at": "created_at", "left_at": "disbanded_at",
         "left_reason": "CASE WHEN disbanded_at IS NULL THEN '' ELSE 'disbanded' END",
     }, "guilds_guild"),
     # The ledger: `days` consecutive days per guild ending today, or 25 days ago for the 10% that
     # went idle; person-runs per day vary with the guild's size and a per-guild zeal, with idle days.
-    # Every seeded person-run counts as folded already (as the migration marks existing rows).
-    ("guilds.PersonRunDay", {"guild_id": "s.guild_id", "day": "s.day", "person_runs": "s.runs", "folded": "s.runs"},
+    # Nothing pending: every seeded person-run counts as folded already.
+    ("guilds.PersonRunDay", {"guild_id": "s.guild_id", "day": "s.day", "person_runs": "s.runs"},
      "(SELECT g.id AS guild_id, current_date - (d + CASE WHEN g.id %% 10 = 3 THEN 25 ELSE 0 END) AS day, "
      "floor(random() * (greatest(g.members_count, 1) * (1 + (g.id * 13) %% 5) + 1))::int AS runs "
      "FROM guilds_guild AS g CROSS JOIN generate_series(0, %(days)s - 1) AS d) AS s"),
@@ -135,7 +137,7 @@ def _insert_select(cur: Any, label: str, exprs: dict[str, str], source: str, par
     model = apps.get_model(label)
     columns, values, params = [], [], dict(params)
     for field in model._meta.concrete_fields:
-        if field.primary_key:
+        if field.primary_key and not field.is_relation:  # an own id; a one-to-one key is a column
             continue
         columns.append(field.column)
         if field.column in exprs:
@@ -152,8 +154,8 @@ def _insert_select(cur: Any, label: str, exprs: dict[str, str], source: str, par
                 f"FROM {source}", params)
 
 
-SEEDED_TABLES = ["guilds_personrunday", "guilds_disbandvote", "guilds_invitation", "guilds_application",
-                 "guilds_membership", "guilds_guild", "players_player", "auth_user"]
+SEEDED_TABLES = ["guilds_personrunpending", "guilds_personrunday", "guilds_disbandvote", "guilds_invitation",
+                 "guilds_application", "guilds_membership", "guilds_guildactivity", "guilds_guild", "players_player", "auth_user"]
 
 
 def _counts() -> tuple[int, int]:
@@ -216,8 +218,8 @@ def seed(*, guilds: int, days: int, reseed: bool) -> None:
             _insert_select(cur, *SEED_STEPS[-1], params)
     connection.close()
     with connection.cursor() as cur:  # autocommit: VACUUM cannot run in a transaction
-        for table in ("auth_user", "players_player", "guilds_guild", "guilds_membership",
-                      "guilds_personrunday"):
+        for table in ("auth_user", "players_player", "guilds_guild", "guilds_guildactivity",
+                      "guilds_membership", "guilds_personrunday"):
             cur.execute(f"VACUUM ANALYZE {table}")
     print(f"seed: done in {time.perf_counter() - started:.1f} s", flush=True)
 
@@ -228,7 +230,7 @@ def _vacuum_guilds() -> None:
     from django.db import connection
 
     with connection.cursor() as cur:
-        cur.execute("VACUUM ANALYZE guilds_guild")
+        cur.execute("VACUUM ANALYZE guilds_guildactivity")
 
 
 def _reset_activity() -> None:
@@ -236,13 +238,14 @@ def _reset_activity() -> None:
     from django.db import connection
 
     with connection.cursor() as cur:
-        cur.execute("UPDATE guilds_guild SET activity = 0, activity_runs = 0, activity_computed_at = NULL")
+        cur.execute("UPDATE guilds_guildactivity SET activity = 0, runs = 0, computed_at = NULL")
     _vacuum_guilds()
 
 
 def _simulate_ten_minutes_of_runs(today: Any, rng: random.Random) -> tuple[int, int]:
     """Record a tenth-of-an-hour's share of a day's person-runs (the seeded ledger's today / 144) on
-    random living guilds, as the runs' ``guild_person_runs_record`` would; returns (rows, person-runs)."""
+    random living guilds, as the runs' ``guild_person_runs_record`` would (a ledger increment and a
+    pending log row each); returns (rows, person-runs)."""
     from django.db import connection
 
     with connection.cursor() as cur:
@@ -251,10 +254,13 @@ def _simulate_ten_minutes_of_runs(today: Any, rng: random.Random) -> tuple[int, 
         per_day, rows_today = cur.fetchone()
         records = max(1, int(per_day) // 144 // 3)  # a started run records 1-5 person-runs, 3 on average
         cur.execute("""
-            UPDATE guilds_personrunday SET person_runs = person_runs + 1 + (id %% 5)
-            WHERE id IN (SELECT id FROM guilds_personrunday WHERE day = %s
-                         ORDER BY md5(id::text || %s) LIMIT %s)
-            RETURNING person_runs""", [today, str(rng.random()), records])
+            WITH u AS (UPDATE guilds_personrunday SET person_runs = person_runs + 1 + (id %% 5)
+                       WHERE id IN (SELECT id FROM guilds_personrunday WHERE day = %s
+                                      AND guild_id IN (SELECT id FROM guilds_guild WHERE disbanded_at IS NULL)
+                                    ORDER BY md5(id::text || %s) LIMIT %s)
+                       RETURNING guild_id, day, 1 + (id %% 5) AS added)
+            INSERT INTO guilds_personrunpending (guild_id, day, person_runs)
+            SELECT guild_id, day, added FROM u RETURNING 1""", [today, str(rng.random()), records])
         touched = len(cur.fetchall())
     return touched, int(per_day) // 144
 
@@ -264,7 +270,7 @@ def bench_recompute(*, runs: int, naive_sample: int, naive_full: bool, ticks: in
     from django.db.models import Sum
     from django.utils import timezone
 
-    from guilds.models import Guild, GuildRules, PersonRunDay
+    from guilds.models import Guild, GuildActivity, GuildRules, PersonRunDay
     from guilds.services import activity_divisor, guild_activity_fold, guild_activity_recompute_all
 
     today = timezone.localdate(timezone.now(), dt_timezone.utc)
@@ -272,7 +278,7 @@ def bench_recompute(*, runs: int, naive_sample: int, naive_full: bool, ticks: in
     captured: list[tuple[str, Any]] = []
 
     def capture(execute: Any, sql: str, params: Any, many: bool, context: dict[str, Any]) -> Any:
-        if sql.lstrip().upper().startswith("UPDATE GUILDS_GUILD"):
+        if "UPDATE GUILDS_GUILDACTIVITY" in sql.upper():
             captured.append((sql, params))
         return execute(sql, params, many, context)
 
@@ -298,7 +304,7 @@ def bench_recompute(*, runs: int, naive_sample: int, naive_full: bool, ticks: in
     with transaction.atomic(), connection.cursor() as cur:
         cur.execute("SET LOCAL jit = off")
         cur.execute("SET LOCAL work_mem = '64MB'")
-        cur.execute("UPDATE guilds_guild SET activity_computed_at = NULL")  # rolled back: every row written
+        cur.execute("UPDATE guilds_guildactivity SET computed_at = NULL")  # rolled back: every row written
         cur.execute("EXPLAIN (ANALYZE, BUFFERS) " + sql, params)
         plan = [row[0] for row in cur.fetchall()]
         transaction.set_rollback(True)
@@ -307,7 +313,7 @@ def bench_recompute(*, runs: int, naive_sample: int, naive_full: bool, ticks: in
     window = GuildRules.load().activity_window_days
     first_day = today - timedelta(days=window - 1)
     living = list(Guild.objects.filter(disbanded_at__isnull=True).order_by("pk")
-                  .values_list("pk", "created_at", "activity"))
+                  .values_list("pk", "created_at", "activity_row__activity"))
     sample = living if naive_full else random.Random(7).sample(living, min(naive_sample, len(living)))
     print(f"activity: naive per-guild loop over {'all' if naive_full else 'a sample of'} "
           f"{len(sample):,} of {len(living):,} guilds", flush=True)
@@ -318,7 +324,7 @@ def bench_recompute(*, runs: int, naive_sample: int, naive_full: bool, ticks: in
             total = (PersonRunDay.objects.filter(guild_id=pk, day__gte=first_day, day__lte=today)
                      .aggregate(total=Sum("person_runs"))["total"] or 0)
             value = total / activity_divisor(created_at=created_at, today=today, window_days=window)
-            Guild.objects.filter(pk=pk).update(activity=value, activity_computed_at=now)
+            GuildActivity.objects.filter(guild_id=pk).update(activity=value, computed_at=now)
             if value != set_based_value:
                 mismatches += 1
     naive_sample_s = time.perf_counter() - started
@@ -348,9 +354,9 @@ def bench_recompute(*, runs: int, naive_sample: int, naive_full: bool, ticks: in
     day_written = guild_activity_fold(now=midnight + timedelta(minutes=3))
     day_tick_s = time.perf_counter() - started
     print(f"  first tick of the next day: {day_tick_s:.2f} s ({day_written:,} guild rows written)", flush=True)
-    folded = dict(Guild.objects.filter(disbanded_at__isnull=True).values_list("pk", "activity"))
+    folded = dict(Guild.objects.filter(disbanded_at__isnull=True).values_list("pk", "activity_row__activity"))
     drift = guild_activity_recompute_all(now=midnight + timedelta(minutes=3))
-    after = dict(Guild.objects.filter(disbanded_at__isnull=True).values_list("pk", "activity"))
+    after = dict(Guild.objects.filter(disbanded_at__isnull=True).values_list("pk", "activity_row__activity"))
     fold_mismatches = sum(1 for pk, value in after.items() if folded.get(pk) != value)
     print(f"  a full recompute after the folds rewrote {drift} rows; values differing: {fold_mismatches}",
           flush=True)
@@ -392,12 +398,13 @@ def _list_path(ordering: str, search: str = "", cursor: str = "", page_size: int
 def _expected_deep_cursor(depth: int, ordering: str = "-activity", search: str = "") -> str:
     """The cursor a client holds after reading ``depth`` rows, built from the row itself."""
     from backend.api.pagination import cursor_scope, encode_cursor
-    from guilds.selectors import GUILD_ORDERINGS, listed_guilds
-
-    key, descending = GUILD_ORDERINGS[ordering]
-    qs = listed_guilds().filter(name__icontains=search) if search else listed_guilds()
     from django.db.models import F
 
+    from guilds.selectors import GUILD_ORDERINGS, listed_guilds, with_activity
+
+    key, descending = GUILD_ORDERINGS[ordering]
+    base = with_activity(listed_guilds())
+    qs = base.filter(name__icontains=search) if search else base
     rows = qs.annotate(k=F(key) if isinstance(key, str) else key).order_by("-k" if descending else "k", "-pk" if descending else "pk")
     value, pk = rows.values_list("k", "pk")[depth - 1]
     return str(encode_cursor(value, pk, scope=cursor_scope(listed_guilds(), key, descending)))
@@ -633,7 +640,7 @@ def report(http: dict[str, Any] | None, recompute: dict[str, Any] | None,
             ("full recompute, nothing changed (daily correction), best", min(recompute["unchanged"])),
             (f"incremental fold, ten-minute tick, median of {len(ticks)}", tick_median),
             ("incremental fold, ten-minute tick, worst", max(ticks)),
-            ("incremental fold, first tick of a new day", recompute["day_tick_s"]),
+            ("fold, first tick of a new day (runs the full recompute)", recompute["day_tick_s"]),
         ]
         for label, seconds in rows:
             print(f"{label:<64}{seconds:>10.3f}{naive / seconds:>11.0f}x")

@@ -97,13 +97,13 @@ def ensure_guilds(*, guilds: int, days: int) -> None:
     else:
         # Truncates guilds, players and (by cascade) every run, then seeds as the guild bench does.
         bench_guilds.seed(guilds=guilds, days=days, reseed=True)
-    if Guild.objects.filter(disbanded_at__isnull=True, activity_computed_at__isnull=True).exists():
+    if Guild.objects.filter(disbanded_at__isnull=True, activity_row__computed_at__isnull=True).exists():
         from guilds.services import guild_activity_recompute_all
 
         started = time.perf_counter()
         updated = guild_activity_recompute_all()
         with connection.cursor() as cur:
-            cur.execute("VACUUM ANALYZE guilds_guild")
+            cur.execute("VACUUM ANALYZE guilds_guildactivity")
         _timed(f"activity computed for {updated:,} guilds", started)
 
 

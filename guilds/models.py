@@ -2,6 +2,7 @@
 disband votes, the person-run ledger behind activity, and the admin-editable guild rules."""
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -59,11 +60,8 @@ class Guild(models.Model):
     is_open = models.BooleanField(default=True)
     # Denormalised, maintained under the guild's row lock by the services; listing sorts on it.
     members_count = models.PositiveSmallIntegerField(default=0)
-    # Average person-runs per day, recomputed by the beat task; sorting reads the stored value.
-    activity = models.FloatField(default=0.0)
-    activity_computed_at = models.DateTimeField(null=True, blank=True)
-    # Person-runs in the activity window as of the last fold (activity = activity_runs / divisor).
-    activity_runs = models.PositiveIntegerField(default=0, editable=False)
+    # Activity lives in its own narrow table (GuildActivity, one row per guild, made with the guild):
+    # the recompute rewrites it without touching this row and its indexes.
     rank = models.PositiveIntegerField(default=0, help_text="Sum of the rank points of the NPCs it rescued.")
     created_at = models.DateTimeField()
     disbanded_at = models.DateTimeField(null=True, blank=True)
@@ -76,15 +74,12 @@ class Guild(models.Model):
             ),
             models.UniqueConstraint(fields=["name_key"], condition=Q(disbanded_at__isnull=True),
                                     name="guild_name_key_unique_alive"),
-            models.CheckConstraint(condition=Q(activity__gte=0), name="guild_activity_not_negative"),
         ]
         indexes = [
             # Keyset pagination of the public list: one index per ordering, only listed guilds.
             models.Index(Lower("name"), "id", name="guild_list_name",
                          condition=Q(is_open=True, disbanded_at__isnull=True)),
             models.Index(fields=["members_count", "id"], name="guild_list_members",
-                         condition=Q(is_open=True, disbanded_at__isnull=True)),
-            models.Index(fields=["activity", "id"], name="guild_list_activity",
                          condition=Q(is_open=True, disbanded_at__isnull=True)),
         ]
 
@@ -101,11 +96,57 @@ class Guild(models.Model):
         self.name_key = name_key(self.name)
         if kwargs.get("update_fields") is not None and "name" in kwargs["update_fields"]:
             kwargs["update_fields"] = {*kwargs["update_fields"], "name_key"}
+        adding = self._state.adding
         super().save(*args, **kwargs)
+        if adding:  # every guild has its activity row from the start (0.0, never computed)
+            GuildActivity.objects.bulk_create([GuildActivity(guild=self)], ignore_conflicts=True)
+
+    def _activity_row(self) -> GuildActivity | None:
+        try:
+            return self.activity_row
+        except GuildActivity.DoesNotExist:
+            return None
+
+    @property
+    def activity(self) -> float:
+        """Average person-runs per day as last computed (``GuildActivity.activity``)."""
+        row = self._activity_row()
+        return row.activity if row is not None else 0.0
+
+    @property
+    def activity_computed_at(self) -> datetime | None:
+        row = self._activity_row()
+        return row.computed_at if row is not None else None
 
     @property
     def is_disbanded(self) -> bool:
         return self.disbanded_at is not None
+
+
+class GuildActivity(models.Model):
+    """A guild's activity: average person-runs per day, recomputed by the beat tasks (see
+    docs/guilds.md). A narrow table of its own: a recompute rewrites these small rows and their two
+    indexes instead of the wide guild row and its seven; the list's activity ordering reads
+    ``guild_activity_list`` and joins the guild by primary key."""
+
+    guild = models.OneToOneField(Guild, on_delete=models.CASCADE, primary_key=True, related_name="activity_row")
+    activity = models.FloatField(default=0.0)
+    # Person-runs in the activity window as of the last fold (activity = runs / divisor).
+    runs = models.PositiveIntegerField(default=0, editable=False)
+    # The days the average spans, as of the day's first (full) pass: a fold needs no guild row.
+    # 1 for a guild created since (its age that day).
+    divisor = models.FloatField(default=1.0, editable=False)
+    computed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.CheckConstraint(condition=Q(activity__gte=0), name="guild_activity_not_negative")]
+        # Keyset pagination of the list by activity (ties on the guild id, both ways).
+        indexes = [models.Index(fields=["activity", "guild"], name="guild_activity_list")]
+        verbose_name = "guild activity"
+        verbose_name_plural = "guild activity"
+
+    def __str__(self) -> str:
+        return f"{self.guild_id}: {self.activity}"
 
 
 class Membership(models.Model):
@@ -214,32 +255,45 @@ class PersonRunDay(models.Model):
     """The activity ledger: person-runs started by a guild's members on one UTC day."""
 
     # No index of its own: the (guild, day) unique constraint's index leads with it (one index fewer
-    # to maintain on every record and fold).
+    # to maintain on every record).
     guild = models.ForeignKey(Guild, on_delete=models.CASCADE, related_name="person_run_days", db_index=False)
     day = models.DateField()
+    # Not indexed: a record's increment can be a HOT update.
     person_runs = models.PositiveIntegerField(default=0)
-    # The part of person_runs already folded into Guild.activity_runs (see guild_activity_fold).
-    folded = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["guild", "day"], name="person_run_day_unique")]
-        # The fold finds the rows with new person-runs through this (small) partial index.
-        indexes = [models.Index(fields=["day"], name="person_run_day_unfolded",
-                                condition=~Q(person_runs=models.F("folded"))),
-                   # The window's days (full recompute) and the expired day (fold) are ranges of days.
-                   models.Index(fields=["day"], name="person_run_day_day")]
+        # The window's days (full recompute) are a range of days.
+        indexes = [models.Index(fields=["day"], name="person_run_day_day")]
         verbose_name = "person-run day"
 
     def __str__(self) -> str:
         return f"{self.guild} {self.day}: {self.person_runs}"
 
 
+class PersonRunPending(models.Model):
+    """Person-runs recorded and not yet folded into activity: an append-only log that every record
+    adds to (with its ledger increment, in one transaction) and every activity pass drains
+    (``DELETE ... RETURNING``), so a fold reads the new person-runs without rewriting ledger rows."""
+
+    guild = models.ForeignKey(Guild, on_delete=models.CASCADE, related_name="+", db_index=False)
+    day = models.DateField()
+    person_runs = models.PositiveIntegerField()
+
+    class Meta:
+        verbose_name = "person-runs not yet folded"
+        verbose_name_plural = "person-runs not yet folded"
+
+    def __str__(self) -> str:
+        return f"{self.guild_id} {self.day}: +{self.person_runs}"
+
+
 class ActivityFold(models.Model):
     """The one row saying up to when the guilds' activity values were computed (see docs/guilds.md).
 
     ``day`` is the UTC day of the last full recompute or fold, ``window_days`` the window it used;
-    every guild's ``activity_runs`` equals the ``folded`` person-runs of its ledger rows on the
-    window ending at ``day``.
+    every living guild's ``GuildActivity.runs`` equals its ledger's person-runs on the window ending
+    at ``day`` less those still in ``PersonRunPending``.
     """
 
     day = models.DateField(null=True, blank=True)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import F, Prefetch, Q, QuerySet
 from django.db.models.functions import Lower
 from django.utils import timezone
 
@@ -12,7 +12,9 @@ from backend.errors import NotFound
 from guilds.models import Application, Guild, GuildRules, Invitation, Membership, RequestStatus
 from players.models import Player
 
-# ordering parameter -> (sort key, descending); every key has a partial (key, id) index.
+# ordering parameter -> (sort key, descending); every key has a (key, id) index: the name and member
+# orderings partial ones on guilds_guild, the activity orderings guild_activity_list on
+# guilds_guildactivity (its (activity, guild_id); see guild_list).
 GUILD_ORDERINGS: dict[str, tuple[object, bool]] = {
     "name": (Lower("name"), False),
     "-name": (Lower("name"), True),
@@ -29,12 +31,19 @@ def listed_guilds() -> QuerySet[Guild]:
     return Guild.objects.filter(is_open=True, disbanded_at__isnull=True)
 
 
-# The list item's columns (output name -> source); one JOIN for the leader's name, no model instances.
+# The list item's columns (output name -> source); a JOIN for the leader's name and one for the
+# activity row, no model instances.
 GUILD_LIST_COLUMNS: dict[str, str] = {
     "id": "id", "name": "name", "leader_id": "leader_id", "leader_username": "leader__user__username",
-    "members_count": "members_count", "activity": "activity", "activity_computed_at": "activity_computed_at",
-    "rank": "rank", "is_open": "is_open",
+    "members_count": "members_count", "activity": "activity",
+    "activity_computed_at": "activity_row__computed_at", "rank": "rank", "is_open": "is_open",
 }
+
+
+def with_activity(queryset: QuerySet[Guild]) -> QuerySet[Guild]:
+    """``queryset`` with ``activity`` (``GuildActivity.activity``) to sort, filter and read by; an
+    inner join: every guild has its activity row (made with the guild)."""
+    return queryset.filter(activity_row__isnull=False).annotate(activity=F("activity_row__activity"))
 
 
 def guild_list(*, ordering: str = DEFAULT_GUILD_ORDERING, search: str = "", cursor: str | None = None,
@@ -42,11 +51,14 @@ def guild_list(*, ordering: str = DEFAULT_GUILD_ORDERING, search: str = "", curs
     """One page of the public list as plain dicts with the list item's fields (``is_forming`` below
     ``min_members``, by default the rules' current value)."""
     key, descending = GUILD_ORDERINGS[ordering]
-    qs = listed_guilds()
+    qs = with_activity(listed_guilds())
     if search:
         qs = qs.filter(name__icontains=search)
+    # By activity, ties break on the activity row's guild_id (= the guild's id): the row comparison
+    # of a cursor then names guild_activity_list's columns and is its index condition.
+    pk = "activity_row__guild_id" if key == "activity" else "pk"
     page = keyset_page(qs, key=key, descending=descending, cursor=cursor, page_size=page_size,
-                       values=GUILD_LIST_COLUMNS)
+                       values=GUILD_LIST_COLUMNS, pk=pk)
     if min_members is None:
         min_members = guild_min_members()
     for row in page.items:
@@ -58,7 +70,8 @@ def guild_list(*, ordering: str = DEFAULT_GUILD_ORDERING, search: str = "", curs
 def guild_get(*, guild_id: int) -> Guild:
     """A living guild with its leader and current members (closed guilds are visible by id)."""
     members = Membership.objects.filter(left_at__isnull=True).select_related("player__user").order_by("joined_at", "pk")
-    guild = (Guild.objects.filter(pk=guild_id, disbanded_at__isnull=True).select_related("leader__user")
+    guild = (Guild.objects.filter(pk=guild_id, disbanded_at__isnull=True)
+             .select_related("leader__user", "activity_row")
              .prefetch_related(Prefetch("memberships", queryset=members, to_attr="current_memberships")).first())
     if guild is None:
         raise NotFound("guild_not_found", "No such guild.", {"guild": guild_id})

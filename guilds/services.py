@@ -31,6 +31,7 @@ from guilds.models import (
     Invitation,
     Membership,
     PersonRunDay,
+    PersonRunPending,
     RequestStatus,
 )
 from guilds.signals import guild_created
@@ -493,12 +494,14 @@ def guild_person_runs_record(*, guild_id: int, at: datetime, count: int = 1) -> 
 
     The dungeon runs call this once per started run with the number of party members who
     belonged to this guild at that moment. Safe under concurrency: increment, else insert,
-    and on a lost insert race increment again.
+    and on a lost insert race increment again. The same transaction appends the person-runs to
+    the pending log the next activity pass folds.
     """
     if count <= 0:
         return
     day = timezone.localdate(at, dt_timezone.utc) if timezone.is_aware(at) else at.date()
     with transaction.atomic():
+        PersonRunPending.objects.create(guild_id=guild_id, day=day, person_runs=count)
         if PersonRunDay.objects.filter(guild_id=guild_id, day=day).update(person_runs=F("person_runs") + count):
             return
         try:
@@ -527,39 +530,26 @@ def _divisor_sql(*, today: date, window: int) -> tuple[str, list[datetime]]:
     return sql, [midnight - timedelta(days=k) for k in range(window - 1)]
 
 
-def _fold_new_person_runs(cursor: CursorWrapper, *, today: date, first_day: date) -> dict[int, int]:
-    """Mark every ledger row's new person-runs (``person_runs - folded``, days up to today) folded.
+def _drained(cursor: CursorWrapper, today: date) -> tuple[str, list[object], str, list[object]]:
+    """(WITH prefix, its params, source, its params): ``source`` names the pending person-runs of
+    days up to ``today`` (``guild_id, day, person_runs``), which the pass using them also deletes.
 
-    Returns {guild_id: new person-runs on the window's days}. On PostgreSQL one statement locks
-    the unfolded rows (found through the partial index) and returns what it marked, so a run
-    recorded meanwhile is either in this fold or left unfolded for the next one, never lost.
+    On PostgreSQL the deletion is a data-modifying CTE of the pass's one statement: the log rows it
+    drains and the ledger it reads are of the same snapshot, so a run recorded meanwhile (its
+    ledger increment and its log row commit together) is either in this pass or left for the next,
+    never lost or counted twice. SQLite (one writer at a time) deletes in ``_drain_after``.
     """
-    ops = cursor.db.ops
-    params = {"today": ops.adapt_datefield_value(today), "first": ops.adapt_datefield_value(first_day)}
+    day = cursor.db.ops.adapt_datefield_value(today)
     if cursor.db.vendor == "postgresql":
-        # The planner cannot estimate `person_runs <> folded` (two columns) and guesses nearly every
-        # row: it would scan and hash the whole ledger. The few unfolded rows are in the partial
-        # index; look them up there and by primary key.
-        cursor.execute("SET LOCAL enable_seqscan = off; SET LOCAL enable_hashjoin = off; "
-                       "SET LOCAL enable_mergejoin = off")
-        cursor.execute("""
-            WITH d AS (SELECT id, folded FROM guilds_personrunday
-                       WHERE person_runs <> folded AND day <= %(today)s FOR UPDATE),
-                 u AS (UPDATE guilds_personrunday p SET folded = p.person_runs FROM d WHERE p.id = d.id
-                       RETURNING p.guild_id, p.day, p.person_runs - d.folded AS delta)
-            SELECT guild_id, SUM(delta) FROM u WHERE day >= %(first)s GROUP BY guild_id""", params)
-        deltas = {guild_id: int(delta) for guild_id, delta in cursor.fetchall()}
-        cursor.execute("SET LOCAL enable_seqscan = on; SET LOCAL enable_hashjoin = on; "
-                       "SET LOCAL enable_mergejoin = on")
-        return deltas
-    # SQLite: one writer at a time, so reading and then marking cannot interleave with a record.
-    cursor.execute("""
-        SELECT guild_id, SUM(person_runs - folded) FROM guilds_personrunday
-        WHERE person_runs <> folded AND day <= %(today)s AND day >= %(first)s GROUP BY guild_id""", params)
-    deltas = {guild_id: int(delta) for guild_id, delta in cursor.fetchall()}
-    cursor.execute("UPDATE guilds_personrunday SET folded = person_runs "
-                   "WHERE person_runs <> folded AND day <= %(today)s", params)
-    return deltas
+        return ("WITH drained AS (DELETE FROM guilds_personrunpending WHERE day <= %s "
+                "RETURNING guild_id, day, person_runs) ", [day], "drained", [])
+    return "", [], "(SELECT guild_id, day, person_runs FROM guilds_personrunpending WHERE day <= %s)", [day]
+
+
+def _drain_after(cursor: CursorWrapper, today: date) -> None:
+    if cursor.db.vendor != "postgresql":
+        cursor.execute("DELETE FROM guilds_personrunpending WHERE day <= %s",
+                       [cursor.db.ops.adapt_datefield_value(today)])
 
 
 def _load_fold_state() -> ActivityFold:
@@ -571,11 +561,10 @@ def guild_activity_recompute_all(*, now: datetime | None = None) -> int:
     """Recompute every living guild's activity from its whole window; returns the guild rows written.
 
     activity = person-runs on the last ``window`` UTC days (today included) / divisor, where the
-    divisor is the window or the guild's age in days if younger. Set-based: the new person-runs
-    are folded first (``folded`` = ``person_runs``), then one aggregate over the window's ledger
-    rows grouped by guild, joined to the living guilds, updates only the guilds whose value (or
-    window sum) changed or was never computed. It also resets the fold state: the daily run
-    corrects any drift of the incremental path.
+    divisor is the window or the guild's age in days if younger. Set-based: one aggregate over the
+    window's ledger rows grouped by guild, joined to the living guilds, updates only the guilds
+    whose value (or window sum) changed or was never computed, and drains the pending log. It also
+    resets the fold state: the daily run corrects any drift of the incremental path.
     """
     return _activity_pass(now=now or timezone.now(), full=True)
 
@@ -583,11 +572,11 @@ def guild_activity_recompute_all(*, now: datetime | None = None) -> int:
 def guild_activity_fold(*, now: datetime | None = None) -> int:
     """The incremental recompute (every 10 minutes); returns the guild rows written.
 
-    Adds each guild's new person-runs since the last fold to its window sum, subtracts the
-    days that left the window since then (their folded person-runs) and, on a new day, re-divides
-    the guilds younger than the window. Only guilds whose value changes are written. Falls back
-    to the full recompute when there is no state yet, the window setting changed, the clock went
-    back, or a whole window passed since the last fold.
+    Drains the pending log and adds each guild's new person-runs (days in the window) to its
+    window sum: one statement, writing only the guilds that got person-runs. On the first pass of
+    a new UTC day a day leaves every guild's window and the young guilds' divisors grow, so most
+    values change: that pass (and one with no state yet, a changed window setting or a clock that
+    went back) is the full recompute, the cheapest way to rewrite most rows.
     """
     return _activity_pass(now=now or timezone.now(), full=False)
 
@@ -598,8 +587,7 @@ def _activity_pass(*, now: datetime, full: bool) -> int:
     today = timezone.localdate(now, dt_timezone.utc)
     _serialize_recomputes()
     state = _load_fold_state()
-    full = full or (state.day is None or state.window_days != window or state.day > today
-                    or (today - state.day).days >= window)
+    full = full or state.day != today or state.window_days != window
     with transaction.get_connection().cursor() as cursor:
         if cursor.db.vendor == "postgresql":
             # No JIT for these short statements (its compile time dominated), room to hash 100k groups.
@@ -608,8 +596,7 @@ def _activity_pass(*, now: datetime, full: bool) -> int:
             written = _recompute_all(cursor, now=now, today=today, window=window)
             state.full_at = now
         else:
-            assert state.day is not None
-            written = _fold(cursor, now=now, today=today, last_day=state.day, window=window)
+            written = _fold(cursor, now=now, today=today, window=window)
     state.day, state.window_days, state.computed_at = today, window, now
     state.save()
     guild_list_changed()  # activity is listed, and written in SQL (no model signal)
@@ -619,72 +606,56 @@ def _activity_pass(*, now: datetime, full: bool) -> int:
 def _recompute_all(cursor: CursorWrapper, *, now: datetime, today: date, window: int) -> int:
     ops = cursor.db.ops
     first_day = today - timedelta(days=window - 1)
-    _fold_new_person_runs(cursor, today=today, first_day=first_day)
+    # A living guild without its activity row (one inserted by raw SQL, not Guild.save) gets one.
+    cursor.execute("""
+        INSERT INTO guilds_guildactivity (guild_id, activity, runs, divisor, computed_at)
+        SELECT guilds_guild.id, 0.0, 0, 1.0, NULL FROM guilds_guild
+        WHERE guilds_guild.disbanded_at IS NULL AND NOT EXISTS (
+            SELECT 1 FROM guilds_guildactivity a WHERE a.guild_id = guilds_guild.id)""")
+    with_drained, with_params, _, _ = _drained(cursor, today)
     divisor, divisor_params = _divisor_sql(today=today, window=window)
-    cursor.execute(f"""
-        UPDATE guilds_guild SET activity = v.activity, activity_runs = v.runs, activity_computed_at = %s
-        FROM (SELECT guilds_guild.id AS id, COALESCE(s.runs, 0) AS runs,
+    cursor.execute(with_drained + f"""
+        UPDATE guilds_guildactivity SET activity = v.activity, runs = v.runs, divisor = v.divisor,
+                                        computed_at = %s
+        FROM (SELECT guilds_guild.id AS id, COALESCE(s.runs, 0) AS runs, {divisor} AS divisor,
                      CAST(COALESCE(s.runs, 0) AS DOUBLE PRECISION) / {divisor} AS activity
-              FROM guilds_guild LEFT JOIN (SELECT guild_id, SUM(folded) AS runs FROM guilds_personrunday
+              FROM guilds_guild LEFT JOIN (SELECT guild_id, SUM(person_runs) AS runs FROM guilds_personrunday
                                            WHERE day >= %s AND day <= %s GROUP BY guild_id) AS s
                    ON s.guild_id = guilds_guild.id
               WHERE guilds_guild.disbanded_at IS NULL) AS v
-        WHERE guilds_guild.id = v.id AND (guilds_guild.activity <> v.activity
-            OR guilds_guild.activity_runs <> v.runs OR guilds_guild.activity_computed_at IS NULL)""",
-                   [ops.adapt_datetimefield_value(now),
-                    *[ops.adapt_datetimefield_value(t) for t in divisor_params],
+        WHERE guilds_guildactivity.guild_id = v.id AND (guilds_guildactivity.activity <> v.activity
+            OR guilds_guildactivity.runs <> v.runs OR guilds_guildactivity.divisor <> v.divisor
+            OR guilds_guildactivity.computed_at IS NULL)""",
+                   [*with_params, ops.adapt_datetimefield_value(now),
+                    *[ops.adapt_datetimefield_value(t) for t in divisor_params] * 2,
                     ops.adapt_datefield_value(first_day), ops.adapt_datefield_value(today)])
-    return cursor.rowcount
-
-
-def _fold(cursor: CursorWrapper, *, now: datetime, today: date, last_day: date, window: int) -> int:
-    ops = cursor.db.ops
-    first_day = today - timedelta(days=window - 1)
-    deltas: dict[int, int] = {}
-    if today > last_day:
-        # The days that left the window: take back what was folded of them (before this fold marks
-        # their late person-runs, which never counted). Then the young guilds' divisor grew.
-        cursor.execute("""
-            SELECT guild_id, SUM(folded) FROM guilds_personrunday WHERE day >= %s AND day < %s
-            GROUP BY guild_id HAVING SUM(folded) <> 0""",
-                       [ops.adapt_datefield_value(last_day - timedelta(days=window - 1)),
-                        ops.adapt_datefield_value(first_day)])
-        deltas = {guild_id: -int(expired) for guild_id, expired in cursor.fetchall()}
-        young_since = datetime.combine(last_day - timedelta(days=window - 2), datetime.min.time(),
-                                       tzinfo=dt_timezone.utc)
-        cursor.execute("SELECT id FROM guilds_guild WHERE disbanded_at IS NULL AND created_at >= %s",
-                       [ops.adapt_datetimefield_value(young_since)])
-        for (guild_id,) in cursor.fetchall():
-            deltas.setdefault(guild_id, 0)
-    for guild_id, new in _fold_new_person_runs(cursor, today=today, first_day=first_day).items():
-        deltas[guild_id] = deltas.get(guild_id, 0) + new
-    divisor, divisor_params = _divisor_sql(today=today, window=window)
-    divisor_params = [ops.adapt_datetimefield_value(t) for t in divisor_params]
-    # In SET and WHERE, guilds_guild's columns are the row's values before this update.
-    activity = f"CAST(guilds_guild.activity_runs + v.delta AS DOUBLE PRECISION) / {divisor}"
-    if cursor.db.vendor == "postgresql":  # a few rows by primary key, not a scan of all guilds
-        cursor.execute("SET LOCAL enable_seqscan = off; SET LOCAL enable_hashjoin = off; "
-                       "SET LOCAL enable_mergejoin = off")
-    written = 0
-    items = sorted(deltas.items())  # ascending ids: the same lock order as the guild services
-    for start in range(0, len(items), FOLD_BATCH):
-        batch = items[start:start + FOLD_BATCH]
-        values = ", ".join(["(%s, %s)"] * len(batch))
-        cursor.execute(f"""
-            UPDATE guilds_guild SET activity_runs = activity_runs + v.delta, activity = {activity},
-                                    activity_computed_at = %s
-            FROM (SELECT column1 AS id, column2 AS delta FROM (VALUES {values}) AS x) AS v
-            WHERE guilds_guild.id = v.id AND guilds_guild.disbanded_at IS NULL
-              AND (v.delta <> 0 OR guilds_guild.activity <> {activity}
-                   OR guilds_guild.activity_computed_at IS NULL)""",
-                       [*divisor_params, ops.adapt_datetimefield_value(now),
-                        *[value for pair in batch for value in pair], *divisor_params])
-        written += cursor.rowcount
+    written = cursor.rowcount
+    _drain_after(cursor, today)
     return written
 
 
-# Guilds per UPDATE of a fold (two parameters each; SQLite allows 32,766 per statement).
-FOLD_BATCH = 5_000
+def _fold(cursor: CursorWrapper, *, now: datetime, today: date, window: int) -> int:
+    """The same day's fold: the pending person-runs of the window's days are added to the window
+    sums (late ones of days that left the window, drained too, never count; future-dated ones
+    wait for their day). The day's first pass (a full one) stored every living guild's divisor,
+    and a guild created since has the default 1 (its age today), so no guild row is read.
+    A guild disbanded since then gets no new person-runs (it has no members)."""
+    ops = cursor.db.ops
+    first_day = today - timedelta(days=window - 1)
+    with_drained, with_params, drained, drained_params = _drained(cursor, today)
+    # In SET, guilds_guildactivity's columns are the row's values before this update.
+    cursor.execute(with_drained + f"""
+        UPDATE guilds_guildactivity
+        SET runs = guilds_guildactivity.runs + v.delta, computed_at = %s,
+            activity = CAST(guilds_guildactivity.runs + v.delta AS DOUBLE PRECISION) / guilds_guildactivity.divisor
+        FROM (SELECT guild_id AS id, SUM(person_runs) AS delta FROM {drained} AS d
+              WHERE day >= %s GROUP BY guild_id) AS v
+        WHERE guilds_guildactivity.guild_id = v.id""",
+                   [*with_params, ops.adapt_datetimefield_value(now), *drained_params,
+                    ops.adapt_datefield_value(first_day)])
+    written = cursor.rowcount
+    _drain_after(cursor, today)
+    return written
 
 
 # Any fixed 64-bit number naming "the activity recompute" among PostgreSQL advisory locks.

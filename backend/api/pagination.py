@@ -77,25 +77,28 @@ def decode_cursor(token: str, *, scope: str) -> tuple[Any, int]:
 
 
 def keyset_page(queryset: QuerySet, *, key: Expression | str, descending: bool, cursor: str | None,
-                page_size: int, values: Mapping[str, str | Expression]) -> Page:
+                page_size: int, values: Mapping[str, str | Expression], pk: str = "pk") -> Page:
     """One page of ``queryset`` ordered by ``(key, id)`` (both descending when ``descending``).
 
     Rows come back as dicts of ``values`` (output name -> field or expression): a list page
     shows a few columns, and building model instances for it would cost more than the query.
+    ``pk`` names the id the ties break on and the cursor carries: the row's primary key, or a
+    column equal to it in a joined table whose ``(key, that column)`` index serves the ordering
+    (a row comparison must name one table's columns to be an index condition).
     """
     key_expr = F(key) if isinstance(key, str) else key
     scope = cursor_scope(queryset, key, descending)
     qs = queryset.alias(**{KEY_ALIAS: key_expr})
-    order = [f"-{KEY_ALIAS}", "-pk"] if descending else [KEY_ALIAS, "pk"]
+    order = [f"-{KEY_ALIAS}", f"-{pk}"] if descending else [KEY_ALIAS, pk]
     if cursor:
         after_key, after_pk = decode_cursor(cursor, scope=scope)
         compare = TupleLessThan if descending else TupleGreaterThan
-        qs = qs.filter(compare(Tuple(F(KEY_ALIAS), F("pk")), (after_key, after_pk)))
+        qs = qs.filter(compare(Tuple(F(KEY_ALIAS), F(pk)), (after_key, after_pk)))
     # Django refuses an expression named like a model field, so same-named columns go by name.
     plain = [name for name, source in values.items() if source == name]
     renamed = {name: F(source) if isinstance(source, str) else source
                for name, source in values.items() if source != name}
-    rows = list(qs.order_by(*order).values(*plain, **renamed, **{CURSOR_KEY: F(KEY_ALIAS), CURSOR_PK: F("pk")})
+    rows = list(qs.order_by(*order).values(*plain, **renamed, **{CURSOR_KEY: F(KEY_ALIAS), CURSOR_PK: F(pk)})
                 [: page_size + 1])
     next_cursor = None
     if len(rows) > page_size:

@@ -246,7 +246,7 @@ def test_a_worker_resumes_after_the_outage_and_runs_what_the_outbox_kept(broker:
 
         # then: the same worker process reconnected and ran the task: the effect is in the database
         deadline = time.monotonic() + 90
-        while not Guild.objects.filter(pk=guild.pk, activity_computed_at__isnull=False).exists():
+        while not Guild.objects.filter(pk=guild.pk, activity_row__computed_at__isnull=False).exists():
             assert worker.process.poll() is None, f"the worker died:\n{worker.log()}"
             assert time.monotonic() < deadline, f"the task did not run within 90 s:\n{worker.log()}"
             time.sleep(0.2)

@@ -12,7 +12,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django_celery_beat.models import PeriodicTask
 
-from guilds.models import Guild, GuildRules, PersonRunDay
+from guilds.models import Guild, GuildActivity, GuildRules, PersonRunDay
 from guilds.services import activity_divisor, guild_activity_recompute_all, guild_person_runs_record, guild_rank_add
 from guilds.tasks import guild_activity_recompute
 from tests.factories import make_guild
@@ -66,7 +66,7 @@ def test_a_guild_created_today_divides_by_one():
 
 def test_a_guild_without_runs_has_zero_activity_and_stale_values_reset():
     guild = guild_created(days_ago=40)
-    Guild.objects.filter(pk=guild.pk).update(activity=7.5)
+    GuildActivity.objects.filter(guild=guild).update(activity=7.5)
     guild_activity_recompute_all(now=NOW)
     guild.refresh_from_db()
     assert guild.activity == 0.0
@@ -74,7 +74,8 @@ def test_a_guild_without_runs_has_zero_activity_and_stale_values_reset():
 
 def test_disbanded_guilds_are_not_recomputed():
     guild = guild_created(days_ago=20)
-    Guild.objects.filter(pk=guild.pk).update(disbanded_at=NOW, activity=1.0)
+    Guild.objects.filter(pk=guild.pk).update(disbanded_at=NOW)
+    GuildActivity.objects.filter(guild=guild).update(activity=1.0)
     assert guild_activity_recompute_all(now=NOW) == 0
     guild.refresh_from_db()
     assert guild.activity == 1.0

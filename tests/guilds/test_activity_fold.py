@@ -11,9 +11,9 @@ from datetime import timezone as dt_timezone
 import pytest
 import time_machine
 from django.db import connection
-from django.db.models import F, Sum
+from django.db.models import Sum
 
-from guilds.models import ActivityFold, Guild, GuildRules, PersonRunDay
+from guilds.models import ActivityFold, Guild, GuildActivity, GuildRules, PersonRunDay, PersonRunPending
 from guilds.services import (
     activity_divisor,
     guild_activity_fold,
@@ -39,7 +39,8 @@ def naive_activity(guild: Guild, now: datetime) -> float:
 
 
 def stored() -> dict[int, float]:
-    return dict(Guild.objects.filter(disbanded_at__isnull=True).values_list("pk", "activity"))
+    living = GuildActivity.objects.filter(guild__disbanded_at__isnull=True)
+    return dict(living.values_list("guild_id", "activity"))
 
 
 def expected(now: datetime) -> dict[int, float]:
@@ -185,5 +186,5 @@ def test_folds_and_full_recomputes_at_once_while_runs_are_recorded_lose_nothing(
     assert errors == [] and len(results) == 16
     guild_activity_fold(now=now)
     assert stored() == expected(now)
-    assert not PersonRunDay.objects.exclude(person_runs=F("folded")).exists()
+    assert not PersonRunPending.objects.exists()
 

@@ -192,7 +192,7 @@ def test_a_celery_worker_recomputes_activity_from_the_ledger() -> None:
         # then: the worker computed every living guild's activity
         living = [s.guild_id for s in world.values() if not s.disbanded]
         deadline = time.monotonic() + 60
-        while Guild.objects.filter(pk__in=living, activity_computed_at__isnull=True).exists():
+        while Guild.objects.filter(pk__in=living, activity_row__computed_at__isnull=True).exists():
             assert worker.process.poll() is None, f"the worker died:\n{worker.log()}"
             assert time.monotonic() < deadline, f"no activity computed within 60 s:\n{worker.log()}"
             time.sleep(0.2)

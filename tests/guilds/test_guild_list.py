@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from guilds.models import Guild
+from guilds.models import Guild, GuildActivity
 from tests.factories import PlayerFactory, api_client, make_guild
 
 pytestmark = pytest.mark.django_db
@@ -16,7 +16,7 @@ def guilds():
     for index, (name, members, activity) in enumerate(
             [("bravo", 2, 1.5), ("Alpha", 0, 3.0), ("charlie", 4, 0.0), ("Delta", 1, 3.0), ("echo", 3, 0.5)]):
         guild = make_guild(name=name, members=members)
-        Guild.objects.filter(pk=guild.pk).update(activity=activity)
+        GuildActivity.objects.filter(guild=guild).update(activity=activity)
         made.append(guild)
     closed = make_guild(name="Closed Circle")
     Guild.objects.filter(pk=closed.pk).update(is_open=False)
@@ -102,3 +102,21 @@ def test_editing_the_minimum_size_in_the_admin_changes_the_forming_flag(guilds):
     rules.save()  # saving drops this process's cached copy
     assert [g["is_forming"] for g in client.get("/api/v1/guilds/?ordering=name").json()["results"]] == [
         True, True, False, True, True]
+
+
+@pytest.mark.parametrize("descending", [True, False])
+def test_activity_cursors_are_the_row_activity_and_id_under_the_guild_scope(guilds, descending):
+    # Activity lives in GuildActivity, but a cursor is still [activity, guild id] under the scope of
+    # the guild list's "activity" key: cursors issued before the move keep working.
+    from backend.api.pagination import cursor_scope, encode_cursor
+    from guilds.selectors import listed_guilds
+
+    ordering = "-activity" if descending else "activity"
+    client = api_client(PlayerFactory())
+    full = client.get(f"/api/v1/guilds/?ordering={ordering}").json()["results"]
+    first = client.get("/api/v1/guilds/", {"ordering": ordering, "page_size": 2}).json()
+    made = encode_cursor(full[1]["activity"], full[1]["id"],
+                         scope=cursor_scope(listed_guilds(), "activity", descending))
+    assert first["next"] == made
+    rest = client.get("/api/v1/guilds/", {"ordering": ordering, "cursor": made, "page_size": 100}).json()
+    assert [g["id"] for g in rest["results"]] == [g["id"] for g in full[2:]]
