@@ -33,7 +33,7 @@ class RunFormationInput(serializers.Serializer):
 
 
 class RunListQuery(serializers.Serializer):
-    cursor = serializers.CharField(required=False, default="", max_length=200)
+    cursor = serializers.CharField(required=False, default="", max_length=200, trim_whitespace=False)
     page_size = serializers.IntegerField(required=False, default=20, min_value=1, max_value=100)
 
 

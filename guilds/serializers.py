@@ -10,7 +10,7 @@ from guilds.selectors import DEFAULT_GUILD_ORDERING, GUILD_ORDERINGS
 class GuildListQuery(serializers.Serializer):
     ordering = serializers.ChoiceField(choices=list(GUILD_ORDERINGS), default=DEFAULT_GUILD_ORDERING)
     search = serializers.CharField(max_length=64, required=False, default="", allow_blank=True)
-    cursor = serializers.CharField(max_length=512, required=False, allow_blank=True, default="")
+    cursor = serializers.CharField(max_length=512, required=False, allow_blank=True, default="", trim_whitespace=False)
     page_size = serializers.IntegerField(min_value=1, max_value=100, default=20)
 
 

@@ -30,7 +30,7 @@ class MatchOpenInput(serializers.Serializer):
 class MatchListQuery(serializers.Serializer):
     mode = serializers.CharField(required=False, default="", max_length=40)
     status = serializers.ChoiceField(required=False, allow_blank=True, choices=MatchStatus.choices)
-    cursor = serializers.CharField(required=False, default="", max_length=200)
+    cursor = serializers.CharField(required=False, default="", max_length=200, trim_whitespace=False)
     page_size = serializers.IntegerField(required=False, default=20, min_value=1, max_value=100)
 
 

@@ -76,3 +76,10 @@ def test_a_signed_cursor_with_values_no_column_holds_is_still_refused(client) ->
 def test_any_other_cursor_text_is_400(client, cursor) -> None:
     for url in LISTS:
         assert_error(client.get(url, {"cursor": cursor}), 400, "invalid_cursor")
+
+
+@pytest.mark.parametrize("cursor", [" ", "\t", " \n "])
+def test_a_whitespace_cursor_is_400_not_the_first_page(client, cursor) -> None:
+    # found by the hypothesis test above: a trimmed cursor used to become "" and serve page one
+    for url in LISTS:
+        assert_error(client.get(url, {"cursor": cursor}), 400, "invalid_cursor")
