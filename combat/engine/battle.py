@@ -3,16 +3,24 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from dataclasses import replace
 
 from combat.engine import actions as A
 from combat.engine import events as E
 from combat.engine.ai import choose_target, valid_targets
-from combat.engine.damage import round_half_up, roll_attack
-from combat.engine.effects import ApplyOutcome, apply_effect, magnitude_of, tick_effects
+from combat.engine.damage import (
+    attack_multiplier_from,
+    base_damage_from,
+    crit_from,
+    defense_multiplier_from,
+    miss_from,
+    roll_from,
+    round_half_up,
+)
+from combat.engine.effects import ActiveEffect, ApplyOutcome, EffectDict, apply_into, tick_into
 from combat.engine.rules import CombatRules
 from combat.engine.state import (
     ENGINE_VERSION,
+    FISTS,
     SUPPORTED_VERSIONS,
     BattleSetup,
     BattleState,
@@ -21,6 +29,9 @@ from combat.engine.state import (
     Kind,
     Outcome,
     PotionKind,
+    Weapon,
+    battle_state_unchecked,
+    combatant_unchecked,
 )
 from combat.engine.turn_order import turn_order
 
@@ -53,13 +64,96 @@ def rng_for(seed: int, step: int) -> random.Random:
     return random.Random(f"deepdelve-combat/{seed}/{step}")
 
 
+_PLAYER = Kind.PLAYER
+_ENEMY = Kind.ENEMY
+_NPC = Kind.NPC
+_ONGOING = Outcome.ONGOING
+_ADDED = ApplyOutcome.ADDED
+_EXTENDED = ApplyOutcome.EXTENDED
+_REPLACED = ApplyOutcome.REPLACED
+_CANCELLED = ApplyOutcome.CANCELLED
+
+
+# Stands in for an absent effect: `(effects.get(name) or _ABSENT).magnitude` is its magnitude or 0.
+_ABSENT = ActiveEffect("absent", None, 0.0)
+
+
+def _mag(effects: EffectDict, name: str) -> float:
+    return (effects.get(name) or _ABSENT).magnitude
+
+
+class _Fighter:
+    """A combatant's mutable working copy for the length of one engine call.
+
+    Effects are a dict in the tuple's order (EffectDict), so lookups are one step; a fighter
+    that changed is frozen back into a new Combatant once, at the end of the call, and one that
+    did not keeps its Combatant (copy-on-write).
+    """
+
+    __slots__ = ("source", "id", "kind", "is_enemy", "hp", "max_hp", "stats", "weapons",
+                 "active_weapon", "armor", "potions", "effects", "fled", "changed")
+
+    def __init__(self, combatant: Combatant) -> None:
+        self.source = combatant
+        self.id = combatant.id
+        self.kind = combatant.kind
+        self.is_enemy = combatant.kind is _ENEMY
+        self.hp = combatant.hp
+        self.max_hp = combatant.max_hp
+        self.stats = combatant.stats
+        self.weapons = combatant.weapons
+        self.active_weapon = combatant.active_weapon
+        self.armor = combatant.armor
+        self.potions = combatant.potions
+        effects = combatant.effects
+        self.effects: EffectDict = {effect.name: effect for effect in effects} if effects else {}
+        self.fled = combatant.fled
+        self.changed = False
+
+    def has(self, effect: str) -> bool:
+        return effect in self.effects
+
+    @property
+    def in_battle(self) -> bool:
+        return self.hp > 0 and not self.fled
+
+    @property
+    def weapon(self) -> Weapon:
+        return self.weapons[self.active_weapon] if self.weapons else FISTS
+
+    def frozen(self) -> Combatant:
+        if not self.changed:
+            return self.source
+        source = self.source
+        return combatant_unchecked(
+            source,
+            hp=self.hp,
+            max_hp=self.max_hp,
+            stats=self.stats,
+            active_weapon=self.active_weapon,
+            potions=self.potions,
+            effects=tuple(self.effects.values()),
+            fled=self.fled,
+        )
+
+
 class _Work:
-    """A mutable scratch copy of the state for the length of one engine call."""
+    """The mutable scratch of one engine call: working copies of the combatants and the turn."""
+
+    __slots__ = ("state", "rules", "order", "hasted_turns", "fighters", "enemies", "players", "npcs",
+                 "round", "turn_index", "turn_open", "extra_actions_used", "outcome", "events")
 
     def __init__(self, state: BattleState) -> None:
         self.state = state
         self.rules: CombatRules = state.rules
-        self.combatants: dict[str, Combatant] = {c.id: c for c in state.combatants}
+        self.order = state.order
+        self.hasted_turns = haste_is_extra_turn(state.version)
+        # In the state's order, which freeze() keeps.
+        self.fighters: dict[str, _Fighter] = {c.id: _Fighter(c) for c in state.combatants}
+        everyone = self.fighters.values()
+        self.enemies = [f for f in everyone if f.kind is _ENEMY]
+        self.players = [f for f in everyone if f.kind is _PLAYER]
+        self.npcs = [f for f in everyone if f.kind is _NPC]
         self.round = state.round
         self.turn_index = state.turn_index
         self.turn_open = state.turn_open
@@ -68,128 +162,129 @@ class _Work:
         self.events: list[E.Event] = []
 
     def freeze(self) -> BattleState:
-        return replace(
-            self.state,
-            combatants=tuple(self.combatants.values()),
+        state = self.state
+        return battle_state_unchecked(
+            state,
+            combatants=tuple(f.frozen() for f in self.fighters.values()),
             round=self.round,
             turn_index=self.turn_index,
             turn_open=self.turn_open,
             extra_actions_used=self.extra_actions_used,
-            step=self.state.step + 1,
+            step=state.step + 1,
             outcome=self.outcome,
         )
 
     @property
     def over(self) -> bool:
-        return self.outcome is not Outcome.ONGOING
+        return self.outcome is not _ONGOING
 
     @property
-    def current(self) -> Combatant:
-        return self.combatants[self.state.order[self.turn_index]]
-
-    def put(self, combatant: Combatant) -> None:
-        self.combatants[combatant.id] = combatant
-
-    def emit(self, event: E.Event) -> None:
-        self.events.append(event)
+    def current(self) -> _Fighter:
+        return self.fighters[self.order[self.turn_index]]
 
     # --- effects ----------------------------------------------------------------------------
 
-    def apply(self, target_id: str, spec: EffectSpec, *, permanent: bool = False) -> None:
-        target = self.combatants[target_id]
-        effects, result = apply_effect(
-            target.effects,
-            spec.name,
+    def apply(self, target: _Fighter, spec: EffectSpec, *, permanent: bool = False) -> None:
+        name = spec.name
+        effects = target.effects
+        result = apply_into(
+            effects,
+            name,
             turns=spec.turns,
             magnitude=spec.magnitude,
             permanent=permanent,
             magnitudes=self.rules.effect_magnitudes,
         )
-        self.put(replace(target, effects=effects))
+        outcome = result.outcome
         other = result.other or ""
-        if result.outcome in (ApplyOutcome.ADDED, ApplyOutcome.EXTENDED, ApplyOutcome.REPLACED):
-            now = next(e for e in effects if e.name == spec.name)
-            if result.outcome is ApplyOutcome.EXTENDED:
-                self.emit(E.EffectExtended(target_id, spec.name, now.turns, now.magnitude, now.permanent))
+        events = self.events
+        if outcome is _ADDED or outcome is _EXTENDED or outcome is _REPLACED:
+            target.changed = True
+            now = effects[name]
+            if outcome is _EXTENDED:
+                events.append(E.EffectExtended(target.id, name, now.turns, now.magnitude, now.permanent))
             else:
-                if result.outcome is ApplyOutcome.REPLACED:
-                    self.emit(E.EffectReplaced(target_id, spec.name, other))
-                self.emit(E.EffectApplied(target_id, spec.name, now.turns, now.magnitude, now.permanent))
-        elif result.outcome is ApplyOutcome.CANCELLED:
-            self.emit(E.EffectCancelled(target_id, spec.name, other))
+                if outcome is _REPLACED:
+                    events.append(E.EffectReplaced(target.id, name, other))
+                events.append(E.EffectApplied(target.id, name, now.turns, now.magnitude, now.permanent))
+        elif outcome is _CANCELLED:
+            target.changed = True
+            events.append(E.EffectCancelled(target.id, name, other))
         else:
-            self.emit(E.EffectBlocked(target_id, spec.name, other))
+            events.append(E.EffectBlocked(target.id, name, other))
 
     # --- hit points ---------------------------------------------------------------------------
 
-    def damage(self, target_id: str, amount: int, source: str) -> None:
-        target = self.combatants[target_id]
-        hp = max(0, target.hp - amount)
-        self.put(replace(target, hp=hp))
-        self.emit(E.Damage(target_id, target.hp - hp, hp, source))
+    def damage(self, target: _Fighter, amount: int, source: str) -> None:
+        before = target.hp
+        hp = max(0, before - amount)
+        target.hp = hp
+        target.changed = True
+        self.events.append(E.Damage(target.id, before - hp, hp, source))
         if hp == 0:
-            self.emit(E.Death(target_id))
+            self.events.append(E.Death(target.id))
 
-    def heal(self, target_id: str, amount: int, source: str) -> None:
-        target = self.combatants[target_id]
-        hp = min(target.max_hp, target.hp + amount)
-        self.put(replace(target, hp=hp))
-        self.emit(E.Healed(target_id, hp - target.hp, hp, source))
+    def heal(self, target: _Fighter, amount: int, source: str) -> None:
+        before = target.hp
+        hp = min(target.max_hp, before + amount)
+        target.hp = hp
+        target.changed = True
+        self.events.append(E.Healed(target.id, hp - before, hp, source))
 
     def check_over(self) -> None:
-        if self.over:
+        if self.outcome is not _ONGOING:
             return
-        everyone = self.combatants.values()
-        if not any(c.in_battle for c in everyone if c.kind is Kind.ENEMY):
+        if not any(f.hp > 0 and not f.fled for f in self.enemies):
             self.outcome = Outcome.VICTORY
-        elif not any(c.in_battle for c in everyone if c.kind is Kind.PLAYER):
-            fled = any(c.fled for c in everyone if c.kind is Kind.PLAYER)
+        elif not any(f.hp > 0 and not f.fled for f in self.players):
+            fled = any(f.fled for f in self.players)
             self.outcome = Outcome.ESCAPED if fled else Outcome.DEFEAT
         else:
             return
         self.turn_open = False
-        self.emit(E.BattleOver(self.outcome.value))
+        self.events.append(E.BattleOver(self.outcome.value))
 
 
 # --- the turn cycle ---------------------------------------------------------------------------
 
 
-def _carrier_turn_over(w: _Work, carrier_id: str) -> None:
+def _carrier_turn_over(w: _Work, carrier: _Fighter) -> None:
     """End-of-turn effects for one carrier: regeneration and damage over time, then ticking."""
-    carrier = w.combatants[carrier_id]
-    if not carrier.in_battle:
+    if carrier.hp <= 0 or carrier.fled:
         return
-    regeneration = magnitude_of(carrier.effects, "regeneration")
-    if regeneration > 0:
-        boost = 1 + carrier.stats.metabolism * w.rules.metabolism_regen_per_point
-        w.heal(carrier_id, round_half_up(regeneration * boost), "regeneration")
-    for name in DOT_EFFECTS:
-        amount = round_half_up(magnitude_of(w.combatants[carrier_id].effects, name))
-        if amount > 0 and w.combatants[carrier_id].in_battle:
-            w.damage(carrier_id, amount, name)
-    carrier = w.combatants[carrier_id]
-    if not carrier.in_battle:
+    effects = carrier.effects
+    if effects:
+        regeneration = _mag(effects, "regeneration")
+        if regeneration > 0:
+            boost = 1 + carrier.stats.metabolism * w.rules.metabolism_regen_per_point
+            w.heal(carrier, round_half_up(regeneration * boost), "regeneration")
+        for name in DOT_EFFECTS:
+            amount = round_half_up(_mag(effects, name))
+            if amount > 0 and carrier.hp > 0 and not carrier.fled:
+                w.damage(carrier, amount, name)
+    if carrier.hp <= 0 or carrier.fled:
         w.check_over()
         return
-    effects, expired = tick_effects(carrier.effects)
-    w.put(replace(carrier, effects=effects))
-    for name in expired:
-        w.emit(E.EffectExpired(carrier_id, name))
+    if effects:
+        expired = tick_into(effects)
+        carrier.changed = True
+        for name in expired:
+            w.events.append(E.EffectExpired(carrier.id, name))
 
 
 def _end_turn(w: _Work) -> None:
     actor = w.current
     # Version 2: a carrier of haste at the end of a regular turn gets one extra turn of its own,
     # after this turn's end-of-turn effects (so haste for 1 turn still gives the extra turn).
-    hasted = haste_is_extra_turn(w.state.version) and actor.has("haste") and w.extra_actions_used == 0
-    _carrier_turn_over(w, actor.id)
-    w.emit(E.TurnEnded(actor.id))
-    if w.over:
+    hasted = w.hasted_turns and "haste" in actor.effects and w.extra_actions_used == 0
+    _carrier_turn_over(w, actor)
+    w.events.append(E.TurnEnded(actor.id))
+    if w.outcome is not _ONGOING:
         return
-    if hasted and w.combatants[actor.id].in_battle:
+    if hasted and actor.hp > 0 and not actor.fled:
         w.extra_actions_used = 1
         w.turn_open = False  # _begin_turn starts the same slot's extra turn
-        w.emit(E.ExtraTurn(actor.id))
+        w.events.append(E.ExtraTurn(actor.id))
         return
     _next_slot(w)
 
@@ -198,90 +293,106 @@ def _next_slot(w: _Work) -> None:
     w.turn_open = False
     w.extra_actions_used = 0
     w.turn_index += 1
-    if w.turn_index < len(w.state.order):
+    if w.turn_index < len(w.order):
         return
     w.turn_index = 0
     # The NPC companion takes no turns; its effects tick once per round instead.
-    for combatant in list(w.combatants.values()):
-        if combatant.kind is Kind.NPC:
-            _carrier_turn_over(w, combatant.id)
-    if w.over:
+    for npc in w.npcs:
+        _carrier_turn_over(w, npc)
+    if w.outcome is not _ONGOING:
         return
     if w.round >= w.rules.max_rounds:
         w.outcome = Outcome.DRAW
-        w.emit(E.BattleOver(w.outcome.value))
+        w.events.append(E.BattleOver(w.outcome.value))
         return
     w.round += 1
-    w.emit(E.RoundStarted(w.round))
+    w.events.append(E.RoundStarted(w.round))
 
 
 def _begin_turn(w: _Work) -> None:
     actor = w.current
-    if not actor.in_battle:
+    if actor.hp <= 0 or actor.fled:
         _next_slot(w)
         return
     w.turn_open = True
-    w.emit(E.TurnStarted(actor.id, w.round))
-    if actor.has("stun"):
-        w.emit(E.TurnSkipped(actor.id, "stunned"))
+    w.events.append(E.TurnStarted(actor.id, w.round))
+    if "stun" in actor.effects:
+        w.events.append(E.TurnSkipped(actor.id, "stunned"))
         _end_turn(w)
 
 
 def _after_turn_action(w: _Work) -> None:
     """An attack used the turn's action: the turn ends (version 1: haste grants one more action)."""
-    if w.over:
+    if w.outcome is not _ONGOING:
         return
-    actor = w.current
-    if haste_is_extra_turn(w.state.version):
+    if w.hasted_turns:
         _end_turn(w)
         return
+    actor = w.current
     if actor.in_battle and actor.has("haste") and w.extra_actions_used == 0:
         w.extra_actions_used += 1
-        w.emit(E.ExtraTurn(actor.id))
+        w.events.append(E.ExtraTurn(actor.id))
         return
     _end_turn(w)
 
 
-def _attack(w: _Work, attacker_id: str, target_id: str, rng: random.Random) -> None:
-    attacker = w.combatants[attacker_id]
-    target = w.combatants[target_id]
-    w.emit(E.Attack(attacker_id, target_id, attacker.weapon.name))
-    roll = roll_attack(attacker, target, w.rules, rng)
+def _attack(w: _Work, attacker: _Fighter, target: _Fighter, rng: random.Random) -> None:
+    rules = w.rules
+    weapon = attacker.weapon
+    w.events.append(E.Attack(attacker.id, target.id, weapon.name))
+    mine, theirs = attacker.effects, target.effects
+    stats = attacker.stats
+    get = mine.get
+    roll = roll_from(
+        rng,
+        rules,
+        miss=miss_from(rules, stats.attentiveness, (get("distraction") or _ABSENT).magnitude,
+                       (get("concentration") or _ABSENT).magnitude),
+        crit=crit_from(rules, stats.luck, (get("fearlessness") or _ABSENT).magnitude,
+                       (get("fear") or _ABSENT).magnitude),
+        base=base_damage_from(rules, attacker.weapons, attacker.active_weapon, stats.strength),
+        attack_mult=attack_multiplier_from(rules, (get("weakness") or _ABSENT).magnitude,
+                                           (get("vigor") or _ABSENT).magnitude),
+        armor=target.armor,
+        defense_mult=defense_multiplier_from(rules, _mag(theirs, "fragility"), _mag(theirs, "resilience")),
+        defender_hp=target.hp,
+        curse=_mag(theirs, "curse"),
+        blessed="blessing" in theirs,
+    )
     if not roll.hit:
-        w.emit(E.Miss(attacker_id, target_id))
+        w.events.append(E.Miss(attacker.id, target.id))
         return
     if roll.critical:
-        w.emit(E.Critical(attacker_id, target_id))
-    w.damage(target_id, roll.damage, "attack")
+        w.events.append(E.Critical(attacker.id, target.id))
+    w.damage(target, roll.damage, "attack")
     if roll.curse_kills:
-        w.emit(E.CurseStruck(target_id))
-        w.damage(target_id, w.combatants[target_id].hp, "curse")
-    for spec in attacker.weapon.on_hit:
-        if not w.combatants[target_id].in_battle:
+        w.events.append(E.CurseStruck(target.id))
+        w.damage(target, target.hp, "curse")
+    for spec in weapon.on_hit:
+        if target.hp <= 0 or target.fled:
             break
         if spec.chance >= 1.0 or rng.random() < spec.chance:
-            w.apply(target_id, spec)
+            w.apply(target, spec)
     w.check_over()
 
 
 def _enemy_turn(w: _Work, rng: random.Random) -> None:
     actor = w.current
-    target = choose_target(actor, w.combatants.values(), w.rules, rng)
+    target = choose_target(actor, w.fighters.values(), w.rules, rng)
     if target is None:  # unreachable while the battle is on; kept so the loop cannot spin
         _end_turn(w)
         return
-    _attack(w, actor.id, target.id, rng)
+    _attack(w, actor, target, rng)
     _after_turn_action(w)
 
 
 def _advance(w: _Work, rng: random.Random) -> None:
     """Resolve turns until a player must act or the battle is over."""
-    while not w.over:
+    while w.outcome is _ONGOING:
         if not w.turn_open:
             _begin_turn(w)
             continue
-        actor = w.current
-        if actor.kind is Kind.PLAYER:
+        if w.current.kind is _PLAYER:
             return
         _enemy_turn(w, rng)
 
@@ -327,14 +438,14 @@ def start_battle(
     combatants = tuple(setup.players) + ((setup.npc,) if setup.npc else ()) + tuple(setup.enemies)
     state = BattleState(seed=seed, combatants=combatants, order=order, rules=setup.rules, version=version)
     w = _Work(state)
-    w.emit(E.BattleStarted(order))
+    w.events.append(E.BattleStarted(order))
     # Amulets first: a permanent effect must be in place before anything it should block.
     for combatant in combatants:
         for spec in combatant.amulets:
-            w.apply(combatant.id, spec, permanent=True)
+            w.apply(w.fighters[combatant.id], spec, permanent=True)
     for combatant_id, spec in setup.starting_effects:
-        w.apply(combatant_id, spec)
-    w.emit(E.RoundStarted(1))
+        w.apply(w.fighters[combatant_id], spec)
+    w.events.append(E.RoundStarted(1))
     _advance(w, rng)
     return A.Success(w.freeze(), tuple(w.events))
 
@@ -387,7 +498,7 @@ def _refusal(state: BattleState, action: A.Action) -> A.Impossible | None:
         if not target.in_battle:
             return A.Impossible(A.TARGET_DOWN, f"{target.id} is out of the battle")
         targets = valid_targets(actor, state.combatants)
-        if target not in targets:
+        if all(t is not target for t in targets):  # ids are unique: identity is equality here
             if any(t.has("provocation") for t in targets):
                 return A.Impossible(A.MUST_TARGET_PROVOKER, "a provoking enemy must be attacked")
             return A.Impossible(A.TARGET_CAMOUFLAGED, f"{target.id} is camouflaged")
@@ -409,23 +520,25 @@ def _refusal(state: BattleState, action: A.Action) -> A.Impossible | None:
 
 
 def _drink(w: _Work, actor_id: str, potion_id: str) -> None:
-    actor = w.combatants[actor_id]
+    actor = w.fighters[actor_id]
     index = next(i for i, p in enumerate(actor.potions) if p.id == potion_id)
     potion = actor.potions[index]
-    w.put(replace(actor, potions=actor.potions[:index] + actor.potions[index + 1 :]))
-    w.emit(E.PotionDrunk(actor_id, potion.id, potion.kind.value))
+    actor.potions = actor.potions[:index] + actor.potions[index + 1 :]
+    actor.changed = True
+    w.events.append(E.PotionDrunk(actor_id, potion.id, potion.kind.value))
     if potion.kind is PotionKind.HEALING:
-        w.heal(actor_id, potion.heal, "potion")
+        w.heal(actor, potion.heal, "potion")
     elif potion.kind is PotionKind.EFFECT:
         assert potion.effect is not None
-        w.apply(actor_id, potion.effect)
+        w.apply(actor, potion.effect)
     else:
         assert potion.stat is not None
-        actor = w.combatants[actor_id]
         stats = actor.stats.raised(potion.stat, potion.amount)
         extra_hp = potion.amount * w.rules.hp_per_stamina if potion.stat == "stamina" else 0
-        w.put(replace(actor, stats=stats, max_hp=actor.max_hp + extra_hp, hp=actor.hp + extra_hp))
-        w.emit(E.StatRaised(actor_id, potion.stat, potion.amount, getattr(stats, potion.stat)))
+        actor.stats = stats
+        actor.max_hp += extra_hp
+        actor.hp += extra_hp
+        w.events.append(E.StatRaised(actor_id, potion.stat, potion.amount, getattr(stats, potion.stat)))
 
 
 def act(state: BattleState, action: A.Action, *, rng: random.Random | None = None) -> A.ActionResult:
@@ -441,23 +554,26 @@ def act(state: BattleState, action: A.Action, *, rng: random.Random | None = Non
     w = _Work(state)
     actor_id = action.actor
     if isinstance(action, A.AttackAction):
-        _attack(w, actor_id, action.target, rng)
+        _attack(w, w.fighters[actor_id], w.fighters[action.target], rng)
         _after_turn_action(w)
     elif isinstance(action, A.DrinkPotion):
         _drink(w, actor_id, action.potion)
     elif isinstance(action, A.SwitchWeapon):
-        actor = w.combatants[actor_id]
-        w.put(replace(actor, active_weapon=action.slot))
-        w.emit(E.WeaponSwitched(actor_id, actor.weapons[action.slot].name, action.slot))
+        actor = w.fighters[actor_id]
+        actor.active_weapon = action.slot
+        actor.changed = True
+        w.events.append(E.WeaponSwitched(actor_id, actor.weapons[action.slot].name, action.slot))
     elif isinstance(action, A.Flee):
-        w.put(replace(w.combatants[actor_id], fled=True))
-        w.emit(E.Fled(actor_id))
+        actor = w.fighters[actor_id]
+        actor.fled = True
+        actor.changed = True
+        w.events.append(E.Fled(actor_id))
         w.check_over()
         if not w.over:
             _next_slot(w)
     elif isinstance(action, (A.Skip, A.Timeout)):
         # Skipping or timing out gives up the whole turn, haste's extra action included.
-        w.emit(E.TurnSkipped(actor_id, action.kind))
+        w.events.append(E.TurnSkipped(actor_id, action.kind))
         _end_turn(w)
     else:
         raise TypeError(f"unknown action {action!r}")

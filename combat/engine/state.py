@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from combat.engine.effects import DEFAULT_MAGNITUDES, ActiveEffect, EffectTuple, has_effect
+from combat.engine.effects import DEFAULT_MAGNITUDES, ActiveEffect, EffectTuple
 from combat.engine.rules import CombatRules
 
 # Bumped whenever a rule change would make old seeds replay differently (as Brogue does).
@@ -158,7 +158,10 @@ class Combatant:
         return self.weapons[self.active_weapon] if self.weapons else FISTS
 
     def has(self, effect: str) -> bool:
-        return has_effect(self.effects, effect)
+        for present in self.effects:
+            if present.name == effect:
+                return True
+        return False
 
 
 @dataclass(frozen=True)
@@ -335,6 +338,30 @@ def setup_from_dict(data: Mapping[str, Any]) -> BattleSetup:
         starting_effects=tuple((cid, _spec(spec)) for cid, spec in data.get("starting_effects", ())),
         rules=CombatRules.from_dict(data["rules"]) if "rules" in data else CombatRules(),
     )
+
+
+# --- fast copies for the battle loop ------------------------------------------------------------
+# dataclasses.replace re-runs __init__ and __post_init__ (enum coercion, range checks) for every
+# copy; the battle loop makes one copy per changed combatant per engine call from values it keeps
+# valid by construction, so it builds the new frozen value directly. Equality, hashing, repr and
+# to_dict only ever read the fields, which are exactly those of the normal constructor.
+
+def combatant_unchecked(source: Combatant, **changes: Any) -> Combatant:
+    """replace(source, **changes) without re-validation: for the engine's own, valid, values."""
+    new = object.__new__(Combatant)
+    values = new.__dict__
+    values.update(source.__dict__)  # exactly the fields: Combatant caches nothing on itself
+    values.update(changes)
+    return new
+
+
+def battle_state_unchecked(source: BattleState, **changes: Any) -> BattleState:
+    """replace(source, **changes) without re-validation: for the engine's own, valid, values."""
+    new = object.__new__(BattleState)
+    values = new.__dict__
+    values.update(source.__dict__)  # exactly the fields: BattleState caches nothing on itself
+    values.update(changes)
+    return new
 
 
 def ids_in(combatants: Sequence[Combatant]) -> tuple[str, ...]:
