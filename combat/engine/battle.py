@@ -28,12 +28,24 @@ from combat.engine.state import (
     EffectSpec,
     Kind,
     Outcome,
+    Potion,
     PotionKind,
+    Stats,
     Weapon,
     battle_state_unchecked,
     combatant_unchecked,
 )
 from combat.engine.turn_order import turn_order
+
+# Enum members bound once: the hot loop compares with them by identity.
+_PLAYER = Kind.PLAYER
+_ENEMY = Kind.ENEMY
+_NPC = Kind.NPC
+_ONGOING = Outcome.ONGOING
+_ADDED = ApplyOutcome.ADDED
+_EXTENDED = ApplyOutcome.EXTENDED
+_REPLACED = ApplyOutcome.REPLACED
+_CANCELLED = ApplyOutcome.CANCELLED
 
 # Damage-over-time effects, resolved in this fixed order at the end of the carrier's turn.
 DOT_EFFECTS: tuple[str, ...] = ("bleeding", "burning", "frostbite")
@@ -52,7 +64,9 @@ def one_flight_per_battle(version: int) -> bool:
 
 def flight_taken(state: BattleState) -> bool:
     """Whether the battle's one flight is used (always False under the version 1 rules)."""
-    return one_flight_per_battle(state.version) and any(c.fled for c in state.players)
+    return one_flight_per_battle(state.version) and any(
+        c.fled for c in state.combatants if c.kind is _PLAYER
+    )
 
 
 def rng_for(seed: int, step: int) -> random.Random:
@@ -64,14 +78,6 @@ def rng_for(seed: int, step: int) -> random.Random:
     return random.Random(f"deepdelve-combat/{seed}/{step}")
 
 
-_PLAYER = Kind.PLAYER
-_ENEMY = Kind.ENEMY
-_NPC = Kind.NPC
-_ONGOING = Outcome.ONGOING
-_ADDED = ApplyOutcome.ADDED
-_EXTENDED = ApplyOutcome.EXTENDED
-_REPLACED = ApplyOutcome.REPLACED
-_CANCELLED = ApplyOutcome.CANCELLED
 
 
 # Stands in for an absent effect: `(effects.get(name) or _ABSENT).magnitude` is its magnitude or 0.
@@ -85,30 +91,33 @@ def _mag(effects: EffectDict, name: str) -> float:
 class _Fighter:
     """A combatant's mutable working copy for the length of one engine call.
 
-    Effects are a dict in the tuple's order (EffectDict), so lookups are one step; a fighter
-    that changed is frozen back into a new Combatant once, at the end of the call, and one that
-    did not keeps its Combatant (copy-on-write).
+    It carries every field of its Combatant (copied in one step from the Combatant's __dict__),
+    with the effects as a dict in the tuple's order (EffectDict), so lookups are one step. A
+    fighter that changed is frozen back into a new Combatant once, at the end of the call; one
+    that did not keeps its Combatant (copy-on-write).
     """
 
-    __slots__ = ("source", "id", "kind", "is_enemy", "hp", "max_hp", "stats", "weapons",
-                 "active_weapon", "armor", "potions", "effects", "fled", "changed")
+    id: str
+    kind: Kind
+    hp: int
+    max_hp: int
+    stats: Stats
+    weapons: tuple[Weapon, ...]
+    active_weapon: int
+    armor: int
+    potions: tuple[Potion, ...]
+    effects: EffectDict
+    fled: bool
+    source: Combatant
+    changed: bool
 
     def __init__(self, combatant: Combatant) -> None:
-        self.source = combatant
-        self.id = combatant.id
-        self.kind = combatant.kind
-        self.is_enemy = combatant.kind is _ENEMY
-        self.hp = combatant.hp
-        self.max_hp = combatant.max_hp
-        self.stats = combatant.stats
-        self.weapons = combatant.weapons
-        self.active_weapon = combatant.active_weapon
-        self.armor = combatant.armor
-        self.potions = combatant.potions
+        values = self.__dict__
+        values.update(combatant.__dict__)
         effects = combatant.effects
-        self.effects: EffectDict = {effect.name: effect for effect in effects} if effects else {}
-        self.fled = combatant.fled
-        self.changed = False
+        values["effects"] = {effect.name: effect for effect in effects} if effects else {}
+        values["source"] = combatant
+        values["changed"] = False
 
     def has(self, effect: str) -> bool:
         return effect in self.effects
@@ -124,17 +133,10 @@ class _Fighter:
     def frozen(self) -> Combatant:
         if not self.changed:
             return self.source
-        source = self.source
-        return combatant_unchecked(
-            source,
-            hp=self.hp,
-            max_hp=self.max_hp,
-            stats=self.stats,
-            active_weapon=self.active_weapon,
-            potions=self.potions,
-            effects=tuple(self.effects.values()),
-            fled=self.fled,
-        )
+        values = dict(self.__dict__)
+        del values["source"], values["changed"]
+        values["effects"] = tuple(self.effects.values())
+        return combatant_unchecked(self.source, **values)
 
 
 class _Work:
@@ -234,13 +236,17 @@ class _Work:
     def check_over(self) -> None:
         if self.outcome is not _ONGOING:
             return
-        if not any(f.hp > 0 and not f.fled for f in self.enemies):
+        for enemy in self.enemies:
+            if enemy.hp > 0 and not enemy.fled:
+                break
+        else:
             self.outcome = Outcome.VICTORY
-        elif not any(f.hp > 0 and not f.fled for f in self.players):
+        if self.outcome is _ONGOING:
+            for player in self.players:
+                if player.hp > 0 and not player.fled:
+                    return
             fled = any(f.fled for f in self.players)
             self.outcome = Outcome.ESCAPED if fled else Outcome.DEFEAT
-        else:
-            return
         self.turn_open = False
         self.events.append(E.BattleOver(self.outcome.value))
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from combat.engine.effects import magnitude_of
 from combat.engine.rules import CombatRules
 from combat.engine.state import Combatant, Weapon
+from combat.engine.values import quick_init
 
 
 def clamp(lo: float, x: float, hi: float) -> float:
@@ -96,6 +97,7 @@ def hit_damage(attacker: Combatant, defender: Combatant, critical: bool, rules: 
                        defender.armor, defense_multiplier(defender, rules))
 
 
+@quick_init
 @dataclass(frozen=True)
 class AttackRoll:
     """What the seeded rolls decided for one attack."""

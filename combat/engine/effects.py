@@ -6,6 +6,8 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from combat.engine.values import quick_init
+
 # Every effect of SPEC section 7, in the order the docs list them.
 EFFECTS: tuple[str, ...] = (
     "haste",
@@ -137,6 +139,7 @@ class ApplyOutcome(str, enum.Enum):
         return self.value
 
 
+@quick_init
 @dataclass(frozen=True)
 class ActiveEffect:
     """An effect on a creature: turns left of its carrier (None = until battle end)."""

@@ -237,7 +237,7 @@ class BattleState:
 
     @property
     def has_boss(self) -> bool:
-        return any(c.is_boss for c in self.enemies)
+        return any(c.is_boss for c in self.combatants if c.kind is Kind.ENEMY)
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = to_jsonable(self)
