@@ -32,9 +32,8 @@ from combat.engine.state import (
     PotionKind,
     Stats,
     Weapon,
-    battle_state_unchecked,
-    combatant_unchecked,
 )
+from combat.engine.values import unchecked
 from combat.engine.turn_order import turn_order
 
 # Enum members bound once: the hot loop compares with them by identity.
@@ -89,12 +88,12 @@ def _mag(effects: EffectDict, name: str) -> float:
 
 
 class _Fighter:
-    """A combatant's mutable working copy for the length of one engine call.
+    """A combatant's mutable working copy inside one engine call, made when it first changes.
 
     It carries every field of its Combatant (copied in one step from the Combatant's __dict__),
-    with the effects as a dict in the tuple's order (EffectDict), so lookups are one step. A
-    fighter that changed is frozen back into a new Combatant once, at the end of the call; one
-    that did not keeps its Combatant (copy-on-write).
+    with the effects as a dict in the tuple's order (EffectDict), so lookups are one step. At the
+    end of the call a changed fighter becomes a new Combatant once; an unchanged one gives back
+    its Combatant (copy-on-write).
     """
 
     id: str
@@ -136,14 +135,15 @@ class _Fighter:
         values = dict(self.__dict__)
         del values["source"], values["changed"]
         values["effects"] = tuple(self.effects.values())
-        return combatant_unchecked(self.source, **values)
+        return unchecked(Combatant, values)
 
 
 class _Work:
-    """The mutable scratch of one engine call: working copies of the combatants and the turn."""
+    """The mutable scratch of one engine call: the combatants (each a Combatant until it first
+    changes, then its _Fighter) and the turn counters."""
 
-    __slots__ = ("state", "rules", "order", "hasted_turns", "fighters", "enemies", "players", "npcs",
-                 "round", "turn_index", "turn_open", "extra_actions_used", "outcome", "events")
+    __slots__ = ("state", "rules", "order", "hasted_turns", "cast", "round", "turn_index", "turn_open",
+                 "extra_actions_used", "outcome", "events")
 
     def __init__(self, state: BattleState) -> None:
         self.state = state
@@ -151,11 +151,7 @@ class _Work:
         self.order = state.order
         self.hasted_turns = haste_is_extra_turn(state.version)
         # In the state's order, which freeze() keeps.
-        self.fighters: dict[str, _Fighter] = {c.id: _Fighter(c) for c in state.combatants}
-        everyone = self.fighters.values()
-        self.enemies = [f for f in everyone if f.kind is _ENEMY]
-        self.players = [f for f in everyone if f.kind is _PLAYER]
-        self.npcs = [f for f in everyone if f.kind is _NPC]
+        self.cast: dict[str, Combatant | _Fighter] = {c.id: c for c in state.combatants}
         self.round = state.round
         self.turn_index = state.turn_index
         self.turn_open = state.turn_open
@@ -165,24 +161,33 @@ class _Work:
 
     def freeze(self) -> BattleState:
         state = self.state
-        return battle_state_unchecked(
-            state,
-            combatants=tuple(f.frozen() for f in self.fighters.values()),
-            round=self.round,
-            turn_index=self.turn_index,
-            turn_open=self.turn_open,
-            extra_actions_used=self.extra_actions_used,
-            step=state.step + 1,
-            outcome=self.outcome,
+        values = dict(state.__dict__)
+        values["combatants"] = tuple(
+            c.frozen() if isinstance(c, _Fighter) else c for c in self.cast.values()
         )
+        values["round"] = self.round
+        values["turn_index"] = self.turn_index
+        values["turn_open"] = self.turn_open
+        values["extra_actions_used"] = self.extra_actions_used
+        values["step"] = state.step + 1
+        values["outcome"] = self.outcome
+        return unchecked(BattleState, values)
+
+    def fighter(self, combatant_id: str) -> _Fighter:
+        """The working copy of a combatant, made now if it has none yet."""
+        found = self.cast[combatant_id]
+        if isinstance(found, _Fighter):
+            return found
+        made = self.cast[combatant_id] = _Fighter(found)
+        return made
 
     @property
     def over(self) -> bool:
         return self.outcome is not _ONGOING
 
     @property
-    def current(self) -> _Fighter:
-        return self.fighters[self.order[self.turn_index]]
+    def current(self) -> Combatant | _Fighter:
+        return self.cast[self.order[self.turn_index]]
 
     # --- effects ----------------------------------------------------------------------------
 
@@ -236,17 +241,20 @@ class _Work:
     def check_over(self) -> None:
         if self.outcome is not _ONGOING:
             return
-        for enemy in self.enemies:
-            if enemy.hp > 0 and not enemy.fled:
-                break
-        else:
+        enemies_left = players_left = False
+        for c in self.cast.values():
+            if c.hp > 0 and not c.fled:
+                if c.kind is _ENEMY:
+                    enemies_left = True
+                elif c.kind is _PLAYER:
+                    players_left = True
+        if not enemies_left:
             self.outcome = Outcome.VICTORY
-        if self.outcome is _ONGOING:
-            for player in self.players:
-                if player.hp > 0 and not player.fled:
-                    return
-            fled = any(f.fled for f in self.players)
+        elif not players_left:
+            fled = any(c.fled for c in self.cast.values() if c.kind is _PLAYER)
             self.outcome = Outcome.ESCAPED if fled else Outcome.DEFEAT
+        else:
+            return
         self.turn_open = False
         self.events.append(E.BattleOver(self.outcome.value))
 
@@ -254,43 +262,45 @@ class _Work:
 # --- the turn cycle ---------------------------------------------------------------------------
 
 
-def _carrier_turn_over(w: _Work, carrier: _Fighter) -> None:
+def _carrier_turn_over(w: _Work, carrier_id: str) -> None:
     """End-of-turn effects for one carrier: regeneration and damage over time, then ticking."""
-    if carrier.hp <= 0 or carrier.fled:
-        return
+    found = w.cast[carrier_id]
+    if found.hp <= 0 or found.fled or not found.effects:
+        return  # without effects nothing heals, hurts or ticks
+    carrier = w.fighter(carrier_id)
     effects = carrier.effects
-    if effects:
-        regeneration = _mag(effects, "regeneration")
-        if regeneration > 0:
-            boost = 1 + carrier.stats.metabolism * w.rules.metabolism_regen_per_point
-            w.heal(carrier, round_half_up(regeneration * boost), "regeneration")
-        for name in DOT_EFFECTS:
-            amount = round_half_up(_mag(effects, name))
-            if amount > 0 and carrier.hp > 0 and not carrier.fled:
-                w.damage(carrier, amount, name)
+    regeneration = _mag(effects, "regeneration")
+    if regeneration > 0:
+        boost = 1 + carrier.stats.metabolism * w.rules.metabolism_regen_per_point
+        w.heal(carrier, round_half_up(regeneration * boost), "regeneration")
+    for name in DOT_EFFECTS:
+        amount = round_half_up(_mag(effects, name))
+        if amount > 0 and carrier.hp > 0 and not carrier.fled:
+            w.damage(carrier, amount, name)
     if carrier.hp <= 0 or carrier.fled:
         w.check_over()
         return
-    if effects:
-        expired = tick_into(effects)
-        carrier.changed = True
-        for name in expired:
-            w.events.append(E.EffectExpired(carrier.id, name))
+    expired = tick_into(effects)
+    carrier.changed = True
+    for name in expired:
+        w.events.append(E.EffectExpired(carrier_id, name))
 
 
 def _end_turn(w: _Work) -> None:
     actor = w.current
+    actor_id = actor.id
     # Version 2: a carrier of haste at the end of a regular turn gets one extra turn of its own,
     # after this turn's end-of-turn effects (so haste for 1 turn still gives the extra turn).
-    hasted = w.hasted_turns and "haste" in actor.effects and w.extra_actions_used == 0
-    _carrier_turn_over(w, actor)
-    w.events.append(E.TurnEnded(actor.id))
+    hasted = w.hasted_turns and actor.has("haste") and w.extra_actions_used == 0
+    _carrier_turn_over(w, actor_id)
+    w.events.append(E.TurnEnded(actor_id))
     if w.outcome is not _ONGOING:
         return
+    actor = w.cast[actor_id]
     if hasted and actor.hp > 0 and not actor.fled:
         w.extra_actions_used = 1
         w.turn_open = False  # _begin_turn starts the same slot's extra turn
-        w.events.append(E.ExtraTurn(actor.id))
+        w.events.append(E.ExtraTurn(actor_id))
         return
     _next_slot(w)
 
@@ -303,8 +313,9 @@ def _next_slot(w: _Work) -> None:
         return
     w.turn_index = 0
     # The NPC companion takes no turns; its effects tick once per round instead.
-    for npc in w.npcs:
-        _carrier_turn_over(w, npc)
+    for combatant in list(w.cast.values()):
+        if combatant.kind is _NPC:
+            _carrier_turn_over(w, combatant.id)
     if w.outcome is not _ONGOING:
         return
     if w.round >= w.rules.max_rounds:
@@ -322,7 +333,7 @@ def _begin_turn(w: _Work) -> None:
         return
     w.turn_open = True
     w.events.append(E.TurnStarted(actor.id, w.round))
-    if "stun" in actor.effects:
+    if actor.has("stun"):
         w.events.append(E.TurnSkipped(actor.id, "stunned"))
         _end_turn(w)
 
@@ -335,14 +346,15 @@ def _after_turn_action(w: _Work) -> None:
         _end_turn(w)
         return
     actor = w.current
-    if actor.in_battle and actor.has("haste") and w.extra_actions_used == 0:
+    if actor.hp > 0 and not actor.fled and actor.has("haste") and w.extra_actions_used == 0:
         w.extra_actions_used += 1
         w.events.append(E.ExtraTurn(actor.id))
         return
     _end_turn(w)
 
 
-def _attack(w: _Work, attacker: _Fighter, target: _Fighter, rng: random.Random) -> None:
+def _attack(w: _Work, attacker_id: str, target_id: str, rng: random.Random) -> None:
+    attacker, target = w.fighter(attacker_id), w.fighter(target_id)
     rules = w.rules
     weapon = attacker.weapon
     w.events.append(E.Attack(attacker.id, target.id, weapon.name))
@@ -384,11 +396,11 @@ def _attack(w: _Work, attacker: _Fighter, target: _Fighter, rng: random.Random) 
 
 def _enemy_turn(w: _Work, rng: random.Random) -> None:
     actor = w.current
-    target = choose_target(actor, w.fighters.values(), w.rules, rng)
+    target = choose_target(actor, w.cast.values(), w.rules, rng)
     if target is None:  # unreachable while the battle is on; kept so the loop cannot spin
         _end_turn(w)
         return
-    _attack(w, actor, target, rng)
+    _attack(w, actor.id, target.id, rng)
     _after_turn_action(w)
 
 
@@ -448,9 +460,9 @@ def start_battle(
     # Amulets first: a permanent effect must be in place before anything it should block.
     for combatant in combatants:
         for spec in combatant.amulets:
-            w.apply(w.fighters[combatant.id], spec, permanent=True)
+            w.apply(w.fighter(combatant.id), spec, permanent=True)
     for combatant_id, spec in setup.starting_effects:
-        w.apply(w.fighters[combatant_id], spec)
+        w.apply(w.fighter(combatant_id), spec)
     w.events.append(E.RoundStarted(1))
     _advance(w, rng)
     return A.Success(w.freeze(), tuple(w.events))
@@ -526,7 +538,7 @@ def _refusal(state: BattleState, action: A.Action) -> A.Impossible | None:
 
 
 def _drink(w: _Work, actor_id: str, potion_id: str) -> None:
-    actor = w.fighters[actor_id]
+    actor = w.fighter(actor_id)
     index = next(i for i, p in enumerate(actor.potions) if p.id == potion_id)
     potion = actor.potions[index]
     actor.potions = actor.potions[:index] + actor.potions[index + 1 :]
@@ -560,17 +572,17 @@ def act(state: BattleState, action: A.Action, *, rng: random.Random | None = Non
     w = _Work(state)
     actor_id = action.actor
     if isinstance(action, A.AttackAction):
-        _attack(w, w.fighters[actor_id], w.fighters[action.target], rng)
+        _attack(w, actor_id, action.target, rng)
         _after_turn_action(w)
     elif isinstance(action, A.DrinkPotion):
         _drink(w, actor_id, action.potion)
     elif isinstance(action, A.SwitchWeapon):
-        actor = w.fighters[actor_id]
+        actor = w.fighter(actor_id)
         actor.active_weapon = action.slot
         actor.changed = True
         w.events.append(E.WeaponSwitched(actor_id, actor.weapons[action.slot].name, action.slot))
     elif isinstance(action, A.Flee):
-        actor = w.fighters[actor_id]
+        actor = w.fighter(actor_id)
         actor.fled = True
         actor.changed = True
         w.events.append(E.Fled(actor_id))

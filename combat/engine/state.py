@@ -340,29 +340,5 @@ def setup_from_dict(data: Mapping[str, Any]) -> BattleSetup:
     )
 
 
-# --- fast copies for the battle loop ------------------------------------------------------------
-# dataclasses.replace re-runs __init__ and __post_init__ (enum coercion, range checks) for every
-# copy; the battle loop makes one copy per changed combatant per engine call from values it keeps
-# valid by construction, so it builds the new frozen value directly. Equality, hashing, repr and
-# to_dict only ever read the fields, which are exactly those of the normal constructor.
-
-def combatant_unchecked(source: Combatant, **changes: Any) -> Combatant:
-    """replace(source, **changes) without re-validation: for the engine's own, valid, values."""
-    new = object.__new__(Combatant)
-    values = new.__dict__
-    values.update(source.__dict__)  # exactly the fields: Combatant caches nothing on itself
-    values.update(changes)
-    return new
-
-
-def battle_state_unchecked(source: BattleState, **changes: Any) -> BattleState:
-    """replace(source, **changes) without re-validation: for the engine's own, valid, values."""
-    new = object.__new__(BattleState)
-    values = new.__dict__
-    values.update(source.__dict__)  # exactly the fields: BattleState caches nothing on itself
-    values.update(changes)
-    return new
-
-
 def ids_in(combatants: Sequence[Combatant]) -> tuple[str, ...]:
     return tuple(c.id for c in combatants)

@@ -40,3 +40,17 @@ def quick_init(cls: type[T]) -> type[T]:
     init.__doc__ = f"{cls.__name__}({', '.join(names)})"
     setattr(cls, "__init__", init)
     return cls
+
+
+def unchecked(cls: type[T], values: dict[str, Any]) -> T:
+    """An instance of the frozen dataclass cls whose fields are exactly `values`, made without
+    running __init__ or __post_init__ (no enum coercion, no range checks).
+
+    For the battle loop's own results: dataclasses.replace would re-validate every changed
+    combatant and the state on every engine call, for values kept valid by construction.
+    Equality, hashing, repr and to_dict read only the fields, so the instance is the same as
+    the one the constructor would make. `values` must hold every field and nothing else.
+    """
+    new = object.__new__(cls)
+    new.__dict__.update(values)
+    return new
