@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
-from typing import Protocol, TypeVar
+from collections.abc import Collection, Iterable
+from typing import Any, Protocol, TypeVar
 
 from combat.engine.rules import CombatRules
 from combat.engine.state import Kind
@@ -23,6 +23,9 @@ class Fighter(Protocol):
     @property
     def fled(self) -> bool: ...
 
+    @property
+    def effects(self) -> Collection[Any]: ...
+
     def has(self, effect: str) -> bool: ...
 
 
@@ -36,13 +39,24 @@ def valid_targets(attacker: Fighter, combatants: Iterable[F]) -> tuple[F, ...]:
     Camouflage: camouflaged opponents cannot be attacked, unless every opponent is
     camouflaged; then camouflage is ignored, so a battle can never deadlock on it.
     """
-    # Sides: the enemies against the players and the NPC (Combatant.side).
+    # Sides: the enemies against the players and the NPC (Combatant.side). One pass; the effect
+    # lookups only for creatures that carry effects.
     enemy = attacker.kind is _ENEMY
-    opponents = [c for c in combatants if (c.kind is _ENEMY) is not enemy and c.hp > 0 and not c.fled]
-    provokers = [c for c in opponents if c.has("provocation")]
+    opponents: list[F] = []
+    provokers: list[F] = []
+    visible: list[F] = []
+    for c in combatants:
+        if (c.kind is _ENEMY) is enemy or c.hp <= 0 or c.fled:
+            continue
+        opponents.append(c)
+        if c.effects:
+            if c.has("provocation"):
+                provokers.append(c)
+            if c.has("camouflage"):
+                continue
+        visible.append(c)
     if provokers:
         return tuple(provokers)
-    visible = [c for c in opponents if not c.has("camouflage")]
     return tuple(visible or opponents)
 
 

@@ -63,9 +63,11 @@ def one_flight_per_battle(version: int) -> bool:
 
 def flight_taken(state: BattleState) -> bool:
     """Whether the battle's one flight is used (always False under the version 1 rules)."""
-    return one_flight_per_battle(state.version) and any(
-        c.fled for c in state.combatants if c.kind is _PLAYER
-    )
+    if one_flight_per_battle(state.version):
+        for c in state.combatants:
+            if c.fled and c.kind is _PLAYER:
+                return True
+    return False
 
 
 def rng_for(seed: int, step: int) -> random.Random:
@@ -162,9 +164,7 @@ class _Work:
     def freeze(self) -> BattleState:
         state = self.state
         values = dict(state.__dict__)
-        values["combatants"] = tuple(
-            c.frozen() if isinstance(c, _Fighter) else c for c in self.cast.values()
-        )
+        values["combatants"] = tuple([c.frozen() if isinstance(c, _Fighter) else c for c in self.cast.values()])
         values["round"] = self.round
         values["turn_index"] = self.turn_index
         values["turn_open"] = self.turn_open

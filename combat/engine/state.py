@@ -237,7 +237,10 @@ class BattleState:
 
     @property
     def has_boss(self) -> bool:
-        return any(c.is_boss for c in self.combatants if c.kind is Kind.ENEMY)
+        for c in self.combatants:
+            if c.is_boss and c.kind is Kind.ENEMY:
+                return True
+        return False
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = to_jsonable(self)
