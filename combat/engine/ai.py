@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+from operator import attrgetter
 from collections.abc import Collection, Iterable
 from typing import Any, Protocol, TypeVar
 
@@ -30,6 +31,7 @@ class Fighter(Protocol):
 
 
 F = TypeVar("F", bound=Fighter)
+_HP = attrgetter("hp")
 
 
 def valid_targets(attacker: Fighter, combatants: Iterable[F]) -> tuple[F, ...]:
@@ -72,5 +74,5 @@ def choose_target(
     if not targets:
         return None
     if rng.random() < rules.ai_focus_weakest_chance:
-        return min(targets, key=lambda c: c.hp)
+        return min(targets, key=_HP)  # the first of the least
     return rng.choice(targets)

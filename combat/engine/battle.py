@@ -7,16 +7,8 @@ from collections.abc import Iterable
 from combat.engine import actions as A
 from combat.engine import events as E
 from combat.engine.ai import choose_target, valid_targets
-from combat.engine.damage import (
-    attack_multiplier_from,
-    base_damage_from,
-    crit_from,
-    defense_multiplier_from,
-    miss_from,
-    roll_from,
-    round_half_up,
-)
-from combat.engine.effects import ActiveEffect, ApplyOutcome, EffectDict, apply_into, tick_into
+from combat.engine.damage import base_damage_from, roll_from, round_half_up
+from combat.engine.effects import NO_EFFECT, ApplyOutcome, EffectDict, apply_into, tick_into
 from combat.engine.rules import CombatRules
 from combat.engine.state import (
     ENGINE_VERSION,
@@ -81,12 +73,8 @@ def rng_for(seed: int, step: int) -> random.Random:
 
 
 
-# Stands in for an absent effect: `(effects.get(name) or _ABSENT).magnitude` is its magnitude or 0.
-_ABSENT = ActiveEffect("absent", None, 0.0)
-
-
 def _mag(effects: EffectDict, name: str) -> float:
-    return (effects.get(name) or _ABSENT).magnitude
+    return (effects.get(name) or NO_EFFECT).magnitude
 
 
 class _Fighter:
@@ -287,7 +275,7 @@ def _carrier_turn_over(w: _Work, carrier_id: str) -> None:
 
 
 def _end_turn(w: _Work) -> None:
-    actor = w.current
+    actor = w.cast[w.order[w.turn_index]]
     actor_id = actor.id
     # Version 2: a carrier of haste at the end of a regular turn gets one extra turn of its own,
     # after this turn's end-of-turn effects (so haste for 1 turn still gives the extra turn).
@@ -327,7 +315,7 @@ def _next_slot(w: _Work) -> None:
 
 
 def _begin_turn(w: _Work) -> None:
-    actor = w.current
+    actor = w.cast[w.order[w.turn_index]]
     if actor.hp <= 0 or actor.fled:
         _next_slot(w)
         return
@@ -355,28 +343,13 @@ def _after_turn_action(w: _Work) -> None:
 
 def _attack(w: _Work, attacker_id: str, target_id: str, rng: random.Random) -> None:
     attacker, target = w.fighter(attacker_id), w.fighter(target_id)
+    weapons = attacker.weapons
+    weapon = weapons[attacker.active_weapon] if weapons else FISTS
+    w.events.append(E.Attack(attacker_id, target_id, weapon.name))
     rules = w.rules
-    weapon = attacker.weapon
-    w.events.append(E.Attack(attacker.id, target.id, weapon.name))
-    mine, theirs = attacker.effects, target.effects
     stats = attacker.stats
-    get = mine.get
-    roll = roll_from(
-        rng,
-        rules,
-        miss=miss_from(rules, stats.attentiveness, (get("distraction") or _ABSENT).magnitude,
-                       (get("concentration") or _ABSENT).magnitude),
-        crit=crit_from(rules, stats.luck, (get("fearlessness") or _ABSENT).magnitude,
-                       (get("fear") or _ABSENT).magnitude),
-        base=base_damage_from(rules, attacker.weapons, attacker.active_weapon, stats.strength),
-        attack_mult=attack_multiplier_from(rules, (get("weakness") or _ABSENT).magnitude,
-                                           (get("vigor") or _ABSENT).magnitude),
-        armor=target.armor,
-        defense_mult=defense_multiplier_from(rules, _mag(theirs, "fragility"), _mag(theirs, "resilience")),
-        defender_hp=target.hp,
-        curse=_mag(theirs, "curse"),
-        blessed="blessing" in theirs,
-    )
+    roll = roll_from(rng, rules, stats, base_damage_from(rules, weapons, attacker.active_weapon, stats.strength),
+                     attacker.effects, target.armor, target.effects, target.hp)
     if not roll.hit:
         w.events.append(E.Miss(attacker.id, target.id))
         return
@@ -410,7 +383,7 @@ def _advance(w: _Work, rng: random.Random) -> None:
         if not w.turn_open:
             _begin_turn(w)
             continue
-        if w.current.kind is _PLAYER:
+        if w.cast[w.order[w.turn_index]].kind is _PLAYER:
             return
         _enemy_turn(w, rng)
 
@@ -492,9 +465,10 @@ def allowed_actions(state: BattleState) -> tuple[A.Action, ...]:
         if potion.id not in seen:
             seen.add(potion.id)
             found.append(A.DrinkPotion(actor_id, potion.id))
-    found.extend(
-        A.SwitchWeapon(actor_id, slot) for slot in range(len(actor.weapons)) if slot != actor.active_weapon
-    )
+    if len(actor.weapons) > 1:
+        found.extend(
+            A.SwitchWeapon(actor_id, slot) for slot in range(len(actor.weapons)) if slot != actor.active_weapon
+        )
     found.append(A.Skip(actor_id))
     if not state.has_boss and not flight_taken(state):
         found.append(A.Flee(actor_id))

@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
 
-from combat.engine.effects import magnitude_of
+from combat.engine.effects import NO_EFFECT, ActiveEffect, magnitude_of
 from combat.engine.rules import CombatRules
-from combat.engine.state import Combatant, Weapon
+from combat.engine.state import Combatant, Stats, Weapon
 from combat.engine.values import quick_init
 
 
@@ -31,12 +32,12 @@ def miss_from(rules: CombatRules, attentiveness: int, distraction: float, concen
         - concentration
         - attentiveness * rules.attentiveness_miss_reduction
     )
-    return clamp(rules.min_miss_chance, chance, rules.max_miss_chance)
+    return max(rules.min_miss_chance, min(chance, rules.max_miss_chance))  # clamp, inlined
 
 
 def crit_from(rules: CombatRules, luck: int, fearlessness: float, fear: float) -> float:
     chance = rules.base_crit_chance + luck * rules.luck_crit_per_point + fearlessness - fear
-    return clamp(0.0, chance, rules.max_crit_chance)
+    return max(0.0, min(chance, rules.max_crit_chance))  # clamp, inlined
 
 
 def attack_multiplier_from(rules: CombatRules, weakness: float, vigor: float) -> float:
@@ -114,24 +115,35 @@ MISSED = AttackRoll(hit=False, critical=False, damage=0, curse_kills=False)
 def roll_from(
     rng: random.Random,
     rules: CombatRules,
-    *,
-    miss: float,
-    crit: float,
+    stats: Stats,
     base: float,
-    attack_mult: float,
+    mine: Mapping[str, ActiveEffect],
     armor: int,
-    defense_mult: float,
+    theirs: Mapping[str, ActiveEffect],
     defender_hp: int,
-    curse: float,
-    blessed: bool,
 ) -> AttackRoll:
-    """Roll miss, then critical, then (cursed target that survives) the curse, in that order."""
+    """Roll miss, then critical, then (cursed target that survives) the curse, in that order.
+
+    The attacker's stats, base damage and effects (by name), the defender's armor, effects and
+    HP; the one implementation of the attack, for roll_attack and the battle loop.
+    """
+    get = mine.get
+    miss = miss_from(rules, stats.attentiveness, (get("distraction") or NO_EFFECT).magnitude,
+                     (get("concentration") or NO_EFFECT).magnitude)
     if rng.random() < miss:
         return MISSED
+    crit = crit_from(rules, stats.luck, (get("fearlessness") or NO_EFFECT).magnitude,
+                     (get("fear") or NO_EFFECT).magnitude)
     critical = rng.random() < crit
+    attack_mult = attack_multiplier_from(rules, (get("weakness") or NO_EFFECT).magnitude,
+                                         (get("vigor") or NO_EFFECT).magnitude)
+    get = theirs.get
+    defense_mult = defense_multiplier_from(rules, (get("fragility") or NO_EFFECT).magnitude,
+                                           (get("resilience") or NO_EFFECT).magnitude)
     damage = damage_from(rules, base, attack_mult, critical, armor, defense_mult)
+    curse = (get("curse") or NO_EFFECT).magnitude
     # Blessing replaces curse, so a blessed creature is never cursed; the check keeps it explicit.
-    curse_kills = damage < defender_hp and curse > 0 and not blessed and rng.random() < curse
+    curse_kills = damage < defender_hp and curse > 0 and "blessing" not in theirs and rng.random() < curse
     return AttackRoll(hit=True, critical=critical, damage=damage, curse_kills=curse_kills)
 
 
@@ -142,13 +154,10 @@ def roll_attack(
     return roll_from(
         rng,
         rules,
-        miss=miss_chance(attacker, rules),
-        crit=crit_chance(attacker, rules),
-        base=base_damage(attacker, rules),
-        attack_mult=attack_multiplier(attacker, rules),
-        armor=defender.armor,
-        defense_mult=defense_multiplier(defender, rules),
-        defender_hp=defender.hp,
-        curse=magnitude_of(defender.effects, "curse"),
-        blessed=defender.has("blessing"),
+        attacker.stats,
+        base_damage(attacker, rules),
+        {effect.name: effect for effect in attacker.effects},
+        defender.armor,
+        {effect.name: effect for effect in defender.effects},
+        defender.hp,
     )

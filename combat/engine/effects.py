@@ -175,6 +175,9 @@ class ApplyResult:
     other: str | None = None
 
 
+#: Stands in for an absent effect: `(effects.get(name) or NO_EFFECT).magnitude` is 0 then.
+NO_EFFECT = ActiveEffect("none", None, 0.0)
+
 EffectTuple = tuple[ActiveEffect, ...]
 #: The working form of one creature's effects inside an engine call: name -> effect, in the
 #: order of the tuple (an extended effect keeps its place, a new one goes last), so
