@@ -40,6 +40,7 @@ _CANCELLED = ApplyOutcome.CANCELLED
 
 # Damage-over-time effects, resolved in this fixed order at the end of the carrier's turn.
 DOT_EFFECTS: tuple[str, ...] = ("bleeding", "burning", "frostbite")
+_END_OF_TURN_EFFECTS = frozenset(("regeneration", *DOT_EFFECTS))
 
 
 def haste_is_extra_turn(version: int) -> bool:
@@ -253,8 +254,15 @@ class _Work:
 def _carrier_turn_over(w: _Work, carrier_id: str) -> None:
     """End-of-turn effects for one carrier: regeneration and damage over time, then ticking."""
     found = w.cast[carrier_id]
-    if found.hp <= 0 or found.fled or not found.effects:
-        return  # without effects nothing heals, hurts or ticks
+    if found.hp <= 0 or found.fled:
+        return
+    # Only a counted duration or an end-of-turn effect changes anything (and needs the working
+    # copy); permanent and until-the-end effects alone tick to themselves.
+    for effect in found.effects.values() if isinstance(found, _Fighter) else found.effects:
+        if effect.turns is not None or effect.name in _END_OF_TURN_EFFECTS:
+            break
+    else:
+        return
     carrier = w.fighter(carrier_id)
     effects = carrier.effects
     regeneration = _mag(effects, "regeneration")
@@ -455,16 +463,17 @@ def resolve_enemy_turns(state: BattleState, *, rng: random.Random | None = None)
 
 def allowed_actions(state: BattleState) -> tuple[A.Action, ...]:
     """Every action the awaiting player may take now (Timeout is the server's, not listed)."""
-    actor_id = state.awaiting
-    if actor_id is None:
+    actor = state.awaiting_player
+    if actor is None:
         return ()
-    actor = state.get(actor_id)
+    actor_id = actor.id
     found: list[A.Action] = [A.AttackAction(actor_id, t.id) for t in valid_targets(actor, state.combatants)]
-    seen: set[str] = set()
-    for potion in actor.potions:
-        if potion.id not in seen:
-            seen.add(potion.id)
-            found.append(A.DrinkPotion(actor_id, potion.id))
+    if actor.potions:
+        seen: set[str] = set()
+        for potion in actor.potions:
+            if potion.id not in seen:
+                seen.add(potion.id)
+                found.append(A.DrinkPotion(actor_id, potion.id))
     if len(actor.weapons) > 1:
         found.extend(
             A.SwitchWeapon(actor_id, slot) for slot in range(len(actor.weapons)) if slot != actor.active_weapon
@@ -476,18 +485,18 @@ def allowed_actions(state: BattleState) -> tuple[A.Action, ...]:
 
 
 def _refusal(state: BattleState, action: A.Action) -> A.Impossible | None:
-    if state.over:
+    if state.outcome is not _ONGOING:
         return A.Impossible(A.BATTLE_OVER, f"the battle is over ({state.outcome.value})")
-    if state.awaiting != action.actor:
+    actor = state.awaiting_player
+    if actor is None or actor.id != action.actor:
         return A.Impossible(A.NOT_YOUR_TURN, f"it is not {action.actor}'s turn")
-    actor = state.get(action.actor)
     if isinstance(action, A.AttackAction):
         target = state.find(action.target)
         if target is None:
             return A.Impossible(A.UNKNOWN_TARGET, f"no combatant {action.target}")
-        if target.side is actor.side:
+        if (target.kind is _ENEMY) is (actor.kind is _ENEMY):  # the same side (Combatant.side)
             return A.Impossible(A.NOT_AN_ENEMY, "attack an enemy")
-        if not target.in_battle:
+        if target.hp <= 0 or target.fled:
             return A.Impossible(A.TARGET_DOWN, f"{target.id} is out of the battle")
         targets = valid_targets(actor, state.combatants)
         if all(t is not target for t in targets):  # ids are unique: identity is equality here

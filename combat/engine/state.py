@@ -218,10 +218,16 @@ class BattleState:
     @property
     def awaiting(self) -> str | None:
         """The id of the player whose action the battle waits for, or None."""
-        if self.over or not self.turn_open:
+        player = self.awaiting_player
+        return None if player is None else player.id
+
+    @property
+    def awaiting_player(self) -> Combatant | None:
+        """The player whose action the battle waits for, or None."""
+        if self.outcome is not Outcome.ONGOING or not self.turn_open:
             return None
         current = self.get(self.order[self.turn_index])
-        return current.id if current.kind is Kind.PLAYER and current.in_battle else None
+        return current if current.kind is Kind.PLAYER and current.hp > 0 and not current.fled else None
 
     @property
     def players(self) -> tuple[Combatant, ...]:
