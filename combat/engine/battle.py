@@ -74,6 +74,9 @@ def rng_for(seed: int, step: int) -> random.Random:
 
 
 
+_NO_EFFECTS: EffectDict = {}  # read only: the effects of a creature that carries none
+
+
 def _mag(effects: EffectDict, name: str) -> float:
     return (effects.get(name) or NO_EFFECT).magnitude
 
@@ -123,10 +126,13 @@ class _Fighter:
     def frozen(self) -> Combatant:
         if not self.changed:
             return self.source
-        values = dict(self.__dict__)
+        # unchecked(Combatant, fields), building the new instance's __dict__ in place.
+        new = object.__new__(Combatant)
+        values = new.__dict__
+        values.update(self.__dict__)
         del values["source"], values["changed"]
         values["effects"] = tuple(self.effects.values())
-        return unchecked(Combatant, values)
+        return new
 
 
 class _Work:
@@ -134,7 +140,7 @@ class _Work:
     changes, then its _Fighter) and the turn counters."""
 
     __slots__ = ("state", "rules", "order", "hasted_turns", "cast", "round", "turn_index", "turn_open",
-                 "extra_actions_used", "outcome", "events")
+                 "extra_actions_used", "outcome", "events", "departures", "checked_at")
 
     def __init__(self, state: BattleState) -> None:
         self.state = state
@@ -149,6 +155,10 @@ class _Work:
         self.extra_actions_used = state.extra_actions_used
         self.outcome = state.outcome
         self.events: list[E.Event] = []
+        # check_over rescans only after someone left the battle since its last "still on" (only a
+        # departure can end a battle); the first check of every call always scans.
+        self.departures = 0
+        self.checked_at = -1
 
     def freeze(self) -> BattleState:
         state = self.state
@@ -218,6 +228,7 @@ class _Work:
         target.changed = True
         self.events.append(E.Damage(target.id, before - hp, hp, source))
         if hp == 0:
+            self.departures += 1
             self.events.append(E.Death(target.id))
 
     def heal(self, target: _Fighter, amount: int, source: str) -> None:
@@ -228,8 +239,9 @@ class _Work:
         self.events.append(E.Healed(target.id, hp - before, hp, source))
 
     def check_over(self) -> None:
-        if self.outcome is not _ONGOING:
+        if self.outcome is not _ONGOING or self.checked_at == self.departures:
             return
+        self.checked_at = self.departures
         enemies_left = players_left = False
         for c in self.cast.values():
             if c.hp > 0 and not c.fled:
@@ -350,14 +362,24 @@ def _after_turn_action(w: _Work) -> None:
 
 
 def _attack(w: _Work, attacker_id: str, target_id: str, rng: random.Random) -> None:
-    attacker, target = w.fighter(attacker_id), w.fighter(target_id)
+    # The attack changes only the target; the attacker needs a working copy only for its effects.
+    attacker = w.cast[attacker_id]
+    mine: EffectDict
+    if isinstance(attacker, _Fighter):
+        mine = attacker.effects
+    elif attacker.effects:
+        attacker = w.fighter(attacker_id)
+        mine = attacker.effects
+    else:
+        mine = _NO_EFFECTS
+    target = w.fighter(target_id)
     weapons = attacker.weapons
     weapon = weapons[attacker.active_weapon] if weapons else FISTS
     w.events.append(E.Attack(attacker_id, target_id, weapon.name))
     rules = w.rules
     stats = attacker.stats
     roll = roll_from(rng, rules, stats, base_damage_from(rules, weapons, attacker.active_weapon, stats.strength),
-                     attacker.effects, target.armor, target.effects, target.hp)
+                     mine, target.armor, target.effects, target.hp)
     if not roll.hit:
         w.events.append(E.Miss(attacker.id, target.id))
         return
@@ -567,6 +589,7 @@ def act(state: BattleState, action: A.Action, *, rng: random.Random | None = Non
     elif isinstance(action, A.Flee):
         actor = w.fighter(actor_id)
         actor.fled = True
+        w.departures += 1
         actor.changed = True
         w.events.append(E.Fled(actor_id))
         w.check_over()
