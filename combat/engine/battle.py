@@ -483,13 +483,29 @@ def resolve_enemy_turns(state: BattleState, *, rng: random.Random | None = None)
     return A.Success(w.freeze(), tuple(w.events))
 
 
+# The awaiting player's valid targets in the last state asked about: allowed_actions and act's
+# refusal check on the same state (the usual request) compute them once. The entry holds the
+# state itself, so an identity match is always that very (immutable) state.
+_last_targets: tuple[BattleState, Combatant, tuple[Combatant, ...]] | None = None
+
+
+def _awaiting_targets(state: BattleState, actor: Combatant) -> tuple[Combatant, ...]:
+    global _last_targets
+    last = _last_targets
+    if last is not None and last[0] is state and last[1] is actor:
+        return last[2]
+    targets = valid_targets(actor, state.combatants)
+    _last_targets = (state, actor, targets)
+    return targets
+
+
 def allowed_actions(state: BattleState) -> tuple[A.Action, ...]:
     """Every action the awaiting player may take now (Timeout is the server's, not listed)."""
     actor = state.awaiting_player
     if actor is None:
         return ()
     actor_id = actor.id
-    found: list[A.Action] = [A.AttackAction(actor_id, t.id) for t in valid_targets(actor, state.combatants)]
+    found: list[A.Action] = [A.AttackAction(actor_id, t.id) for t in _awaiting_targets(state, actor)]
     if actor.potions:
         seen: set[str] = set()
         for potion in actor.potions:
@@ -520,7 +536,7 @@ def _refusal(state: BattleState, action: A.Action) -> A.Impossible | None:
             return A.Impossible(A.NOT_AN_ENEMY, "attack an enemy")
         if target.hp <= 0 or target.fled:
             return A.Impossible(A.TARGET_DOWN, f"{target.id} is out of the battle")
-        targets = valid_targets(actor, state.combatants)
+        targets = _awaiting_targets(state, actor)
         if all(t is not target for t in targets):  # ids are unique: identity is equality here
             if any(t.has("provocation") for t in targets):
                 return A.Impossible(A.MUST_TARGET_PROVOKER, "a provoking enemy must be attacked")
