@@ -249,8 +249,21 @@ class BattleState:
         return False
 
     def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = to_jsonable(self)
-        return data
+        """The JSON form: exactly to_jsonable(self), written out field by field (about ten times
+        quicker than the generic walk; a test keeps the two equal)."""
+        return {
+            "seed": self.seed,
+            "combatants": [_combatant_json(c) for c in self.combatants],
+            "order": list(self.order),
+            "rules": self.rules.to_dict(),
+            "round": self.round,
+            "turn_index": self.turn_index,
+            "turn_open": self.turn_open,
+            "extra_actions_used": self.extra_actions_used,
+            "step": self.step,
+            "outcome": self.outcome.value,
+            "version": self.version,
+        }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> BattleState:
@@ -274,6 +287,44 @@ def to_jsonable(value: Any) -> Any:
     if isinstance(value, Mapping):
         return {str(k): to_jsonable(v) for k, v in value.items()}
     return value
+
+
+def _spec_json(spec: EffectSpec) -> dict[str, Any]:
+    return {"name": spec.name, "turns": spec.turns, "magnitude": spec.magnitude, "chance": spec.chance}
+
+
+def _weapon_json(weapon: Weapon) -> dict[str, Any]:
+    return {"name": weapon.name, "damage": weapon.damage, "kind": weapon.kind,
+            "on_hit": [_spec_json(spec) for spec in weapon.on_hit]}
+
+
+def _potion_json(potion: Potion) -> dict[str, Any]:
+    effect = potion.effect
+    return {"id": potion.id, "kind": potion.kind.value, "heal": potion.heal,
+            "effect": None if effect is None else _spec_json(effect), "stat": potion.stat,
+            "amount": potion.amount}
+
+
+def _combatant_json(c: Combatant) -> dict[str, Any]:
+    stats = c.stats
+    return {
+        "id": c.id,
+        "kind": c.kind.value,
+        "name": c.name,
+        "hp": c.hp,
+        "max_hp": c.max_hp,
+        "stats": {"strength": stats.strength, "stamina": stats.stamina, "metabolism": stats.metabolism,
+                  "luck": stats.luck, "attentiveness": stats.attentiveness},
+        "weapons": [_weapon_json(weapon) for weapon in c.weapons],
+        "active_weapon": c.active_weapon,
+        "armor": c.armor,
+        "potions": [_potion_json(potion) for potion in c.potions],
+        "amulets": [_spec_json(spec) for spec in c.amulets],
+        "effects": [{"name": e.name, "turns": e.turns, "magnitude": e.magnitude, "permanent": e.permanent}
+                    for e in c.effects],
+        "is_boss": c.is_boss,
+        "fled": c.fled,
+    }
 
 
 def _spec(data: Mapping[str, Any]) -> EffectSpec:
