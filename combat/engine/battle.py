@@ -25,8 +25,8 @@ from combat.engine.state import (
     Stats,
     Weapon,
 )
-from combat.engine.values import unchecked
 from combat.engine.turn_order import turn_order
+from combat.engine.values import unchecked
 
 # Enum members bound once: the hot loop compares with them by identity.
 _PLAYER = Kind.PLAYER
@@ -70,8 +70,6 @@ def rng_for(seed: int, step: int) -> random.Random:
     process; the server never needs to store a generator state, only seed and step.
     """
     return random.Random(f"deepdelve-combat/{seed}/{step}")
-
-
 
 
 _NO_EFFECTS: EffectDict = {}  # read only: the effects of a creature that carries none
