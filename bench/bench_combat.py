@@ -184,10 +184,14 @@ def worker(engine_root: str) -> None:
 
 
 def _extract_baseline(ref: str, into: Path) -> None:
-    archive = subprocess.run(
+    found = subprocess.run(
         ["git", "-C", str(ROOT), "archive", "--format=tar", ref, "combat/__init__.py", "combat/engine"],
-        check=True, capture_output=True,
-    ).stdout
+        capture_output=True,
+    )
+    if found.returncode != 0:
+        raise SystemExit(f"cannot read the baseline engine at {ref} from git ({found.stderr.decode().strip()}); "
+                         "pass --baseline-ref with a commit this checkout has")
+    archive = found.stdout
     with tempfile.TemporaryFile() as tar_file:
         tar_file.write(archive)
         tar_file.seek(0)
