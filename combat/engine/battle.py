@@ -280,7 +280,10 @@ def _carrier_turn_over(w: _Work, carrier_id: str) -> None:
         boost = 1 + carrier.stats.metabolism * w.rules.metabolism_regen_per_point
         w.heal(carrier, round_half_up(regeneration * boost), "regeneration")
     for name in DOT_EFFECTS:
-        amount = round_half_up(_mag(effects, name))
+        dot = effects.get(name)
+        if dot is None:
+            continue  # an absent effect does round_half_up(0) = 0 damage: nothing
+        amount = round_half_up(dot.magnitude)
         if amount > 0 and carrier.hp > 0 and not carrier.fled:
             w.damage(carrier, amount, name)
     if carrier.hp <= 0 or carrier.fled:
