@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 import random
-from operator import attrgetter
 from collections.abc import Collection, Iterable
+from operator import attrgetter
 from typing import Any, Protocol, TypeVar
 
 from combat.engine.rules import CombatRules

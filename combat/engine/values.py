@@ -1,4 +1,6 @@
-"""A faster constructor for the engine's small frozen dataclasses (events, actions, effects).
+"""Quicker construction of the engine's frozen dataclasses (see docs/combat.md, Performance).
+
+quick_init: a faster constructor for the small ones (events, actions, effects).
 
 A frozen dataclass's generated __init__ sets every field through object.__setattr__, which costs
 about three times a plain attribute store; the battle loop builds hundreds of events and effects
@@ -6,6 +8,8 @@ per engine call. quick_init swaps in an __init__ with the same signature that fi
 instance's __dict__ directly. The instances are the same: the same fields and values, still
 frozen (assignment raises FrozenInstanceError), with the dataclass's eq, hash, repr and replace.
 Only for classes without default factories, __post_init__, slots or InitVars (checked).
+
+unchecked: an instance from its field values without __init__, for the battle loop's results.
 """
 from __future__ import annotations
 
