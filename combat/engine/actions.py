@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Union
 
+from combat.engine.values import quick_init
+
 if TYPE_CHECKING:
     from combat.engine.events import Event
     from combat.engine.state import BattleState
@@ -68,6 +70,9 @@ class Timeout(Action):
 ACTION_TYPES: Mapping[str, type[Action]] = {
     cls.kind: cls for cls in (AttackAction, DrinkPotion, SwitchWeapon, Skip, Flee, Timeout)
 }
+# allowed_actions builds a handful per engine call: the quicker constructor (values.py).
+for _action_type in ACTION_TYPES.values():
+    quick_init(_action_type)
 
 
 def action_from_dict(data: Mapping[str, Any]) -> Action:

@@ -2,30 +2,69 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
+from operator import attrgetter
+from typing import Any, Protocol, TypeVar
 
 from combat.engine.rules import CombatRules
-from combat.engine.state import Combatant
+from combat.engine.state import Kind
+
+_ENEMY = Kind.ENEMY
 
 
-def valid_targets(attacker: Combatant, combatants: Iterable[Combatant]) -> tuple[Combatant, ...]:
+class Fighter(Protocol):
+    """What targeting reads of a creature: a Combatant, or the battle loop's working copy of one."""
+
+    @property
+    def kind(self) -> Kind: ...
+
+    @property
+    def hp(self) -> int: ...
+
+    @property
+    def fled(self) -> bool: ...
+
+    @property
+    def effects(self) -> Collection[Any]: ...
+
+    def has(self, effect: str) -> bool: ...
+
+
+F = TypeVar("F", bound=Fighter)
+_HP = attrgetter("hp")
+
+
+def valid_targets(attacker: Fighter, combatants: Iterable[F]) -> tuple[F, ...]:
     """The opponents the attacker may hit, in battle order.
 
     Provocation: if any opponent provokes, only provokers may be attacked.
     Camouflage: camouflaged opponents cannot be attacked, unless every opponent is
     camouflaged; then camouflage is ignored, so a battle can never deadlock on it.
     """
-    opponents = tuple(c for c in combatants if c.side is not attacker.side and c.in_battle)
-    provokers = tuple(c for c in opponents if c.has("provocation"))
+    # Sides: the enemies against the players and the NPC (Combatant.side). One pass; the effect
+    # lookups only for creatures that carry effects.
+    enemy = attacker.kind is _ENEMY
+    opponents: list[F] = []
+    provokers: list[F] = []
+    visible: list[F] = []
+    for c in combatants:
+        if (c.kind is _ENEMY) is enemy or c.hp <= 0 or c.fled:
+            continue
+        opponents.append(c)
+        if c.effects:
+            if c.has("provocation"):
+                provokers.append(c)
+            if c.has("camouflage"):
+                continue
+        visible.append(c)
     if provokers:
-        return provokers
-    visible = tuple(c for c in opponents if not c.has("camouflage"))
-    return visible or opponents
+        return tuple(provokers)
+    return tuple(visible or opponents)
 
 
 def choose_target(
-    attacker: Combatant, combatants: Iterable[Combatant], rules: CombatRules, rng: random.Random
-) -> Combatant | None:
+    attacker: Fighter, combatants: Iterable[F], rules: CombatRules, rng: random.Random
+) -> F | None:
     """Enemy AI: usually focus the valid target with the least HP, sometimes pick at random.
 
     Focusing the weakest is what a player expects from a monster; the random share keeps
@@ -35,5 +74,5 @@ def choose_target(
     if not targets:
         return None
     if rng.random() < rules.ai_focus_weakest_chance:
-        return min(targets, key=lambda c: c.hp)
+        return min(targets, key=_HP)  # the first of the least
     return rng.choice(targets)

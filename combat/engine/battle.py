@@ -3,16 +3,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from dataclasses import replace
 
 from combat.engine import actions as A
 from combat.engine import events as E
 from combat.engine.ai import choose_target, valid_targets
-from combat.engine.damage import round_half_up, roll_attack
-from combat.engine.effects import ApplyOutcome, apply_effect, magnitude_of, tick_effects
+from combat.engine.damage import base_damage_from, roll_from, round_half_up
+from combat.engine.effects import NO_EFFECT, ApplyOutcome, EffectDict, apply_into, tick_into
 from combat.engine.rules import CombatRules
 from combat.engine.state import (
     ENGINE_VERSION,
+    FISTS,
     SUPPORTED_VERSIONS,
     BattleSetup,
     BattleState,
@@ -20,12 +20,27 @@ from combat.engine.state import (
     EffectSpec,
     Kind,
     Outcome,
+    Potion,
     PotionKind,
+    Stats,
+    Weapon,
 )
 from combat.engine.turn_order import turn_order
+from combat.engine.values import unchecked
+
+# Enum members bound once: the hot loop compares with them by identity.
+_PLAYER = Kind.PLAYER
+_ENEMY = Kind.ENEMY
+_NPC = Kind.NPC
+_ONGOING = Outcome.ONGOING
+_ADDED = ApplyOutcome.ADDED
+_EXTENDED = ApplyOutcome.EXTENDED
+_REPLACED = ApplyOutcome.REPLACED
+_CANCELLED = ApplyOutcome.CANCELLED
 
 # Damage-over-time effects, resolved in this fixed order at the end of the carrier's turn.
 DOT_EFFECTS: tuple[str, ...] = ("bleeding", "burning", "frostbite")
+_END_OF_TURN_EFFECTS = frozenset(("regeneration", *DOT_EFFECTS))
 
 
 def haste_is_extra_turn(version: int) -> bool:
@@ -41,7 +56,11 @@ def one_flight_per_battle(version: int) -> bool:
 
 def flight_taken(state: BattleState) -> bool:
     """Whether the battle's one flight is used (always False under the version 1 rules)."""
-    return one_flight_per_battle(state.version) and any(c.fled for c in state.players)
+    if one_flight_per_battle(state.version):
+        for c in state.combatants:
+            if c.fled and c.kind is _PLAYER:
+                return True
+    return False
 
 
 def rng_for(seed: int, step: int) -> random.Random:
@@ -53,102 +72,190 @@ def rng_for(seed: int, step: int) -> random.Random:
     return random.Random(f"deepdelve-combat/{seed}/{step}")
 
 
+_NO_EFFECTS: EffectDict = {}  # read only: the effects of a creature that carries none
+
+
+def _mag(effects: EffectDict, name: str) -> float:
+    return (effects.get(name) or NO_EFFECT).magnitude
+
+
+class _Fighter:
+    """A combatant's mutable working copy inside one engine call, made when it first changes.
+
+    It carries every field of its Combatant (copied in one step from the Combatant's __dict__),
+    with the effects as a dict in the tuple's order (EffectDict), so lookups are one step. At the
+    end of the call a changed fighter becomes a new Combatant once; an unchanged one gives back
+    its Combatant (copy-on-write).
+    """
+
+    id: str
+    kind: Kind
+    hp: int
+    max_hp: int
+    stats: Stats
+    weapons: tuple[Weapon, ...]
+    active_weapon: int
+    armor: int
+    potions: tuple[Potion, ...]
+    effects: EffectDict
+    fled: bool
+    source: Combatant
+    changed: bool
+
+    def __init__(self, combatant: Combatant) -> None:
+        values = self.__dict__
+        values.update(combatant.__dict__)
+        effects = combatant.effects
+        values["effects"] = {effect.name: effect for effect in effects} if effects else {}
+        values["source"] = combatant
+        values["changed"] = False
+
+    def has(self, effect: str) -> bool:
+        return effect in self.effects
+
+    @property
+    def in_battle(self) -> bool:
+        return self.hp > 0 and not self.fled
+
+    @property
+    def weapon(self) -> Weapon:
+        return self.weapons[self.active_weapon] if self.weapons else FISTS
+
+    def frozen(self) -> Combatant:
+        if not self.changed:
+            return self.source
+        # unchecked(Combatant, fields), building the new instance's __dict__ in place.
+        new = object.__new__(Combatant)
+        values = new.__dict__
+        values.update(self.__dict__)
+        del values["source"], values["changed"]
+        values["effects"] = tuple(self.effects.values())
+        return new
+
+
 class _Work:
-    """A mutable scratch copy of the state for the length of one engine call."""
+    """The mutable scratch of one engine call: the combatants (each a Combatant until it first
+    changes, then its _Fighter) and the turn counters."""
+
+    __slots__ = ("state", "rules", "order", "hasted_turns", "cast", "round", "turn_index", "turn_open",
+                 "extra_actions_used", "outcome", "events", "departures", "checked_at")
 
     def __init__(self, state: BattleState) -> None:
         self.state = state
         self.rules: CombatRules = state.rules
-        self.combatants: dict[str, Combatant] = {c.id: c for c in state.combatants}
+        self.order = state.order
+        self.hasted_turns = haste_is_extra_turn(state.version)
+        # In the state's order, which freeze() keeps.
+        self.cast: dict[str, Combatant | _Fighter] = {c.id: c for c in state.combatants}
         self.round = state.round
         self.turn_index = state.turn_index
         self.turn_open = state.turn_open
         self.extra_actions_used = state.extra_actions_used
         self.outcome = state.outcome
         self.events: list[E.Event] = []
+        # check_over rescans only after someone left the battle since its last "still on" (only a
+        # departure can end a battle); the first check of every call always scans.
+        self.departures = 0
+        self.checked_at = -1
 
     def freeze(self) -> BattleState:
-        return replace(
-            self.state,
-            combatants=tuple(self.combatants.values()),
-            round=self.round,
-            turn_index=self.turn_index,
-            turn_open=self.turn_open,
-            extra_actions_used=self.extra_actions_used,
-            step=self.state.step + 1,
-            outcome=self.outcome,
-        )
+        state = self.state
+        values = dict(state.__dict__)
+        values["combatants"] = tuple([c.frozen() if isinstance(c, _Fighter) else c for c in self.cast.values()])
+        values["round"] = self.round
+        values["turn_index"] = self.turn_index
+        values["turn_open"] = self.turn_open
+        values["extra_actions_used"] = self.extra_actions_used
+        values["step"] = state.step + 1
+        values["outcome"] = self.outcome
+        return unchecked(BattleState, values)
+
+    def fighter(self, combatant_id: str) -> _Fighter:
+        """The working copy of a combatant, made now if it has none yet."""
+        found = self.cast[combatant_id]
+        if isinstance(found, _Fighter):
+            return found
+        made = self.cast[combatant_id] = _Fighter(found)
+        return made
 
     @property
     def over(self) -> bool:
-        return self.outcome is not Outcome.ONGOING
+        return self.outcome is not _ONGOING
 
     @property
-    def current(self) -> Combatant:
-        return self.combatants[self.state.order[self.turn_index]]
-
-    def put(self, combatant: Combatant) -> None:
-        self.combatants[combatant.id] = combatant
-
-    def emit(self, event: E.Event) -> None:
-        self.events.append(event)
+    def current(self) -> Combatant | _Fighter:
+        return self.cast[self.order[self.turn_index]]
 
     # --- effects ----------------------------------------------------------------------------
 
-    def apply(self, target_id: str, spec: EffectSpec, *, permanent: bool = False) -> None:
-        target = self.combatants[target_id]
-        effects, result = apply_effect(
-            target.effects,
-            spec.name,
+    def apply(self, target: _Fighter, spec: EffectSpec, *, permanent: bool = False) -> None:
+        name = spec.name
+        effects = target.effects
+        result = apply_into(
+            effects,
+            name,
             turns=spec.turns,
             magnitude=spec.magnitude,
             permanent=permanent,
             magnitudes=self.rules.effect_magnitudes,
         )
-        self.put(replace(target, effects=effects))
+        outcome = result.outcome
         other = result.other or ""
-        if result.outcome in (ApplyOutcome.ADDED, ApplyOutcome.EXTENDED, ApplyOutcome.REPLACED):
-            now = next(e for e in effects if e.name == spec.name)
-            if result.outcome is ApplyOutcome.EXTENDED:
-                self.emit(E.EffectExtended(target_id, spec.name, now.turns, now.magnitude, now.permanent))
+        events = self.events
+        if outcome is _ADDED or outcome is _EXTENDED or outcome is _REPLACED:
+            target.changed = True
+            now = effects[name]
+            if outcome is _EXTENDED:
+                events.append(E.EffectExtended(target.id, name, now.turns, now.magnitude, now.permanent))
             else:
-                if result.outcome is ApplyOutcome.REPLACED:
-                    self.emit(E.EffectReplaced(target_id, spec.name, other))
-                self.emit(E.EffectApplied(target_id, spec.name, now.turns, now.magnitude, now.permanent))
-        elif result.outcome is ApplyOutcome.CANCELLED:
-            self.emit(E.EffectCancelled(target_id, spec.name, other))
+                if outcome is _REPLACED:
+                    events.append(E.EffectReplaced(target.id, name, other))
+                events.append(E.EffectApplied(target.id, name, now.turns, now.magnitude, now.permanent))
+        elif outcome is _CANCELLED:
+            target.changed = True
+            events.append(E.EffectCancelled(target.id, name, other))
         else:
-            self.emit(E.EffectBlocked(target_id, spec.name, other))
+            events.append(E.EffectBlocked(target.id, name, other))
 
     # --- hit points ---------------------------------------------------------------------------
 
-    def damage(self, target_id: str, amount: int, source: str) -> None:
-        target = self.combatants[target_id]
-        hp = max(0, target.hp - amount)
-        self.put(replace(target, hp=hp))
-        self.emit(E.Damage(target_id, target.hp - hp, hp, source))
+    def damage(self, target: _Fighter, amount: int, source: str) -> None:
+        before = target.hp
+        hp = max(0, before - amount)
+        target.hp = hp
+        target.changed = True
+        self.events.append(E.Damage(target.id, before - hp, hp, source))
         if hp == 0:
-            self.emit(E.Death(target_id))
+            self.departures += 1
+            self.events.append(E.Death(target.id))
 
-    def heal(self, target_id: str, amount: int, source: str) -> None:
-        target = self.combatants[target_id]
-        hp = min(target.max_hp, target.hp + amount)
-        self.put(replace(target, hp=hp))
-        self.emit(E.Healed(target_id, hp - target.hp, hp, source))
+    def heal(self, target: _Fighter, amount: int, source: str) -> None:
+        before = target.hp
+        hp = min(target.max_hp, before + amount)
+        target.hp = hp
+        target.changed = True
+        self.events.append(E.Healed(target.id, hp - before, hp, source))
 
     def check_over(self) -> None:
-        if self.over:
+        if self.outcome is not _ONGOING or self.checked_at == self.departures:
             return
-        everyone = self.combatants.values()
-        if not any(c.in_battle for c in everyone if c.kind is Kind.ENEMY):
+        self.checked_at = self.departures
+        enemies_left = players_left = False
+        for c in self.cast.values():
+            if c.hp > 0 and not c.fled:
+                if c.kind is _ENEMY:
+                    enemies_left = True
+                elif c.kind is _PLAYER:
+                    players_left = True
+        if not enemies_left:
             self.outcome = Outcome.VICTORY
-        elif not any(c.in_battle for c in everyone if c.kind is Kind.PLAYER):
-            fled = any(c.fled for c in everyone if c.kind is Kind.PLAYER)
+        elif not players_left:
+            fled = any(c.fled for c in self.cast.values() if c.kind is _PLAYER)
             self.outcome = Outcome.ESCAPED if fled else Outcome.DEFEAT
         else:
             return
         self.turn_open = False
-        self.emit(E.BattleOver(self.outcome.value))
+        self.events.append(E.BattleOver(self.outcome.value))
 
 
 # --- the turn cycle ---------------------------------------------------------------------------
@@ -156,40 +263,53 @@ class _Work:
 
 def _carrier_turn_over(w: _Work, carrier_id: str) -> None:
     """End-of-turn effects for one carrier: regeneration and damage over time, then ticking."""
-    carrier = w.combatants[carrier_id]
-    if not carrier.in_battle:
+    found = w.cast[carrier_id]
+    if found.hp <= 0 or found.fled:
         return
-    regeneration = magnitude_of(carrier.effects, "regeneration")
+    # Only a counted duration or an end-of-turn effect changes anything (and needs the working
+    # copy); permanent and until-the-end effects alone tick to themselves.
+    for effect in found.effects.values() if isinstance(found, _Fighter) else found.effects:
+        if effect.turns is not None or effect.name in _END_OF_TURN_EFFECTS:
+            break
+    else:
+        return
+    carrier = w.fighter(carrier_id)
+    effects = carrier.effects
+    regeneration = _mag(effects, "regeneration")
     if regeneration > 0:
         boost = 1 + carrier.stats.metabolism * w.rules.metabolism_regen_per_point
-        w.heal(carrier_id, round_half_up(regeneration * boost), "regeneration")
+        w.heal(carrier, round_half_up(regeneration * boost), "regeneration")
     for name in DOT_EFFECTS:
-        amount = round_half_up(magnitude_of(w.combatants[carrier_id].effects, name))
-        if amount > 0 and w.combatants[carrier_id].in_battle:
-            w.damage(carrier_id, amount, name)
-    carrier = w.combatants[carrier_id]
-    if not carrier.in_battle:
+        dot = effects.get(name)
+        if dot is None:
+            continue  # an absent effect does round_half_up(0) = 0 damage: nothing
+        amount = round_half_up(dot.magnitude)
+        if amount > 0 and carrier.hp > 0 and not carrier.fled:
+            w.damage(carrier, amount, name)
+    if carrier.hp <= 0 or carrier.fled:
         w.check_over()
         return
-    effects, expired = tick_effects(carrier.effects)
-    w.put(replace(carrier, effects=effects))
+    expired = tick_into(effects)
+    carrier.changed = True
     for name in expired:
-        w.emit(E.EffectExpired(carrier_id, name))
+        w.events.append(E.EffectExpired(carrier_id, name))
 
 
 def _end_turn(w: _Work) -> None:
-    actor = w.current
+    actor = w.cast[w.order[w.turn_index]]
+    actor_id = actor.id
     # Version 2: a carrier of haste at the end of a regular turn gets one extra turn of its own,
     # after this turn's end-of-turn effects (so haste for 1 turn still gives the extra turn).
-    hasted = haste_is_extra_turn(w.state.version) and actor.has("haste") and w.extra_actions_used == 0
-    _carrier_turn_over(w, actor.id)
-    w.emit(E.TurnEnded(actor.id))
-    if w.over:
+    hasted = w.hasted_turns and actor.has("haste") and w.extra_actions_used == 0
+    _carrier_turn_over(w, actor_id)
+    w.events.append(E.TurnEnded(actor_id))
+    if w.outcome is not _ONGOING:
         return
-    if hasted and w.combatants[actor.id].in_battle:
+    actor = w.cast[actor_id]
+    if hasted and actor.hp > 0 and not actor.fled:
         w.extra_actions_used = 1
         w.turn_open = False  # _begin_turn starts the same slot's extra turn
-        w.emit(E.ExtraTurn(actor.id))
+        w.events.append(E.ExtraTurn(actor_id))
         return
     _next_slot(w)
 
@@ -198,75 +318,89 @@ def _next_slot(w: _Work) -> None:
     w.turn_open = False
     w.extra_actions_used = 0
     w.turn_index += 1
-    if w.turn_index < len(w.state.order):
+    if w.turn_index < len(w.order):
         return
     w.turn_index = 0
     # The NPC companion takes no turns; its effects tick once per round instead.
-    for combatant in list(w.combatants.values()):
-        if combatant.kind is Kind.NPC:
+    for combatant in list(w.cast.values()):
+        if combatant.kind is _NPC:
             _carrier_turn_over(w, combatant.id)
-    if w.over:
+    if w.outcome is not _ONGOING:
         return
     if w.round >= w.rules.max_rounds:
         w.outcome = Outcome.DRAW
-        w.emit(E.BattleOver(w.outcome.value))
+        w.events.append(E.BattleOver(w.outcome.value))
         return
     w.round += 1
-    w.emit(E.RoundStarted(w.round))
+    w.events.append(E.RoundStarted(w.round))
 
 
 def _begin_turn(w: _Work) -> None:
-    actor = w.current
-    if not actor.in_battle:
+    actor = w.cast[w.order[w.turn_index]]
+    if actor.hp <= 0 or actor.fled:
         _next_slot(w)
         return
     w.turn_open = True
-    w.emit(E.TurnStarted(actor.id, w.round))
+    w.events.append(E.TurnStarted(actor.id, w.round))
     if actor.has("stun"):
-        w.emit(E.TurnSkipped(actor.id, "stunned"))
+        w.events.append(E.TurnSkipped(actor.id, "stunned"))
         _end_turn(w)
 
 
 def _after_turn_action(w: _Work) -> None:
     """An attack used the turn's action: the turn ends (version 1: haste grants one more action)."""
-    if w.over:
+    if w.outcome is not _ONGOING:
         return
-    actor = w.current
-    if haste_is_extra_turn(w.state.version):
+    if w.hasted_turns:
         _end_turn(w)
         return
-    if actor.in_battle and actor.has("haste") and w.extra_actions_used == 0:
+    actor = w.current
+    if actor.hp > 0 and not actor.fled and actor.has("haste") and w.extra_actions_used == 0:
         w.extra_actions_used += 1
-        w.emit(E.ExtraTurn(actor.id))
+        w.events.append(E.ExtraTurn(actor.id))
         return
     _end_turn(w)
 
 
 def _attack(w: _Work, attacker_id: str, target_id: str, rng: random.Random) -> None:
-    attacker = w.combatants[attacker_id]
-    target = w.combatants[target_id]
-    w.emit(E.Attack(attacker_id, target_id, attacker.weapon.name))
-    roll = roll_attack(attacker, target, w.rules, rng)
+    # The attack changes only the target; the attacker needs a working copy only for its effects.
+    attacker = w.cast[attacker_id]
+    mine: EffectDict
+    if isinstance(attacker, _Fighter):
+        mine = attacker.effects
+    elif attacker.effects:
+        attacker = w.fighter(attacker_id)
+        mine = attacker.effects
+    else:
+        mine = _NO_EFFECTS
+    target = w.fighter(target_id)
+    weapons = attacker.weapons
+    weapon = weapons[attacker.active_weapon] if weapons else FISTS
+    w.events.append(E.Attack(attacker_id, target_id, weapon.name))
+    rules = w.rules
+    stats = attacker.stats
+    roll = roll_from(rng, rules, stats, base_damage_from(rules, weapons, attacker.active_weapon, stats.strength),
+                     mine, target.armor, target.effects, target.hp)
     if not roll.hit:
-        w.emit(E.Miss(attacker_id, target_id))
+        w.events.append(E.Miss(attacker.id, target.id))
         return
     if roll.critical:
-        w.emit(E.Critical(attacker_id, target_id))
-    w.damage(target_id, roll.damage, "attack")
+        w.events.append(E.Critical(attacker.id, target.id))
+    w.damage(target, roll.damage, "attack")
     if roll.curse_kills:
-        w.emit(E.CurseStruck(target_id))
-        w.damage(target_id, w.combatants[target_id].hp, "curse")
-    for spec in attacker.weapon.on_hit:
-        if not w.combatants[target_id].in_battle:
+        w.events.append(E.CurseStruck(target.id))
+        w.damage(target, target.hp, "curse")
+    for spec in weapon.on_hit:
+        if target.hp <= 0 or target.fled:
             break
         if spec.chance >= 1.0 or rng.random() < spec.chance:
-            w.apply(target_id, spec)
+            w.apply(target, spec)
     w.check_over()
 
 
 def _enemy_turn(w: _Work, rng: random.Random) -> None:
     actor = w.current
-    target = choose_target(actor, w.combatants.values(), w.rules, rng)
+    target = choose_target(actor, w.cast.values(), w.rules, rng)
     if target is None:  # unreachable while the battle is on; kept so the loop cannot spin
         _end_turn(w)
         return
@@ -276,12 +410,11 @@ def _enemy_turn(w: _Work, rng: random.Random) -> None:
 
 def _advance(w: _Work, rng: random.Random) -> None:
     """Resolve turns until a player must act or the battle is over."""
-    while not w.over:
+    while w.outcome is _ONGOING:
         if not w.turn_open:
             _begin_turn(w)
             continue
-        actor = w.current
-        if actor.kind is Kind.PLAYER:
+        if w.cast[w.order[w.turn_index]].kind is _PLAYER:
             return
         _enemy_turn(w, rng)
 
@@ -327,14 +460,14 @@ def start_battle(
     combatants = tuple(setup.players) + ((setup.npc,) if setup.npc else ()) + tuple(setup.enemies)
     state = BattleState(seed=seed, combatants=combatants, order=order, rules=setup.rules, version=version)
     w = _Work(state)
-    w.emit(E.BattleStarted(order))
+    w.events.append(E.BattleStarted(order))
     # Amulets first: a permanent effect must be in place before anything it should block.
     for combatant in combatants:
         for spec in combatant.amulets:
-            w.apply(combatant.id, spec, permanent=True)
+            w.apply(w.fighter(combatant.id), spec, permanent=True)
     for combatant_id, spec in setup.starting_effects:
-        w.apply(combatant_id, spec)
-    w.emit(E.RoundStarted(1))
+        w.apply(w.fighter(combatant_id), spec)
+    w.events.append(E.RoundStarted(1))
     _advance(w, rng)
     return A.Success(w.freeze(), tuple(w.events))
 
@@ -351,21 +484,39 @@ def resolve_enemy_turns(state: BattleState, *, rng: random.Random | None = None)
     return A.Success(w.freeze(), tuple(w.events))
 
 
+# The awaiting player's valid targets in the last state asked about: allowed_actions and act's
+# refusal check on the same state (the usual request) compute them once. The entry holds the
+# state itself, so an identity match is always that very (immutable) state.
+_last_targets: tuple[BattleState, Combatant, tuple[Combatant, ...]] | None = None
+
+
+def _awaiting_targets(state: BattleState, actor: Combatant) -> tuple[Combatant, ...]:
+    global _last_targets
+    last = _last_targets
+    if last is not None and last[0] is state and last[1] is actor:
+        return last[2]
+    targets = valid_targets(actor, state.combatants)
+    _last_targets = (state, actor, targets)
+    return targets
+
+
 def allowed_actions(state: BattleState) -> tuple[A.Action, ...]:
     """Every action the awaiting player may take now (Timeout is the server's, not listed)."""
-    actor_id = state.awaiting
-    if actor_id is None:
+    actor = state.awaiting_player
+    if actor is None:
         return ()
-    actor = state.get(actor_id)
-    found: list[A.Action] = [A.AttackAction(actor_id, t.id) for t in valid_targets(actor, state.combatants)]
-    seen: set[str] = set()
-    for potion in actor.potions:
-        if potion.id not in seen:
-            seen.add(potion.id)
-            found.append(A.DrinkPotion(actor_id, potion.id))
-    found.extend(
-        A.SwitchWeapon(actor_id, slot) for slot in range(len(actor.weapons)) if slot != actor.active_weapon
-    )
+    actor_id = actor.id
+    found: list[A.Action] = [A.AttackAction(actor_id, t.id) for t in _awaiting_targets(state, actor)]
+    if actor.potions:
+        seen: set[str] = set()
+        for potion in actor.potions:
+            if potion.id not in seen:
+                seen.add(potion.id)
+                found.append(A.DrinkPotion(actor_id, potion.id))
+    if len(actor.weapons) > 1:
+        found.extend(
+            A.SwitchWeapon(actor_id, slot) for slot in range(len(actor.weapons)) if slot != actor.active_weapon
+        )
     found.append(A.Skip(actor_id))
     if not state.has_boss and not flight_taken(state):
         found.append(A.Flee(actor_id))
@@ -373,21 +524,21 @@ def allowed_actions(state: BattleState) -> tuple[A.Action, ...]:
 
 
 def _refusal(state: BattleState, action: A.Action) -> A.Impossible | None:
-    if state.over:
+    if state.outcome is not _ONGOING:
         return A.Impossible(A.BATTLE_OVER, f"the battle is over ({state.outcome.value})")
-    if state.awaiting != action.actor:
+    actor = state.awaiting_player
+    if actor is None or actor.id != action.actor:
         return A.Impossible(A.NOT_YOUR_TURN, f"it is not {action.actor}'s turn")
-    actor = state.get(action.actor)
     if isinstance(action, A.AttackAction):
         target = state.find(action.target)
         if target is None:
             return A.Impossible(A.UNKNOWN_TARGET, f"no combatant {action.target}")
-        if target.side is actor.side:
+        if (target.kind is _ENEMY) is (actor.kind is _ENEMY):  # the same side (Combatant.side)
             return A.Impossible(A.NOT_AN_ENEMY, "attack an enemy")
-        if not target.in_battle:
+        if target.hp <= 0 or target.fled:
             return A.Impossible(A.TARGET_DOWN, f"{target.id} is out of the battle")
-        targets = valid_targets(actor, state.combatants)
-        if target not in targets:
+        targets = _awaiting_targets(state, actor)
+        if all(t is not target for t in targets):  # ids are unique: identity is equality here
             if any(t.has("provocation") for t in targets):
                 return A.Impossible(A.MUST_TARGET_PROVOKER, "a provoking enemy must be attacked")
             return A.Impossible(A.TARGET_CAMOUFLAGED, f"{target.id} is camouflaged")
@@ -409,23 +560,25 @@ def _refusal(state: BattleState, action: A.Action) -> A.Impossible | None:
 
 
 def _drink(w: _Work, actor_id: str, potion_id: str) -> None:
-    actor = w.combatants[actor_id]
+    actor = w.fighter(actor_id)
     index = next(i for i, p in enumerate(actor.potions) if p.id == potion_id)
     potion = actor.potions[index]
-    w.put(replace(actor, potions=actor.potions[:index] + actor.potions[index + 1 :]))
-    w.emit(E.PotionDrunk(actor_id, potion.id, potion.kind.value))
+    actor.potions = actor.potions[:index] + actor.potions[index + 1 :]
+    actor.changed = True
+    w.events.append(E.PotionDrunk(actor_id, potion.id, potion.kind.value))
     if potion.kind is PotionKind.HEALING:
-        w.heal(actor_id, potion.heal, "potion")
+        w.heal(actor, potion.heal, "potion")
     elif potion.kind is PotionKind.EFFECT:
         assert potion.effect is not None
-        w.apply(actor_id, potion.effect)
+        w.apply(actor, potion.effect)
     else:
         assert potion.stat is not None
-        actor = w.combatants[actor_id]
         stats = actor.stats.raised(potion.stat, potion.amount)
         extra_hp = potion.amount * w.rules.hp_per_stamina if potion.stat == "stamina" else 0
-        w.put(replace(actor, stats=stats, max_hp=actor.max_hp + extra_hp, hp=actor.hp + extra_hp))
-        w.emit(E.StatRaised(actor_id, potion.stat, potion.amount, getattr(stats, potion.stat)))
+        actor.stats = stats
+        actor.max_hp += extra_hp
+        actor.hp += extra_hp
+        w.events.append(E.StatRaised(actor_id, potion.stat, potion.amount, getattr(stats, potion.stat)))
 
 
 def act(state: BattleState, action: A.Action, *, rng: random.Random | None = None) -> A.ActionResult:
@@ -446,18 +599,22 @@ def act(state: BattleState, action: A.Action, *, rng: random.Random | None = Non
     elif isinstance(action, A.DrinkPotion):
         _drink(w, actor_id, action.potion)
     elif isinstance(action, A.SwitchWeapon):
-        actor = w.combatants[actor_id]
-        w.put(replace(actor, active_weapon=action.slot))
-        w.emit(E.WeaponSwitched(actor_id, actor.weapons[action.slot].name, action.slot))
+        actor = w.fighter(actor_id)
+        actor.active_weapon = action.slot
+        actor.changed = True
+        w.events.append(E.WeaponSwitched(actor_id, actor.weapons[action.slot].name, action.slot))
     elif isinstance(action, A.Flee):
-        w.put(replace(w.combatants[actor_id], fled=True))
-        w.emit(E.Fled(actor_id))
+        actor = w.fighter(actor_id)
+        actor.fled = True
+        w.departures += 1
+        actor.changed = True
+        w.events.append(E.Fled(actor_id))
         w.check_over()
         if not w.over:
             _next_slot(w)
     elif isinstance(action, (A.Skip, A.Timeout)):
         # Skipping or timing out gives up the whole turn, haste's extra action included.
-        w.emit(E.TurnSkipped(actor_id, action.kind))
+        w.events.append(E.TurnSkipped(actor_id, action.kind))
         _end_turn(w)
     else:
         raise TypeError(f"unknown action {action!r}")

@@ -6,6 +6,8 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from combat.engine.values import quick_init
+
 # Every effect of SPEC section 7, in the order the docs list them.
 EFFECTS: tuple[str, ...] = (
     "haste",
@@ -137,6 +139,7 @@ class ApplyOutcome(str, enum.Enum):
         return self.value
 
 
+@quick_init
 @dataclass(frozen=True)
 class ActiveEffect:
     """An effect on a creature: turns left of its carrier (None = until battle end)."""
@@ -172,7 +175,14 @@ class ApplyResult:
     other: str | None = None
 
 
+#: Stands in for an absent effect: `(effects.get(name) or NO_EFFECT).magnitude` is 0 then.
+NO_EFFECT = ActiveEffect("none", None, 0.0)
+
 EffectTuple = tuple[ActiveEffect, ...]
+#: The working form of one creature's effects inside an engine call: name -> effect, in the
+#: order of the tuple (an extended effect keeps its place, a new one goes last), so
+#: ``tuple(d.values())`` is exactly the tuple the stacking rules define.
+EffectDict = dict[str, ActiveEffect]
 
 
 def _longer(a: int | None, b: int | None) -> int | None:
@@ -189,10 +199,6 @@ def _find(effects: EffectTuple, name: str) -> ActiveEffect | None:
     return None
 
 
-def _without(effects: EffectTuple, name: str) -> EffectTuple:
-    return tuple(e for e in effects if e.name != name)
-
-
 def _check_args(name: str, turns: int | None, magnitude: float | None) -> None:
     # Bad arguments are programming errors (the server validates admin data), not rule refusals.
     if name not in DEFAULT_MAGNITUDES:
@@ -201,6 +207,71 @@ def _check_args(name: str, turns: int | None, magnitude: float | None) -> None:
         raise ValueError(f"turns must be a positive int or None, got {turns!r}")
     if magnitude is not None and (not math.isfinite(magnitude) or magnitude < 0):
         raise ValueError(f"magnitude must be a finite number >= 0, got {magnitude!r}")
+
+
+# The outcomes of one application, built once: (outcome, effect, other) never varies otherwise.
+_EXTENDED = {name: ApplyResult(ApplyOutcome.EXTENDED, name, name) for name in DEFAULT_MAGNITUDES}
+_ADDED = {name: ApplyResult(ApplyOutcome.ADDED, name) for name in DEFAULT_MAGNITUDES}
+
+
+def apply_into(
+    effects: EffectDict,
+    name: str,
+    *,
+    turns: int | None = None,
+    magnitude: float | None = None,
+    permanent: bool = False,
+    magnitudes: Mapping[str, float] = DEFAULT_MAGNITUDES,
+) -> ApplyResult:
+    """Apply one effect in place to a creature's working effects under the SPEC stacking rules.
+
+    The one implementation of the rules: apply_effect (tuples) and EffectBook wrap it. Nothing
+    changes when the outcome is ``blocked``.
+    """
+    _check_args(name, turns, magnitude)
+    strength = float(magnitudes[name] if magnitude is None else magnitude)
+    if permanent:
+        turns = None
+
+    same = effects.get(name)
+    if same is not None:
+        lasting = same.permanent or permanent
+        effects[name] = ActiveEffect(
+            name,
+            None if lasting else _longer(same.turns, turns),
+            max(same.magnitude, strength),
+            lasting,
+        )
+        return _EXTENDED[name]
+
+    opposite_name = OPPOSITES.get(name)
+    opposite = effects.get(opposite_name) if opposite_name else None
+    if opposite is not None:
+        if opposite.permanent:
+            return ApplyResult(ApplyOutcome.BLOCKED, name, opposite.name)
+        del effects[opposite.name]
+        if permanent:
+            # A permanent effect cannot be removed, so it is the opposite that goes.
+            effects[name] = ActiveEffect(name, turns, strength, permanent)
+            return ApplyResult(ApplyOutcome.REPLACED, name, opposite.name)
+        return ApplyResult(ApplyOutcome.CANCELLED, name, opposite.name)
+
+    replacer_name = REPLACED_BY.get(name)
+    if replacer_name is not None and replacer_name in effects:
+        return ApplyResult(ApplyOutcome.BLOCKED, name, replacer_name)
+
+    replaced_name = REPLACES.get(name)
+    replaced = effects.get(replaced_name) if replaced_name else None
+    if replaced is not None:
+        if replaced.permanent:
+            # A permanent effect cannot be replaced; the newcomer cannot sit beside it either.
+            return ApplyResult(ApplyOutcome.BLOCKED, name, replaced.name)
+        del effects[replaced.name]
+        effects[name] = ActiveEffect(name, turns, strength, permanent)
+        return ApplyResult(ApplyOutcome.REPLACED, name, replaced.name)
+
+    effects[name] = ActiveEffect(name, turns, strength, permanent)
+    return _ADDED[name]
 
 
 def apply_effect(
@@ -213,63 +284,34 @@ def apply_effect(
     magnitudes: Mapping[str, float] = DEFAULT_MAGNITUDES,
 ) -> tuple[EffectTuple, ApplyResult]:
     """Apply one effect to a creature's effects under the SPEC stacking rules (pure)."""
-    _check_args(name, turns, magnitude)
-    strength = float(magnitudes[name] if magnitude is None else magnitude)
-    if permanent:
-        turns = None
+    working = {effect.name: effect for effect in effects}
+    result = apply_into(working, name, turns=turns, magnitude=magnitude, permanent=permanent,
+                        magnitudes=magnitudes)
+    if result.outcome is ApplyOutcome.BLOCKED:
+        return effects, result
+    return tuple(working.values()), result
 
-    same = _find(effects, name)
-    if same is not None:
-        merged = ActiveEffect(
-            name,
-            None if (same.permanent or permanent) else _longer(same.turns, turns),
-            max(same.magnitude, strength),
-            same.permanent or permanent,
-        )
-        merged_all = tuple(merged if e.name == name else e for e in effects)
-        return merged_all, ApplyResult(ApplyOutcome.EXTENDED, name, name)
 
-    new = ActiveEffect(name, turns, strength, permanent)
-
-    opposite_name = OPPOSITES.get(name)
-    opposite = _find(effects, opposite_name) if opposite_name else None
-    if opposite is not None:
-        if opposite.permanent:
-            return effects, ApplyResult(ApplyOutcome.BLOCKED, name, opposite.name)
-        if permanent:
-            # A permanent effect cannot be removed, so it is the opposite that goes.
-            kept = _without(effects, opposite.name) + (new,)
-            return kept, ApplyResult(ApplyOutcome.REPLACED, name, opposite.name)
-        return _without(effects, opposite.name), ApplyResult(ApplyOutcome.CANCELLED, name, opposite.name)
-
-    replacer_name = REPLACED_BY.get(name)
-    if replacer_name is not None and _find(effects, replacer_name) is not None:
-        return effects, ApplyResult(ApplyOutcome.BLOCKED, name, replacer_name)
-
-    replaced_name = REPLACES.get(name)
-    replaced = _find(effects, replaced_name) if replaced_name else None
-    if replaced is not None:
-        if replaced.permanent:
-            # A permanent effect cannot be replaced; the newcomer cannot sit beside it either.
-            return effects, ApplyResult(ApplyOutcome.BLOCKED, name, replaced.name)
-        kept = _without(effects, replaced.name) + (new,)
-        return kept, ApplyResult(ApplyOutcome.REPLACED, name, replaced.name)
-
-    return effects + (new,), ApplyResult(ApplyOutcome.ADDED, name)
+def tick_into(effects: EffectDict) -> list[str]:
+    """The carrier's turn ended: counted durations drop by one in place; returns expired names."""
+    expired: list[str] = []
+    for effect in tuple(effects.values()):
+        turns = effect.turns
+        if turns is None:
+            continue
+        if turns <= 1:
+            expired.append(effect.name)
+            del effects[effect.name]
+        else:
+            effects[effect.name] = ActiveEffect(effect.name, turns - 1, effect.magnitude, effect.permanent)
+    return expired
 
 
 def tick_effects(effects: EffectTuple) -> tuple[EffectTuple, tuple[str, ...]]:
     """The carrier's turn ended: counted durations drop by one; returns (left, expired names)."""
-    left: list[ActiveEffect] = []
-    expired: list[str] = []
-    for effect in effects:
-        if effect.turns is None:
-            left.append(effect)
-        elif effect.turns <= 1:
-            expired.append(effect.name)
-        else:
-            left.append(ActiveEffect(effect.name, effect.turns - 1, effect.magnitude, effect.permanent))
-    return tuple(left), tuple(expired)
+    working = {effect.name: effect for effect in effects}
+    expired = tick_into(working)
+    return tuple(working.values()), tuple(expired)
 
 
 def magnitude_of(effects: EffectTuple, name: str) -> float:

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from combat.engine.effects import DEFAULT_MAGNITUDES, ActiveEffect, EffectTuple, has_effect
+from combat.engine.effects import DEFAULT_MAGNITUDES, ActiveEffect, EffectTuple
 from combat.engine.rules import CombatRules
 
 # Bumped whenever a rule change would make old seeds replay differently (as Brogue does).
@@ -158,7 +158,10 @@ class Combatant:
         return self.weapons[self.active_weapon] if self.weapons else FISTS
 
     def has(self, effect: str) -> bool:
-        return has_effect(self.effects, effect)
+        for present in self.effects:
+            if present.name == effect:
+                return True
+        return False
 
 
 @dataclass(frozen=True)
@@ -215,10 +218,16 @@ class BattleState:
     @property
     def awaiting(self) -> str | None:
         """The id of the player whose action the battle waits for, or None."""
-        if self.over or not self.turn_open:
+        player = self.awaiting_player
+        return None if player is None else player.id
+
+    @property
+    def awaiting_player(self) -> Combatant | None:
+        """The player whose action the battle waits for, or None."""
+        if self.outcome is not Outcome.ONGOING or not self.turn_open:
             return None
         current = self.get(self.order[self.turn_index])
-        return current.id if current.kind is Kind.PLAYER and current.in_battle else None
+        return current if current.kind is Kind.PLAYER and current.hp > 0 and not current.fled else None
 
     @property
     def players(self) -> tuple[Combatant, ...]:
@@ -234,11 +243,27 @@ class BattleState:
 
     @property
     def has_boss(self) -> bool:
-        return any(c.is_boss for c in self.enemies)
+        for c in self.combatants:
+            if c.is_boss and c.kind is Kind.ENEMY:
+                return True
+        return False
 
     def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = to_jsonable(self)
-        return data
+        """The JSON form: exactly to_jsonable(self), written out field by field (about ten times
+        quicker than the generic walk; a test keeps the two equal)."""
+        return {
+            "seed": self.seed,
+            "combatants": [_combatant_json(c) for c in self.combatants],
+            "order": list(self.order),
+            "rules": self.rules.to_dict(),
+            "round": self.round,
+            "turn_index": self.turn_index,
+            "turn_open": self.turn_open,
+            "extra_actions_used": self.extra_actions_used,
+            "step": self.step,
+            "outcome": self.outcome.value,
+            "version": self.version,
+        }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> BattleState:
@@ -262,6 +287,44 @@ def to_jsonable(value: Any) -> Any:
     if isinstance(value, Mapping):
         return {str(k): to_jsonable(v) for k, v in value.items()}
     return value
+
+
+def _spec_json(spec: EffectSpec) -> dict[str, Any]:
+    return {"name": spec.name, "turns": spec.turns, "magnitude": spec.magnitude, "chance": spec.chance}
+
+
+def _weapon_json(weapon: Weapon) -> dict[str, Any]:
+    return {"name": weapon.name, "damage": weapon.damage, "kind": weapon.kind,
+            "on_hit": [_spec_json(spec) for spec in weapon.on_hit]}
+
+
+def _potion_json(potion: Potion) -> dict[str, Any]:
+    effect = potion.effect
+    return {"id": potion.id, "kind": potion.kind.value, "heal": potion.heal,
+            "effect": None if effect is None else _spec_json(effect), "stat": potion.stat,
+            "amount": potion.amount}
+
+
+def _combatant_json(c: Combatant) -> dict[str, Any]:
+    stats = c.stats
+    return {
+        "id": c.id,
+        "kind": c.kind.value,
+        "name": c.name,
+        "hp": c.hp,
+        "max_hp": c.max_hp,
+        "stats": {"strength": stats.strength, "stamina": stats.stamina, "metabolism": stats.metabolism,
+                  "luck": stats.luck, "attentiveness": stats.attentiveness},
+        "weapons": [_weapon_json(weapon) for weapon in c.weapons],
+        "active_weapon": c.active_weapon,
+        "armor": c.armor,
+        "potions": [_potion_json(potion) for potion in c.potions],
+        "amulets": [_spec_json(spec) for spec in c.amulets],
+        "effects": [{"name": e.name, "turns": e.turns, "magnitude": e.magnitude, "permanent": e.permanent}
+                    for e in c.effects],
+        "is_boss": c.is_boss,
+        "fled": c.fled,
+    }
 
 
 def _spec(data: Mapping[str, Any]) -> EffectSpec:
