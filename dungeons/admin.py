@@ -43,7 +43,8 @@ from dungeons.models import (
 )
 from dungeons.previews import formula_charts, frequency_charts
 from dungeons.selectors import dungeon_replay
-from dungeons.services import MAX_SEED, new_seed, run_leave
+from dungeons.runs.lobby import run_leave
+from dungeons.services import MAX_SEED, new_seed
 
 PARAM_FIELDS = generation.GenerationParams.field_names()
 
