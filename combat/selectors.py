@@ -5,8 +5,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db.models import Q
@@ -192,24 +191,68 @@ def battle_allowed_actions(*, battle: Battle, player_id: int) -> list[dict[str, 
     return [{k: v for k, v in a.to_dict().items() if k != "actor"} for a in engine.allowed_actions(state)]
 
 
-def battle_view(battle: Battle, *, player_id: int, since: int) -> dict[str, Any]:
-    """What the player sees of a battle: its state, whose turn and until when, their actions, events since."""
+@dataclass(frozen=True)
+class PotionView:
+    id: str
+    kind: str
+
+
+@dataclass(frozen=True)
+class CombatantView:
+    id: str
+    kind: str
+    name: str
+    hp: int
+    max_hp: int
+    is_boss: bool
+    fled: bool
+    weapons: list[str]
+    active_weapon: int
+    potions: list[PotionView]
+    effects: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class BattleView:
+    """What a player sees of a battle; ``combat.serializers.BattleOutput`` declares it."""
+
+    id: int
+    run: int
+    floor: int
+    room: int
+    outcome: str
+    round: int
+    turn: int
+    order: list[str]
+    awaiting: int | None
+    deadline: datetime | None
+    combatants: list[CombatantView]
+    allowed_actions: list[dict[str, Any]]
+    events: list[dict[str, Any]]
+    last_event: int
+
+
+def battle_view(battle: Battle, *, player_id: int, since: int) -> BattleView:
+    """What the player sees of a battle: its state, whose turn and until when, their actions, events since.
+
+    Reads the stored state's JSON as it is (no engine state is built unless it is the player's turn).
+    """
     state = battle.state
     deadline = None
     if battle.turn_started_at is not None and battle.awaiting_id is not None:
         deadline = battle.turn_started_at + timedelta(seconds=CombatSettings.cached().turn_deadline_seconds)
     combatants = [
-        {"id": c["id"], "kind": c["kind"], "name": c["name"], "hp": c["hp"], "max_hp": c["max_hp"],
-         "is_boss": c["is_boss"], "fled": c["fled"], "weapons": [w["name"] for w in c["weapons"]],
-         "active_weapon": c["active_weapon"], "potions": [{"id": p["id"], "kind": p["kind"]} for p in c["potions"]],
-         "effects": c["effects"]}
+        CombatantView(id=c["id"], kind=c["kind"], name=c["name"], hp=c["hp"], max_hp=c["max_hp"],
+                      is_boss=c["is_boss"], fled=c["fled"], weapons=[w["name"] for w in c["weapons"]],
+                      active_weapon=c["active_weapon"], potions=[PotionView(p["id"], p["kind"]) for p in c["potions"]],
+                      effects=c["effects"])
         for c in state["combatants"]
     ]
-    return {
-        "id": battle.pk, "run": battle.run_id, "floor": battle.floor, "room": battle.room,
-        "outcome": battle.outcome, "round": state["round"], "turn": battle.step, "order": state["order"],
-        "awaiting": battle.awaiting_id, "deadline": deadline, "combatants": combatants,
-        "allowed_actions": battle_allowed_actions(battle=battle, player_id=player_id),
-        "events": battle_events_since(battle=battle, since=since),
-        "last_event": battle.event_count,
-    }
+    return BattleView(
+        id=battle.pk, run=battle.run_id, floor=battle.floor, room=battle.room,
+        outcome=battle.outcome, round=state["round"], turn=battle.step, order=state["order"],
+        awaiting=battle.awaiting_id, deadline=deadline, combatants=combatants,
+        allowed_actions=battle_allowed_actions(battle=battle, player_id=player_id),
+        events=battle_events_since(battle=battle, since=since),
+        last_event=battle.event_count,
+    )

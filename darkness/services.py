@@ -20,8 +20,10 @@ from backend.errors import InvalidInput, RuleViolation
 from combat.engine.state import to_jsonable
 from combat.selectors import combat_rules_get
 from darkness.layout import new_maze_fields
+from darkness.log_entries import DarknessStarted, EnteredAgain, Moved, TorchOut, TorchRelit, TorchTaken
 from darkness.models import DarknessRun, DarknessSettings, GuildMaze
 from dungeons import run_rules
+from dungeons.run_log import NpcJoined, Rested
 from dungeons.models import (
     Dungeon,
     DungeonKind,
@@ -102,7 +104,7 @@ def _torch_give(run: Run, dark: DarknessRun, members: list[RunMember], after: in
         dark.bearer = member.player
         break
     dark.save(update_fields=["bearer"])
-    log(run, "torch_taken", player=dark.bearer_id)
+    log(run, TorchTaken(player=dark.bearer_id))
 
 
 def torch_pass(*, run: Run) -> None:
@@ -172,7 +174,7 @@ def darkness_run_start(*, run: Run, members: list[RunMember]) -> Run:
     dark = DarknessRun.objects.create(run=run, maze=maze, row=entrance[0], col=entrance[1],
                                       torch_length=settings.torch_length, torch_left=settings.torch_length,
                                       path=[], entered=[])
-    log(run, "started", party=[m.player_id for m in members], rank=guild.rank, maze=maze.pk)
+    log(run, DarknessStarted(party=[m.player_id for m in members], rank=guild.rank, maze=maze.pk))
     _torch_give(run, dark, members, -1)
     _enter(run, dark, layout, entrance)
     _learn(maze.pk, [layout.index(entrance)])
@@ -211,7 +213,7 @@ def _enter(run: Run, dark: DarknessRun, layout: MazeLayout, pos: Pos) -> None:
     camp = pos in layout.camps
     if camp:
         dark.torch_left = dark.torch_length
-        log(run, "torch_relit", torch=dark.torch_left)
+        log(run, TorchRelit(torch=dark.torch_left))
     dark.row, dark.col = pos
     dark.path = [*dark.path, list(pos)]
     first = index not in dark.entered
@@ -224,7 +226,7 @@ def _enter(run: Run, dark: DarknessRun, layout: MazeLayout, pos: Pos) -> None:
         if pos == layout.heart and run.dungeon.npc_kind:
             rules = run_rules_get()
             run.npc_kind, run.npc_hp, run.npc_max_hp = run.dungeon.npc_kind, rules.npc_hp, rules.npc_hp
-            log(run, "npc_joined", npc=run.npc_kind)
+            log(run, NpcJoined(npc=run.npc_kind))
         enter_room(run)
         return
     if camp:  # a camp heals like a rest room on every visit
@@ -234,15 +236,15 @@ def _enter(run: Run, dark: DarknessRun, layout: MazeLayout, pos: Pos) -> None:
             heal = run_rules.rest_heal(metabolism=member.player.metabolism, rules=rules)
             member.hp = min(member.max_hp, member.hp + heal)
             member.save(update_fields=["hp"])
-        log(run, "rested", hp={m.player_id: m.hp for m in party})
-    log(run, "entered_again")
+        log(run, Rested(hp={m.player_id: m.hp for m in party}))
+    log(run, EnteredAgain())
     run.room_cleared = True
     run.save()
 
 
 def _lost_in_the_dark(run: Run, dark: DarknessRun) -> None:
     """The torch burnt out outside a camp: death for every member still inside."""
-    log(run, "torch_out")
+    log(run, TorchOut())
     dark.bearer = None
     dark.save(update_fields=["bearer"])
     for member in run_party(run, MemberStatus.IN_DUNGEON):
@@ -281,8 +283,8 @@ def darkness_move(*, player: Player, run_id: int, step: int, direction: str) -> 
         dark.refresh_from_db(fields=["bearer"])
     run.step += 1
     dark.torch_left = max(0, dark.torch_left - result.burn)
-    log(run, "moved", direction=heading.value, outcome=result.outcome.value, burn=result.burn,
-         torch=dark.torch_left)
+    log(run, Moved(direction=heading.value, outcome=result.outcome.value, burn=result.burn,
+                   torch=dark.torch_left))
     if result.outcome is MoveOutcome.RUBBER:
         dark.path = [*dark.path, list(dark.position)]
         dark.save()

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db.models import F, QuerySet
+from django.db.models import OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
 from backend.errors import NotFound, RuleViolation
@@ -24,7 +24,7 @@ from backend.turns import Taken, TurnTable, turn_act, turn_deadline, turn_refres
 from combat import engine
 from combat.engine.events import Attack, Death, Fled, PotionDrunk, StatRaised
 from combat.engine.state import STAT_NAMES
-from combat.models import Battle, CombatSettings
+from combat.models import Battle, BattleAction, CombatSettings
 from combat.selectors import EncounterRules, encounter_for_room
 from combat.services import (
     battle_action_parse,
@@ -39,6 +39,7 @@ from dungeons import run_rules
 from dungeons.kinds import run_kind_hooks
 from dungeons.services import MAX_SEED
 from dungeons.models import MemberStatus, Run, RunMember
+from dungeons.run_log import BattleBegun, BattleOver, NpcDied
 from dungeons.runs.core import (
     BATTLE_LOOT_CATEGORIES,
     drop_loot,
@@ -114,7 +115,7 @@ def battle_begin(run: Run, party: list[RunMember], *, is_boss: bool, settings: C
     battle, result = battle_create(run_id=run.pk, floor=run.floor, room=run.room, setup=setup, seed=seed,
                                    enemy_kinds=slugs)
     _carry(run, battle, result.state, result.events, members={m.player_id: m for m in party}, save=False)
-    log(run, "battle", battle=battle.pk, enemies=[e.name for e in enemies])
+    log(run, BattleBegun(battle=battle.pk, enemies=[e.name for e in enemies]))
     return battle
 
 
@@ -161,7 +162,7 @@ def _carry(
             victim = members.get(engine.combatant_player_id(event.target) or 0)
             if event.target == engine.NPC_ID:
                 run.npc_hp = 0
-                log(run, "npc_died", npc=run.npc_kind)
+                log(run, NpcDied(npc=run.npc_kind))
             elif victim and victim.status == MemberStatus.IN_DUNGEON:
                 victim.hp = 0
                 die(run, victim)
@@ -190,7 +191,7 @@ def _battle_over(run: Run, battle: Battle, state: engine.BattleState, members: d
     npc = state.npc
     if npc is not None and run.npc_kind:
         run.npc_hp = npc.hp
-    log(run, "battle_over", battle=battle.pk, outcome=state.outcome.value)
+    log(run, BattleOver(battle=battle.pk, outcome=state.outcome.value))
     if state.outcome not in (engine.Outcome.VICTORY, engine.Outcome.DRAW):
         return
     run.room_cleared = True
@@ -210,12 +211,12 @@ def _battle_over(run: Run, battle: Battle, state: engine.BattleState, members: d
 
 
 def _seen(battle_id: int, **member: Any) -> QuerySet[Battle]:
-    """The battle if the member named by ``member`` (player_id= or player__user_id=) sees its run.
-
-    One join: both conditions sit in one filter() call, so they concern the same member row.
-    """
-    conditions = {f"run__members__{name}": value for name, value in member.items()}
-    return (Battle.objects.filter(pk=battle_id, run__members__status__in=SEEING_STATUSES, **conditions)
+    """The battle, annotated with ``viewer`` (the player id), if the member named by ``member``
+    (player_id= or player__user_id=) sees its run; no row otherwise. Index lookups only, no join of
+    the run: the member is found by the battle's own run_id."""
+    viewer = (RunMember.objects.filter(run_id=OuterRef("run_id"), status__in=SEEING_STATUSES, **member)
+              .order_by().values("player_id")[:1])
+    return (Battle.objects.filter(pk=battle_id).annotate(viewer=Subquery(viewer)).filter(viewer__isnull=False)
             .defer("setup").order_by())
 
 
@@ -288,18 +289,22 @@ BATTLE_TURNS = _RunBattles()
 
 @dataclass(frozen=True)
 class ActOutcome:
-    """What an action request got: the response body, and whether it was a replayed answer."""
+    """What an action request got: the response body, and whether it was a replayed answer.
 
-    battle: Battle
+    ``battle``: the battle as the step left it; None for an answer replayed before any lock.
+    """
+
+    battle: Battle | None
     response: dict[str, Any]
     replayed: bool = False
 
 
 def _act(
-    player: Player, battle_id: int, turn: int, action: Mapping[str, Any], idempotency_key: str, now: datetime | None,
+    player: Player, battle_id: int, turn: int, action: Mapping[str, Any], idempotency_key: str,
+    now: datetime | None, *, key_checked: bool = False,
 ) -> ActOutcome:
     outcome = turn_act(BATTLE_TURNS, object_id=battle_id, player=player, turn=turn, action=action,
-                       idempotency_key=idempotency_key, now=now)
+                       idempotency_key=idempotency_key, now=now, key_checked=key_checked)
     return ActOutcome(outcome.row, outcome.response, replayed=outcome.replayed)
 
 
@@ -323,14 +328,26 @@ def battle_act_for_user(
     *, user_id: int, battle_id: int, turn: int, action: Mapping[str, Any], idempotency_key: str = "",
     now: datetime | None = None,
 ) -> ActOutcome:
-    """``battle_act`` for the account ``user_id`` (the API): its player and whether that player sees the
-    battle come from one statement. An account without a player is 404 ``player_not_found``."""
-    player = (Player.objects.filter(user_id=user_id, run_memberships__run__battles__id=battle_id,
-                                    run_memberships__status__in=SEEING_STATUSES).order_by().first())
+    """``battle_act`` for the account ``user_id`` (the API), with one statement before the lock: the
+    account's player, whether that player sees the battle, and the answer already given to this
+    idempotency key if any (a retry is answered without a lock). An account without a player is 404
+    ``player_not_found``.
+    """
+    run_id = Battle.objects.filter(pk=battle_id).values("run_id")
+    players = Player.objects.filter(user_id=user_id, run_memberships__run_id=Subquery(run_id),
+                                    run_memberships__status__in=SEEING_STATUSES)
+    if idempotency_key:
+        answered = (BattleAction.objects.filter(battle_id=battle_id, player_id=OuterRef("pk"),
+                                                idempotency_key=idempotency_key).order_by().values("response")[:1])
+        players = players.annotate(replayed=Subquery(answered))
+    player = players.order_by().first()
     if player is None:
         player_for_user(user_id=user_id)  # raises player_not_found for an account without a player
         raise _not_found(battle_id)
-    return _act(player, battle_id, turn, action, idempotency_key, now)
+    previous = getattr(player, "replayed", None)
+    if previous is not None:
+        return ActOutcome(None, previous, replayed=True)
+    return _act(player, battle_id, turn, action, idempotency_key, now, key_checked=True)
 
 
 def battle_refresh(*, player: Player, battle_id: int, now: datetime | None = None) -> Battle:
@@ -346,8 +363,7 @@ def battle_for_user(*, user_id: int, battle_id: int, now: datetime | None = None
     ``player_not_found``, a battle of a run the player does not see is 404 ``battle_not_found``.
     """
     now = now or timezone.now()
-    battle = (_seen(battle_id, player__user_id=user_id).annotate(viewer=F("run__members__player_id"))
-              .defer("enemy_kinds").first())
+    battle = _seen(battle_id, player__user_id=user_id).defer("enemy_kinds").first()
     if battle is None:
         player_for_user(user_id=user_id)  # raises player_not_found for an account without a player
         raise _not_found(battle_id)

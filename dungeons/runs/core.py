@@ -9,6 +9,7 @@ from django.db.models import F
 from backend.errors import NotFound, RuleViolation
 from dungeons import run_rules
 from dungeons.models import DungeonRoom, MemberStatus, Run, RunLoot, RunMember, RunSettings, RunStatus
+from dungeons.run_log import LogEntry
 from dungeons.run_rules import RunRules
 from players.models import ItemCategory, ItemKind, Player, Rarity
 
@@ -57,9 +58,9 @@ def check_step(run: Run, step: int) -> None:
                             {"step": step, "current_step": run.step})
 
 
-def log(run: Run, kind: str, **details: Any) -> None:
-    """Append an entry to the run log (in memory; the caller saves the run)."""
-    run.log = [*run.log, {"kind": kind, "floor": run.floor, "room": run.room, **details}]
+def log(run: Run, entry: LogEntry) -> None:
+    """Append an entry to the run log where the party stands (in memory; the caller saves the run)."""
+    run.log = [*run.log, entry.to_json(floor=run.floor, room=run.room)]
 
 
 def run_party(run: Run, *statuses: str) -> list[RunMember]:

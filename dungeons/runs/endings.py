@@ -9,6 +9,7 @@ from django.utils import timezone
 from dungeons import run_rules
 from dungeons.kinds import run_kind_hooks
 from dungeons.models import MemberStatus, Run, RunMember, RunStatus
+from dungeons.run_log import Completed, Died, MemberEscaped, RunEscaped, RunFailed
 from dungeons.runs.core import log, run_rules_get
 from npcs.services import npc_rescue
 from players.models import InventoryItem, Player
@@ -24,7 +25,7 @@ def die(run: Run, member: RunMember) -> None:
     member.status, member.active, member.hp = MemberStatus.DEAD, False, 0
     member.money_lost, member.items_lost = fee, lost
     member.save(update_fields=["status", "active", "hp", "money_lost", "items_lost"])
-    log(run, "died", player=member.player_id, charon_fee=fee, items_lost=lost)
+    log(run, Died(player=member.player_id, charon_fee=fee, items_lost=lost))
     run_kind_hooks(run.kind).member_died(run=run)
 
 
@@ -39,7 +40,7 @@ def escape(run: Run, member: RunMember, *, purpose: str) -> None:
     InventoryItem.objects.filter(pk__in=lost).delete()
     member.status, member.active, member.items_lost = MemberStatus.ESCAPED, False, len(lost)
     member.save(update_fields=["status", "active", "items_lost"])
-    log(run, "escaped", player=member.player_id, loss_percent=percent, items_lost=len(lost))
+    log(run, MemberEscaped(player=member.player_id, loss_percent=percent, items_lost=len(lost)))
 
 
 def end_if_party_gone(run: Run, members: Iterable[RunMember] | None = None) -> None:
@@ -59,7 +60,7 @@ def end_if_party_gone(run: Run, members: Iterable[RunMember] | None = None) -> N
     escaped = run.members.filter(status=MemberStatus.ESCAPED).exists()
     run.status = RunStatus.ESCAPED if escaped else RunStatus.FAILED
     run.ended_at, run.room_cleared = timezone.now(), False
-    log(run, run.status)
+    log(run, RunEscaped() if escaped else RunFailed())
 
 
 def complete(run: Run, party: list[RunMember]) -> None:
@@ -77,4 +78,4 @@ def complete(run: Run, party: list[RunMember]) -> None:
     Player.objects.filter(pk__in=[m.player_id for m in party]).update(
         completed_dungeons=F("completed_dungeons") + 1)
     run.status, run.ended_at = RunStatus.COMPLETED, timezone.now()
-    log(run, "completed", party=[m.player_id for m in party], rescued=run.npc_kind if rescued else None)
+    log(run, Completed(party=[m.player_id for m in party], rescued=run.npc_kind if rescued else None))

@@ -14,6 +14,7 @@ from dungeons import run_rules
 from dungeons import services as dungeon_services
 from dungeons.kinds import run_kind_hooks
 from dungeons.models import DungeonKind, MemberStatus, RoomKind, Run, RunMember, RunStatus, WeaponChoice
+from dungeons.run_log import Formation, Started
 from dungeons.runs.core import current_room, lock_run, log, require_status, run_member, run_party, run_rules_get
 from dungeons.runs.rooms import enter_room
 from guilds.selectors import player_current_guild, players_current_guilds
@@ -145,7 +146,7 @@ def run_formation_set(*, player: Player, run_id: int, players: list[int]) -> Run
     by_player = {m.player_id: m for m in members}
     _reorder([by_player[pid] for pid in players])
     if run.status == RunStatus.ACTIVE:
-        log(run, "formation", players=players)
+        log(run, Formation(players=players))
         run.save(update_fields=["log"])
     return run
 
@@ -195,6 +196,6 @@ def run_start(*, player: Player, run_id: int) -> Run:
     RunMember.objects.bulk_update(members, ["guild", "status", "max_hp", "hp", "buffs"])
     run.guild = common
     run.status, run.started_at, run.floor, run.room = RunStatus.ACTIVE, now, 0, 0
-    log(run, "started", party=player_ids, rank=rank, completed=completed)
+    log(run, Started(party=player_ids, rank=rank, completed=completed))
     enter_room(run, members, settings=settings)
     return run

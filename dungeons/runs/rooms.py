@@ -2,7 +2,6 @@
 inside: advance, the party's escape, a potion between rooms, picking up loot."""
 from __future__ import annotations
 
-from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -14,6 +13,19 @@ from combat.selectors import combat_rules_get
 from dungeons import run_rules
 from dungeons.kinds import run_kind_hooks
 from dungeons.models import DungeonRoom, MemberStatus, RoomKind, Run, RunLoot, RunMember, RunStatus
+from dungeons.run_log import (
+    LogEntry,
+    Entered,
+    NpcJoined,
+    PotionHealed,
+    Rested,
+    SealOpened,
+    Sealed,
+    StatPotionDrunk,
+    StoryItems,
+    Trap,
+    Treasure,
+)
 from dungeons.run_rules import RunRules
 from dungeons.runs.battles import battle_begin
 from dungeons.runs.core import (
@@ -47,7 +59,7 @@ def enter_room(run: Run, party: list[RunMember] | None = None, *, settings: Comb
     room = current_room(run)
     run.room_cleared = False
     party = run_party(run, MemberStatus.IN_DUNGEON) if party is None else party
-    log(run, "entered", room_kind=room.kind)
+    log(run, Entered(room_kind=room.kind))
     if room.kind in (RoomKind.ENEMY, RoomKind.BOSS):
         battle_begin(run, party, is_boss=room.kind == RoomKind.BOSS, settings=settings)
         run.save()
@@ -62,26 +74,26 @@ def enter_room(run: Run, party: list[RunMember] | None = None, *, settings: Comb
         loot = drop_loot(run, count, "treasure-items")
         coins = run_rules.treasure_coins(floor=run.floor, rules=rules)
         pay(party, coins)
-        log(run, "treasure", items=[l.pk for l in loot], coins_each=coins)
+        log(run, Treasure(items=[l.pk for l in loot], coins_each=coins))
     elif room.kind == RoomKind.STORY and room.seal:
         _open_sealed_room(run, room, party, rules)
     elif room.kind == RoomKind.STORY:
         if room.npc_kind:
             run.npc_kind, run.npc_hp, run.npc_max_hp = room.npc_kind, rules.npc_hp, rules.npc_hp
-            log(run, "npc_joined", npc=room.npc_kind)
+            log(run, NpcJoined(npc=room.npc_kind))
         else:
             kinds = list(ItemKind.objects.filter(sub_kind=STORY_ITEM_SUB_KINDS[room.story_item]).order_by("pk"))
             rng = run_rules.room_rng(run.seed, run.floor, run.room, "story")
             picked = [rng.choice(kinds) for _ in range(rules.story_items_count)] if kinds else []
             loot = RunLoot.objects.bulk_create(
                 RunLoot(run=run, floor=run.floor, room=run.room, item_kind=kind) for kind in picked)
-            log(run, "story_items", story_item=room.story_item, items=[l.pk for l in loot])
+            log(run, StoryItems(story_item=room.story_item, items=[l.pk for l in loot]))
     elif room.kind == RoomKind.REST:
         for member in party:
             member.hp += min(member.max_hp - member.hp,
                              run_rules.rest_heal(metabolism=member.player.metabolism, rules=rules))
         RunMember.objects.bulk_update(party, ["hp"])
-        log(run, "rested", hp={m.player_id: m.hp for m in party})
+        log(run, Rested(hp={m.player_id: m.hp for m in party}))
     if run.status == RunStatus.ACTIVE:
         run.room_cleared = True
     run.save()
@@ -95,7 +107,7 @@ def _open_sealed_room(run: Run, room: DungeonRoom, party: list[RunMember], rules
                                         item_kind__sub_kind=STORY_ITEM_SUB_KINDS[room.seal])
            .order_by("pk").values_list("player_id", flat=True).first())
     if key is None:
-        log(run, "sealed", seal=room.seal)
+        log(run, Sealed(seal=room.seal))
         return
     kinds = list(ItemKind.objects.filter(category__in=BATTLE_LOOT_CATEGORIES,
                                          rarity__in=SEALED_REWARD_RARITIES).order_by("pk"))
@@ -106,7 +118,7 @@ def _open_sealed_room(run: Run, room: DungeonRoom, party: list[RunMember], rules
         for kind in run_rules.weighted_pick(kinds, weights, rng, rules.sealed_reward_items))
     coins = run_rules.sealed_reward_coins(floor=run.floor, rules=rules)
     pay(party, coins)
-    log(run, "seal_opened", seal=room.seal, opened_by=key, items=[l.pk for l in loot], coins_each=coins)
+    log(run, SealOpened(seal=room.seal, opened_by=key, items=[l.pk for l in loot], coins_each=coins))
 
 
 def _spring_traps(run: Run, party: list[RunMember], rules: RunRules) -> None:
@@ -120,7 +132,7 @@ def _spring_traps(run: Run, party: list[RunMember], rules: RunRules) -> None:
                                       {"name": hit.effect, "turns": rules.trap_effect_turns}]
         hits[member.player_id] = {"damage": hit.damage, "effect": hit.effect, "hp": member.hp}
     RunMember.objects.bulk_update(party, ["hp", "pending_effects"])
-    log(run, "trap", hits=hits)
+    log(run, Trap(hits=hits))
     for member in party:
         if member.hp == 0:
             die(run, member)
@@ -207,21 +219,22 @@ def run_potion_drink(*, player: Player, run_id: int, item_id: int) -> Run:
     if kind.sub_kind == PotionKind.EFFECT.value:
         raise RuleViolation("effect_potion_in_battle_only", "Effect potions work only in battle.",
                             {"potion": item_id, "effect": kind.effect})
-    details: dict[str, Any] = {}
     if kind.sub_kind == PotionKind.STAT.value:
         member.stat_boosts = {**member.stat_boosts, kind.stat: int(member.stat_boosts.get(kind.stat, 0))
                               + kind.stat_amount}
         if kind.stat == "stamina":
             extra = kind.stat_amount * combat_rules_get().hp_per_stamina
             member.max_hp, member.hp = member.max_hp + extra, member.hp + extra
-        details.update(stat=kind.stat, amount=kind.stat_amount)
+        entry: LogEntry = StatPotionDrunk(player=player.pk, potion=kind.sub_kind, item_kind=kind.pk, hp=member.hp,
+                                          max_hp=member.max_hp, stat=kind.stat, amount=kind.stat_amount)
     else:
-        details["healed"] = min(member.max_hp - member.hp, kind.heal)
-        member.hp += details["healed"]
+        healed = min(member.max_hp - member.hp, kind.heal)
+        member.hp += healed
+        entry = PotionHealed(player=player.pk, potion=kind.sub_kind, item_kind=kind.pk, hp=member.hp,
+                             max_hp=member.max_hp, healed=healed)
     member.save(update_fields=["hp", "max_hp", "stat_boosts"])
     item.delete()
-    log(run, "potion_drunk", player=player.pk, potion=kind.sub_kind, item_kind=kind.pk, hp=member.hp,
-        max_hp=member.max_hp, **details)
+    log(run, entry)
     run.save(update_fields=["log"])
     return run
 
