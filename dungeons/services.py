@@ -23,7 +23,6 @@ def new_seed() -> int:
     return secrets.randbits(63)
 
 
-@transaction.atomic(savepoint=False)  # inside a run start: part of its transaction, no savepoint
 def dungeon_generate(
     *,
     kind: str,
@@ -60,6 +59,17 @@ def dungeon_generate(
     except ValueError as exc:
         raise InvalidInput("invalid_dungeon", str(exc)) from exc
 
+    # Bad inputs were refused above, before any write; inside a run start the two writes are part of
+    # its transaction (no savepoint of their own).
+    with transaction.atomic(savepoint=False):
+        return _dungeon_store(result, seed=seed, party_size=party_size, rank=rank, completed=completed,
+                              same_guild=same_guild, params=params, candidates=candidates)
+
+
+def _dungeon_store(
+    result: generation.Dungeon, *, seed: int, party_size: int, rank: float, completed: float, same_guild: bool,
+    params: generation.GenerationParams, candidates: Iterable[str],
+) -> Dungeon:
     dungeon = Dungeon.objects.create(
         kind=result.kind,
         seed=seed,
