@@ -1,11 +1,14 @@
 """Shared model building blocks, and the project package's one table: the task outbox."""
 from __future__ import annotations
 
+import dataclasses
 import time
-from typing import ClassVar, Self
+from typing import Any, ClassVar, Self, TypeVar
 
 from django.db import models
 from django.utils import timezone
+
+V = TypeVar("V")
 
 
 class SingletonSettings(models.Model):
@@ -31,6 +34,12 @@ class SingletonSettings(models.Model):
 
     def delete(self, *args, **kwargs):  # noqa: ANN002, ANN003 - the row must stay
         raise ValueError(f"{type(self).__name__} is a singleton and cannot be deleted")
+
+    def as_value(self, value_type: type[V]) -> V:
+        """The row as the engine's frozen dataclass ``value_type``, whose every field is a column of the
+        same name: the one settings-to-rules copy (RunRules, CombatRules, CarryRules, ...)."""
+        fields: Any = dataclasses.fields(value_type)  # type: ignore[arg-type]
+        return value_type(**{f.name: getattr(self, f.name) for f in fields})
 
     @classmethod
     def load(cls) -> Self:

@@ -26,7 +26,7 @@ from typing import Any, Generic, TypeVar
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from backend.errors import RuleViolation
+from backend.errors import DomainError, RuleViolation
 from players.models import Player
 
 Row = TypeVar("Row")
@@ -169,6 +169,7 @@ def turn_act(
     action: Mapping[str, Any],
     idempotency_key: str = "",
     now: datetime | None = None,
+    key_checked: bool = False,
 ) -> TurnOutcome[Row]:
     """Take the player's action for turn ``turn`` (the turn the client saw).
 
@@ -177,12 +178,32 @@ def turn_act(
       refuses, and a ``turn`` other than the current one is 409 ``stale_turn``.
     - The row lock serialises concurrent requests; the unique (object, turn) action row makes a
       second effect for one turn impossible even if two requests got past it (they cannot).
+    - ``key_checked``: the caller looked the key up before the lock and found no answer (one
+      statement fewer under the lock). A duplicate that committed in between has moved the turn
+      on, so this request is refused; the key is looked up again then, and the original answer
+      given, exactly as if it had been found first.
     """
     now = now or timezone.now()
     row = table.lock(object_id, player)
-    previous = table.replayed_response(row, player, idempotency_key) if idempotency_key else None
-    if previous is not None:
+    if idempotency_key and not key_checked:
+        previous = table.replayed_response(row, player, idempotency_key)
+        if previous is not None:
+            return TurnOutcome(row, previous, replayed=True)
+    try:
+        return _take(table, row, player, turn, action, idempotency_key, now)
+    except DomainError:
+        if not (idempotency_key and key_checked) or transaction.get_connection().needs_rollback:
+            raise
+        previous = table.replayed_response(row, player, idempotency_key)
+        if previous is None:
+            raise
         return TurnOutcome(row, previous, replayed=True)
+
+
+def _take(
+    table: TurnTable[Row], row: Row, player: Player, turn: int, action: Mapping[str, Any], idempotency_key: str,
+    now: datetime,
+) -> TurnOutcome[Row]:
     parsed = table.parse(row, player, action)
     deadlines_apply(table, row, now=now)
     over = table.over_error(row)

@@ -12,7 +12,6 @@ api_v1 = [
     path("", include("players.urls")),
     path("", include("guilds.urls")),
     path("", include("dungeons.urls")),
-    path("", include("combat.urls")),
     path("", include("npcs.urls")),
     path("", include("matches.urls")),
     path("", include("darkness.urls")),

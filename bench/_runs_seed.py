@@ -42,8 +42,9 @@ def _template_battle() -> int:
     from django.contrib.auth import get_user_model
 
     from combat.models import Battle
-    from dungeons import services
     from dungeons.models import Run
+    from dungeons.runs import lobby as services
+    from dungeons.runs.rooms import run_advance
     from players.models import Player
 
     existing = Battle.objects.filter(run__host__user__username=f"{BACKGROUND_PREFIX}template").first()
@@ -59,7 +60,7 @@ def _template_battle() -> int:
         battle = Battle.objects.filter(run=run).first()
         if battle is not None:
             return battle.pk
-        services.run_advance(player=player, run_id=run.pk, step=run.step)
+        run_advance(player=player, run_id=run.pk, step=run.step)
     raise RuntimeError("bench seed: no battle in the template run's first 40 rooms")
 
 
@@ -319,8 +320,8 @@ def make_lobbies(*, count: int, party_size: int) -> list[tuple[str, int]]:
 def check_lobby_shape() -> None:
     """A lobby made in SQL holds exactly what the services write for one (ids, times and the seed
     aside): if a column is added whose service value differs from its default, stop here."""
-    from dungeons import services
     from dungeons.models import Run, RunMember
+    from dungeons.runs import lobby as services
     from players.models import Player
 
     (token, sql_run_id), = make_lobbies(count=1, party_size=2)

@@ -215,7 +215,8 @@ def background_counts() -> tuple[int, int]:
 def ensure_background(*, lobbies: int, battles: int, reserve_pairs: int) -> None:
     """Open lobbies (half with a second member) and started runs stopped in an ongoing battle, made
     through the real services. ``reserve_pairs`` free pairs are kept for the load clients."""
-    from dungeons import services as runs
+    from dungeons.runs import lobby as runs
+    from dungeons.runs.rooms import run_advance
     from dungeons.models import Run, RunStatus
     from players.models import Player
 
@@ -254,7 +255,7 @@ def ensure_background(*, lobbies: int, battles: int, reserve_pairs: int) -> None
             if not run.room_cleared:
                 made_battles += 1
                 break
-            runs.run_advance(player=host, run_id=run.pk, step=run.step)
+            run_advance(player=host, run_id=run.pk, step=run.step)
     have_lobbies, have_battles = background_counts()
     _timed(f"seed: lobbies and battles through the services (now {have_lobbies:,} open lobbies, "
            f"{have_battles:,} ongoing battles)", started)

@@ -178,7 +178,7 @@ class CombatSettings(SingletonSettings):
         return {name: getattr(self, name) for name in RULE_FIELDS}
 
     def to_rules(self) -> CombatRules:
-        return CombatRules(**self.rules_dict())
+        return self.as_value(CombatRules)
 
     def clean(self) -> None:
         errors: dict[str, str] = {}

@@ -1,15 +1,18 @@
-"""Reads of the combat app: the combat rules in force, the bestiary, and seeded encounters for rooms."""
+"""Reads of the combat app: the combat rules in force, the bestiary, seeded encounters for rooms, a battle's view."""
 from __future__ import annotations
 
 import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
 
 from django.db.models import Q
 
+from combat import engine
 from combat.engine import CombatRules, Combatant, Kind
-from combat.models import CombatSettings, EnemyKind
+from combat.models import Battle, BattleEvent, CombatSettings, EnemyKind
 
 
 class NoEnemyForFloor(LookupError):
@@ -149,14 +152,16 @@ def encounter_choose(
 
 
 def encounter_for_room(
-    *, floor: int, is_boss: bool, party_size: int, rng: random.Random, slugs: dict[str, str] | None = None
+    *, floor: int, is_boss: bool, party_size: int, rng: random.Random, slugs: dict[str, str] | None = None,
+    rules: EncounterRules | None = None,
 ) -> list[Combatant]:
     """The enemies of an enemy or boss room on ``floor`` (0-based) for a party, drawn with ``rng``.
 
     Same bestiary, settings and seed give the same encounter. Three queries: the settings row,
-    the kinds of the floor and their effects. Raises NoEnemyForFloor when the bestiary has a gap.
+    the kinds of the floor and their effects (two when the caller passes the ``rules`` it already
+    read). Raises NoEnemyForFloor when the bestiary has a gap.
     """
-    rules = encounter_rules_get()
+    rules = rules or encounter_rules_get()
     kinds = enemy_kinds_for_floor(floor)
     return encounter_choose(
         ordinary=[k for k in kinds if not k.is_boss],
@@ -167,4 +172,87 @@ def encounter_for_room(
         rules=rules,
         rng=rng,
         slugs=slugs,
+    )
+
+
+def battle_events_since(*, battle: Battle, since: int, limit: int = 500) -> list[dict[str, Any]]:
+    """Events numbered after ``since``, oldest first, each with its ``seq``."""
+    if since >= battle.event_count:
+        return []
+    rows = BattleEvent.objects.filter(battle=battle, seq__gt=since).order_by("seq").values_list("seq", "data")
+    return [{"seq": seq, **data} for seq, data in rows[:limit]]
+
+
+def battle_allowed_actions(*, battle: Battle, player_id: int) -> list[dict[str, Any]]:
+    """The actions the player may take now (empty unless it is their turn)."""
+    if battle.awaiting_id != player_id:
+        return []
+    state = engine.BattleState.from_dict(battle.state)
+    return [{k: v for k, v in a.to_dict().items() if k != "actor"} for a in engine.allowed_actions(state)]
+
+
+@dataclass(frozen=True)
+class PotionView:
+    id: str
+    kind: str
+
+
+@dataclass(frozen=True)
+class CombatantView:
+    id: str
+    kind: str
+    name: str
+    hp: int
+    max_hp: int
+    is_boss: bool
+    fled: bool
+    weapons: list[str]
+    active_weapon: int
+    potions: list[PotionView]
+    effects: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class BattleView:
+    """What a player sees of a battle; ``combat.serializers.BattleOutput`` declares it."""
+
+    id: int
+    run: int
+    floor: int
+    room: int
+    outcome: str
+    round: int
+    turn: int
+    order: list[str]
+    awaiting: int | None
+    deadline: datetime | None
+    combatants: list[CombatantView]
+    allowed_actions: list[dict[str, Any]]
+    events: list[dict[str, Any]]
+    last_event: int
+
+
+def battle_view(battle: Battle, *, player_id: int, since: int) -> BattleView:
+    """What the player sees of a battle: its state, whose turn and until when, their actions, events since.
+
+    Reads the stored state's JSON as it is (no engine state is built unless it is the player's turn).
+    """
+    state = battle.state
+    deadline = None
+    if battle.turn_started_at is not None and battle.awaiting_id is not None:
+        deadline = battle.turn_started_at + timedelta(seconds=CombatSettings.cached().turn_deadline_seconds)
+    combatants = [
+        CombatantView(id=c["id"], kind=c["kind"], name=c["name"], hp=c["hp"], max_hp=c["max_hp"],
+                      is_boss=c["is_boss"], fled=c["fled"], weapons=[w["name"] for w in c["weapons"]],
+                      active_weapon=c["active_weapon"], potions=[PotionView(p["id"], p["kind"]) for p in c["potions"]],
+                      effects=c["effects"])
+        for c in state["combatants"]
+    ]
+    return BattleView(
+        id=battle.pk, run=battle.run_id, floor=battle.floor, room=battle.room,
+        outcome=battle.outcome, round=state["round"], turn=battle.step, order=state["order"],
+        awaiting=battle.awaiting_id, deadline=deadline, combatants=combatants,
+        allowed_actions=battle_allowed_actions(battle=battle, player_id=player_id),
+        events=battle_events_since(battle=battle, since=since),
+        last_event=battle.event_count,
     )

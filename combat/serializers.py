@@ -1,7 +1,10 @@
-"""Input and output serializers of the battle API."""
+"""Input and output serializers of the battle API (outputs declare combat.selectors.BattleView's fields;
+the kinds of actions, combatants and outcomes are the engine's own lists)."""
 from __future__ import annotations
 
 from rest_framework import serializers
+
+from combat.engine import PLAYER_ACTION_TYPES, Kind, Outcome
 
 
 class BattleQuery(serializers.Serializer):
@@ -10,7 +13,7 @@ class BattleQuery(serializers.Serializer):
 
 
 class ActionBody(serializers.Serializer):
-    kind = serializers.ChoiceField(choices=["attack", "drink", "switch_weapon", "skip", "flee"])
+    kind = serializers.ChoiceField(choices=list(PLAYER_ACTION_TYPES))
     target = serializers.CharField(required=False, max_length=32, help_text="attack: an enemy's combatant id.")
     potion = serializers.CharField(required=False, max_length=32, help_text="drink: a carried potion's id.")
     slot = serializers.IntegerField(required=False, min_value=0, max_value=7, help_text="switch_weapon: 0 or 1.")
@@ -37,7 +40,7 @@ class PotionOutput(serializers.Serializer):
 
 class CombatantOutput(serializers.Serializer):
     id = serializers.CharField()
-    kind = serializers.ChoiceField(choices=["player", "enemy", "npc"])
+    kind = serializers.ChoiceField(choices=[kind.value for kind in Kind])
     name = serializers.CharField()
     hp = serializers.IntegerField()
     max_hp = serializers.IntegerField()
@@ -61,7 +64,7 @@ class BattleOutput(serializers.Serializer):
     run = serializers.IntegerField()
     floor = serializers.IntegerField()
     room = serializers.IntegerField()
-    outcome = serializers.ChoiceField(choices=["ongoing", "victory", "defeat", "escaped", "draw"])
+    outcome = serializers.ChoiceField(choices=[outcome.value for outcome in Outcome])
     round = serializers.IntegerField()
     turn = serializers.IntegerField(help_text="The turn number an action must name.")
     order = serializers.ListField(child=serializers.CharField(), help_text="Turn order, repeated every round.")

@@ -7,7 +7,7 @@ section of the room the party stands in and ``room`` its number in the maze (row
 gets its DungeonRoom (its content, drawn from the run's seed) the first time this run enters it, so
 the run services and the battles work on it unchanged.
 
-Locking: every write locks the run row first (dungeons.services._lock_run), then players (through
+Locking: every write locks the run row first (dungeons.runs.core.lock_run), then players (through
 the run and inventory services), then the guild's maze row last, only to add to what it knows.
 """
 from __future__ import annotations
@@ -20,8 +20,10 @@ from backend.errors import InvalidInput, RuleViolation
 from combat.engine.state import to_jsonable
 from combat.selectors import combat_rules_get
 from darkness.layout import new_maze_fields
+from darkness.log_entries import DarknessStarted, EnteredAgain, Moved, TorchOut, TorchRelit, TorchTaken
 from darkness.models import DarknessRun, DarknessSettings, GuildMaze
 from dungeons import run_rules
+from dungeons.run_log import NpcJoined, Rested
 from dungeons.models import (
     Dungeon,
     DungeonKind,
@@ -32,18 +34,9 @@ from dungeons.models import (
     RunMember,
     RunStatus,
 )
-from dungeons.services import (
-    _check_step,
-    _die,
-    _end_if_party_gone,
-    _enter_room,
-    _lock_run,
-    _log,
-    _member,
-    _party,
-    _require_status,
-    run_rules_get,
-)
+from dungeons.runs.core import check_step, lock_run, log, require_status, run_member, run_party, run_rules_get
+from dungeons.runs.endings import die, end_if_party_gone
+from dungeons.runs.rooms import enter_room
 from guilds.models import Guild
 from guilds.selectors import player_current_guild
 from guilds.services import guild_person_runs_record
@@ -111,15 +104,15 @@ def _torch_give(run: Run, dark: DarknessRun, members: list[RunMember], after: in
         dark.bearer = member.player
         break
     dark.save(update_fields=["bearer"])
-    _log(run, "torch_taken", player=dark.bearer_id)
+    log(run, TorchTaken(player=dark.bearer_id))
 
 
 def torch_pass(*, run: Run) -> None:
-    """A member died (dungeons.services._die): if they bore the torch, the next in formation takes it."""
+    """A member died (dungeons.runs.endings.die): if they bore the torch, the next in formation takes it."""
     dark = DarknessRun.objects.filter(run=run).select_related("bearer").first()
     if dark is None or dark.bearer_id is None:
         return
-    party = _party(run, MemberStatus.IN_DUNGEON)
+    party = run_party(run, MemberStatus.IN_DUNGEON)
     if any(m.player_id == dark.bearer_id for m in party):
         return
     old = (RunMember.objects.filter(run=run, player_id=dark.bearer_id)
@@ -141,7 +134,7 @@ def torch_put_out(*, run: Run) -> None:
 
 
 def darkness_run_start(*, run: Run, members: list[RunMember]) -> Run:
-    """Called by dungeons.services.run_start (run locked, host checked, weapons chosen): enter the
+    """Called by dungeons.runs.lobby.run_start (run locked, host checked, weapons chosen): enter the
     guild's maze at the entrance with a lit torch. Every member must belong to one guild."""
     now = timezone.now()
     guilds = {player_current_guild(player=m.player) for m in members}
@@ -181,7 +174,7 @@ def darkness_run_start(*, run: Run, members: list[RunMember]) -> Run:
     dark = DarknessRun.objects.create(run=run, maze=maze, row=entrance[0], col=entrance[1],
                                       torch_length=settings.torch_length, torch_left=settings.torch_length,
                                       path=[], entered=[])
-    _log(run, "started", party=[m.player_id for m in members], rank=guild.rank, maze=maze.pk)
+    log(run, DarknessStarted(party=[m.player_id for m in members], rank=guild.rank, maze=maze.pk))
     _torch_give(run, dark, members, -1)
     _enter(run, dark, layout, entrance)
     _learn(maze.pk, [layout.index(entrance)])
@@ -220,7 +213,7 @@ def _enter(run: Run, dark: DarknessRun, layout: MazeLayout, pos: Pos) -> None:
     camp = pos in layout.camps
     if camp:
         dark.torch_left = dark.torch_length
-        _log(run, "torch_relit", torch=dark.torch_left)
+        log(run, TorchRelit(torch=dark.torch_left))
     dark.row, dark.col = pos
     dark.path = [*dark.path, list(pos)]
     first = index not in dark.entered
@@ -233,30 +226,30 @@ def _enter(run: Run, dark: DarknessRun, layout: MazeLayout, pos: Pos) -> None:
         if pos == layout.heart and run.dungeon.npc_kind:
             rules = run_rules_get()
             run.npc_kind, run.npc_hp, run.npc_max_hp = run.dungeon.npc_kind, rules.npc_hp, rules.npc_hp
-            _log(run, "npc_joined", npc=run.npc_kind)
-        _enter_room(run)
+            log(run, NpcJoined(npc=run.npc_kind))
+        enter_room(run)
         return
     if camp:  # a camp heals like a rest room on every visit
         rules = run_rules_get()
-        party = _party(run, MemberStatus.IN_DUNGEON)
+        party = run_party(run, MemberStatus.IN_DUNGEON)
         for member in party:
             heal = run_rules.rest_heal(metabolism=member.player.metabolism, rules=rules)
             member.hp = min(member.max_hp, member.hp + heal)
             member.save(update_fields=["hp"])
-        _log(run, "rested", hp={m.player_id: m.hp for m in party})
-    _log(run, "entered_again")
+        log(run, Rested(hp={m.player_id: m.hp for m in party}))
+    log(run, EnteredAgain())
     run.room_cleared = True
     run.save()
 
 
 def _lost_in_the_dark(run: Run, dark: DarknessRun) -> None:
     """The torch burnt out outside a camp: death for every member still inside."""
-    _log(run, "torch_out")
+    log(run, TorchOut())
     dark.bearer = None
     dark.save(update_fields=["bearer"])
-    for member in _party(run, MemberStatus.IN_DUNGEON):
-        _die(run, member)
-    _end_if_party_gone(run)
+    for member in run_party(run, MemberStatus.IN_DUNGEON):
+        die(run, member)
+    end_if_party_gone(run)
     run.save()
 
 
@@ -271,11 +264,11 @@ def darkness_move(*, player: Player, run_id: int, step: int, direction: str) -> 
     except ValueError:
         raise InvalidInput("invalid_direction", "direction is UP, LEFT, DOWN or RIGHT.",
                            {"direction": direction}) from None
-    run = _lock_run(run_id)
-    _member(run, player, MemberStatus.IN_DUNGEON)
+    run = lock_run(run_id)
+    run_member(run, player, MemberStatus.IN_DUNGEON)
     dark = _darkness_of(run)
-    _require_status(run, RunStatus.ACTIVE)
-    _check_step(run, step)
+    require_status(run, RunStatus.ACTIVE)
+    check_step(run, step)
     if not run.room_cleared:
         raise RuleViolation("room_not_cleared", "Finish this room first (the battle must be over).",
                             {"floor": run.floor, "room": run.room})
@@ -284,14 +277,14 @@ def darkness_move(*, player: Player, run_id: int, step: int, direction: str) -> 
     if result.outcome is MoveOutcome.WALL:
         raise RuleViolation("wall", "A wall stands that way.", {"row": dark.row, "col": dark.col,
                                                                  "direction": heading.value})
-    party = _party(run, MemberStatus.IN_DUNGEON)
+    party = run_party(run, MemberStatus.IN_DUNGEON)
     if dark.bearer_id is not None and all(m.player_id != dark.bearer_id for m in party):
         torch_pass(run=run)  # the bearer fled from battle: the next one in formation takes the torch
         dark.refresh_from_db(fields=["bearer"])
     run.step += 1
     dark.torch_left = max(0, dark.torch_left - result.burn)
-    _log(run, "moved", direction=heading.value, outcome=result.outcome.value, burn=result.burn,
-         torch=dark.torch_left)
+    log(run, Moved(direction=heading.value, outcome=result.outcome.value, burn=result.burn,
+                   torch=dark.torch_left))
     if result.outcome is MoveOutcome.RUBBER:
         dark.path = [*dark.path, list(dark.position)]
         dark.save()
@@ -321,12 +314,12 @@ def darkness_move(*, player: Player, run_id: int, step: int, direction: str) -> 
 
 
 def darkness_advance_refuse(*, run: Run) -> None:
-    """Called by dungeons.services.run_advance for darkness runs: the party moves by direction."""
+    """Called by dungeons.runs.rooms.run_advance for darkness runs: the party moves by direction."""
     raise RuleViolation("use_move", "In the Labyrinth of Darkness the party moves by direction (move).")
 
 
 def darkness_escape_check(*, run: Run) -> None:
-    """Called by dungeons.services.run_escape for darkness runs: the party leaves only from a camp,
+    """Called by dungeons.runs.rooms.run_escape for darkness runs: the party leaves only from a camp,
     and leaves the torch behind."""
     dark = _darkness_of(run)
     if dark.position not in dark.maze.layout().camps:

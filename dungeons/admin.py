@@ -42,8 +42,10 @@ from dungeons.models import (
     RunStatus,
 )
 from dungeons.previews import formula_charts, frequency_charts
+from dungeons.run_log import describe_json, who
 from dungeons.selectors import dungeon_replay
-from dungeons.services import MAX_SEED, new_seed, run_leave
+from dungeons.runs.lobby import run_leave
+from dungeons.services import MAX_SEED, new_seed
 
 PARAM_FIELDS = generation.GenerationParams.field_names()
 
@@ -323,79 +325,6 @@ def _names(members: Iterable[RunMember]) -> dict[str, str]:
     return {str(m.player_id): str(m.player) for m in members}
 
 
-def _who(value: Any, names: dict[str, str]) -> str:
-    if isinstance(value, list):
-        return ", ".join(names.get(str(v), f"player {v}") for v in value)
-    return names.get(str(value), f"player {value}")
-
-
-def _hp_list(hits: Any, names: dict[str, str]) -> str:
-    if not isinstance(hits, dict):
-        return str(hits)
-    parts = []
-    for pid, hit in hits.items():
-        if isinstance(hit, dict):
-            text = f"{_who(pid, names)} -{hit.get('damage', 0)} HP (now {hit.get('hp', '?')})"
-            if hit.get("effect"):
-                text += f", {hit['effect']}"
-        else:
-            text = f"{_who(pid, names)} {hit} HP"
-        parts.append(text)
-    return "; ".join(parts)
-
-
-def run_log_entry(entry: dict[str, Any], names: dict[str, str]) -> str:
-    """One run log entry as a sentence; an unknown kind or shape falls back to its fields."""
-    kind = str(entry.get("kind", "?"))
-    try:
-        if kind == "started":
-            return (f"The run starts: {_who(entry['party'], names)} (R = {entry.get('rank', 0):g}, "
-                    f"C = {entry.get('completed', 0):g})")
-        if kind == "entered":
-            return f"The party enters a {entry['room_kind']} room"
-        if kind == "battle":
-            return f"Battle #{entry['battle']} against {', '.join(map(str, entry.get('enemies', [])))}"
-        if kind == "battle_over":
-            return f"Battle #{entry['battle']} is over: {entry['outcome']}"
-        if kind == "trap":
-            return f"A trap springs: {_hp_list(entry['hits'], names)}"
-        if kind == "treasure":
-            return f"Treasure: {len(entry.get('items', []))} items, {entry.get('coins_each', 0)} coins each"
-        if kind == "story_items":
-            return f"Story items ({entry.get('story_item', '')}): {len(entry.get('items', []))} items"
-        if kind == "sealed":
-            return f"A sealed story room stays shut: nobody carries {entry.get('seal', '')} found in this run"
-        if kind == "seal_opened":
-            items = len(entry.get("items", []))
-            return (f"The {entry.get('seal', '')} open a sealed story room: {items} items, "
-                    f"{entry.get('coins_each', 0)} coins each")
-        if kind == "npc_joined":
-            return f"The {entry['npc']} joins the party"
-        if kind == "npc_died":
-            return f"The {entry['npc']} dies"
-        if kind == "rested":
-            return f"The party rests: {_hp_list(entry['hp'], names)}"
-        if kind == "formation":
-            return f"New formation: {_who(entry['players'], names)}"
-        if kind == "died":
-            return (f"{_who(entry['player'], names)} dies; Charon takes {entry.get('charon_fee', 0)} coins, "
-                    f"{entry.get('items_lost', 0)} items of this run are lost")
-        if kind == "escaped" and "player" in entry:
-            return (f"{_who(entry['player'], names)} escapes, losing {entry.get('items_lost', 0)} items "
-                    f"({entry.get('loss_percent', '?')}% loss)")
-        if kind == "escaped":
-            return "The run ends: everyone left alive escaped"
-        if kind == "failed":
-            return "The run ends: the whole party fell"
-        if kind == "completed":
-            rescued = f"; the {entry['rescued']} is rescued" if entry.get("rescued") else ""
-            return f"The run is completed by {_who(entry.get('party', []), names)}{rescued}"
-    except (KeyError, TypeError, ValueError):
-        pass
-    details = ", ".join(f"{k}={v}" for k, v in entry.items() if k not in ("kind", "floor", "room"))
-    return f"{kind}: {details}" if details else kind
-
-
 def run_log_html(run: Run, names: dict[str, str], battles: dict[int, Battle]) -> SafeString:
     if not run.log:
         return format_html("<em>{}</em>", "Nothing happened yet.")
@@ -404,7 +333,7 @@ def run_log_html(run: Run, names: dict[str, str], battles: dict[int, Battle]) ->
         if not isinstance(entry, dict):
             entry = {"kind": str(entry)}
         where = "" if entry.get("floor") is None else f"{entry.get('floor')}/{entry.get('room')}"
-        text: SafeString | str = run_log_entry(entry, names)
+        text: SafeString | str = describe_json(entry, names)
         battle = battles.get(entry.get("battle")) if entry.get("kind") in ("battle", "battle_over") else None
         if battle is not None:
             text = format_html('{} &middot; <a href="{}">open</a>', text,
@@ -604,7 +533,7 @@ class RunAdmin(ReadOnlyAdmin):
         for entry in run.log or []:
             if isinstance(entry, dict) and entry.get("kind") == "died" and entry.get("floor") is not None:
                 where = (entry["floor"], entry["room"])
-                deaths.setdefault(where, []).append(_who(entry.get("player"), names))
+                deaths.setdefault(where, []).append(who(entry.get("player"), names))
         battles = {(b.floor, b.room): b for b in self._battles(run)}
         svg = run_dungeon_svg(run, rooms, battles, deaths)
         note = format_html(

@@ -1,4 +1,4 @@
-"""REST views of the dungeons app: the designers' generation preview."""
+"""REST views of the dungeons app: the designers' generation preview, runs, and the battles of runs."""
 from __future__ import annotations
 
 from typing import Any
@@ -13,7 +13,9 @@ from rest_framework.views import APIView
 
 from backend.api.schema import errors
 from backend.api.views import PlayerApi, valid
-from dungeons import generation, services
+from combat.selectors import battle_view
+from combat.serializers import ActOutput, BattleActInput, BattleOutput, BattleQuery
+from dungeons import generation
 from dungeons.models import DungeonKind, NpcKind, RoomKind, StoryItem
 from dungeons.selectors import (
     dungeon_preview,
@@ -33,6 +35,8 @@ from dungeons.serializers import (
     RunStepInput,
     RunWeaponInput,
 )
+from dungeons.runs import lobby, rooms
+from dungeons.runs.battles import battle_act_for_user, battle_for_user
 from dungeons.services import MAX_SEED, new_seed
 from players.models import Player
 
@@ -196,7 +200,7 @@ class RunListCreateApi(PlayerApi):
     @extend_schema(request=RunOpenInput, responses={201: RunOutput, **errors(400, 401, 409)},
                    summary="Open a lobby (ordinary or frenzy) and join it as host")
     def post(self, request: Request) -> Response:
-        run = services.run_open(player=self.player, **valid(RunOpenInput, request.data))
+        run = lobby.run_open(player=self.player, **valid(RunOpenInput, request.data))
         return Response(_run(run.pk, self.player), status=status.HTTP_201_CREATED)
 
 
@@ -223,21 +227,21 @@ def _run_action(summary: str, request_serializer: type[serializers.Serializer] |
 class RunJoinApi(PlayerApi):
     @_run_action("Join a lobby")
     def post(self, request: Request, run_id: int) -> Response:
-        services.run_join(player=self.player, run_id=run_id)
+        lobby.run_join(player=self.player, run_id=run_id)
         return Response(_run(run_id, self.player))
 
 
 class RunLeaveApi(PlayerApi):
     @_run_action("Leave a lobby (the starting weapon goes back)")
     def post(self, request: Request, run_id: int) -> Response:
-        services.run_leave(player=self.player, run_id=run_id)
+        lobby.run_leave(player=self.player, run_id=run_id)
         return Response(_run(run_id, self.player))
 
 
 class RunStartApi(PlayerApi):
     @_run_action("Start the run (host): generate the dungeon and enter the first room")
     def post(self, request: Request, run_id: int) -> Response:
-        services.run_start(player=self.player, run_id=run_id)
+        lobby.run_start(player=self.player, run_id=run_id)
         return Response(_run(run_id, self.player))
 
 
@@ -245,7 +249,7 @@ class RunOfferApi(PlayerApi):
     @extend_schema(responses={200: OfferItemOutput(many=True), **errors(401, 404)},
                    summary="The junk dealer's starting weapons for the caller")
     def get(self, request: Request, run_id: int) -> Response:
-        offer = services.run_offer(player=self.player, run_id=run_id)
+        offer = lobby.run_offer(player=self.player, run_id=run_id)
         return Response(OfferItemOutput(offer, many=True).data)
 
 
@@ -253,28 +257,28 @@ class RunWeaponApi(PlayerApi):
     @_run_action("Take a starting weapon from the offer, or refuse (null)", RunWeaponInput)
     def post(self, request: Request, run_id: int) -> Response:
         data = valid(RunWeaponInput, request.data)
-        services.run_weapon_choose(player=self.player, run_id=run_id, item_kind_id=data["item_kind"])
+        lobby.run_weapon_choose(player=self.player, run_id=run_id, item_kind_id=data["item_kind"])
         return Response(_run(run_id, self.player))
 
 
 class RunFormationApi(PlayerApi):
     @_run_action("Set the formation (lobby or rest room)", RunFormationInput)
     def put(self, request: Request, run_id: int) -> Response:
-        services.run_formation_set(player=self.player, run_id=run_id, **valid(RunFormationInput, request.data))
+        lobby.run_formation_set(player=self.player, run_id=run_id, **valid(RunFormationInput, request.data))
         return Response(_run(run_id, self.player))
 
 
 class RunAdvanceApi(PlayerApi):
     @_run_action("Go on to the next room", RunStepInput)
     def post(self, request: Request, run_id: int) -> Response:
-        services.run_advance(player=self.player, run_id=run_id, **valid(RunStepInput, request.data))
+        rooms.run_advance(player=self.player, run_id=run_id, **valid(RunStepInput, request.data))
         return Response(_run(run_id, self.player))
 
 
 class RunEscapeApi(PlayerApi):
     @_run_action("The whole party leaves from a treasure or rest room", RunStepInput)
     def post(self, request: Request, run_id: int) -> Response:
-        services.run_escape(player=self.player, run_id=run_id, **valid(RunStepInput, request.data))
+        rooms.run_escape(player=self.player, run_id=run_id, **valid(RunStepInput, request.data))
         return Response(_run(run_id, self.player))
 
 
@@ -282,7 +286,7 @@ class RunDrinkApi(PlayerApi):
     @_run_action("Drink a healing or stat potion between rooms (effect potions only in battle)",
                  RunDrinkInput)
     def post(self, request: Request, run_id: int) -> Response:
-        services.run_potion_drink(player=self.player, run_id=run_id,
+        rooms.run_potion_drink(player=self.player, run_id=run_id,
                                   item_id=valid(RunDrinkInput, request.data)["potion"])
         return Response(_run(run_id, self.player))
 
@@ -291,5 +295,29 @@ class RunLootTakeApi(PlayerApi):
     @extend_schema(request=None, responses={200: RunOutput, **errors(401, 404, 409)},
                    summary="Pick up an item lying in the current room")
     def post(self, request: Request, run_id: int, loot_id: int) -> Response:
-        services.run_loot_take(player=self.player, run_id=run_id, loot_id=loot_id)
+        rooms.run_loot_take(player=self.player, run_id=run_id, loot_id=loot_id)
         return Response(_run(run_id, self.player))
+
+
+# --- battles of runs (the run owns the battle flow: dungeons/runs/battles.py) -----------------------
+
+
+class BattleDetailApi(PlayerApi):
+    @extend_schema(parameters=[BattleQuery], responses={200: BattleOutput, **errors(400, 401, 404)},
+                   summary="A battle of the caller's run: state, whose turn, allowed actions, events since")
+    def get(self, request: Request, battle_id: int) -> Response:
+        since = valid(BattleQuery, request.query_params)["since"]
+        # A poll reads the battle with the reader's membership in one statement (no player row).
+        battle, player_id = battle_for_user(user_id=request.user.pk, battle_id=battle_id)
+        return Response(BattleOutput(battle_view(battle, player_id=player_id, since=since)).data)
+
+
+class BattleActApi(PlayerApi):
+    @extend_schema(request=BattleActInput, responses={200: ActOutput, **errors(400, 401, 404, 409)},
+                   summary="Act on the caller's turn (attack, drink, switch_weapon, skip, flee)")
+    def post(self, request: Request, battle_id: int) -> Response:
+        data = valid(BattleActInput, request.data)
+        # The caller's player and their membership of the battle's run are read in one statement.
+        outcome = battle_act_for_user(user_id=request.user.pk, battle_id=battle_id, turn=data["turn"],
+                                      action=data["action"], idempotency_key=data["idempotency_key"])
+        return Response(ActOutput({**outcome.response, "replayed": outcome.replayed}).data)

@@ -1,7 +1,6 @@
 """Dungeon tables: the generation balancing settings (singleton) and generated dungeons with rooms."""
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -110,7 +109,7 @@ class GenerationSettings(SingletonSettings):
         return {name: getattr(self, name) for name in GenerationParams.field_names()}
 
     def to_params(self) -> GenerationParams:
-        return GenerationParams(**self.params_dict())
+        return self.as_value(GenerationParams)
 
     def clean(self) -> None:
         # The same rules the engine enforces, shown as form errors instead of a 500 later.
@@ -273,7 +272,7 @@ class RunSettings(SingletonSettings):
         return "Run settings"
 
     def to_rules(self) -> RunRules:
-        return RunRules(**{f.name: getattr(self, f.name) for f in dataclasses.fields(RunRules)})
+        return self.as_value(RunRules)
 
 
 class RunStatus(models.TextChoices):

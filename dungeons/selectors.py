@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.db.models import Q
@@ -122,7 +124,92 @@ def run_list_lobbies(*, cursor: str | None, page_size: int) -> Page:
     return keyset_page(qs, key="id", descending=True, cursor=cursor, page_size=page_size, values=RUN_LIST_COLUMNS)
 
 
-def run_payload(*, run: Run, player: Player) -> dict[str, Any]:
+@dataclass(frozen=True)
+class LootItemKindView:
+    id: int
+    name: str
+    category: str
+    weight: int
+
+
+@dataclass(frozen=True)
+class RunLootView:
+    id: int
+    item_kind: LootItemKindView
+    taken_by: int | None
+
+
+@dataclass(frozen=True)
+class RunBattleRef:
+    id: int
+    outcome: str
+
+
+@dataclass(frozen=True)
+class RunRoomView:
+    floor: int
+    room: int
+    kind: str
+    cleared: bool
+    seal: str | None
+    battle: RunBattleRef | None
+    loot: list[RunLootView]
+
+
+@dataclass(frozen=True)
+class RunFloorView:
+    floor: int
+    rooms: int
+    visited: list[str]
+
+
+@dataclass(frozen=True)
+class RunNpcView:
+    kind: str
+    hp: int
+    max_hp: int
+
+
+@dataclass(frozen=True)
+class RunMemberView:
+    player: int
+    username: str
+    position: int
+    status: str
+    hp: int
+    max_hp: int
+    weapon_choice: str
+    stat_boosts: dict[str, int]
+    pending_effects: list[dict[str, Any]]
+    kills: dict[str, int]
+    money_lost: int
+    items_lost: int
+
+
+@dataclass(frozen=True)
+class RunView:
+    """What a party member's client shows about a run; ``dungeons.serializers.RunOutput`` declares it."""
+
+    id: int
+    kind: str
+    status: str
+    host: int
+    step: int
+    created_at: datetime
+    started_at: datetime | None
+    ended_at: datetime | None
+    seed: int | None
+    dungeon: int | None
+    floors: list[RunFloorView]
+    current_room: RunRoomView | None
+    npc: RunNpcView | None
+    members: list[RunMemberView]
+    log: list[dict[str, Any]]
+    is_member: bool
+    darkness: dict[str, Any] | None
+
+
+def run_payload(*, run: Run, player: Player) -> RunView:
     """Everything a party member's client shows about a run (a stranger sees a lobby the same way).
 
     The layout ahead stays hidden: only rooms already entered show their kind. The seed is
@@ -131,6 +218,7 @@ def run_payload(*, run: Run, player: Player) -> dict[str, Any]:
     members = list(run.members.select_related("player__user").order_by("position", "pk"))
     visited: dict[int, list[str]] = {}
     room = None
+    floors: list[RunFloorView] = []
     if run.dungeon_id is not None and run.floor is not None:
         rooms = DungeonRoom.objects.filter(dungeon_id=run.dungeon_id).order_by("floor", "index")
         per_floor: dict[int, int] = {}
@@ -140,41 +228,38 @@ def run_payload(*, run: Run, player: Player) -> dict[str, Any]:
                 visited.setdefault(r.floor, []).append(r.kind)
                 if (r.floor, r.index) == (run.floor, run.room):
                     room = r
-        floors = [{"floor": f, "rooms": n, "visited": visited.get(f, [])} for f, n in sorted(per_floor.items())]
-    else:
-        floors = []
+        floors = [RunFloorView(f, n, visited.get(f, [])) for f, n in sorted(per_floor.items())]
     current = None
     if room is not None:
-        battle = Battle.objects.filter(run=run, floor=run.floor, room=run.room).values("id", "outcome").first()
+        battle = Battle.objects.filter(run=run, floor=run.floor, room=run.room).values_list("id", "outcome").first()
         loot = RunLoot.objects.filter(run=run, floor=run.floor, room=run.room).select_related("item_kind")
-        current = {
-            "floor": run.floor, "room": run.room, "kind": room.kind, "cleared": run.room_cleared,
-            "seal": room.seal or None, "battle": battle,
-            "loot": [{"id": l.pk, "item_kind": {"id": l.item_kind_id, "name": l.item_kind.name,
-                                                 "category": l.item_kind.category, "weight": l.item_kind.weight},
-                      "taken_by": l.taken_by_id} for l in loot],
-        }
-    return {
-        "id": run.pk, "kind": run.kind, "status": run.status, "host": run.host_id, "step": run.step,
-        "created_at": run.created_at, "started_at": run.started_at, "ended_at": run.ended_at,
-        "seed": run.seed if run.is_over else None,
-        "dungeon": run.dungeon_id,
-        "floors": floors,
-        "current_room": current,
-        "npc": {"kind": run.npc_kind, "hp": run.npc_hp, "max_hp": run.npc_max_hp} if run.npc_kind else None,
-        "members": [
-            {"player": m.player_id, "username": m.player.user.username, "position": m.position, "status": m.status,
-             "hp": m.hp, "max_hp": m.max_hp, "weapon_choice": m.weapon_choice, "stat_boosts": m.stat_boosts,
-             "pending_effects": m.pending_effects, "kills": m.kills, "money_lost": m.money_lost,
-             "items_lost": m.items_lost}
+        current = RunRoomView(
+            floor=run.floor, room=run.room, kind=room.kind, cleared=run.room_cleared, seal=room.seal or None,
+            battle=RunBattleRef(*battle) if battle else None,
+            loot=[RunLootView(l.pk, LootItemKindView(l.item_kind_id, l.item_kind.name, l.item_kind.category,
+                                                     l.item_kind.weight), l.taken_by_id) for l in loot],
+        )
+    return RunView(
+        id=run.pk, kind=run.kind, status=run.status, host=run.host_id, step=run.step,
+        created_at=run.created_at, started_at=run.started_at, ended_at=run.ended_at,
+        seed=run.seed if run.is_over else None,
+        dungeon=run.dungeon_id,
+        floors=floors,
+        current_room=current,
+        npc=RunNpcView(run.npc_kind, run.npc_hp, run.npc_max_hp) if run.npc_kind else None,
+        members=[
+            RunMemberView(player=m.player_id, username=m.player.user.username, position=m.position, status=m.status,
+                          hp=m.hp, max_hp=m.max_hp, weapon_choice=m.weapon_choice, stat_boosts=m.stat_boosts,
+                          pending_effects=m.pending_effects, kills=m.kills, money_lost=m.money_lost,
+                          items_lost=m.items_lost)
             for m in members if m.status != MemberStatus.LEFT
         ],
-        "log": run.log,
-        "is_member": any(m.player_id == player.pk and m.status != MemberStatus.LEFT for m in members),
-        "darkness": run_kind_hooks(run.kind).run_view(run=run, player=player),  # kinds.py
-    }
+        log=run.log,
+        is_member=any(m.player_id == player.pk and m.status != MemberStatus.LEFT for m in members),
+        darkness=run_kind_hooks(run.kind).run_view(run=run, player=player),  # kinds.py
+    )
 
 
-def run_view(*, run_id: int, player: Player) -> dict[str, Any]:
+def run_view(*, run_id: int, player: Player) -> RunView:
     """The run view (``run_payload``) of a run the player may see (``run_visible``), else 404."""
     return run_payload(run=run_visible(run_id=run_id, player=player), player=player)

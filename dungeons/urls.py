@@ -1,4 +1,4 @@
-"""REST routes of the dungeons app (mounted under /api/v1/)."""
+"""REST routes of the dungeons app (mounted under /api/v1/): the preview, runs and their battles."""
 from django.urls import path
 
 from dungeons import apis
@@ -18,4 +18,6 @@ urlpatterns = [
     path("runs/<int:run_id>/escape/", apis.RunEscapeApi.as_view(), name="run-escape"),
     path("runs/<int:run_id>/drink/", apis.RunDrinkApi.as_view(), name="run-drink"),
     path("runs/<int:run_id>/loot/<int:loot_id>/take/", apis.RunLootTakeApi.as_view(), name="run-loot-take"),
+    path("battles/<int:battle_id>/", apis.BattleDetailApi.as_view(), name="battle"),
+    path("battles/<int:battle_id>/actions/", apis.BattleActApi.as_view(), name="battle-actions"),
 ]

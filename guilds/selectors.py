@@ -91,6 +91,14 @@ def player_current_guild(*, player: Player) -> Guild | None:
     return membership.guild if membership else None
 
 
+def players_current_guilds(*, player_ids: list[int]) -> dict[int, Guild | None]:
+    """``player_current_guild`` for many players in one query (a run's party at its start)."""
+    guilds: dict[int, Guild | None] = dict.fromkeys(player_ids)
+    for membership in Membership.objects.filter(player_id__in=player_ids, left_at__isnull=True).select_related("guild"):
+        guilds[membership.player_id] = membership.guild
+    return guilds
+
+
 def player_pending_invitations(*, player: Player) -> QuerySet[Invitation]:
     return (Invitation.objects.filter(player=player, status=RequestStatus.PENDING)
             .select_related("guild", "invited_by__user").order_by("-created_at", "-pk"))

@@ -36,6 +36,7 @@ from guilds.models import (
 )
 from guilds.signals import guild_created
 from players.models import Player
+from players.services import player_lock
 
 
 # --- locking and lookups --------------------------------------------------------------------
@@ -51,13 +52,6 @@ def _lock_guilds(*guild_ids: int) -> dict[int, Guild]:
         if guild_id not in guilds:
             raise NotFound("guild_not_found", "No such guild.", {"guild": guild_id})
     return guilds
-
-
-def _lock_player(player_id: int) -> Player:
-    try:
-        return Player.objects.select_for_update().get(pk=player_id)
-    except Player.DoesNotExist as exc:
-        raise NotFound("player_not_found", "No such player.", {"player": player_id}) from exc
 
 
 def _current_membership(player_id: int) -> Membership | None:
@@ -184,7 +178,7 @@ def _lock_for_join(*, guild_id: int, player_id: int) -> _JoinContext:
     seen = _current_membership(player_id)
     guild_ids = [guild_id] + ([seen.guild_id] if seen is not None else [])
     guilds = _lock_guilds(*guild_ids)
-    player = _lock_player(player_id)
+    player = player_lock(player_id)
     source = _current_membership(player_id)
     if (source.guild_id if source else None) != (seen.guild_id if seen else None):
         raise RuleViolation("concurrent_change", "The player's guild changed meanwhile; try again.")
@@ -218,7 +212,7 @@ def _join(ctx: _JoinContext, now: datetime) -> Membership:
 def guild_create(*, player: Player, name: str, description: str = "") -> Guild:
     """A guildless player founds a guild and becomes its leader and first member."""
     now = timezone.now()
-    player = _lock_player(player.pk)
+    player = player_lock(player.pk)
     current = _current_membership(player.pk)
     if current is not None:
         raise RuleViolation("already_in_guild", "Leave your guild before founding one.", {"guild": current.guild_id})

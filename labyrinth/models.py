@@ -78,7 +78,7 @@ class LabyrinthGeneratorSettings(SingletonSettings):
         return "Labyrinth generator settings"
 
     def to_settings(self) -> GeneratorSettings:
-        return GeneratorSettings(**{name: getattr(self, name) for name in GENERATOR_FIELDS})
+        return self.as_value(GeneratorSettings)
 
     def clean(self) -> None:
         problems = self.to_settings().problems()

@@ -7,7 +7,7 @@ from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from backend.admin import SingletonAdmin
+from backend.admin import ReadOnlyAdmin, SingletonAdmin
 from npcs import rules
 from npcs.models import (
     BountyQuest,
@@ -30,16 +30,6 @@ from npcs.models import (
     StructureMaterial,
     WarlockBuff,
 )
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """A ledger: written by the services only, so the admin can look but not touch."""
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:  # noqa: ANN001
-        return False
 
 
 @admin.register(NpcSettings)

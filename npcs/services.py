@@ -49,7 +49,7 @@ from npcs.models import (
 )
 from players.models import STAT_NAMES, InventoryItem, ItemKind, Player
 from players.selectors import inventory_list
-from players.services import inventory_add, inventory_remove
+from players.services import inventory_add, inventory_remove, player_lock
 
 # --- money, items, ledger ---------------------------------------------------------------------------------
 
@@ -57,7 +57,7 @@ from players.services import inventory_add, inventory_remove
 UNFINISHED = (RunStatus.LOBBY, RunStatus.ACTIVE)
 
 
-def _lock_player(player_id: int) -> Player:
+def _lock_customer(player_id: int) -> Player:
     """Lock the acting player's row; NPCs serve between runs, never a player who is in a dungeon.
 
     Items picked up in a run are at stake until it ends (death takes them): selling, crafting or
@@ -65,7 +65,7 @@ def _lock_player(player_id: int) -> Player:
     A player in a lobby is refused too (``in_lobby``): the junk dealer's weapon is only lent until
     the run starts, and selling it before leaving the lobby was coins from nothing (issue 11).
     """
-    player = Player.objects.select_for_update().get(pk=player_id)
+    player = player_lock(player_id)
     membership = (RunMember.objects.filter(player_id=player_id, active=True)
                   .values_list("run_id", "status").first())
     if membership is not None and membership[1] == MemberStatus.IN_DUNGEON:
@@ -195,7 +195,7 @@ def shop_buy(*, player: Player, guild_id: int, kind: str, offer_id: int) -> Purc
     offer = selectors.offer_get(npc=npc, offer_id=offer_id)
     discount = selectors.structure_bonus(guild_id=guild_id, effect=rules.SHOP_DISCOUNT)
     price = rules.shop_price(price=offer.price, discount_percent=discount)
-    locked = _lock_player(player.pk)
+    locked = _lock_customer(player.pk)
     _spend(player_id=locked.pk, coins=price)
     if offer.daily_stock is not None:
         _take_stock(guild_id=guild_id, offer=offer)
@@ -217,7 +217,7 @@ class Sale:
 def npc_sell(*, player: Player, guild_id: int, kind: str, item_id: int) -> Sale:
     """Sell one carried item to a buying NPC (trader, potion seller, jeweler) at its quote."""
     npc = selectors.npc_for_member(player=player, guild_id=guild_id, kind=kind)
-    locked = _lock_player(player.pk)
+    locked = _lock_customer(player.pk)
     item = InventoryItem.objects.filter(pk=item_id, player=locked).select_related("item_kind").first()
     if item is None:  # another player's item is indistinguishable from a missing one
         raise NotFound("inventory_item_not_found", "You carry no such item.", {"item": item_id})
@@ -244,7 +244,7 @@ def npc_sell(*, player: Player, guild_id: int, kind: str, item_id: int) -> Sale:
 def belt_buy(*, player: Player, guild_id: int) -> selectors.BeltState:
     """Buy the next potion belt: level 0 -> 1 -> 2 raises the potion limit to 4, then 5."""
     npc = selectors.npc_for_member(player=player, guild_id=guild_id, kind="potion_seller")
-    locked = _lock_player(player.pk)
+    locked = _lock_customer(player.pk)
     level = locked.potion_belt_level
     if level >= selectors.MAX_BELT_LEVEL:
         raise RuleViolation("belt_max_level", "You already wear both belts.", {"level": level})
@@ -267,7 +267,7 @@ def warlock_buff_buy(*, player: Player, guild_id: int, buff_id: int) -> PlayerBu
     buff = WarlockBuff.objects.filter(pk=buff_id, is_active=True).first()
     if buff is None:
         raise NotFound("buff_not_found", "The warlock sells no such buff.", {"buff": buff_id})
-    locked = _lock_player(player.pk)
+    locked = _lock_customer(player.pk)
     if PlayerBuff.objects.filter(player=locked, buff=buff, claimed_run_id__isnull=True).exists():
         raise RuleViolation("buff_already_bought", "That buff already waits for your next run.",
                             {"buff": buff_id})
@@ -289,15 +289,26 @@ def warlock_buffs_claim(*, player_id: int, run_id: int) -> list[EffectSpec]:
     Called when the run starts. Every pending buff is marked as used by ``run_id``; a second call for
     the same run returns the same buffs again (a retried start), another run gets none of them.
     """
-    already = list(PlayerBuff.objects.filter(player_id=player_id, claimed_run_id=run_id)
-                   .order_by("bought_at", "pk"))
-    if already:
-        return [buff.spec() for buff in already]
-    pending = list(PlayerBuff.objects.select_for_update()
-                   .filter(player_id=player_id, claimed_run_id__isnull=True).order_by("bought_at", "pk"))
-    PlayerBuff.objects.filter(pk__in=[b.pk for b in pending]).update(claimed_run_id=run_id,
-                                                                    claimed_at=timezone.now())
-    return [buff.spec() for buff in pending]
+    return warlock_buffs_claim_party(player_ids=[player_id], run_id=run_id)[player_id]
+
+
+def warlock_buffs_claim_party(*, player_ids: list[int], run_id: int) -> dict[int, list[EffectSpec]]:
+    """``warlock_buffs_claim`` for a whole party in a fixed number of statements, whatever its size.
+
+    Call inside the run start's transaction (the pending buffs are locked until it ends).
+    """
+    claimed: dict[int, list[PlayerBuff]] = {player_id: [] for player_id in player_ids}
+    for buff in PlayerBuff.objects.filter(player_id__in=player_ids, claimed_run_id=run_id).order_by("bought_at", "pk"):
+        claimed[buff.player_id].append(buff)
+    fresh = [player_id for player_id, buffs in claimed.items() if not buffs]
+    if fresh:
+        pending = list(PlayerBuff.objects.select_for_update()
+                       .filter(player_id__in=fresh, claimed_run_id__isnull=True).order_by("bought_at", "pk"))
+        PlayerBuff.objects.filter(pk__in=[b.pk for b in pending]).update(claimed_run_id=run_id,
+                                                                        claimed_at=timezone.now())
+        for buff in pending:
+            claimed[buff.player_id].append(buff)
+    return {player_id: [buff.spec() for buff in buffs] for player_id, buffs in claimed.items()}
 
 
 # --- shaman ----------------------------------------------------------------------------------------------
@@ -316,7 +327,7 @@ def shaman_upgrade(*, player: Player, guild_id: int, stat: str) -> Upgrade:
     if stat not in STAT_NAMES:
         raise InvalidInput("unknown_stat", "No such stat.", {"stat": stat, "stats": list(STAT_NAMES)})
     npc = selectors.npc_for_member(player=player, guild_id=guild_id, kind="shaman")
-    locked = _lock_player(player.pk)
+    locked = _lock_customer(player.pk)
     settings = NpcSettings.load()
     level = getattr(locked, stat)
     if level >= settings.shaman_max_level:
@@ -349,7 +360,7 @@ def bounty_accept(*, player: Player, guild_id: int, quest_id: int) -> PlayerBoun
     quest = BountyQuest.objects.filter(pk=quest_id, is_active=True).select_related("enemy_kind").first()
     if quest is None:
         raise NotFound("quest_not_found", "The inquisitor offers no such bounty.", {"quest": quest_id})
-    locked = _lock_player(player.pk)
+    locked = _lock_customer(player.pk)
     open_bounties = PlayerBounty.objects.filter(player=locked, status=BountyStatus.OPEN)
     if open_bounties.filter(quest=quest).exists():
         raise RuleViolation("bounty_already_taken", "You already hunt this bounty.", {"quest": quest_id})
@@ -364,7 +375,7 @@ def bounty_accept(*, player: Player, guild_id: int, quest_id: int) -> PlayerBoun
 @transaction.atomic
 def bounty_abandon(*, player: Player, guild_id: int, quest_id: int) -> PlayerBounty:
     selectors.npc_for_member(player=player, guild_id=guild_id, kind="inquisitor")
-    locked = _lock_player(player.pk)
+    locked = _lock_customer(player.pk)
     bounty = PlayerBounty.objects.filter(player=locked, quest_id=quest_id, status=BountyStatus.OPEN).first()
     if bounty is None:
         raise NotFound("bounty_not_found", "You hunt no such bounty.", {"quest": quest_id})
@@ -417,7 +428,7 @@ def structure_build(*, player: Player, guild_id: int, structure_id: int) -> Guil
     if GuildStructure.objects.filter(guild_id=guild_id, structure=structure).exists():
         raise RuleViolation("structure_already_built", f"The guild already has the {structure}.",
                             {"structure": structure_id})
-    locked = _lock_player(player.pk)
+    locked = _lock_customer(player.pk)
     _take_materials(player=locked, lines=structure.materials.select_related("item_kind"))
     _spend(player_id=locked.pk, coins=structure.coins)
     built = GuildStructure.objects.create(guild_id=guild_id, structure=structure, built_by=locked,
@@ -434,7 +445,7 @@ def jeweler_craft(*, player: Player, guild_id: int, recipe_id: int) -> Purchase:
     """Have the jeweler make an amulet: the recipe's gems and fee in, the amulet into the inventory."""
     npc = selectors.npc_for_member(player=player, guild_id=guild_id, kind="jeweler")
     recipe = selectors.recipe_get(recipe_id=recipe_id)
-    locked = _lock_player(player.pk)
+    locked = _lock_customer(player.pk)
     _take_materials(player=locked, lines=recipe.materials.select_related("item_kind"))
     discount = selectors.structure_bonus(guild_id=guild_id, effect=rules.SHOP_DISCOUNT)
     fee = rules.shop_price(price=recipe.fee, discount_percent=discount)

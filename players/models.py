@@ -336,8 +336,4 @@ class CarrySettings(SingletonSettings):
         return "Carry settings"
 
     def to_rules(self) -> inventory.CarryRules:
-        return inventory.CarryRules(
-            max_weapons=self.max_weapons, max_potions=self.max_potions,
-            potions_per_belt_level=self.potions_per_belt_level,
-            capacity_base=self.capacity_base, capacity_per_strength=self.capacity_per_strength,
-        )
+        return self.as_value(inventory.CarryRules)

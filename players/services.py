@@ -55,7 +55,8 @@ _CARRY_MESSAGES = {
 }
 
 
-def _lock_player(player_id: int) -> Player:
+def player_lock(player_id: int) -> Player:
+    """The player's row, locked for the caller's transaction (the one player lock of every app)."""
     try:
         return Player.objects.select_for_update().get(pk=player_id)
     except Player.DoesNotExist as exc:
@@ -97,7 +98,7 @@ def inventory_add(*, player: Player, item_kind: ItemKind, equip: bool = False,
     limit, with ``limit`` and ``current`` in the details) rolls their whole operation back, so the
     item stays where it was and no money moves. ``equip`` also equips a weapon, torch or armor.
     """
-    player = _lock_player(player.pk)
+    player = player_lock(player.pk)
     items = selectors.inventory_list(player=player)
     candidate = inventory.Carried(category=item_kind.category, sub_kind=item_kind.sub_kind,
                                   weight=item_kind.weight)
@@ -116,7 +117,7 @@ def inventory_add(*, player: Player, item_kind: ItemKind, equip: bool = False,
 @transaction.atomic
 def inventory_remove(*, player: Player, item_id: int) -> None:
     """Drop (or use up) one carried item; another player's item is a 404."""
-    player = _lock_player(player.pk)
+    player = player_lock(player.pk)
     item, _ = _locked_item(player, item_id)
     item.delete()
 
@@ -124,7 +125,7 @@ def inventory_remove(*, player: Player, item_id: int) -> None:
 @transaction.atomic
 def inventory_equip(*, player: Player, item_id: int) -> InventoryItem:
     """Wear armor or take a weapon/torch into battle; an equipped item stays equipped (no-op)."""
-    player = _lock_player(player.pk)
+    player = player_lock(player.pk)
     item, others = _locked_item(player, item_id)
     if item.equipped:
         return item
@@ -137,7 +138,7 @@ def inventory_equip(*, player: Player, item_id: int) -> InventoryItem:
 @transaction.atomic
 def inventory_unequip(*, player: Player, item_id: int) -> InventoryItem:
     """Take off armor or put a weapon away; it stays carried and still counts against the limits."""
-    player = _lock_player(player.pk)
+    player = player_lock(player.pk)
     item, _ = _locked_item(player, item_id)
     if item.equipped:
         item.equipped = False

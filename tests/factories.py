@@ -66,6 +66,6 @@ def add_member(guild: Guild, player: Player) -> Player:
 
 def make_run(*, host: Player | None = None, kind: str = "ordinary") -> Run:
     """A lobby opened by ``host`` through the real service."""
-    from dungeons.services import run_open
+    from dungeons.runs.lobby import run_open
 
     return run_open(player=host or PlayerFactory(), kind=kind)

@@ -29,6 +29,15 @@ from combat.engine.effects import (
     tick_effects,
 )
 from combat.engine.events import Event, event_from_dict
+from combat.engine.players import (
+    NPC_ID,
+    PLAYER_ACTION_TYPES,
+    PLAYER_PREFIX,
+    ActionShapeError,
+    combatant_player_id,
+    player_action,
+    player_combatant_id,
+)
 from combat.engine.rules import CombatRules
 from combat.engine.state import (
     ENGINE_VERSION,
@@ -50,6 +59,13 @@ from combat.engine.state import (
 from combat.engine.turn_order import turn_order
 
 __all__ = [
+    "NPC_ID",
+    "PLAYER_ACTION_TYPES",
+    "PLAYER_PREFIX",
+    "ActionShapeError",
+    "combatant_player_id",
+    "player_action",
+    "player_combatant_id",
     "DEFAULT_MAGNITUDES",
     "EFFECTS",
     "ENGINE_VERSION",

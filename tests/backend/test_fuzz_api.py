@@ -47,7 +47,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from dungeons import services as run_services
+from dungeons.runs import lobby as run_services
 from guilds import services as guild_services
 from guilds.models import Guild
 from matches import services as match_services

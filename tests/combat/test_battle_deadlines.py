@@ -11,7 +11,7 @@ import time_machine
 
 from backend.errors import RuleViolation
 from combat.models import Battle, BattleAction
-from combat.services import battle_act, battle_refresh
+from dungeons.runs.battles import battle_act, battle_refresh
 from dungeons.models import RunMember
 from players.models import Player
 from tests.dungeons.run_helpers import (

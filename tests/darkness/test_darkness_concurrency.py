@@ -9,7 +9,7 @@ import pytest
 
 from darkness.models import DarknessRun, GuildMaze
 from dungeons.models import Run
-from dungeons.services import run_start
+from dungeons.runs.lobby import run_start
 from tests.darkness.helpers import API, install_maze, only
 from tests.dungeons.concurrency import all_at_once, live_url_fixture, request, token  # noqa: F401 (fixture)
 from tests.dungeons.run_helpers import guild_party, lobby

@@ -17,7 +17,8 @@ from typing import Any
 from rest_framework.test import APIClient
 
 from combat.models import Battle, CombatSettings, EnemyKind
-from dungeons import services as run_services
+from dungeons import services as dungeon_services
+from dungeons.runs import lobby as run_services
 from dungeons.models import GenerationSettings, Run, RunSettings
 from dungeons.selectors import dungeon_preview, generation_params_get
 from guilds.models import Guild
@@ -177,7 +178,7 @@ def rooms_are(*kinds: str) -> Callable[[Any], bool]:
 
 
 def fix_seed(monkeypatch: Any, seed: int) -> None:
-    monkeypatch.setattr(run_services, "new_seed", lambda: seed)
+    monkeypatch.setattr(dungeon_services, "new_seed", lambda: seed)
 
 
 def lobby(players: Sequence[Player], *, kind: str = "ordinary", weapons: bool = False) -> Run:

@@ -13,7 +13,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from dungeons import services as run_services
+from dungeons.runs import lobby as run_services
 from tests.dungeons.run_helpers import (
     API,
     Party,

@@ -10,9 +10,12 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from combat.models import Battle
-from combat.services import battle_act, battle_allowed_actions
-from dungeons import services
-from dungeons.admin import _ROOM_RECT, run_log_entry
+from combat.selectors import battle_allowed_actions
+from dungeons.runs import lobby as services
+from dungeons.runs import rooms
+from dungeons.runs.battles import battle_act
+from dungeons.admin import _ROOM_RECT
+from dungeons.run_log import describe_json as run_log_entry
 from dungeons.charts import dungeon_svg
 from dungeons.generation import generate_dungeon
 from dungeons.models import MemberStatus, Run, RunLoot, RunMember, RunSettings, RunStatus
@@ -46,13 +49,13 @@ def played_run(*, seed: int = 20_261_121, actions: int = 40) -> Run:
         battle = Battle.objects.filter(run=run, floor=run.floor, room=run.room).first()
         if battle is not None and not battle.is_over:
             player = Player.objects.get(pk=battle.awaiting_id)
-            allowed = battle_allowed_actions(battle=battle, player=player)
+            allowed = battle_allowed_actions(battle=battle, player_id=player.pk)
             action = next((a for a in allowed if a["kind"] == "attack"), allowed[0])
             battle_act(player=player, battle_id=battle.pk, turn=battle.step, action=action,
                        idempotency_key=f"admin-test-{number}")
         elif run.room_cleared:
             mover = run.members.filter(status=MemberStatus.IN_DUNGEON).first()
-            services.run_advance(player=mover.player, run_id=run.pk, step=run.step)
+            rooms.run_advance(player=mover.player, run_id=run.pk, step=run.step)
     run.refresh_from_db()
     return run
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from dungeons import services as run_services
+from dungeons.runs import lobby as run_services
 from dungeons.models import MemberStatus, Run, RunMember, RunStatus, WeaponChoice
 from guilds.models import PersonRunDay
 from players.models import InventoryItem

@@ -10,7 +10,7 @@ import pytest
 
 from dungeons.generation import GENERATOR_VERSION
 from dungeons.models import Run
-from dungeons.services import STORY_ITEM_SUB_KINDS
+from dungeons.runs.core import STORY_ITEM_SUB_KINDS
 from players.models import InventoryItem, ItemKind, Player
 from tests.dungeons.run_helpers import Party, bestiary, run_settings, small_dungeons, started
 from tests.factories import PlayerFactory

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dungeons import services as run_services
+from dungeons.runs import lobby as run_services
 from npcs import rules
 from npcs.models import GuildStructure, NpcTrade, Structure
 from npcs.selectors import junk_dealer_offer_size, structure_bonus

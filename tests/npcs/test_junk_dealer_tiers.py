@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from dungeons import run_rules
-from dungeons import services as run_services
+from dungeons.runs import lobby as run_services
 from dungeons.models import RunMember
 from npcs.models import JunkDealerTier, NpcSettings
 from npcs.services import npc_rescue

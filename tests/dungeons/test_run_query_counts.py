@@ -1,0 +1,129 @@
+"""The statements a battle action, a battle poll and a run start cost, pinned (issue 13).
+
+Counted over HTTP with real clients (JWT), so a count includes the account's own read and the
+transaction's BEGIN and COMMIT: the baseline authenticated write is 2 statements (the account, one
+UPDATE in autocommit). On PostgreSQL the lock
+statements are checked too: one statement locks the run and the battle together, and a step never
+rewrites what it did not change (the battle's setup, the run's log).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from combat.models import CombatSettings
+from dungeons.models import RunSettings
+
+from tests.dungeons.run_helpers import (
+    API,
+    Party,
+    bestiary,
+    combat_settings,
+    current_battle,
+    fix_seed,
+    guild_party,
+    layout,
+    lobby,
+    run_settings,
+    seed_where,
+    small_dungeons,
+    started,
+)
+
+pytestmark = pytest.mark.django_db
+
+#: Pinned bounds (issue 13): an action, a poll, a start whatever the party's size.
+ACTION_STATEMENTS = 8
+POLL_STATEMENTS = 3
+START_STATEMENTS = 34
+
+
+def _sql(queries: CaptureQueriesContext) -> list[str]:
+    """The statements of a request as the server sends them. A test runs inside a transaction, so the
+    request's own BEGIN and COMMIT show here as a savepoint pair: they are counted, as in production
+    (Django logs BEGIN and COMMIT too, and bench/bench_runs.py counts them)."""
+    return [q["sql"] for q in queries.captured_queries]
+
+
+def _first_room_is_enemy(dungeon: Any) -> bool:
+    return layout(dungeon)[0][0] == "enemy"
+
+
+@pytest.fixture
+def tough_bestiary() -> None:
+    """Battles that last: nobody dies in the few steps a test takes."""
+    small_dungeons(floors=1, rooms=5)
+    bestiary(enemy_hp=10_000, enemy_damage=1, boss_hp=10_000)
+    combat_settings(base_hp=10_000)
+
+
+def _solo_battle(monkeypatch: Any) -> tuple[Party, int]:
+    players, _ = guild_party(1)
+    run = started(players, monkeypatch, predicate=_first_room_is_enemy)
+    return Party(players), current_battle(run).pk
+
+
+def test_a_battle_action_takes_at_most_eight_statements(tough_bestiary: None, monkeypatch: Any) -> None:
+    # given a solo run in its first battle, awaiting the player
+    party, battle_id = _solo_battle(monkeypatch)
+    state = party.battle(battle_id)
+    target = next(a["target"] for a in state["allowed_actions"] if a["kind"] == "attack")
+    # when the player attacks (with an idempotency key, the usual client)
+    with CaptureQueriesContext(connection) as queries:
+        response = party.act(party.players[0], battle_id, state["turn"], {"kind": "attack", "target": target},
+                             key="k-1")
+    # then
+    assert response.status_code == 200, response.json()
+    statements = _sql(queries)
+    assert len(statements) <= ACTION_STATEMENTS, "\n".join(statements)
+    assert not any('"setup"' in sql for sql in statements if sql.startswith("UPDATE")), statements
+    assert not any(sql.startswith('UPDATE "dungeons_run"') for sql in statements), statements
+    if connection.vendor == "postgresql":
+        locks = [sql for sql in statements if "FOR UPDATE" in sql]
+        assert len(locks) == 1, locks
+        assert 'FOR UPDATE OF "combat_battle", "dungeons_run"' in locks[0], locks[0]
+
+
+def test_a_battle_poll_takes_at_most_three_statements(tough_bestiary: None, monkeypatch: Any) -> None:
+    # given a battle with events the reader has not seen
+    party, battle_id = _solo_battle(monkeypatch)
+    party.battle(battle_id, since=10**6)  # the process has read the settings (CombatSettings.cached)
+    # when a member polls it
+    with CaptureQueriesContext(connection) as queries:
+        response = party.client(party.players[0]).get(f"{API}/battles/{battle_id}/?since=0")
+    # then it takes no lock and does not load the setup
+    assert response.status_code == 200, response.json()
+    statements = _sql(queries)
+    assert len(statements) <= POLL_STATEMENTS, "\n".join(statements)
+    assert not any("FOR UPDATE" in sql for sql in statements)
+    assert not any('"combat_battle"."setup"' in sql for sql in statements), statements
+
+
+def _start_statements(size: int, monkeypatch: Any) -> list[str]:
+    players, _ = guild_party(size)
+    fix_seed(monkeypatch, seed_where(_first_room_is_enemy, players=players))
+    run = lobby(players)
+    party = Party(players[:1])
+    RunSettings.cached(), CombatSettings.cached()  # the process has read the settings (as a running server has)
+    with CaptureQueriesContext(connection) as queries:
+        response = party.post(players[0], f"runs/{run.pk}/start/")
+    assert response.status_code == 200, response.json()
+    assert response.json()["current_room"]["battle"] is not None
+    return _sql(queries)
+
+
+def test_a_run_start_costs_the_same_statements_for_one_player_and_for_eight(
+    tough_bestiary: None, monkeypatch: Any
+) -> None:
+    # given two lobbies of one guild each, of one player and of eight, whose first room holds enemies
+    run_settings(max_party_size=8)
+    # when each host starts
+    solo = _start_statements(1, monkeypatch)
+    eight = _start_statements(8, monkeypatch)
+    # then the count does not grow with the party, and no member gets a savepoint of its own
+    assert len(eight) == len(solo), "\n".join(eight)
+    assert len(eight) <= START_STATEMENTS, "\n".join(eight)
+    assert sum(sql.startswith("SAVEPOINT") for sql in eight) == sum(sql.startswith("SAVEPOINT") for sql in solo)
