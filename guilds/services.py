@@ -487,22 +487,24 @@ def guild_person_runs_record(*, guild_id: int, at: datetime, count: int = 1) -> 
     """Add person-runs started at ``at`` by members of the guild to its ledger (one row per UTC day).
 
     The dungeon runs call this once per started run with the number of party members who
-    belonged to this guild at that moment. Safe under concurrency: increment, else insert,
-    and on a lost insert race increment again. The same transaction appends the person-runs to
-    the pending log the next activity pass folds.
+    belonged to this guild at that moment. Two statements and no savepoint (a run start pays them):
+    the pending log row the next activity pass folds, and one upsert of the day's ledger row, safe
+    under concurrency by the (guild, day) unique constraint (PostgreSQL and SQLite both speak
+    ``ON CONFLICT ... DO UPDATE``). Inside the caller's transaction, or one of its own.
     """
     if count <= 0:
         return
     day = timezone.localdate(at, dt_timezone.utc) if timezone.is_aware(at) else at.date()
-    with transaction.atomic():
+    table = PersonRunDay._meta.db_table
+    with transaction.atomic(savepoint=False):
         PersonRunPending.objects.create(guild_id=guild_id, day=day, person_runs=count)
-        if PersonRunDay.objects.filter(guild_id=guild_id, day=day).update(person_runs=F("person_runs") + count):
-            return
-        try:
-            with transaction.atomic():
-                PersonRunDay.objects.create(guild_id=guild_id, day=day, person_runs=count)
-        except IntegrityError:
-            PersonRunDay.objects.filter(guild_id=guild_id, day=day).update(person_runs=F("person_runs") + count)
+        connection = transaction.get_connection()
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"INSERT INTO {table} (guild_id, day, person_runs) VALUES (%s, %s, %s) "
+                f"ON CONFLICT (guild_id, day) DO UPDATE SET person_runs = {table}.person_runs + excluded.person_runs",
+                [guild_id, connection.ops.adapt_datefield_value(day), count],
+            )
 
 
 def activity_divisor(*, created_at: datetime, today: date, window_days: int) -> int:
