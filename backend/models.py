@@ -1,4 +1,4 @@
-"""Shared model building blocks, and the project package's one table: the task outbox."""
+"""Shared model building blocks (the project package itself has no table)."""
 from __future__ import annotations
 
 import dataclasses
@@ -6,7 +6,6 @@ import time
 from typing import Any, ClassVar, Self, TypeVar
 
 from django.db import models
-from django.utils import timezone
 
 V = TypeVar("V")
 
@@ -58,37 +57,3 @@ class SingletonSettings(models.Model):
         obj = cls.load()
         SingletonSettings._cache[cls] = (now, obj)
         return obj
-
-
-class OutboxMessage(models.Model):
-    """A Celery task to send, written in the same transaction as the change it belongs to.
-
-    ``backend.outbox.enqueue`` writes the row; it is published to the broker once the transaction
-    commits, or by the relay (``backend.tasks.outbox_relay``, every minute) if that publish failed,
-    e.g. while Redis was down. Delivery is at least once: consumers must be idempotent.
-    """
-
-    task_name = models.CharField(max_length=200,
-                                 help_text="The Celery task, e.g. guilds.tasks.guild_activity_recompute.")
-    kwargs = models.JSONField(default=dict, blank=True)
-    created_at = models.DateTimeField(default=timezone.now)
-    published_at = models.DateTimeField(null=True, blank=True, help_text="Empty until the broker took it.")
-    attempts = models.PositiveIntegerField(default=0, help_text="Failed publish attempts so far.")
-    next_attempt_at = models.DateTimeField(default=timezone.now,
-                                           help_text="The relay retries from this moment.")
-    last_error = models.TextField(blank=True, default="")
-
-    class Meta:
-        ordering = ["pk"]
-        indexes = [
-            models.Index(fields=["next_attempt_at", "id"], condition=models.Q(published_at__isnull=True),
-                         name="outbox_due"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.task_name} #{self.pk}"
-
-    @property
-    def task_id(self) -> str:
-        """The Celery task id: the same for every publish of this message, so consumers can dedupe."""
-        return f"outbox-{self.pk}"

@@ -225,8 +225,8 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "control_folder": str(_broker_dir / "control"),
     }
 elif CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
-    # Publishing happens in web requests (backend.outbox): an unreachable broker must fail fast,
-    # the outbox relay publishes later.
+    # Only beat publishes (the periodic tasks): an unreachable broker fails fast, and the next
+    # tick of the schedule sends the work again.
     CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2}
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND") or None
 CELERY_TASK_IGNORE_RESULT = True

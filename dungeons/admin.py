@@ -165,19 +165,14 @@ class GenerationSettingsAdmin(admin.ModelAdmin):
         return TemplateResponse(request, "admin/dungeons/generation_preview.html", context)
 
 
-class DungeonRoomInline(admin.TabularInline):
+class DungeonRoomInline(ReadOnlyInline):
     model = DungeonRoom
     fields = ("floor", "index", "kind", "npc_kind", "story_item", "seal")
     readonly_fields = fields
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj: Dungeon | None = None) -> bool:
-        return False
 
 
 @admin.register(Dungeon)
-class DungeonAdmin(admin.ModelAdmin):
+class DungeonAdmin(ReadOnlyAdmin):
     """Generated dungeons are records: viewable, drawn, never edited (they must match their seed)."""
 
     list_display = ("id", "kind", "party_size", "rank", "completed", "same_guild", "floor_count", "npc_kind",
@@ -197,12 +192,6 @@ class DungeonAdmin(admin.ModelAdmin):
         if number is not None:
             return queryset.filter(Q(pk=number) | Q(seed=number)), False
         return super().get_search_results(request, queryset, search_term)
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Dungeon | None = None) -> bool:
-        return False
 
     @admin.display(description="layout")
     def layout(self, obj: Dungeon) -> SafeString | str:

@@ -5,33 +5,25 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from backend.admin import SingletonAdmin
+from backend.admin import ReadOnlyInline, SingletonAdmin
 from guilds.models import Application, DisbandVote, Guild, GuildRules, Invitation, Membership, PersonRunDay
 from guilds.services import guild_activity_recompute_all
 
 
-class CurrentMemberInline(admin.TabularInline):
+class CurrentMemberInline(ReadOnlyInline):
+    """Joining and leaving go through the rules (applications, invitations, leave, kick)."""
+
     model = Membership
     verbose_name_plural = "members (current and past)"
     fields = ("player", "joined_at", "left_at", "left_reason", "members_at_leave")
     readonly_fields = fields
-    extra = 0
-    can_delete = False
     ordering = ("left_at", "joined_at")
 
-    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:  # noqa: ANN001
-        return False  # joining goes through the rules (applications, invitations)
 
-
-class DisbandVoteInline(admin.TabularInline):
+class DisbandVoteInline(ReadOnlyInline):
     model = DisbandVote
     fields = ("player", "voted_at")
     readonly_fields = fields
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:  # noqa: ANN001
-        return False
 
 
 class FormingFilter(admin.SimpleListFilter):

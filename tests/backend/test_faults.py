@@ -2,45 +2,33 @@
 
 Never the machine's Redis on 6379: every test runs its own ``redis-server`` on a free loopback
 port, as the cache, the broker or both. Shown here: endpoints that need no broker keep answering
-while Redis is down (the throttles fail open); work enqueued through the outbox is kept while the
-broker is down and published by the relay once it is back; a real worker that lost its broker
-resumes and runs it against the PostgreSQL test database; a rolled-back transaction enqueues
-nothing; two relays at once publish each message once. (Two activity recomputes at once agree:
+while Redis is down (the throttles fail open); a real worker that lost its broker resumes and runs
+the next task sent to it against the PostgreSQL test database. (Two activity recomputes at once agree:
 ``tests/guilds/test_activity.py::test_two_recomputes_at_once_queue_on_the_advisory_lock_and_agree``.)
 """
 from __future__ import annotations
 
-import json
 import shutil
 import socket
 import subprocess
 import time
 from collections.abc import Iterator
-from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
 import redis
 from django.core.cache import cache
-from django.db import transaction
-from django.test import Client
-from django.urls import reverse
 from django.utils import timezone
-from django_celery_beat.models import PeriodicTask
 
-from backend import outbox
 from backend.celery import app as celery_app
-from backend.models import OutboxMessage
 from guilds.models import Guild
 from guilds.services import guild_person_runs_record
-from tests.dungeons.concurrency import all_at_once
 from tests.factories import api_client, make_guild
 from tests.guilds.test_activity_worker import Worker
 
 pytestmark = pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs the redis-server binary")
 
 RECOMPUTE = "guilds.tasks.guild_activity_recompute"
-PROBE = "tests.outbox_probe"  # no such task here: sent by name, never consumed (no worker runs)
 QUEUE = "celery"  # the default queue: the test's Redis is its own, nobody else consumes from it
 
 
@@ -81,10 +69,6 @@ class RedisServer:
             self.process.terminate()
             self.process.wait(timeout=20)
         self.process = None
-
-    def queued(self, queue: str = QUEUE) -> list[dict]:
-        """The messages waiting in a Celery queue (kombu's Redis transport keeps a list per queue)."""
-        return [json.loads(raw) for raw in self.client().lrange(queue, 0, -1)]
 
 
 @pytest.fixture
@@ -131,10 +115,6 @@ def redis_cache(redis_server: RedisServer, settings) -> RedisServer:  # noqa: AN
     return redis_server
 
 
-def _later(minutes: int) -> datetime:
-    return timezone.now() + timedelta(minutes=minutes)
-
-
 # --- endpoints while Redis is down --------------------------------------------------------------
 
 @pytest.mark.django_db
@@ -166,68 +146,11 @@ def test_endpoints_that_need_no_broker_keep_answering_while_redis_is_down(
     assert register.status_code == 201
 
 
-# --- the outbox -----------------------------------------------------------------------------------
-
-@pytest.mark.django_db(transaction=True)
-def test_a_rolled_back_transaction_enqueues_nothing_and_a_commit_enqueues_once(broker: RedisServer) -> None:
-    # when: the transaction that enqueued rolls back
-    with pytest.raises(RuntimeError), transaction.atomic():
-        outbox.enqueue(RECOMPUTE)
-        raise RuntimeError("the business write failed")
-
-    # then: no row and no message
-    assert not OutboxMessage.objects.exists()
-    assert broker.queued() == []
-
-    # when: it commits; nothing is sent before the commit
-    with transaction.atomic():
-        message = outbox.enqueue(RECOMPUTE, {})
-        assert broker.queued() == []
-
-    # then: exactly one message, with the outbox's task id, and the row says it was published
-    (sent,) = broker.queued()
-    assert (sent["headers"]["task"], sent["headers"]["id"]) == (RECOMPUTE, f"outbox-{message.pk}")
-    message.refresh_from_db()
-    assert message.published_at is not None and message.attempts == 0
-
-
-@pytest.mark.django_db(transaction=True)
-def test_work_enqueued_while_the_broker_is_down_waits_and_the_relay_sends_it_when_back(
-        broker: RedisServer) -> None:
-    # given: the broker is down
-    broker.stop()
-
-    # when: a transaction enqueues work and commits
-    with transaction.atomic():
-        message = outbox.enqueue(RECOMPUTE)
-
-    # then: the business transaction committed; the message waits with a backoff
-    message.refresh_from_db()
-    assert (message.published_at, message.attempts) == (None, 1)
-    assert message.last_error and message.next_attempt_at > timezone.now()
-    assert outbox.relay() == 0  # not due yet: no attempt
-    message.refresh_from_db()
-    assert message.attempts == 1
-
-    # when: the relay runs while the broker is still down, later
-    assert outbox.relay(now=_later(10)) == 0
-    message.refresh_from_db()
-    assert message.attempts == 2  # tried once more, and waits longer now
-
-    # when: the broker is back and the relay runs
-    broker.start()
-    assert outbox.relay(now=_later(60)) == 1
-
-    # then: published exactly once
-    message.refresh_from_db()
-    assert message.published_at is not None
-    assert [m["headers"]["id"] for m in broker.queued()] == [f"outbox-{message.pk}"]
-    assert outbox.relay(now=_later(120)) == 0
-
+# --- a worker across an outage ---------------------------------------------------------------------
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_a_worker_resumes_after_the_outage_and_runs_what_the_outbox_kept(broker: RedisServer) -> None:
+def test_a_worker_resumes_after_the_outage_and_runs_what_beat_sends_next(broker: RedisServer) -> None:
     # given: a guild with 14 person-runs today (activity 1.0 once recomputed) and a worker on the broker
     guild = make_guild(joined_days_ago=30)
     guild_person_runs_record(guild_id=guild.pk, at=timezone.now(), count=14)
@@ -235,14 +158,10 @@ def test_a_worker_resumes_after_the_outage_and_runs_what_the_outbox_kept(broker:
     try:
         worker.wait_ready(timeout=60)
 
-        # when: Redis goes down, work is enqueued, Redis comes back and the relay runs
+        # when: Redis goes down and comes back, then the next tick of the schedule sends the recompute
         broker.stop()
-        with transaction.atomic():
-            message = outbox.enqueue(RECOMPUTE)
-        message.refresh_from_db()
-        assert message.published_at is None
         broker.start()
-        assert outbox.relay(now=_later(60)) == 1
+        sent = celery_app.send_task(RECOMPUTE)
 
         # then: the same worker process reconnected and ran the task: the effect is in the database
         deadline = time.monotonic() + 90
@@ -252,80 +171,6 @@ def test_a_worker_resumes_after_the_outage_and_runs_what_the_outbox_kept(broker:
             time.sleep(0.2)
         guild.refresh_from_db()
         assert guild.activity == pytest.approx(1.0)
-        assert f"outbox-{message.pk}" in worker.log()
+        assert sent.id in worker.log()
     finally:
         worker.stop()
-
-
-@pytest.mark.postgres
-@pytest.mark.django_db(transaction=True)
-def test_two_relays_at_once_publish_each_message_once(broker: RedisServer) -> None:
-    # given: twenty messages whose publish failed
-    broker.stop()
-    ids = [outbox.enqueue(PROBE, {"n": n}).pk for n in range(20)]
-    broker.start()
-
-    # when
-    sent = all_at_once([lambda: outbox.relay(now=_later(60))] * 2)
-
-    # then
-    assert sum(sent) == 20
-    assert sorted(m["headers"]["id"] for m in broker.queued()) == sorted(f"outbox-{pk}" for pk in ids)
-
-
-@pytest.mark.django_db(transaction=True)
-def test_a_message_celery_refuses_does_not_hold_up_the_others(broker: RedisServer) -> None:
-    # given: a message with kwargs its task does not take, then a good one
-    bad = outbox.enqueue(RECOMPUTE, {"guild_id": 1})
-    good = outbox.enqueue(PROBE, {"n": 1})
-    bad.refresh_from_db()
-    assert bad.published_at is None and "TypeError" in bad.last_error
-
-    # when / then: the relay keeps retrying the bad one (for an operator to see) and sends the rest
-    OutboxMessage.objects.filter(pk=good.pk).update(published_at=None)
-    assert outbox.relay(now=_later(60)) == 1
-    bad.refresh_from_db()
-    assert (bad.published_at, bad.attempts) == (None, 2)
-
-
-@pytest.mark.django_db
-def test_publishes_back_off_exponentially_up_to_five_minutes() -> None:
-    assert [outbox.retry_delay(n).total_seconds() for n in range(1, 8)] == [15, 30, 60, 120, 240, 300, 300]
-
-
-@pytest.mark.django_db
-def test_the_relay_prunes_published_messages_after_a_week() -> None:
-    old = OutboxMessage.objects.create(task_name=RECOMPUTE, published_at=timezone.now() - timedelta(days=8))
-    recent = OutboxMessage.objects.create(task_name=RECOMPUTE,
-                                          published_at=timezone.now() - timedelta(days=1))
-    outbox.relay()
-    assert list(OutboxMessage.objects.values_list("pk", flat=True)) == [recent.pk]
-    assert old.pk != recent.pk
-
-
-@pytest.mark.django_db
-def test_the_relay_is_a_beat_task_every_minute() -> None:
-    task = PeriodicTask.objects.get(task="backend.tasks.outbox_relay")
-    assert task.enabled and (task.interval.every, task.interval.period) == (1, "minutes")
-    celery_app.loader.import_default_modules()
-    assert "backend.tasks.outbox_relay" in celery_app.tasks
-
-
-
-@pytest.mark.django_db(transaction=True)
-def test_an_operator_publishes_waiting_messages_from_the_admin(broker: RedisServer,
-                                                               admin_client: Client) -> None:
-    # given: a message that waited through an outage
-    broker.stop()
-    message = outbox.enqueue(PROBE)
-    broker.start()
-
-    # when
-    response = admin_client.post(reverse("admin:backend_outboxmessage_changelist"),
-                                 {"action": "publish_now", "_selected_action": [message.pk]}, follow=True)
-
-    # then
-    assert b"Published 1 of 1 message(s)." in response.content
-    message.refresh_from_db()
-    assert message.published_at is not None
-    assert [m["headers"]["id"] for m in broker.queued()] == [message.task_id]
