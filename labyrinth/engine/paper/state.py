@@ -121,8 +121,14 @@ class GameState:
         return found
 
     def copy(self) -> GameState:
-        """A deep copy sharing the (frozen, never changed) map and options."""
-        return copy.deepcopy(self, {id(self.map): self.map, id(self.options): self.options})
+        """A deep copy sharing the (frozen, never changed) map and options. The walls and outer sides
+        hold only immutable values (frozensets of positions, enums), and the last answers are frozen
+        messages the rules replace but never change: copying those containers is enough, without
+        walking every position and every answer's data."""
+        memo: dict[int, Any] = {id(self.map): self.map, id(self.options): self.options,
+                                id(self.walls): set(self.walls), id(self.outer): dict(self.outer),
+                                id(self.last): {seat: list(msgs) for seat, msgs in self.last.items()}}
+        return copy.deepcopy(self, memo)
 
     def in_game(self) -> list[Player]:
         return [p for p in self.players if p.in_game]
@@ -216,8 +222,10 @@ def state_to_json(state: GameState) -> dict[str, JSONValue]:
     }
 
 
-def state_from_json(data: dict[str, Any]) -> GameState:
-    """The inverse of ``state_to_json``: ``state_from_json(state_to_json(s)) == s``."""
+def state_from_json(data: dict[str, Any], *, game_map: PaperMap | None = None) -> GameState:
+    """The inverse of ``state_to_json``: ``state_from_json(state_to_json(s)) == s``. ``game_map``: the
+    map ``data["map"]`` holds, already parsed by the caller (it is used as it is, not checked; a host
+    passes it only when ``data["map"] == map_to_json(game_map)``); None parses ``data["map"]``."""
     players = []
     for p in data["players"]:
         slot = None
@@ -244,12 +252,18 @@ def state_from_json(data: dict[str, Any]) -> GameState:
     if data["result"] is not None:
         res = data["result"]
         result = Result(kind=res["kind"], seat=res["seat"], reason=res["reason"])
+    m = map_from_json(data["map"]) if game_map is None else game_map
+    # walls and outer sides no grenade has changed are the map's (both JSON lists are sorted alike)
+    walls = (set(m.walls) if data["walls"] == data["map"]["walls"]
+             else {frozenset(_pos(p) for p in w) for w in data["walls"]})
+    outer = (dict(m.outer) if data["outer"] == data["map"]["outer"]
+             else {((int(r), int(c)), Direction(d)): Outer(k) for r, c, d, k in data["outer"]})
     return GameState(
-        map=map_from_json(data["map"]),
+        map=m,
         options=Options(**data["options"]),
         players=players,
-        walls={frozenset(_pos(p) for p in w) for w in data["walls"]},
-        outer={((int(r), int(c)), Direction(d)): Outer(k) for r, c, d, k in data["outer"]},
+        walls=walls,
+        outer=outer,
         piles=piles,
         ticks={(int(r), int(c)): Tick(seat=int(s), woken_turn=int(t), infectious=bool(i))
                for r, c, s, t, i in data["ticks"]},
