@@ -6,8 +6,7 @@ JSON in the match row); the JSON holds secrets (positions, the map) and is never
 """
 from __future__ import annotations
 
-import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from labyrinth.engine.grid import Direction
@@ -121,17 +120,32 @@ class GameState:
         return found
 
     def copy(self) -> GameState:
-        """A deep copy sharing the (frozen, never changed) map and options. The walls and outer sides
-        hold only immutable values (frozensets of positions, enums), and the last answers are frozen
-        messages the rules replace but never change: copying those containers is enough, without
-        walking every position and every answer's data."""
-        memo: dict[int, Any] = {id(self.map): self.map, id(self.options): self.options,
-                                id(self.walls): set(self.walls), id(self.outer): dict(self.outer),
-                                id(self.last): {seat: list(msgs) for seat, msgs in self.last.items()}}
-        return copy.deepcopy(self, memo)
+        """A deep copy sharing only immutable parts: the (frozen, never changed) map and options, the
+        positions, enums and frozensets, the result and the last answers' frozen messages (the rules
+        replace a seat's answers, never change one). Written out rather than ``copy.deepcopy`` (each
+        ``rules.apply`` copies; deepcopy walks every value); tests check that no mutable object is
+        shared with the original."""
+        return replace(
+            self,
+            players=[replace(p, slot=_slot_copy(p.slot)) for p in self.players],
+            walls=set(self.walls),
+            outer=dict(self.outer),
+            piles={pos: replace(pile, treasures=list(pile.treasures),
+                                corpses=[replace(c) for c in pile.corpses])
+                   for pos, pile in self.piles.items()},
+            ticks={pos: replace(tick) for pos, tick in self.ticks.items()},
+            bumped=dict(self.bumped),
+            last={seat: list(msgs) for seat, msgs in self.last.items()},
+        )
 
     def in_game(self) -> list[Player]:
         return [p for p in self.players if p.in_game]
+
+
+def _slot_copy(slot: Slot | None) -> Slot | None:
+    if slot is None:
+        return None
+    return replace(slot, corpse=None if slot.corpse is None else replace(slot.corpse))
 
 
 # --- JSON --------------------------------------------------------------------------------------------
