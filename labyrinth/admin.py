@@ -23,6 +23,7 @@ from labyrinth.models import (
     MAX_GENERATED_SIDE,
     LabyrinthGeneratorSettings,
     LabyrinthMapDesign,
+    MapDesign,
     PaperMapDesign,
 )
 
@@ -138,12 +139,43 @@ MapDesignForm = type("MapDesignForm", (MapDesignFormBase,), {
     for name in GENERATOR_FIELDS})
 
 
+class MapDesignAdmin(admin.ModelAdmin):
+    """What the admins of both kinds of map share: the sections shown only once a map is saved
+    (``SAVED_ONLY``: its checks, drawing and origin), the size column and the drawing (``svg``)."""
+
+    SAVED_ONLY: tuple[str, ...] = ()
+    search_fields = ("name",)
+
+    def get_fieldsets(self, request: HttpRequest, obj: MapDesign | None = None) -> Any:
+        if obj is None:
+            return [fs for fs in self.fieldsets if fs[0] not in self.SAVED_ONLY]
+        return self.fieldsets
+
+    @admin.display(description="size")
+    def size(self, obj: MapDesign) -> str:
+        return f"{obj.rows} x {obj.cols}"
+
+    def svg(self, obj: Any) -> str:
+        """The saved map drawn (the format's error when its text no longer parses)."""
+        raise NotImplementedError
+
+    @admin.display(description="drawing")
+    def drawing(self, obj: MapDesign) -> SafeString | str:
+        if obj.pk is None:
+            return "-"
+        try:
+            svg = self.svg(obj)
+        except (MapFormatError, PaperMapFormatError) as error:  # an old row may predate a format rule
+            return format_html("cannot draw: {}", str(error))
+        return mark_safe(svg)  # map_svg and paper_map_svg escape every text they write
+
+
 @admin.register(LabyrinthMapDesign)
-class LabyrinthMapDesignAdmin(admin.ModelAdmin):
+class LabyrinthMapDesignAdmin(MapDesignAdmin):
     form = MapDesignForm
+    SAVED_ONLY = ("Check and drawing", "Origin")
     list_display = ("name", "size", "field_count", "special_count", "passes", "is_active", "updated_at")
     list_filter = ("is_active", "field_count")
-    search_fields = ("name",)
     readonly_fields = ("check_result", "drawing", "size", "field_count", "special_count", "seed",
                        "generator_version", "generator_settings", "created_at", "updated_at")
     fieldsets = (
@@ -158,14 +190,9 @@ class LabyrinthMapDesignAdmin(admin.ModelAdmin):
                                "generator_settings", "created_at", "updated_at")}),
     )
 
-    def get_fieldsets(self, request: HttpRequest, obj: LabyrinthMapDesign | None = None) -> Any:
-        if obj is None:
-            return [fs for fs in self.fieldsets if fs[0] not in ("Check and drawing", "Origin")]
-        return self.fieldsets
-
     @admin.display(description="size (field 0)")
-    def size(self, obj: LabyrinthMapDesign) -> str:
-        return f"{obj.rows} x {obj.cols}"
+    def size(self, obj: MapDesign) -> str:
+        return super().size(obj)
 
     @admin.display(description="passes check", boolean=True)
     def passes(self, obj: LabyrinthMapDesign) -> bool:
@@ -182,18 +209,11 @@ class LabyrinthMapDesignAdmin(admin.ModelAdmin):
         more = f" and {hidden} more" if hidden > 0 else ""
         return f"Fails: {len(obj.unreachable)} cells cannot reach an exit (red in the drawing): {cells}{more}"
 
-    @admin.display(description="drawing")
-    def drawing(self, obj: LabyrinthMapDesign) -> SafeString | str:
-        if obj.pk is None:
-            return "-"
-        try:
-            m = parse_map(obj.text)
-        except MapFormatError as error:  # saved texts are valid; an old row may predate a rule
-            return format_html("cannot draw: {}", str(error))
+    def svg(self, obj: LabyrinthMapDesign) -> str:
+        m = parse_map(obj.text)
         largest = max(max(f.rows, f.cols) for f in m.fields)
         size = 24 if largest <= 30 else 12 if largest <= 80 else 6
-        # map_svg escapes every text it writes
-        return mark_safe(map_svg(m, size=size, highlight=[tuple(cell) for cell in obj.unreachable]))
+        return map_svg(m, size=size, highlight=[tuple(cell) for cell in obj.unreachable])
 
 
 class PaperMapDesignForm(TextOrGeneratedForm):
@@ -226,12 +246,12 @@ class PaperMapDesignForm(TextOrGeneratedForm):
 
 
 @admin.register(PaperMapDesign)
-class PaperMapDesignAdmin(admin.ModelAdmin):
+class PaperMapDesignAdmin(MapDesignAdmin):
     form = PaperMapDesignForm
+    SAVED_ONLY = ("Validation and drawing", "Origin")
     list_display = ("name", "variant", "size", "cell_count", "valid", "warning_count", "is_active",
                     "updated_at")
     list_filter = ("is_active", "variant")
-    search_fields = ("name",)
     readonly_fields = ("validation", "drawing", "size", "cell_count", "seed", "generator_version",
                        "generator_players", "created_at", "updated_at")
     fieldsets = (
@@ -245,15 +265,6 @@ class PaperMapDesignAdmin(admin.ModelAdmin):
         ("Origin", {"fields": ("size", "cell_count", "seed", "generator_version", "generator_players",
                                "created_at", "updated_at")}),
     )
-
-    def get_fieldsets(self, request: HttpRequest, obj: PaperMapDesign | None = None) -> Any:
-        if obj is None:
-            return [fs for fs in self.fieldsets if fs[0] not in ("Validation and drawing", "Origin")]
-        return self.fieldsets
-
-    @admin.display(description="size")
-    def size(self, obj: PaperMapDesign) -> str:
-        return f"{obj.rows} x {obj.cols}"
 
     @admin.display(description="valid", boolean=True)
     def valid(self, obj: PaperMapDesign) -> bool:
@@ -283,13 +294,5 @@ class PaperMapDesignAdmin(admin.ModelAdmin):
             parts.append(format_html("<p>{}</p>", "Every recommendation of C§8 is followed."))
         return mark_safe("".join(parts))  # every part was built by format_html (escaped)
 
-    @admin.display(description="drawing")
-    def drawing(self, obj: PaperMapDesign) -> SafeString | str:
-        if obj.pk is None:
-            return "-"
-        try:
-            m = parse_paper_map(obj.text)
-        except PaperMapFormatError as error:  # saved texts are readable; an old row may predate a rule
-            return format_html("cannot draw: {}", str(error))
-        # paper_map_svg escapes every text it writes
-        return mark_safe(paper_map_svg(m, reveal=True))
+    def svg(self, obj: PaperMapDesign) -> str:
+        return paper_map_svg(parse_paper_map(obj.text), reveal=True)

@@ -24,6 +24,7 @@ Seats and numbers: the engine's seat ``e`` is the ``e``-th player in the turn or
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -33,7 +34,7 @@ from labyrinth.engine.paper.mapformat import format_paper_map, parse_paper_map
 from labyrinth.engine.paper.model import PaperMap, Pos
 from labyrinth.engine.paper.requests import JSONValue, Message, Options, Refused, Turn
 from labyrinth.engine.paper import rules
-from labyrinth.engine.paper.state import GameState, state_from_json, state_to_json
+from labyrinth.engine.paper.state import GameState, map_to_json, state_from_json, state_to_json
 from labyrinth.engine.paper.svg import paper_map_svg
 from labyrinth.paper_actions import ActionFormatError, cell_index, public_request, turn_from_json
 from matches.modes import JSON, ActionRefused, Event, ModeAdapter, Outcome
@@ -49,6 +50,8 @@ BOOL_OPTIONS = ("allow_conditional", "allow_dark", "allow_half_dark", "allow_thr
 LIMITS = {"cure_time": (1, 1000), "nstop": (1, 100_000), "reorders": (0, 4), "last_survivor_turns": (1, 1000)}
 #: keys of the engine's message data that name engine seats (converted to match seats in events)
 SEAT_KEYS = ("wounded", "killed", "of")
+#: stored maps kept parsed per process (a few kilobytes each; a match reads its map on every call)
+MAP_CACHE_SIZE = 256
 
 
 def _is_int(value: Any) -> bool:
@@ -100,6 +103,46 @@ def _with_players(svg: str, game: GameState) -> str:
                      f'stroke-width="2"/><text x="{x}" y="{y + 4}" text-anchor="middle" '
                      f'font-size="{PICTURE_CELL // 4}">{p.seat + 1}</text>')
     return svg.replace("</svg>", "".join(marks) + "</svg>")
+
+
+@dataclasses.dataclass(frozen=True)
+class StoredMap:
+    """A match's stored map text parsed once per process (``stored_map``): the map, its outline's
+    cells counted row by row (what a cell index means) and the JSON a game on it stores
+    (``state_to_json``'s ``map``). Shared between calls: nothing may change it."""
+
+    map: PaperMap
+    cells: tuple[Pos, ...]
+    json: JSON
+
+
+@functools.lru_cache(maxsize=MAP_CACHE_SIZE)
+def stored_map(text: str) -> StoredMap:
+    """The parsed form of a match's stored map, keyed by the exact text: equal texts parse to equal
+    maps, so a hit is never another map."""
+    m = parse_paper_map(text)
+    return StoredMap(m, tuple(sorted(m.cells)), map_to_json(m))
+
+
+def _candidates(variant: str) -> list[JSON]:
+    """Complete turns of one step each (classic: each movement alone, or a skip; quantum: every action)."""
+    moves: list[JSON] = [{"do": "move", "direction": d} for d in ("UP", "LEFT", "DOWN", "RIGHT")]
+    moves += [{"do": "downstream"}, {"do": "cycle"}, {"do": "skip"}]
+    if variant == "quantum":
+        targets = ["HERE", "UP", "LEFT", "DOWN", "RIGHT"]
+        items = ["bullet", "grenade", "mine", "treasure", "corpse"]
+        moves += [{"do": "shoot", "direction": t} for t in targets]
+        moves += [{"do": "grenade", "direction": d} for d in targets[1:]]
+        moves += [{"do": "leave", "item": i} for i in items]
+        moves += [{"do": "throw", "item": i, "direction": d} for i in items for d in targets[1:]]
+        moves += [{"do": "mine", "direction": t} for t in targets]
+    return [{"type": "turn", "steps": [step]} for step in moves]
+
+
+@functools.cache
+def _candidate_turns(variant: str) -> tuple[Turn, ...]:
+    """The engine's turns of ``_candidates(variant)``, in order (they name no cell: parsed once)."""
+    return tuple(turn_from_json(action, ()) for action in _candidates(variant))
 
 
 class PaperLabyrinthMode(ModeAdapter):
@@ -189,25 +232,24 @@ class PaperLabyrinthMode(ModeAdapter):
             cells = len(m.cells)
             picks = rng.sample(range(cells), seats) if cells >= seats else [rng.randrange(cells)
                                                                            for _ in range(seats)]
-            state, _ = self._begin({**state, "chosen": picks}, m, rng)
+            state, _ = self._begin({**state, "chosen": picks}, rng)
         return state
 
-    @staticmethod
-    def _cells(m: PaperMap) -> list[Pos]:
-        """The outline's cells counted row by row: what a player's cell index means."""
-        return sorted(m.cells)
-
-    def _map(self, state: Mapping[str, Any]) -> PaperMap:
-        return parse_paper_map(state["map"])
+    def _stored(self, state: Mapping[str, Any]) -> StoredMap:
+        return stored_map(state["map"])
 
     def _game(self, state: Mapping[str, Any]) -> GameState:
-        return state_from_json(state["game"])
+        """The game, its map taken from the stored map's cache when the game's map JSON is exactly the
+        one that map stores (always, unless the row was edited by hand: then it is parsed)."""
+        data = state["game"]
+        stored = self._stored(state)
+        return state_from_json(data, game_map=stored.map if data["map"] == stored.json else None)
 
-    def _begin(self, state: JSON, m: PaperMap, rng: random.Random) -> tuple[JSON, list[Event]]:
+    def _begin(self, state: JSON, rng: random.Random) -> tuple[JSON, list[Event]]:
         """Every player has a start: the game begins and the game master announces the cell types."""
-        cells = self._cells(m)
-        starts = [cells[k] for k in state["chosen"]]
-        game = rules.new_game(m, Options(**state["options"]), len(state["order"]), starts, rng)
+        stored = self._stored(state)
+        starts = [stored.cells[k] for k in state["chosen"]]
+        game = rules.new_game(stored.map, Options(**state["options"]), len(state["order"]), starts, rng)
         opening = [self._event_data(state, msg) for msg in rules.opening(game)]
         began = {**state, "game": state_to_json(game), "opening": opening}
         return began, [Event({"kind": "game_started", "text": "Все выбрали клетки: игра начинается."}),
@@ -235,38 +277,29 @@ class PaperLabyrinthMode(ModeAdapter):
     def awaiting(self, state: JSON) -> int | None:
         if state["game"] is None:
             return int(state["order"][len(state["chosen"])])
-        engine_seat = rules.whose_turn(self._game(state))
-        return None if engine_seat is None else int(state["order"][engine_seat])
+        return self._awaiting(state, self._game(state))
 
-    def _candidates(self, game: GameState) -> list[JSON]:
-        """Complete turns of one step each (classic: each movement alone, or a skip; quantum: every action)."""
-        moves: list[JSON] = [{"do": "move", "direction": d} for d in ("UP", "LEFT", "DOWN", "RIGHT")]
-        moves += [{"do": "downstream"}, {"do": "cycle"}, {"do": "skip"}]
-        if game.options.variant == "quantum":
-            targets = ["HERE", "UP", "LEFT", "DOWN", "RIGHT"]
-            items = ["bullet", "grenade", "mine", "treasure", "corpse"]
-            moves += [{"do": "shoot", "direction": t} for t in targets]
-            moves += [{"do": "grenade", "direction": d} for d in targets[1:]]
-            moves += [{"do": "leave", "item": i} for i in items]
-            moves += [{"do": "throw", "item": i, "direction": d} for i in items for d in targets[1:]]
-            moves += [{"do": "mine", "direction": t} for t in targets]
-        return [{"type": "turn", "steps": [step]} for step in moves]
+    @staticmethod
+    def _awaiting(state: Mapping[str, Any], game: GameState) -> int | None:
+        engine_seat = rules.whose_turn(game)
+        return None if engine_seat is None else int(state["order"][engine_seat])
 
     def legal_actions(self, state: JSON, seat: int) -> list[JSON]:
         """Every one-step turn the engine accepts now, or the starts. The engine's ``check_turn`` is exactly the
         refusal part of ``rules.apply`` (the turn itself never refuses); tests apply every listed action."""
-        if self.awaiting(state) != seat:
-            return []
-        m = self._map(state)
         if state["game"] is None:
-            return [{"type": "start", "cell": k} for k in range(len(m.cells))]
+            if self.awaiting(state) != seat:
+                return []
+            return [{"type": "start", "cell": k} for k in range(len(self._stored(state).cells))]
         game = self._game(state)
-        cells = self._cells(m)
+        if self._awaiting(state, game) != seat:
+            return []
         engine_seat = state["order"].index(seat)
         found = []
-        for action in self._candidates(game):
+        variant = game.options.variant
+        for action, turn in zip(_candidates(variant), _candidate_turns(variant)):
             try:  # the engine's own check of a turn (public facts only); apply runs it first
-                rules.check_turn(game, engine_seat, turn_from_json(action, cells))
+                rules.check_turn(game, engine_seat, turn)
             except Refused:
                 continue
             found.append(action)
@@ -277,7 +310,7 @@ class PaperLabyrinthMode(ModeAdapter):
 
     def _parse(self, state: Mapping[str, Any], action: Mapping[str, Any]) -> Pos | Turn:
         """The start cell of a ``start`` action, or the engine's ``Turn``; ActionRefused(input) if malformed."""
-        cells = self._cells(self._map(state))
+        cells = self._stored(state).cells
         try:
             kind = action.get("type")
             if kind == "start":
@@ -311,28 +344,28 @@ class PaperLabyrinthMode(ModeAdapter):
                 [heard, *(Event(self._event_data(state, msg)) for msg in messages)])
 
     def _chosen(self, state: JSON, start: Pos, rng: random.Random) -> tuple[JSON, list[Event]]:
-        m = self._map(state)
+        stored = self._stored(state)
         seat = self.awaiting(state)
         number = len(state["chosen"]) + 1
-        chosen = {**state, "chosen": [*state["chosen"], self._cells(m).index(start)]}
+        chosen = {**state, "chosen": [*state["chosen"], stored.cells.index(start)]}
         events = [Event({"kind": "start_chosen", "seat": seat, "number": number,
                          "text": f"Игрок {number} выбрал начальную клетку."})]
         if len(chosen["chosen"]) < len(state["order"]):
             return chosen, events
-        began, more = self._begin(chosen, m, rng)
+        began, more = self._begin(chosen, rng)
         return began, events + more
 
     def timeout(self, state: JSON, seat: int, rng: random.Random) -> tuple[JSON, Sequence[Event]]:
         """Before the game a missed choice draws the start; in the game the player loses (C§9)."""
         if state["game"] is None:
-            cells = self._cells(self._map(state))
+            cells = self._stored(state).cells
             return self._chosen(state, cells[rng.randrange(len(cells))], rng)
         game, messages = rules.timeout(self._game(state), state["order"].index(seat))
         return {**state, "game": state_to_json(game)}, [Event(self._event_data(state, m)) for m in messages]
 
     def view(self, state: JSON, seat: int) -> JSON:
         """What ``seat`` may know: the outline (its own plan), its own status, the public record."""
-        m = self._map(state)
+        m = self._stored(state).map
         engine_seat = state["order"].index(seat)
         outline = [[(r, c) in m.cells for c in range(m.cols)] for r in range(m.rows)]
         base: JSON = {"variant": state["options"]["variant"], "number": engine_seat + 1,
@@ -369,7 +402,7 @@ class PaperLabyrinthMode(ModeAdapter):
     def picture(self, state: JSON) -> str:
         """The map as it is now (walls blown, exits opened, items moved), every secret shown (admin only)."""
         if state["game"] is None:
-            return paper_map_svg(self._map(state))
+            return paper_map_svg(self._stored(state).map)
         game = self._game(state)
         piles = game.piles
         now = dataclasses.replace(

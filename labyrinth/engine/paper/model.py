@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Iterator, Mapping, TypeAlias
+from typing import AbstractSet, Iterator, Mapping, TypeAlias
 
 from labyrinth.engine.grid import DIRECTIONS, Direction
 
@@ -113,13 +113,15 @@ def outer_kind(m: PaperMap, pos: Pos, direction: Direction) -> Outer:
     return m.outer.get((pos, direction), Outer.WALL)
 
 
-def side(m: PaperMap, pos: Pos, direction: Direction) -> Side:
+def side(m: PaperMap, pos: Pos, direction: Direction, walls: AbstractSet[frozenset[Pos]] | None = None,
+         outer: Mapping[tuple[Pos, Direction], Outer] | None = None) -> Side:
     """What lies on ``direction``'s side of the cell ``pos``: open, an inner wall, or the outer
-    side's kind."""
+    side's kind. ``walls`` and ``outer``: the inner walls and outer sides as they are now in a game
+    (grenades blow walls and open exits), keyed like the map's; None reads the map's."""
     there = neighbour(m, pos, direction)
     if there is None:
-        return _OUTER_SIDE[outer_kind(m, pos, direction)]
-    return Side.INNER_WALL if frozenset((pos, there)) in m.walls else Side.OPEN
+        return _OUTER_SIDE[(m.outer if outer is None else outer).get((pos, direction), Outer.WALL)]
+    return Side.INNER_WALL if frozenset((pos, there)) in (m.walls if walls is None else walls) else Side.OPEN
 
 
 def outer_sides(m: PaperMap) -> Iterator[tuple[Pos, Direction]]:

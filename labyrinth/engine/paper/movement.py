@@ -1,8 +1,9 @@
 """Movement on a seed 002 map, without grenades: one step, the hole cycle move, the downstream move.
 
-Used by the map validator's reachability rule (C§8.5) and available to the rules engine (pass it a
-map whose ``walls`` / ``outer`` are the game's current ones). Items, mines, encephalitis and the
-messages are the rules engine's; this module only says where a player ends up.
+The one implementation of where a movement ends: the map validator's reachability rule (C§8.5) and
+the generator call it on the map, the rules engine on the live board (``step``'s ``walls`` and
+``outer``: the game's current ones; ``enter`` for stepping back in from outside). Items, mines,
+encephalitis and the messages are the rules engine's; this module only says where a player ends up.
 
 - A step crosses an open side to the neighbour; a wall, a closed exit or an indestructible outer
   wall stops it (a bump); an open exit leaves the labyrinth (``StepKind.EXIT``, the rules decide).
@@ -21,12 +22,23 @@ messages are the rules engine's; this module only says where a player ends up.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import Literal
+from typing import AbstractSet, Literal
 
 from labyrinth.engine.grid import DIRECTIONS, Direction
-from labyrinth.engine.paper.model import CellType, PaperMap, Pos, Side, hole_next, side, step_pos
+from labyrinth.engine.paper.model import (
+    CellType,
+    Outer,
+    PaperMap,
+    Pos,
+    Side,
+    flow_linked,
+    hole_next,
+    side,
+    step_pos,
+)
 
 RiverMode = Literal["deep", "shallow"]
 Variant = Literal["classic", "quantum"]
@@ -71,31 +83,41 @@ def _drift(m: PaperMap, pos: Pos) -> Pos | None:
     return None
 
 
-def step(m: PaperMap, pos: Pos, direction: Direction, river_mode: RiverMode) -> StepResult:
-    """One step from ``pos`` in ``direction`` (see the module docstring for the rules)."""
-    kind = side(m, pos, direction)
-    here = m.cells[pos]
+def step(m: PaperMap, pos: Pos, direction: Direction, river_mode: RiverMode,
+         walls: AbstractSet[frozenset[Pos]] | None = None,
+         outer: Mapping[tuple[Pos, Direction], Outer] | None = None) -> StepResult:
+    """One step from ``pos`` in ``direction`` (see the module docstring for the rules). ``walls`` and
+    ``outer``: the board as it is now in a game (the rules engine's live walls and outer sides);
+    None reads the map's (the validator, the generator)."""
+    kind = side(m, pos, direction, walls, outer)
     if kind is Side.OPEN_EXIT:
         return StepResult(StepKind.EXIT, pos, kind)
     if kind is not Side.OPEN:
         if river_mode == "deep" and (target := _drift(m, pos)) is not None:
             return StepResult(StepKind.WALL, target, kind, drifted=True)
         return StepResult(StepKind.WALL, pos, kind)
-    there = step_pos(pos, direction)
-    there_type = m.cells[there]
-    if river_mode == "shallow" and here in (CellType.RIVER, CellType.MOUTH):
-        if here is CellType.MOUTH and m.flow.get(there) == pos:
-            return StepResult(StepKind.REFUSED, pos, kind)
-        if m.flow.get(pos) == there or m.flow.get(there) == pos:
-            return StepResult(StepKind.MOVED, there, kind, entered=there, along_flow=True)
-    if there_type is CellType.HOLE:
+    return enter(m, step_pos(pos, direction), river_mode, came_from=pos)
+
+
+def enter(m: PaperMap, there: Pos, river_mode: RiverMode, came_from: Pos | None,
+          crossed: Side = Side.OPEN) -> StepResult:
+    """Stepping onto the cell ``there`` across an open side (``crossed``) from the cell ``came_from``,
+    or from outside the labyrinth (None: back in through an open exit, no shallow-river rule): the
+    shallow rivers' flow links, the hole cycle, the drift."""
+    if came_from is not None and river_mode == "shallow" and m.cells[came_from] in (CellType.RIVER,
+                                                                                    CellType.MOUTH):
+        if m.cells[came_from] is CellType.MOUTH and m.flow.get(there) == came_from:
+            return StepResult(StepKind.REFUSED, came_from, crossed)
+        if flow_linked(m, came_from, there):
+            return StepResult(StepKind.MOVED, there, crossed, entered=there, along_flow=True)
+    if m.cells[there] is CellType.HOLE:
         nxt = hole_next(m, there)
         if nxt is not None:
-            return StepResult(StepKind.MOVED, nxt, kind, entered=there, hole=True)
+            return StepResult(StepKind.MOVED, nxt, crossed, entered=there, hole=True)
     target = _drift(m, there)
     if target is not None:
-        return StepResult(StepKind.MOVED, target, kind, entered=there, drifted=True)
-    return StepResult(StepKind.MOVED, there, kind, entered=there)
+        return StepResult(StepKind.MOVED, target, crossed, entered=there, drifted=True)
+    return StepResult(StepKind.MOVED, there, crossed, entered=there)
 
 
 def cycle_move(m: PaperMap, pos: Pos) -> Pos | None:

@@ -21,11 +21,18 @@ from labyrinth.engine.paper.model import (
     PaperMap,
     Pos,
     Side,
-    flow_linked,
-    hole_next,
     is_source,
     neighbour,
+    side,
 )
+from labyrinth.engine.paper.movement import (
+    StepKind,
+    StepResult,
+    cycle_move,
+    downstream_move,
+    enter,
+)
+from labyrinth.engine.paper.movement import step as movement_step
 from labyrinth.engine.paper.requests import (
     Condition,
     Conditional,
@@ -93,12 +100,7 @@ def _msg(seat: int, code: str, text: str, **data: JSONValue) -> Message:
 
 def side_now(state: GameState, pos: Pos, direction: Direction) -> Side:
     """What lies on a side of a cell now (grenades change walls and exits)."""
-    there = neighbour(state.map, pos, direction)
-    if there is None:
-        kind = state.outer.get((pos, direction), Outer.WALL)
-        return {Outer.WALL: Side.OUTER_WALL, Outer.CLOSED_EXIT: Side.CLOSED_EXIT,
-                Outer.OPEN_EXIT: Side.OPEN_EXIT}[kind]
-    return Side.INNER_WALL if frozenset((pos, there)) in state.walls else Side.OPEN
+    return side(state.map, pos, direction, state.walls, state.outer)
 
 
 def players_on(state: GameState, pos: Pos) -> list[Player]:
@@ -526,52 +528,49 @@ class _Turn:
     # --- the movement ---
 
     def movement(self, step: Move | Downstream | Cycle) -> None:
+        """Where the movement ends is ``movement``'s (the validator's too), on the live board; the
+        answers and the arrival are the rules'."""
         p = self.p
         self.facts.moved = True
         if p.outside is not None:
             self.reenter(step)
             return
         start = p.pos
-        here = cell_type(self.s, start)
         m = self.s.map
         if isinstance(step, Cycle):
-            if here is not CellType.HOLE:
+            dest = cycle_move(m, start)
+            if dest is None:
                 self.facts.wall = True
                 self.say("no_hole", "Нельзя: ты не в Яме")
                 return
-            dest = hole_next(m, start)
-            assert dest is not None
             self.say("cycle", "Ход по циклу, попал в Яму", cell="hole")
             self.facts.cell = "hole"
             self.arrive(dest)
             return
         if isinstance(step, Downstream):
-            dest = m.flow.get(start)
-            if here is not CellType.RIVER or dest is None:
+            dest = downstream_move(m, start)
+            if dest is None:
                 self.facts.wall = True
                 self.say("no_river", "Нельзя: ты не в Реке (из Устья течения нет)")
                 return
             self.land_on_river_cell(dest, "downstream")
             return
         d = step.direction
-        kind = side_now(self.s, start, d)
-        if kind is Side.OPEN_EXIT:
+        result = movement_step(m, start, d, self.o.river_mode, self.s.walls, self.s.outer)
+        if result.kind is StepKind.EXIT:
             self.exit(d)
-            return
-        if kind is not Side.OPEN:
+        elif result.kind is StepKind.WALL:
             self.facts.wall = True
-            if here is CellType.RIVER and self.o.river_mode == "deep":
-                dest = m.flow[start]
+            if result.drifted:
+                dest = result.end
                 self.say("wall", "Туда нельзя, стенка, снесло по течению" + self.drift_tail(dest), drift=True,
                          cell=cell_type(self.s, dest).value)
                 self.facts.cell = cell_type(self.s, dest).value
                 self.arrive(dest)
             else:
                 self.say("wall", "Туда нельзя, стенка", drift=False)
-            return
-        target = neighbour(m, start, d)
-        assert target is not None
-        self.step_into(target, from_cell=start)
+        else:
+            self.entered(result)
 
     def drift_tail(self, dest: Pos) -> str:
         return ", попал в Устье" if cell_type(self.s, dest) is CellType.MOUTH else ", попал в Реку"
@@ -586,41 +585,31 @@ class _Turn:
         self.facts.cell = kind
         self.arrive(dest)
 
-    def step_into(self, target: Pos, from_cell: Pos | None) -> None:
-        """The player steps onto ``target``: the cell's effect (hole, drift), then the arrival."""
-        m = self.s.map
-        kind = cell_type(self.s, target)
-        shallow = self.o.river_mode == "shallow"
-        came_from = None if from_cell is None else cell_type(self.s, from_cell)
-        if shallow and from_cell is not None and came_from in (CellType.RIVER, CellType.MOUTH):
-            if came_from is CellType.MOUTH and m.flow.get(target) == from_cell:
-                self.facts.wall = True
-                self.say("inflow", "Нельзя, впадает река")
-                return
-            if flow_linked(m, from_cell, target):
-                self.say("shallow", "По реке в устье" if kind is CellType.MOUTH else "По реке",
-                         cell=kind.value)
-                self.facts.cell = kind.value
-                self.arrive(target)
-                return
-        if kind is CellType.HOLE:
-            dest = hole_next(m, target)
-            assert dest is not None
+    def entered(self, result: StepResult) -> None:
+        """The answer to stepping onto a cell (``movement.step`` or ``enter`` said what happened: refused
+        from the mouth, along the flow, a hole, a drift, or plain), then the arrival where it ended."""
+        if result.kind is StepKind.REFUSED:
+            self.facts.wall = True
+            self.say("inflow", "Нельзя, впадает река")
+            return
+        assert result.kind is StepKind.MOVED and result.entered is not None
+        dest = result.end
+        kind = cell_type(self.s, dest)
+        if result.along_flow:
+            self.say("shallow", "По реке в устье" if kind is CellType.MOUTH else "По реке", cell=kind.value)
+            self.facts.cell = kind.value
+        elif result.hole:
             self.say("moved", CELL_PHRASE["hole"], cell="hole")
             self.facts.cell = "hole"
-            self.arrive(dest)
-            return
-        if kind is CellType.RIVER:
-            dest = m.flow[target]
-            tail = ", снесло в Устье" if cell_type(self.s, dest) is CellType.MOUTH else ", снесло по течению"
-            self.say("drifted", "Попал в Реку" + tail, cell=cell_type(self.s, dest).value)
-            self.facts.cell = cell_type(self.s, dest).value
-            self.arrive(dest)
-            return
-        reported = self.reported_cell(self.p, target)
-        self.say("moved", CELL_PHRASE[reported], cell=reported)
-        self.facts.cell = reported
-        self.arrive(target)
+        elif result.drifted:
+            tail = ", снесло в Устье" if kind is CellType.MOUTH else ", снесло по течению"
+            self.say("drifted", "Попал в Реку" + tail, cell=kind.value)
+            self.facts.cell = kind.value
+        else:
+            reported = self.reported_cell(self.p, dest)
+            self.say("moved", CELL_PHRASE[reported], cell=reported)
+            self.facts.cell = reported
+        self.arrive(dest)
 
     def exit(self, d: Direction) -> None:
         p = self.p
@@ -648,7 +637,7 @@ class _Turn:
         p.outside = None
         self.from_outside = True
         self.say("reentered", "Вернулся в лабиринт")
-        self.step_into(p.pos, from_cell=None)
+        self.entered(enter(self.s.map, p.pos, self.o.river_mode, came_from=None, crossed=Side.OPEN_EXIT))
 
     def eliminate(self) -> None:
         p = self.p

@@ -6,8 +6,7 @@ JSON in the match row); the JSON holds secrets (positions, the map) and is never
 """
 from __future__ import annotations
 
-import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from labyrinth.engine.grid import Direction
@@ -121,11 +120,32 @@ class GameState:
         return found
 
     def copy(self) -> GameState:
-        """A deep copy sharing the (frozen, never changed) map and options."""
-        return copy.deepcopy(self, {id(self.map): self.map, id(self.options): self.options})
+        """A deep copy sharing only immutable parts: the (frozen, never changed) map and options, the
+        positions, enums and frozensets, the result and the last answers' frozen messages (the rules
+        replace a seat's answers, never change one). Written out rather than ``copy.deepcopy`` (each
+        ``rules.apply`` copies; deepcopy walks every value); tests check that no mutable object is
+        shared with the original."""
+        return replace(
+            self,
+            players=[replace(p, slot=_slot_copy(p.slot)) for p in self.players],
+            walls=set(self.walls),
+            outer=dict(self.outer),
+            piles={pos: replace(pile, treasures=list(pile.treasures),
+                                corpses=[replace(c) for c in pile.corpses])
+                   for pos, pile in self.piles.items()},
+            ticks={pos: replace(tick) for pos, tick in self.ticks.items()},
+            bumped=dict(self.bumped),
+            last={seat: list(msgs) for seat, msgs in self.last.items()},
+        )
 
     def in_game(self) -> list[Player]:
         return [p for p in self.players if p.in_game]
+
+
+def _slot_copy(slot: Slot | None) -> Slot | None:
+    if slot is None:
+        return None
+    return replace(slot, corpse=None if slot.corpse is None else replace(slot.corpse))
 
 
 # --- JSON --------------------------------------------------------------------------------------------
@@ -216,8 +236,10 @@ def state_to_json(state: GameState) -> dict[str, JSONValue]:
     }
 
 
-def state_from_json(data: dict[str, Any]) -> GameState:
-    """The inverse of ``state_to_json``: ``state_from_json(state_to_json(s)) == s``."""
+def state_from_json(data: dict[str, Any], *, game_map: PaperMap | None = None) -> GameState:
+    """The inverse of ``state_to_json``: ``state_from_json(state_to_json(s)) == s``. ``game_map``: the
+    map ``data["map"]`` holds, already parsed by the caller (it is used as it is, not checked; a host
+    passes it only when ``data["map"] == map_to_json(game_map)``); None parses ``data["map"]``."""
     players = []
     for p in data["players"]:
         slot = None
@@ -244,12 +266,18 @@ def state_from_json(data: dict[str, Any]) -> GameState:
     if data["result"] is not None:
         res = data["result"]
         result = Result(kind=res["kind"], seat=res["seat"], reason=res["reason"])
+    m = map_from_json(data["map"]) if game_map is None else game_map
+    # walls and outer sides no grenade has changed are the map's (both JSON lists are sorted alike)
+    walls = (set(m.walls) if data["walls"] == data["map"]["walls"]
+             else {frozenset(_pos(p) for p in w) for w in data["walls"]})
+    outer = (dict(m.outer) if data["outer"] == data["map"]["outer"]
+             else {((int(r), int(c)), Direction(d)): Outer(k) for r, c, d, k in data["outer"]})
     return GameState(
-        map=map_from_json(data["map"]),
+        map=m,
         options=Options(**data["options"]),
         players=players,
-        walls={frozenset(_pos(p) for p in w) for w in data["walls"]},
-        outer={((int(r), int(c)), Direction(d)): Outer(k) for r, c, d, k in data["outer"]},
+        walls=walls,
+        outer=outer,
         piles=piles,
         ticks={(int(r), int(c)): Tick(seat=int(s), woken_turn=int(t), infectious=bool(i))
                for r, c, s, t, i in data["ticks"]},
