@@ -51,10 +51,13 @@ def valid_targets(attacker: Fighter, combatants: Iterable[F]) -> tuple[F, ...]:
         if (c.kind is _ENEMY) is enemy or c.hp <= 0 or c.fled:
             continue
         opponents.append(c)
-        if c.effects:
-            if c.has("provocation"):
+        effects = c.effects
+        if effects:
+            # A working copy's effects are a dict by name, a Combatant's a tuple: one scan of it.
+            names = effects if isinstance(effects, dict) else [effect.name for effect in effects]
+            if "provocation" in names:
                 provokers.append(c)
-            if c.has("camouflage"):
+            if "camouflage" in names:
                 continue
         visible.append(c)
     if provokers:
