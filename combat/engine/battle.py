@@ -307,20 +307,30 @@ def _carrier_turn_over(w: _Work, carrier_id: str) -> None:
 
 
 def _end_turn(w: _Work) -> None:
-    actor = w.cast[w.order[w.turn_index]]
-    actor_id = actor.id
-    # Version 2: a carrier of haste at the end of a regular turn gets one extra turn of its own,
-    # after this turn's end-of-turn effects (so haste for 1 turn still gives the extra turn).
-    hasted = w.hasted_turns and w.extra_actions_used == 0 and bool(actor.effects) and actor.has("haste")
-    _carrier_turn_over(w, actor_id)
+    actor_id = w.order[w.turn_index]
+    actor = w.cast[actor_id]
+    hasted = False
+    if actor.effects:  # (a creature without effects has nothing to tick)
+        # Version 2: a carrier of haste at the end of a regular turn gets one extra turn of its
+        # own, after this turn's end-of-turn effects (so haste for 1 turn still gives it).
+        hasted = w.hasted_turns and w.extra_actions_used == 0 and actor.has("haste")
+        _carrier_turn_over(w, actor_id)
     w.events.append(E.TurnEnded(actor_id))
     if w.outcome is not _ONGOING:
         return
-    actor = w.cast[actor_id]
-    if hasted and actor.hp > 0 and not actor.fled:
-        w.extra_actions_used = 1
-        w.turn_open = False  # _begin_turn starts the same slot's extra turn
-        w.events.append(E.ExtraTurn(actor_id))
+    if hasted:
+        actor = w.cast[actor_id]
+        if actor.hp > 0 and not actor.fled:
+            w.extra_actions_used = 1
+            w.turn_open = False  # _advance starts the same slot's extra turn
+            w.events.append(E.ExtraTurn(actor_id))
+            return
+    # _next_slot, its usual case inlined
+    index = w.turn_index + 1
+    if index < len(w.order):
+        w.turn_open = False
+        w.extra_actions_used = 0
+        w.turn_index = index
         return
     _next_slot(w)
 
@@ -344,18 +354,6 @@ def _next_slot(w: _Work) -> None:
         return
     w.round += 1
     w.events.append(E.RoundStarted(w.round))
-
-
-def _begin_turn(w: _Work) -> None:
-    actor = w.cast[w.order[w.turn_index]]
-    if actor.hp <= 0 or actor.fled:
-        _next_slot(w)
-        return
-    w.turn_open = True
-    w.events.append(E.TurnStarted(actor.id, w.round))
-    if actor.effects and actor.has("stun"):
-        w.events.append(E.TurnSkipped(actor.id, "stunned"))
-        _end_turn(w)
 
 
 def _after_turn_action(w: _Work) -> None:
@@ -417,25 +415,35 @@ def _attack(w: _Work, attacker_id: str, target_id: str, rng: random.Random) -> N
         w.check_over()
 
 
-def _enemy_turn(w: _Work, rng: random.Random) -> None:
-    actor = w.current
+def _enemy_turn(w: _Work, actor: Combatant | _Fighter, rng: random.Random) -> None:
     target = choose_target(actor, w.cast.values(), w.rules, rng)
     if target is None:  # unreachable while the battle is on; kept so the loop cannot spin
         _end_turn(w)
         return
     _attack(w, actor.id, target.id, rng)
-    _after_turn_action(w)
+    if w.outcome is _ONGOING:
+        _after_turn_action(w)
 
 
 def _advance(w: _Work, rng: random.Random) -> None:
     """Resolve turns until a player must act or the battle is over."""
+    cast, order, events = w.cast, w.order, w.events
     while w.outcome is _ONGOING:
+        actor = cast[order[w.turn_index]]
         if not w.turn_open:
-            _begin_turn(w)
-            continue
-        if w.cast[w.order[w.turn_index]].kind is _PLAYER:
+            # The slot's turn begins (the dead and the fled have none).
+            if actor.hp <= 0 or actor.fled:
+                _next_slot(w)
+                continue
+            w.turn_open = True
+            events.append(E.TurnStarted(actor.id, w.round))
+            if actor.effects and actor.has("stun"):
+                events.append(E.TurnSkipped(actor.id, "stunned"))
+                _end_turn(w)
+                continue
+        if actor.kind is _PLAYER:
             return
-        _enemy_turn(w, rng)
+        _enemy_turn(w, actor, rng)
 
 
 # --- public API -------------------------------------------------------------------------------
