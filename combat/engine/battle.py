@@ -3,13 +3,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from hashlib import sha512
 
 from combat.engine import actions as A
 from combat.engine import events as E
 from combat.engine.ai import choose_target, valid_targets
 from combat.engine.damage import base_damage_from, roll_from, round_half_up
-from combat.engine.effects import NO_EFFECT, ApplyOutcome, EffectDict, apply_into, tick_into
+from combat.engine.effects import ApplyOutcome, EffectDict, apply_into, tick_into
 from combat.engine.rules import CombatRules
 from combat.engine.state import (
     ENGINE_VERSION,
@@ -70,24 +69,10 @@ def rng_for(seed: int, step: int) -> random.Random:
     A string seed is hashed with SHA-512 by random.Random, so the stream is the same in every
     process; the server never needs to store a generator state, only seed and step.
     """
-    text = f"deepdelve-combat/{seed}/{step}".encode()
-    # What random.Random(text) does (seed version 2: the text and its SHA-512 as one integer),
-    # without its Python-level dispatch; tests/combat/engine pins the two streams equal.
-    rng = _new_random(random.Random)
-    _seed_random(rng, int.from_bytes(text + sha512(text).digest()))
-    rng.gauss_next = None
-    return rng
-
-
-_new_random = random.Random.__new__
-_seed_random = random.Random.__mro__[1].seed  # _random.Random.seed: the C seeding of an int
+    return random.Random(f"deepdelve-combat/{seed}/{step}")
 
 
 _NO_EFFECTS: EffectDict = {}  # read only: the effects of a creature that carries none
-
-
-def _mag(effects: EffectDict, name: str) -> float:
-    return (effects.get(name) or NO_EFFECT).magnitude
 
 
 class _Fighter:
@@ -286,10 +271,10 @@ def _carrier_turn_over(w: _Work, carrier_id: str) -> None:
         return
     carrier = w.fighter(carrier_id)
     effects = carrier.effects
-    regeneration = _mag(effects, "regeneration")
-    if regeneration > 0:
+    regeneration = effects.get("regeneration")
+    if regeneration is not None and regeneration.magnitude > 0:
         boost = 1 + carrier.stats.metabolism * w.rules.metabolism_regen_per_point
-        w.heal(carrier, round_half_up(regeneration * boost), "regeneration")
+        w.heal(carrier, round_half_up(regeneration.magnitude * boost), "regeneration")
     for name in DOT_EFFECTS:
         dot = effects.get(name)
         if dot is None:
@@ -550,20 +535,37 @@ def _flight_possible(state: BattleState) -> bool:
     return True
 
 
+# The actions allowed_actions lists, by (kind, actor, target or potion): actions are immutable
+# values, so the same one serves every state that allows it (a player is offered the same few
+# actions turn after turn). Emptied when it grows past _ACTION_MEMO_SIZE.
+_action_memo: dict[tuple[str, str, str], A.Action] = {}
+_ACTION_MEMO_SIZE = 4096
+
+
+def _memo_action(kind: type[A.AttackAction] | type[A.DrinkPotion], actor_id: str, other: str) -> A.Action:
+    if len(_action_memo) >= _ACTION_MEMO_SIZE:
+        _action_memo.clear()
+    made = _action_memo[kind.kind, actor_id, other] = kind(actor_id, other)
+    return made
+
+
 def allowed_actions(state: BattleState) -> tuple[A.Action, ...]:
     """Every action the awaiting player may take now (Timeout is the server's, not listed)."""
     actor = _awaiting(state)
     if actor is None:
         return ()
     actor_id = actor.id
-    found: list[A.Action] = [A.AttackAction(actor_id, t.id) for t in _awaiting_targets(state, actor)]
+    memo = _action_memo.get
+    found: list[A.Action] = [memo(("attack", actor_id, t.id)) or _memo_action(A.AttackAction, actor_id, t.id)
+                             for t in _awaiting_targets(state, actor)]
     potions = actor.potions
     if potions:
         seen: set[str] = set()
         for potion in potions:
-            if potion.id not in seen:
-                seen.add(potion.id)
-                found.append(A.DrinkPotion(actor_id, potion.id))
+            potion_id = potion.id
+            if potion_id not in seen:
+                seen.add(potion_id)
+                found.append(memo(("drink", actor_id, potion_id)) or _memo_action(A.DrinkPotion, actor_id, potion_id))
     if len(actor.weapons) > 1:
         found.extend(
             A.SwitchWeapon(actor_id, slot) for slot in range(len(actor.weapons)) if slot != actor.active_weapon
