@@ -565,7 +565,8 @@ def allowed_actions(state: BattleState) -> tuple[A.Action, ...]:
             potion_id = potion.id
             if potion_id not in seen:
                 seen.add(potion_id)
-                found.append(memo(("drink", actor_id, potion_id)) or _memo_action(A.DrinkPotion, actor_id, potion_id))
+                found.append(memo(("drink", actor_id, potion_id))
+                             or _memo_action(A.DrinkPotion, actor_id, potion_id))
     if len(actor.weapons) > 1:
         found.extend(
             A.SwitchWeapon(actor_id, slot) for slot in range(len(actor.weapons)) if slot != actor.active_weapon

@@ -110,7 +110,9 @@ class Potion:
         _check_potion(self.kind, self.heal, self.effect, self.stat, self.amount)
 
 
-def _check_potion(kind: PotionKind, heal: int, effect: EffectSpec | None, stat: str | None, amount: int) -> None:
+def _check_potion(
+    kind: PotionKind, heal: int, effect: EffectSpec | None, stat: str | None, amount: int
+) -> None:
     if kind is PotionKind.HEALING and heal <= 0:
         raise ValueError("a healing potion heals a positive amount")
     if kind is PotionKind.EFFECT and effect is None:
@@ -170,7 +172,9 @@ class Combatant:
         return False
 
 
-def _check_combatant(combatant_id: str, hp: int, max_hp: int, weapons: tuple[Weapon, ...], active_weapon: int) -> None:
+def _check_combatant(
+    combatant_id: str, hp: int, max_hp: int, weapons: tuple[Weapon, ...], active_weapon: int
+) -> None:
     if not 0 <= hp <= max_hp:
         raise ValueError(f"{combatant_id}: hp must be within [0, max_hp]")
     if weapons and not 0 <= active_weapon < len(weapons):
@@ -358,7 +362,8 @@ def _member(table: Mapping[str, Any], enum_type: type[enum.Enum], value: Any) ->
 
 
 def _spec(data: Mapping[str, Any]) -> EffectSpec:
-    values = {"name": data["name"], "turns": data["turns"], "magnitude": data["magnitude"], "chance": data["chance"]}
+    values = {"name": data["name"], "turns": data["turns"], "magnitude": data["magnitude"],
+              "chance": data["chance"]}
     _check_spec(values["name"], values["chance"])
     return unchecked(EffectSpec, values)
 
@@ -370,8 +375,9 @@ def _weapon(data: Mapping[str, Any]) -> Weapon:
 
 def _potion(data: Mapping[str, Any]) -> Potion:
     effect = data["effect"]
-    values = {"id": data["id"], "kind": _member(_POTION_KINDS, PotionKind, data["kind"]), "heal": data["heal"],
-              "effect": _spec(effect) if effect else None, "stat": data["stat"], "amount": data["amount"]}
+    values = {"id": data["id"], "kind": _member(_POTION_KINDS, PotionKind, data["kind"]),
+              "heal": data["heal"], "effect": _spec(effect) if effect else None, "stat": data["stat"],
+              "amount": data["amount"]}
     _check_potion(values["kind"], values["heal"], values["effect"], values["stat"], values["amount"])
     return unchecked(Potion, values)
 

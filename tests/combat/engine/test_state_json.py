@@ -68,15 +68,17 @@ def _by_constructors(data: dict[str, Any]) -> BattleState:
             weapons=tuple(Weapon(w["name"], w["damage"], w["kind"], tuple(spec(s) for s in w["on_hit"]))
                           for w in c["weapons"]),
             active_weapon=c["active_weapon"], armor=c["armor"],
-            potions=tuple(Potion(p["id"], PotionKind(p["kind"]), p["heal"], spec(p["effect"]) if p["effect"] else None,
-                                 p["stat"], p["amount"]) for p in c["potions"]),
+            potions=tuple(Potion(p["id"], PotionKind(p["kind"]), p["heal"],
+                                 spec(p["effect"]) if p["effect"] else None, p["stat"], p["amount"])
+                          for p in c["potions"]),
             amulets=tuple(spec(s) for s in c["amulets"]),
             effects=tuple(ActiveEffect.from_dict(e) for e in c["effects"]),
             is_boss=c["is_boss"], fled=c["fled"],
         )
 
     return BattleState(
-        seed=data["seed"], combatants=tuple(combatant(c) for c in data["combatants"]), order=tuple(data["order"]),
+        seed=data["seed"], combatants=tuple(combatant(c) for c in data["combatants"]),
+        order=tuple(data["order"]),
         rules=CombatRules.from_dict(data["rules"]), round=data["round"], turn_index=data["turn_index"],
         turn_open=data["turn_open"], extra_actions_used=data["extra_actions_used"], step=data["step"],
         outcome=Outcome(data["outcome"]), version=data["version"],
@@ -92,7 +94,9 @@ def test_loaded_states_are_the_constructors_values_field_for_field() -> None:
         assert repr(loaded) == repr(_by_constructors(data))
         # The same types too (an enum member, not its text; a tuple, not a list).
         for mine, theirs in zip(loaded.combatants, _by_constructors(data).combatants):
-            assert {k: type(v) for k, v in vars(mine).items()} == {k: type(v) for k, v in vars(theirs).items()}
+            assert [(k, type(v)) for k, v in vars(mine).items()] == [
+                (k, type(v)) for k, v in vars(theirs).items()
+            ]
         assert json.dumps(loaded.to_dict()) == json.dumps(data)
 
 
@@ -121,16 +125,19 @@ BREAKAGES: list[tuple[str, Callable[[dict[str, Any]], None]]] = [
 
 
 @pytest.mark.parametrize("name, breakage", BREAKAGES, ids=[name for name, _ in BREAKAGES])
-def test_a_bad_combatant_fails_as_its_constructor_does(name: str, breakage: Callable[[dict[str, Any]], None]) -> None:
+def test_a_bad_combatant_fails_as_its_constructor_does(
+    name: str, breakage: Callable[[dict[str, Any]], None]
+) -> None:
     data = _combatant_json()
     breakage(data)
     with pytest.raises(Exception) as by_constructor:
-        _by_constructors({"seed": 1, "combatants": [data], "order": [], "rules": {}, "round": 1, "turn_index": 0,
-                          "turn_open": False, "extra_actions_used": 0, "step": 0, "outcome": "ongoing",
-                          "version": 2})
+        _by_constructors({"seed": 1, "combatants": [data], "order": [], "rules": {}, "round": 1,
+                          "turn_index": 0, "turn_open": False, "extra_actions_used": 0, "step": 0,
+                          "outcome": "ongoing", "version": 2})
     with pytest.raises(Exception) as by_loader:
         combatant_from_dict(data)
-    assert (type(by_loader.value), str(by_loader.value)) == (type(by_constructor.value), str(by_constructor.value))
+    mine, theirs = by_loader.value, by_constructor.value
+    assert (type(mine), str(mine)) == (type(theirs), str(theirs))
 
 
 def test_missing_stats_default_to_zero_as_in_the_constructor() -> None:
@@ -157,7 +164,9 @@ def test_each_event_type_dumps_as_the_generic_to_dict() -> None:
         assert cls.to_dict is not Event.to_dict
 
 
-def test_allowed_actions_reuse_equal_actions_and_their_memo_stays_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_allowed_actions_reuse_equal_actions_and_their_memo_stays_bounded(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     states, _ = _states_and_events(3)
     waiting = [s for s in states if not s.over]
     first = [allowed_actions(s) for s in waiting]
