@@ -80,6 +80,7 @@ def action_from_dict(data: Mapping[str, Any]) -> Action:
     return cls(**{f.name: data[f.name] for f in dataclasses.fields(cls)})
 
 
+@quick_init
 @dataclass(frozen=True)
 class Success:
     """The action applied: the new state and the events it produced, in order."""

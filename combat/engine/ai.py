@@ -25,9 +25,8 @@ class Fighter(Protocol):
     def fled(self) -> bool: ...
 
     @property
-    def effects(self) -> Collection[Any]: ...
-
-    def has(self, effect: str) -> bool: ...
+    def effects(self) -> Collection[Any]:
+        """A Combatant's tuple of ActiveEffect, or a working copy's dict of them by name."""
 
 
 F = TypeVar("F", bound=Fighter)
@@ -51,11 +50,24 @@ def valid_targets(attacker: Fighter, combatants: Iterable[F]) -> tuple[F, ...]:
         if (c.kind is _ENEMY) is enemy or c.hp <= 0 or c.fled:
             continue
         opponents.append(c)
-        if c.effects:
-            if c.has("provocation"):
-                provokers.append(c)
-            if c.has("camouflage"):
-                continue
+        effects = c.effects
+        if effects:
+            # A working copy's effects are a dict by name; a Combatant's a tuple, scanned once.
+            if isinstance(effects, dict):
+                if "provocation" in effects:
+                    provokers.append(c)
+                if "camouflage" in effects:
+                    continue
+            else:
+                hidden = False
+                for effect in effects:
+                    name = effect.name
+                    if name == "provocation":
+                        provokers.append(c)
+                    elif name == "camouflage":
+                        hidden = True
+                if hidden:
+                    continue
         visible.append(c)
     if provokers:
         return tuple(provokers)

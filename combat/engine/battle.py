@@ -8,7 +8,7 @@ from combat.engine import actions as A
 from combat.engine import events as E
 from combat.engine.ai import choose_target, valid_targets
 from combat.engine.damage import base_damage_from, roll_from, round_half_up
-from combat.engine.effects import NO_EFFECT, ApplyOutcome, EffectDict, apply_into, tick_into
+from combat.engine.effects import ApplyOutcome, EffectDict, apply_into, tick_into
 from combat.engine.rules import CombatRules
 from combat.engine.state import (
     ENGINE_VERSION,
@@ -73,10 +73,6 @@ def rng_for(seed: int, step: int) -> random.Random:
 
 
 _NO_EFFECTS: EffectDict = {}  # read only: the effects of a creature that carries none
-
-
-def _mag(effects: EffectDict, name: str) -> float:
-    return (effects.get(name) or NO_EFFECT).magnitude
 
 
 class _Fighter:
@@ -275,10 +271,10 @@ def _carrier_turn_over(w: _Work, carrier_id: str) -> None:
         return
     carrier = w.fighter(carrier_id)
     effects = carrier.effects
-    regeneration = _mag(effects, "regeneration")
-    if regeneration > 0:
+    regeneration = effects.get("regeneration")
+    if regeneration is not None and regeneration.magnitude > 0:
         boost = 1 + carrier.stats.metabolism * w.rules.metabolism_regen_per_point
-        w.heal(carrier, round_half_up(regeneration * boost), "regeneration")
+        w.heal(carrier, round_half_up(regeneration.magnitude * boost), "regeneration")
     for name in DOT_EFFECTS:
         dot = effects.get(name)
         if dot is None:
@@ -296,20 +292,30 @@ def _carrier_turn_over(w: _Work, carrier_id: str) -> None:
 
 
 def _end_turn(w: _Work) -> None:
-    actor = w.cast[w.order[w.turn_index]]
-    actor_id = actor.id
-    # Version 2: a carrier of haste at the end of a regular turn gets one extra turn of its own,
-    # after this turn's end-of-turn effects (so haste for 1 turn still gives the extra turn).
-    hasted = w.hasted_turns and actor.has("haste") and w.extra_actions_used == 0
-    _carrier_turn_over(w, actor_id)
+    actor_id = w.order[w.turn_index]
+    actor = w.cast[actor_id]
+    hasted = False
+    if actor.effects:  # (a creature without effects has nothing to tick)
+        # Version 2: a carrier of haste at the end of a regular turn gets one extra turn of its
+        # own, after this turn's end-of-turn effects (so haste for 1 turn still gives it).
+        hasted = w.hasted_turns and w.extra_actions_used == 0 and actor.has("haste")
+        _carrier_turn_over(w, actor_id)
     w.events.append(E.TurnEnded(actor_id))
     if w.outcome is not _ONGOING:
         return
-    actor = w.cast[actor_id]
-    if hasted and actor.hp > 0 and not actor.fled:
-        w.extra_actions_used = 1
-        w.turn_open = False  # _begin_turn starts the same slot's extra turn
-        w.events.append(E.ExtraTurn(actor_id))
+    if hasted:
+        actor = w.cast[actor_id]
+        if actor.hp > 0 and not actor.fled:
+            w.extra_actions_used = 1
+            w.turn_open = False  # _advance starts the same slot's extra turn
+            w.events.append(E.ExtraTurn(actor_id))
+            return
+    # _next_slot, its usual case inlined
+    index = w.turn_index + 1
+    if index < len(w.order):
+        w.turn_open = False
+        w.extra_actions_used = 0
+        w.turn_index = index
         return
     _next_slot(w)
 
@@ -335,18 +341,6 @@ def _next_slot(w: _Work) -> None:
     w.events.append(E.RoundStarted(w.round))
 
 
-def _begin_turn(w: _Work) -> None:
-    actor = w.cast[w.order[w.turn_index]]
-    if actor.hp <= 0 or actor.fled:
-        _next_slot(w)
-        return
-    w.turn_open = True
-    w.events.append(E.TurnStarted(actor.id, w.round))
-    if actor.has("stun"):
-        w.events.append(E.TurnSkipped(actor.id, "stunned"))
-        _end_turn(w)
-
-
 def _after_turn_action(w: _Work) -> None:
     """An attack used the turn's action: the turn ends (version 1: haste grants one more action)."""
     if w.outcome is not _ONGOING:
@@ -363,60 +357,78 @@ def _after_turn_action(w: _Work) -> None:
 
 
 def _attack(w: _Work, attacker_id: str, target_id: str, rng: random.Random) -> None:
-    # The attack changes only the target; the attacker needs a working copy only for its effects.
-    attacker = w.cast[attacker_id]
+    cast = w.cast
+    # The attack changes only the target: the attacker needs no working copy, only its effects by
+    # name (a Combatant's tuple as a dict, read only).
+    attacker = cast[attacker_id]
+    carried = attacker.effects
     mine: EffectDict
-    if isinstance(attacker, _Fighter):
-        mine = attacker.effects
-    elif attacker.effects:
-        attacker = w.fighter(attacker_id)
-        mine = attacker.effects
+    if isinstance(carried, dict):
+        mine = carried
+    elif carried:
+        mine = {effect.name: effect for effect in carried}
     else:
         mine = _NO_EFFECTS
-    target = w.fighter(target_id)
+    target = cast[target_id]
+    if not isinstance(target, _Fighter):
+        target = cast[target_id] = _Fighter(target)
     weapons = attacker.weapons
-    weapon = weapons[attacker.active_weapon] if weapons else FISTS
-    w.events.append(E.Attack(attacker_id, target_id, weapon.name))
+    active = attacker.active_weapon
+    weapon = weapons[active] if weapons else FISTS
+    events = w.events
+    events.append(E.Attack(attacker_id, target_id, weapon.name))
     rules = w.rules
     stats = attacker.stats
-    roll = roll_from(rng, rules, stats, base_damage_from(rules, weapons, attacker.active_weapon, stats.strength),
+    roll = roll_from(rng, rules, stats, base_damage_from(rules, weapons, active, stats.strength),
                      mine, target.armor, target.effects, target.hp)
-    if not roll.hit:
-        w.events.append(E.Miss(attacker.id, target.id))
+    if roll is None:
+        events.append(E.Miss(attacker_id, target_id))
         return
-    if roll.critical:
-        w.events.append(E.Critical(attacker.id, target.id))
-    w.damage(target, roll.damage, "attack")
-    if roll.curse_kills:
-        w.events.append(E.CurseStruck(target.id))
+    critical, damage, curse_kills = roll
+    if critical:
+        events.append(E.Critical(attacker_id, target_id))
+    w.damage(target, damage, "attack")
+    if curse_kills:
+        events.append(E.CurseStruck(target_id))
         w.damage(target, target.hp, "curse")
     for spec in weapon.on_hit:
         if target.hp <= 0 or target.fled:
             break
         if spec.chance >= 1.0 or rng.random() < spec.chance:
             w.apply(target, spec)
-    w.check_over()
+    if w.checked_at != w.departures:  # (check_over has nothing to do otherwise)
+        w.check_over()
 
 
-def _enemy_turn(w: _Work, rng: random.Random) -> None:
-    actor = w.current
+def _enemy_turn(w: _Work, actor: Combatant | _Fighter, rng: random.Random) -> None:
     target = choose_target(actor, w.cast.values(), w.rules, rng)
     if target is None:  # unreachable while the battle is on; kept so the loop cannot spin
         _end_turn(w)
         return
     _attack(w, actor.id, target.id, rng)
-    _after_turn_action(w)
+    if w.outcome is _ONGOING:
+        _after_turn_action(w)
 
 
 def _advance(w: _Work, rng: random.Random) -> None:
     """Resolve turns until a player must act or the battle is over."""
+    cast, order, events = w.cast, w.order, w.events
     while w.outcome is _ONGOING:
+        actor = cast[order[w.turn_index]]
         if not w.turn_open:
-            _begin_turn(w)
-            continue
-        if w.cast[w.order[w.turn_index]].kind is _PLAYER:
+            # The slot's turn begins (the dead and the fled have none).
+            if actor.hp <= 0 or actor.fled:
+                _next_slot(w)
+                continue
+            w.turn_open = True
+            events.append(E.TurnStarted(actor.id, w.round))
+            if actor.effects and actor.has("stun"):
+                events.append(E.TurnSkipped(actor.id, "stunned"))
+                _end_turn(w)
+                continue
+        if actor.kind is _PLAYER:
             return
-        _enemy_turn(w, rng)
+        _enemy_turn(w, actor, rng)
 
 
 # --- public API -------------------------------------------------------------------------------
@@ -484,41 +496,83 @@ def resolve_enemy_turns(state: BattleState, *, rng: random.Random | None = None)
     return A.Success(w.freeze(), tuple(w.events))
 
 
-# The awaiting player's valid targets in the last state asked about: allowed_actions and act's
-# refusal check on the same state (the usual request) compute them once. The entry holds the
-# state itself, so an identity match is always that very (immutable) state.
-_last_targets: tuple[BattleState, Combatant, tuple[Combatant, ...]] | None = None
+# The awaiting player and their valid targets in the last state asked about: allowed_actions and
+# act's refusal check on the same state (the usual request) compute them once. The entry holds
+# the state itself, so an identity match is always that very (immutable) state; it is replaced
+# whole, never changed in place. The targets are computed when first needed (None until then).
+_last_awaiting: tuple[BattleState, Combatant | None, tuple[Combatant, ...] | None] | None = None
+
+
+def _awaiting(state: BattleState) -> Combatant | None:
+    global _last_awaiting
+    last = _last_awaiting
+    if last is not None and last[0] is state:
+        return last[1]
+    actor = state.awaiting_player
+    _last_awaiting = (state, actor, None)
+    return actor
 
 
 def _awaiting_targets(state: BattleState, actor: Combatant) -> tuple[Combatant, ...]:
-    global _last_targets
-    last = _last_targets
-    if last is not None and last[0] is state and last[1] is actor:
+    global _last_awaiting
+    last = _last_awaiting
+    if last is not None and last[0] is state and last[1] is actor and last[2] is not None:
         return last[2]
     targets = valid_targets(actor, state.combatants)
-    _last_targets = (state, actor, targets)
+    _last_awaiting = (state, actor, targets)
     return targets
+
+
+def _flight_possible(state: BattleState) -> bool:
+    """Neither a boss (state.has_boss) nor the battle's one flight taken (flight_taken): one pass."""
+    one_flight = one_flight_per_battle(state.version)
+    for c in state.combatants:
+        if c.kind is _ENEMY:
+            if c.is_boss:
+                return False
+        elif one_flight and c.fled and c.kind is _PLAYER:
+            return False
+    return True
+
+
+# The actions allowed_actions lists, by (kind, actor, target or potion): actions are immutable
+# values, so the same one serves every state that allows it (a player is offered the same few
+# actions turn after turn). Emptied when it grows past _ACTION_MEMO_SIZE.
+_action_memo: dict[tuple[str, str, str], A.Action] = {}
+_ACTION_MEMO_SIZE = 4096
+
+
+def _memo_action(kind: type[A.AttackAction] | type[A.DrinkPotion], actor_id: str, other: str) -> A.Action:
+    if len(_action_memo) >= _ACTION_MEMO_SIZE:
+        _action_memo.clear()
+    made = _action_memo[kind.kind, actor_id, other] = kind(actor_id, other)
+    return made
 
 
 def allowed_actions(state: BattleState) -> tuple[A.Action, ...]:
     """Every action the awaiting player may take now (Timeout is the server's, not listed)."""
-    actor = state.awaiting_player
+    actor = _awaiting(state)
     if actor is None:
         return ()
     actor_id = actor.id
-    found: list[A.Action] = [A.AttackAction(actor_id, t.id) for t in _awaiting_targets(state, actor)]
-    if actor.potions:
+    memo = _action_memo.get
+    found: list[A.Action] = [memo(("attack", actor_id, t.id)) or _memo_action(A.AttackAction, actor_id, t.id)
+                             for t in _awaiting_targets(state, actor)]
+    potions = actor.potions
+    if potions:
         seen: set[str] = set()
-        for potion in actor.potions:
-            if potion.id not in seen:
-                seen.add(potion.id)
-                found.append(A.DrinkPotion(actor_id, potion.id))
+        for potion in potions:
+            potion_id = potion.id
+            if potion_id not in seen:
+                seen.add(potion_id)
+                found.append(memo(("drink", actor_id, potion_id))
+                             or _memo_action(A.DrinkPotion, actor_id, potion_id))
     if len(actor.weapons) > 1:
         found.extend(
             A.SwitchWeapon(actor_id, slot) for slot in range(len(actor.weapons)) if slot != actor.active_weapon
         )
     found.append(A.Skip(actor_id))
-    if not state.has_boss and not flight_taken(state):
+    if _flight_possible(state):
         found.append(A.Flee(actor_id))
     return tuple(found)
 
@@ -526,22 +580,25 @@ def allowed_actions(state: BattleState) -> tuple[A.Action, ...]:
 def _refusal(state: BattleState, action: A.Action) -> A.Impossible | None:
     if state.outcome is not _ONGOING:
         return A.Impossible(A.BATTLE_OVER, f"the battle is over ({state.outcome.value})")
-    actor = state.awaiting_player
+    actor = _awaiting(state)
     if actor is None or actor.id != action.actor:
         return A.Impossible(A.NOT_YOUR_TURN, f"it is not {action.actor}'s turn")
     if isinstance(action, A.AttackAction):
-        target = state.find(action.target)
+        targets = _awaiting_targets(state, actor)
+        wanted = action.target
+        for t in targets:
+            if t.id == wanted:
+                return None  # a valid target passes every check below
+        target = state.find(wanted)
         if target is None:
-            return A.Impossible(A.UNKNOWN_TARGET, f"no combatant {action.target}")
+            return A.Impossible(A.UNKNOWN_TARGET, f"no combatant {wanted}")
         if (target.kind is _ENEMY) is (actor.kind is _ENEMY):  # the same side (Combatant.side)
             return A.Impossible(A.NOT_AN_ENEMY, "attack an enemy")
         if target.hp <= 0 or target.fled:
             return A.Impossible(A.TARGET_DOWN, f"{target.id} is out of the battle")
-        targets = _awaiting_targets(state, actor)
-        if all(t is not target for t in targets):  # ids are unique: identity is equality here
-            if any(t.has("provocation") for t in targets):
-                return A.Impossible(A.MUST_TARGET_PROVOKER, "a provoking enemy must be attacked")
-            return A.Impossible(A.TARGET_CAMOUFLAGED, f"{target.id} is camouflaged")
+        if any(t.has("provocation") for t in targets):
+            return A.Impossible(A.MUST_TARGET_PROVOKER, "a provoking enemy must be attacked")
+        return A.Impossible(A.TARGET_CAMOUFLAGED, f"{target.id} is camouflaged")
     elif isinstance(action, A.DrinkPotion):
         if not any(p.id == action.potion for p in actor.potions):
             return A.Impossible(A.NO_SUCH_POTION, f"no potion {action.potion}")

@@ -121,17 +121,18 @@ def roll_from(
     armor: int,
     theirs: Mapping[str, ActiveEffect],
     defender_hp: int,
-) -> AttackRoll:
+) -> tuple[bool, int, bool] | None:
     """Roll miss, then critical, then (cursed target that survives) the curse, in that order.
 
     The attacker's stats, base damage and effects (by name), the defender's armor, effects and
-    HP; the one implementation of the attack, for roll_attack and the battle loop.
+    HP; the one implementation of the attack, for roll_attack and the battle loop. None for a
+    miss, else (critical, damage, curse_kills): plain values, the battle loop builds no AttackRoll.
     """
     get = mine.get
     miss = miss_from(rules, stats.attentiveness, (get("distraction") or NO_EFFECT).magnitude,
                      (get("concentration") or NO_EFFECT).magnitude)
     if rng.random() < miss:
-        return MISSED
+        return None
     crit = crit_from(rules, stats.luck, (get("fearlessness") or NO_EFFECT).magnitude,
                      (get("fear") or NO_EFFECT).magnitude)
     critical = rng.random() < crit
@@ -144,14 +145,14 @@ def roll_from(
     curse = (get("curse") or NO_EFFECT).magnitude
     # Blessing replaces curse, so a blessed creature is never cursed; the check keeps it explicit.
     curse_kills = damage < defender_hp and curse > 0 and "blessing" not in theirs and rng.random() < curse
-    return AttackRoll(hit=True, critical=critical, damage=damage, curse_kills=curse_kills)
+    return critical, damage, curse_kills
 
 
 def roll_attack(
     attacker: Combatant, defender: Combatant, rules: CombatRules, rng: random.Random
 ) -> AttackRoll:
     """Roll miss, then critical, then (cursed target that survives) the curse, in that order."""
-    return roll_from(
+    rolled = roll_from(
         rng,
         rules,
         attacker.stats,
@@ -161,3 +162,7 @@ def roll_attack(
         {effect.name: effect for effect in defender.effects},
         defender.hp,
     )
+    if rolled is None:
+        return MISSED
+    critical, damage, curse_kills = rolled
+    return AttackRoll(hit=True, critical=critical, damage=damage, curse_kills=curse_kills)

@@ -201,6 +201,9 @@ def _find(effects: EffectTuple, name: str) -> ActiveEffect | None:
 
 def _check_args(name: str, turns: int | None, magnitude: float | None) -> None:
     # Bad arguments are programming errors (the server validates admin data), not rule refusals.
+    plain_turns = turns is None or (type(turns) is int and turns >= 1)
+    if plain_turns and magnitude is None and name in DEFAULT_MAGNITUDES:
+        return  # the usual case: a known effect, a plain positive count or none, the default strength
     if name not in DEFAULT_MAGNITUDES:
         raise ValueError(f"unknown effect {name!r}")
     if turns is not None and (isinstance(turns, bool) or not isinstance(turns, int) or turns < 1):

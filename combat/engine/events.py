@@ -16,6 +16,7 @@ class Event:
     kind: ClassVar[str] = "event"
 
     def to_dict(self) -> dict[str, Any]:
+        """{"kind": kind, field: value, ...}, tuples as lists."""
         data: dict[str, Any] = {"kind": self.kind}
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
@@ -250,9 +251,26 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
 }
 
 
-# Events are built by the hundred per engine call: the quicker constructor (values.py).
+def _quick_to_dict(cls: type[Event]) -> None:
+    """Give an event type the generic Event.to_dict written out for its fields (the server turns
+    every event of every engine call to JSON): the same dict, about four times quicker."""
+    names = [f.name for f in dataclasses.fields(cls)]
+    lines = ["def to_dict(self):", "    values = self.__dict__"]
+    lines += [f"    {name} = values[{name!r}]" for name in names]
+    items = [f"{name!r}: list({name}) if isinstance({name}, tuple) else {name}" for name in names]
+    lines.append(f"    return {{'kind': {cls.kind!r}, {', '.join(items)}}}")
+    namespace: dict[str, Any] = {}
+    exec("\n".join(lines), namespace)  # noqa: S102 (as dataclasses itself builds methods)
+    to_dict = namespace["to_dict"]
+    to_dict.__qualname__ = f"{cls.__qualname__}.to_dict"
+    to_dict.__doc__ = Event.to_dict.__doc__
+    setattr(cls, "to_dict", to_dict)
+
+
+# Events are built by the hundred per engine call: the quicker constructor (values.py) and to_dict.
 for _event_type in EVENT_TYPES.values():
     quick_init(_event_type)
+    _quick_to_dict(_event_type)
 
 
 def event_from_dict(data: Mapping[str, Any]) -> Event:

@@ -65,11 +65,15 @@ class CombatRules:
         return self.base_hp + stamina * self.hp_per_stamina
 
     def to_dict(self) -> dict[str, object]:
-        data: dict[str, object] = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        values = self.__dict__
+        data: dict[str, object] = {name: values[name] for name in _FIELD_NAMES}
         data["effect_magnitudes"] = dict(self.effect_magnitudes)
         return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, object]) -> CombatRules:
-        known = {f.name for f in dataclasses.fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in known})  # type: ignore[arg-type]
+        return cls(**{k: v for k, v in data.items() if k in _FIELD_NAMES})  # type: ignore[arg-type]
+
+
+#: The fields in their order (to_dict's keys; from_dict ignores any other key).
+_FIELD_NAMES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(CombatRules))
