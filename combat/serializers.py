@@ -2,6 +2,9 @@
 the kinds of actions, combatants and outcomes are the engine's own lists)."""
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from rest_framework import serializers
 
 from combat.engine import PLAYER_ACTION_TYPES, Kind, Outcome
@@ -24,6 +27,43 @@ class BattleActInput(serializers.Serializer):
     action = ActionBody()
     idempotency_key = serializers.CharField(required=False, default="", allow_blank=True, max_length=64,
                                             help_text="A retry with the same key gets the original answer.")
+
+
+#: ActionBody's and BattleActInput's fields, in their declared order (a test keeps them in step).
+ACTION_FIELDS = ("kind", "target", "potion", "slot")
+ACT_FIELDS = ("turn", "action", "idempotency_key")
+
+
+def _plain_int(value: Any, low: int, high: int | None = None) -> bool:
+    return type(value) is int and value >= low and (high is None or value <= high)
+
+
+def _plain_text(value: Any, max_length: int, *, blank: bool = False) -> bool:
+    """A string DRF's CharField keeps as it is: printable ASCII, no surrounding space, short enough."""
+    return (type(value) is str and len(value) <= max_length and (blank or value != "")
+            and (value == "" or (value.isascii() and value.isprintable() and value.strip() == value)))
+
+
+def act_input(data: Any) -> dict[str, Any] | None:
+    """The usual action body as ``BattleActInput`` validates it, checked without DRF's field machinery
+    (issue 13: a serializer costs a battle action more than its engine step); None for anything else,
+    which ``BattleActInput`` then judges and words the errors of. Accepts only what the serializer
+    accepts unchanged: JSON ints, plain strings, the declared keys."""
+    if type(data) is not dict or not data.keys() <= set(ACT_FIELDS):
+        return None
+    action, turn, key = data.get("action"), data.get("turn"), data.get("idempotency_key", "")
+    if not (_plain_int(turn, 0) and _plain_text(key, 64, blank=True)):
+        return None
+    if type(action) is not dict or not action.keys() <= set(ACTION_FIELDS):
+        return None
+    if type(action.get("kind")) is not str or action["kind"] not in PLAYER_ACTION_TYPES:
+        return None
+    if not all(_plain_text(action[name], 32) for name in ("target", "potion") if name in action):
+        return None
+    if "slot" in action and not _plain_int(action["slot"], 0, 7):
+        return None
+    return {"turn": turn, "action": {name: action[name] for name in ACTION_FIELDS if name in action},
+            "idempotency_key": key}
 
 
 class EffectOutput(serializers.Serializer):
@@ -83,3 +123,10 @@ class ActOutput(serializers.Serializer):
     events = serializers.ListField(child=serializers.DictField())
     outcome = serializers.CharField()
     replayed = serializers.BooleanField(help_text="True: an earlier answer to the same idempotency key.")
+
+
+def act_output(response: Mapping[str, Any], *, replayed: bool) -> dict[str, Any]:
+    """``ActOutput``'s representation of an action's answer (fresh or stored), built directly: the
+    values are already the declared types (ints, strings, event objects), only the key order is set."""
+    return {"turn": response["turn"], "next_turn": response["next_turn"], "first_event": response["first_event"],
+            "events": response["events"], "outcome": response["outcome"], "replayed": replayed}
