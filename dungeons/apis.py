@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 from backend.api.schema import errors
 from backend.api.views import PlayerApi, valid
 from combat.selectors import battle_view
-from combat.serializers import ActOutput, BattleActInput, BattleOutput, BattleQuery, act_input, act_output
+from combat.serializers import ActOutput, BattleActInput, BattleOutput, BattleQuery, act_input, act_output, battle_output
 from dungeons import generation
 from dungeons.models import DungeonKind, NpcKind, RoomKind, StoryItem
 from dungeons.selectors import (
@@ -309,7 +309,7 @@ class BattleDetailApi(PlayerApi):
         since = valid(BattleQuery, request.query_params)["since"]
         # A poll reads the battle with the reader's membership in one statement (no player row).
         battle, player_id = battle_for_user(user_id=request.user.pk, battle_id=battle_id)
-        return Response(BattleOutput(battle_view(battle, player_id=player_id, since=since)).data)
+        return Response(battle_output(battle_view(battle, player_id=player_id, since=since)))
 
 
 class BattleActApi(PlayerApi):

@@ -80,6 +80,13 @@ _LOCKED_RUN = Columns(Run, exclude=["log"])
 _LOCK = (f'SELECT {_LOCKED_BATTLE.select()}, {_LOCKED_RUN.select()} FROM "combat_battle" '
          'INNER JOIN "dungeons_run" ON "combat_battle"."run_id" = "dungeons_run"."id" WHERE "combat_battle"."id" = %s')
 _LOCK_OF = ' FOR UPDATE OF "combat_battle", "dungeons_run"'
+#: A poll: the battle (not its setup nor its enemy kinds) and the reader's player id if the account
+#: ``user_id`` is a member who sees its run (NULL otherwise). Index lookups only.
+_POLLED_BATTLE = Columns(Battle, exclude=["setup", "enemy_kinds"])
+_POLL = (f'SELECT {_POLLED_BATTLE.select()}, (SELECT m."player_id" FROM "dungeons_runmember" m '
+         'INNER JOIN "players_player" p ON p."id" = m."player_id" WHERE m."run_id" = "combat_battle"."run_id" '
+         f'AND m."status" IN ({_SEEING}) AND p."user_id" = %s LIMIT 1) '
+         'FROM "combat_battle" WHERE "combat_battle"."id" = %s')
 
 
 # --- beginning a battle -----------------------------------------------------------------------------
@@ -233,8 +240,8 @@ def _battle_over(run: Run, battle: Battle, state: engine.BattleState, members: d
 
 def _seen(battle_id: int, **member: Any) -> QuerySet[Battle]:
     """The battle, annotated with ``viewer`` (the player id), if the member named by ``member``
-    (player_id= or player__user_id=) sees its run; no row otherwise. Index lookups only, no join of
-    the run: the member is found by the battle's own run_id."""
+    (player_id=) sees its run; no row otherwise. Index lookups only, no join of the run: the member
+    is found by the battle's own run_id. (A poll and an action use the precompiled _POLL and _ACT_CHECK.)"""
     viewer = (RunMember.objects.filter(run_id=OuterRef("run_id"), status__in=SEEING_STATUSES, **member)
               .order_by().values("player_id")[:1])
     return (Battle.objects.filter(pk=battle_id).annotate(viewer=Subquery(viewer)).filter(viewer__isnull=False)
@@ -385,11 +392,13 @@ def battle_for_user(*, user_id: int, battle_id: int, now: datetime | None = None
     ``player_not_found``, a battle of a run the player does not see is 404 ``battle_not_found``.
     """
     now = now or timezone.now()
-    battle = _seen(battle_id, player__user_id=user_id).defer("enemy_kinds").first()
-    if battle is None:
+    with connection.cursor() as cursor:
+        cursor.execute(_POLL, [*SEEING_STATUSES, user_id, battle_id])
+        row = cursor.fetchone()
+    if row is None or row[-1] is None:
         player_for_user(user_id=user_id)  # raises player_not_found for an account without a player
         raise _not_found(battle_id)
-    viewer: int = battle.viewer  # type: ignore[attr-defined]
+    battle, viewer = _POLLED_BATTLE.instance(row, connection), row[-1]
     deadline = turn_deadline(BATTLE_TURNS, battle)
     if deadline is not None and deadline <= now:  # someone's turn timed out: apply it under the locks
         battle = battle_refresh(player=player_for_user(user_id=user_id), battle_id=battle_id, now=now)

@@ -1,20 +1,25 @@
 """The battle action's hand-checked body and hand-built answer say what the serializers say (issue 13)."""
 from __future__ import annotations
 
+import json
+from datetime import datetime, timezone
 from typing import Any
 
 import pytest
 from rest_framework.exceptions import ValidationError
 
 from backend.api.views import valid
+from combat.selectors import BattleView, CombatantView, PotionView
 from combat.serializers import (
     ACT_FIELDS,
     ACTION_FIELDS,
     ActionBody,
     ActOutput,
     BattleActInput,
+    BattleOutput,
     act_input,
     act_output,
+    battle_output,
 )
 
 BODIES: list[Any] = [
@@ -84,3 +89,25 @@ def test_the_answer_is_the_output_serializers(replayed: bool) -> None:
     declared = ActOutput({**stored, "replayed": replayed}).data
     assert built == declared
     assert list(built) == list(declared)
+
+
+def _view(*, deadline: datetime | None, awaiting: int | None) -> BattleView:
+    hero = CombatantView(id="p7", kind="player", name="Ann", hp=30, max_hp=40, is_boss=False, fled=False,
+                         weapons=["Sword", "Bow"], active_weapon=1, potions=[PotionView("12", "healing")],
+                         effects=[{"name": "poison", "turns": 2, "magnitude": 3, "permanent": False},
+                                  {"name": "vigor", "turns": None, "magnitude": 0.25, "permanent": True}])
+    rat = CombatantView(id="e1", kind="enemy", name="Rat", hp=0, max_hp=9, is_boss=True, fled=False,
+                        weapons=["Teeth"], active_weapon=0, potions=[], effects=[])
+    return BattleView(id=5, run=9, floor=0, room=2, outcome="ongoing", round=3, turn=11, order=["p7", "e1"],
+                      awaiting=awaiting, deadline=deadline, combatants=[hero, rat],
+                      allowed_actions=[{"kind": "attack", "target": "e1"}, {"kind": "switch_weapon", "slot": 0},
+                                       {"kind": "drink", "potion": "12"}, {"kind": "skip"}],
+                      events=[{"seq": 4, "kind": "attack", "damage": 2}], last_event=4)
+
+
+@pytest.mark.parametrize("deadline", [None, datetime(2026, 11, 23, 2, 30, 5, 123456, tzinfo=timezone.utc)])
+def test_a_battle_is_shown_as_the_output_serializer_shows_it(deadline: datetime | None) -> None:
+    view = _view(deadline=deadline, awaiting=7 if deadline else None)
+    built, declared = battle_output(view), BattleOutput(view).data
+    assert built == declared
+    assert json.dumps(built) == json.dumps(declared)  # the same keys in the same order, the same types

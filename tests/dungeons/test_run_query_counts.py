@@ -36,7 +36,9 @@ from tests.dungeons.run_helpers import (
 pytestmark = pytest.mark.django_db
 
 #: Pinned bounds (issue 13): an action, a poll, a start whatever the party's size.
-ACTION_STATEMENTS = 8
+#: An action: the account, the check before the lock, BEGIN, the lock, the step's writes, COMMIT. The writes
+#: are one statement on PostgreSQL (combat.services), three on SQLite.
+ACTION_STATEMENTS = 6 if connection.vendor == "postgresql" else 8
 POLL_STATEMENTS = 3
 START_STATEMENTS = 30
 
@@ -66,7 +68,7 @@ def _solo_battle(monkeypatch: Any) -> tuple[Party, int]:
     return Party(players), current_battle(run).pk
 
 
-def test_a_battle_action_takes_at_most_eight_statements(tough_bestiary: None, monkeypatch: Any) -> None:
+def test_a_battle_action_takes_at_most_its_pinned_statements(tough_bestiary: None, monkeypatch: Any) -> None:
     # given a solo run in its first battle, awaiting the player
     party, battle_id = _solo_battle(monkeypatch)
     state = party.battle(battle_id)
@@ -79,8 +81,8 @@ def test_a_battle_action_takes_at_most_eight_statements(tough_bestiary: None, mo
     assert response.status_code == 200, response.json()
     statements = _sql(queries)
     assert len(statements) <= ACTION_STATEMENTS, "\n".join(statements)
-    assert not any('"setup"' in sql for sql in statements if sql.startswith("UPDATE")), statements
-    assert not any(sql.startswith('UPDATE "dungeons_run"') for sql in statements), statements
+    assert not any('"setup"' in sql for sql in statements if sql.startswith(("UPDATE", "WITH"))), statements
+    assert not any('UPDATE "dungeons_run"' in sql for sql in statements), statements
     if connection.vendor == "postgresql":
         locks = [sql for sql in statements if "FOR UPDATE" in sql]
         assert len(locks) == 1, locks
