@@ -307,9 +307,10 @@ class BattleDetailApi(PlayerApi):
                    summary="A battle of the caller's run: state, whose turn, allowed actions, events since")
     def get(self, request: Request, battle_id: int) -> Response:
         since = valid(BattleQuery, request.query_params)["since"]
-        # A poll reads the battle with the reader's membership in one statement (no player row).
-        battle, player_id = battle_for_user(user_id=request.user.pk, battle_id=battle_id)
-        return Response(battle_output(battle_view(battle, player_id=player_id, since=since)))
+        # A poll reads the battle with the reader's membership and the new events in one statement.
+        polled = battle_for_user(user_id=request.user.pk, battle_id=battle_id, since=since)
+        return Response(battle_output(battle_view(polled.battle, player_id=polled.player_id, since=since,
+                                                  events=polled.events)))
 
 
 class BattleActApi(PlayerApi):

@@ -28,7 +28,13 @@ from combat import engine
 from combat.engine.events import Attack, Death, Fled, PotionDrunk, StatRaised
 from combat.engine.state import STAT_NAMES
 from combat.models import Battle, CombatSettings
-from combat.selectors import EncounterRules, encounter_for_room
+from combat.selectors import (
+    EVENTS_PAGE,
+    EVENTS_SINCE_COLUMN,
+    EncounterRules,
+    battle_events_of_column,
+    encounter_for_room,
+)
 from combat.services import (
     battle_action_parse,
     battle_create,
@@ -80,13 +86,16 @@ _LOCKED_RUN = Columns(Run, exclude=["log"])
 _LOCK = (f'SELECT {_LOCKED_BATTLE.select()}, {_LOCKED_RUN.select()} FROM "combat_battle" '
          'INNER JOIN "dungeons_run" ON "combat_battle"."run_id" = "dungeons_run"."id" WHERE "combat_battle"."id" = %s')
 _LOCK_OF = ' FOR UPDATE OF "combat_battle", "dungeons_run"'
-#: A poll: the battle (not its setup nor its enemy kinds) and the reader's player id if the account
-#: ``user_id`` is a member who sees its run (NULL otherwise). Index lookups only.
+#: A poll: the battle (not its setup nor its enemy kinds), the reader's player id if the account
+#: ``user_id`` is a member who sees its run (NULL otherwise) and, on PostgreSQL, the events after
+#: ``since`` (combat.selectors.EVENTS_SINCE_COLUMN). Index lookups only.
 _POLLED_BATTLE = Columns(Battle, exclude=["setup", "enemy_kinds"])
-_POLL = (f'SELECT {_POLLED_BATTLE.select()}, (SELECT m."player_id" FROM "dungeons_runmember" m '
-         'INNER JOIN "players_player" p ON p."id" = m."player_id" WHERE m."run_id" = "combat_battle"."run_id" '
-         f'AND m."status" IN ({_SEEING}) AND p."user_id" = %s LIMIT 1) '
-         'FROM "combat_battle" WHERE "combat_battle"."id" = %s')
+_POLL_VIEWER = ('(SELECT m."player_id" FROM "dungeons_runmember" m INNER JOIN "players_player" p '
+                'ON p."id" = m."player_id" WHERE m."run_id" = "combat_battle"."run_id" '
+                f'AND m."status" IN ({_SEEING}) AND p."user_id" = %s LIMIT 1)')
+_POLL = f'SELECT {_POLLED_BATTLE.select()}, {_POLL_VIEWER} FROM "combat_battle" WHERE "combat_battle"."id" = %s'
+_POLL_WITH_EVENTS = (f'SELECT {_POLLED_BATTLE.select()}, {_POLL_VIEWER}, {EVENTS_SINCE_COLUMN} '
+                     'FROM "combat_battle" WHERE "combat_battle"."id" = %s')
 
 
 # --- beginning a battle -----------------------------------------------------------------------------
@@ -384,22 +393,39 @@ def battle_refresh(*, player: Player, battle_id: int, now: datetime | None = Non
     return turn_refresh(BATTLE_TURNS, object_id=battle_id, player=player, now=now)
 
 
-def battle_for_user(*, user_id: int, battle_id: int, now: datetime | None = None) -> tuple[Battle, int]:
-    """A poll: the battle and the reader's player id, for the account ``user_id``, in one statement
-    while no deadline has passed (the reader's player row is not read).
+@dataclass(frozen=True)
+class Polled:
+    """What a poll read: the battle, the reader's player id, and the events after ``since`` if they
+    were read with the battle (None: ``combat.selectors.battle_view`` reads them)."""
+
+    battle: Battle
+    player_id: int
+    events: list[dict[str, Any]] | None
+
+
+def battle_for_user(*, user_id: int, battle_id: int, since: int = 0, now: datetime | None = None) -> Polled:
+    """A poll: the battle, the reader's player id and (on PostgreSQL) the events after ``since``, for
+    the account ``user_id``, in one statement while no deadline has passed (the reader's player row is
+    not read).
 
     The refusals are the API's usual ones, in its order: an account without a player is 404
     ``player_not_found``, a battle of a run the player does not see is 404 ``battle_not_found``.
     """
     now = now or timezone.now()
+    with_events = connection.vendor == "postgresql"
     with connection.cursor() as cursor:
-        cursor.execute(_POLL, [*SEEING_STATUSES, user_id, battle_id])
+        if with_events:
+            cursor.execute(_POLL_WITH_EVENTS, [*SEEING_STATUSES, user_id, since, EVENTS_PAGE, battle_id])
+        else:
+            cursor.execute(_POLL, [*SEEING_STATUSES, user_id, battle_id])
         row = cursor.fetchone()
-    if row is None or row[-1] is None:
+    viewer = None if row is None else row[_POLLED_BATTLE.width]
+    if viewer is None:
         player_for_user(user_id=user_id)  # raises player_not_found for an account without a player
         raise _not_found(battle_id)
-    battle, viewer = _POLLED_BATTLE.instance(row, connection), row[-1]
+    battle = _POLLED_BATTLE.instance(row, connection)
     deadline = turn_deadline(BATTLE_TURNS, battle)
     if deadline is not None and deadline <= now:  # someone's turn timed out: apply it under the locks
         battle = battle_refresh(player=player_for_user(user_id=user_id), battle_id=battle_id, now=now)
-    return battle, viewer
+        return Polled(battle, viewer, None)  # the timeouts added events
+    return Polled(battle, viewer, battle_events_of_column(row[-1]) if with_events else None)
