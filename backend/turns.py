@@ -101,7 +101,8 @@ class TurnTable(ABC, Generic[Row]):
 
     @abstractmethod
     def take(self, row: Row, player: Player, action: Any, *, now: datetime) -> Taken:
-        """Apply the action for the current turn and persist the new state (a refusal changes nothing)."""
+        """Apply the action for the current turn (a refusal changes nothing) and persist the new state,
+        here or in ``record`` (a battle writes the step and its action row in one statement)."""
 
     @abstractmethod
     def record(
@@ -114,7 +115,8 @@ class TurnTable(ABC, Generic[Row]):
         key: str,
         response: dict[str, Any],
     ) -> None:
-        """Create the action row (unique per object and turn: the backstop against a second effect)."""
+        """Create the action row (unique per object and turn: the backstop against a second effect), with
+        the step's own writes if ``take`` left them to it."""
 
 
 def turn_deadline(table: TurnTable[Row], row: Row) -> datetime | None:

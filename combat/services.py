@@ -8,10 +8,12 @@ imports dungeons (tests/test_combat_knows_no_runs.py).
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+from django.db import connection
 from django.utils import timezone
 
 from backend.errors import InvalidInput, RuleViolation
@@ -20,6 +22,21 @@ from combat.models import Battle, BattleAction, BattleEvent, CombatSettings
 
 #: The columns a step changes; the setup, the seed and the enemy kinds never change after the start.
 STEP_COLUMNS = ["state", "step", "event_count", "outcome", "ended_at", "awaiting", "turn_started_at"]
+
+#: A step's writes in one statement on PostgreSQL (issue 13): its events appended to the log, the
+#: battle's changed columns (STEP_COLUMNS), the action row. The action row's unique (battle, step)
+#: fails the whole statement, so a second effect for one turn stays impossible.
+_STEP_SAVE = """WITH step_events AS (
+    INSERT INTO "combat_battleevent" ("battle_id", "seq", "data")
+    SELECT %s, %s + e.n - 1, e.data FROM jsonb_array_elements(%s::jsonb) WITH ORDINALITY AS e (data, n)
+), step_battle AS (
+    UPDATE "combat_battle" SET "state" = %s::jsonb, "step" = %s, "event_count" = %s, "outcome" = %s,
+        "ended_at" = %s, "awaiting_id" = %s, "turn_started_at" = %s
+    WHERE "id" = %s
+)
+INSERT INTO "combat_battleaction" ("battle_id", "step", "player_id", "action", "idempotency_key", "response",
+                                   "created_at")
+VALUES (%s, %s, %s, %s::jsonb, %s, %s::jsonb, %s)"""
 
 
 def battle_deadline_seconds() -> int:
@@ -38,22 +55,43 @@ def _sync(battle: Battle, state: engine.BattleState, *, now: datetime) -> None:
     battle.turn_started_at = now if awaiting else None
 
 
-def _events(battle: Battle, result: engine.Success) -> list[dict[str, Any]]:
-    """Append the step's events to the battle log (one insert); returns them as JSON."""
-    events = [event.to_dict() for event in result.events]
-    first = battle.event_count + 1
+def _events_insert(battle: Battle, events: list[dict[str, Any]], *, first: int) -> None:
+    """Append events to the battle log, numbered from ``first`` (one insert)."""
     BattleEvent.objects.bulk_create(
         BattleEvent(battle=battle, seq=first + offset, data=data) for offset, data in enumerate(events)
     )
+
+
+def _resolved(battle: Battle, result: engine.Success, *, now: datetime) -> list[dict[str, Any]]:
+    """The row moved to the step's new state, in memory; returns the step's events as JSON."""
+    events = [event.to_dict() for event in result.events]
     battle.event_count += len(events)
-    return events
-
-
-def _save_step(battle: Battle, result: engine.Success, *, now: datetime) -> list[dict[str, Any]]:
-    events = _events(battle, result)
     _sync(battle, result.state, now=now)
-    battle.save(update_fields=STEP_COLUMNS)
     return events
+
+
+def battle_step_record(battle: Battle, *, events: list[dict[str, Any]], player_id: int | None, turn: int,
+                       action: dict[str, Any], key: str, response: dict[str, Any]) -> None:
+    """Write a step resolved in memory (``battle_step``, a timeout) and its action row.
+
+    ``events``: the step's events as JSON, the last ``len(events)`` of the row's ``event_count``.
+    The action row is unique per (battle, step): the backstop against a second effect for one
+    turn. One statement on PostgreSQL; on other databases the ORM's three.
+    """
+    first = battle.event_count - len(events) + 1
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(_STEP_SAVE, [
+                battle.pk, first, json.dumps(events),
+                json.dumps(battle.state), battle.step, battle.event_count, battle.outcome, battle.ended_at,
+                battle.awaiting_id, battle.turn_started_at, battle.pk,
+                battle.pk, turn, player_id, json.dumps(action), key, json.dumps(response), timezone.now(),
+            ])
+        return
+    _events_insert(battle, events, first=first)
+    battle.save(update_fields=STEP_COLUMNS)
+    BattleAction.objects.create(battle=battle, step=turn, player_id=player_id, action=action, idempotency_key=key,
+                                response=response)
 
 
 def battle_create(
@@ -67,11 +105,10 @@ def battle_create(
     result = engine.start_battle(setup, seed)
     battle = Battle(run_id=run_id, floor=floor, room=room, seed=seed, engine_version=engine.ENGINE_VERSION,
                     setup=engine.setup_to_dict(setup), enemy_kinds=dict(enemy_kinds))
-    _sync(battle, result.state, now=timezone.now())
     battle.event_count = len(result.events)
+    _sync(battle, result.state, now=timezone.now())
     battle.save(force_insert=True)
-    battle.event_count = 0
-    _events(battle, result)
+    _events_insert(battle, [event.to_dict() for event in result.events], first=1)
     return battle, result
 
 
@@ -84,15 +121,16 @@ def battle_action_parse(*, player_id: int, data: Mapping[str, Any]) -> engine.Ac
 
 
 def battle_step(battle: Battle, action: engine.Action, *, now: datetime) -> tuple[engine.Success, list[dict[str, Any]]]:
-    """Resolve the action on the (locked) battle and save the step; a refusal is a 409 that changes nothing.
+    """Resolve the action on the (locked) battle; a refusal is a 409 that changes nothing.
 
+    The row holds the new state in memory; ``battle_step_record`` writes it with the action row.
     Returns the engine's result and the step's events as JSON.
     """
     state = engine.BattleState.from_dict(battle.state)
     result = engine.act(state, action)
     if isinstance(result, engine.Impossible):
         raise RuleViolation(result.reason, result.message or result.reason.replace("_", " "), {"turn": battle.step})
-    return result, _save_step(battle, result, now=now)
+    return result, _resolved(battle, result, now=now)
 
 
 def battle_time_out(battle: Battle, *, deadline: datetime) -> engine.Success:
@@ -106,9 +144,10 @@ def battle_time_out(battle: Battle, *, deadline: datetime) -> engine.Success:
     action = engine.Timeout(awaiting)
     result = engine.act(state, action)
     assert isinstance(result, engine.Success)  # a timeout for the awaiting player always applies
-    BattleAction.objects.create(battle=battle, step=state.step, player_id=battle.awaiting_id, action=action.to_dict(),
-                                response={"timeout": True})
-    _save_step(battle, result, now=deadline)
+    player_id = battle.awaiting_id
+    events = _resolved(battle, result, now=deadline)
+    battle_step_record(battle, events=events, player_id=player_id, turn=state.step, action=action.to_dict(), key="",
+                       response={"timeout": True})
     return result
 
 
@@ -116,10 +155,3 @@ def battle_replayed_response(battle: Battle, *, player_id: int, key: str) -> dic
     """The stored answer of the player's earlier action with this idempotency key, if any."""
     return (BattleAction.objects.filter(battle=battle, player_id=player_id, idempotency_key=key)
             .values_list("response", flat=True).order_by().first())
-
-
-def battle_action_record(battle: Battle, *, player_id: int, turn: int, action: dict[str, Any], key: str,
-                         response: dict[str, Any]) -> None:
-    """The action row: unique per (battle, step), the backstop against a second effect for one turn."""
-    BattleAction.objects.create(battle=battle, step=turn, player_id=player_id, action=action,
-                                idempotency_key=key, response=response)

@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 from backend.api.schema import errors
 from backend.api.views import PlayerApi, valid
 from combat.selectors import battle_view
-from combat.serializers import ActOutput, BattleActInput, BattleOutput, BattleQuery
+from combat.serializers import ActOutput, BattleActInput, BattleOutput, BattleQuery, act_input, act_output, battle_output
 from dungeons import generation
 from dungeons.models import DungeonKind, NpcKind, RoomKind, StoryItem
 from dungeons.selectors import (
@@ -307,17 +307,19 @@ class BattleDetailApi(PlayerApi):
                    summary="A battle of the caller's run: state, whose turn, allowed actions, events since")
     def get(self, request: Request, battle_id: int) -> Response:
         since = valid(BattleQuery, request.query_params)["since"]
-        # A poll reads the battle with the reader's membership in one statement (no player row).
-        battle, player_id = battle_for_user(user_id=request.user.pk, battle_id=battle_id)
-        return Response(BattleOutput(battle_view(battle, player_id=player_id, since=since)).data)
+        # A poll reads the battle with the reader's membership and the new events in one statement.
+        polled = battle_for_user(user_id=request.user.pk, battle_id=battle_id, since=since)
+        return Response(battle_output(battle_view(polled.battle, player_id=polled.player_id, since=since,
+                                                  events=polled.events)))
 
 
 class BattleActApi(PlayerApi):
     @extend_schema(request=BattleActInput, responses={200: ActOutput, **errors(400, 401, 404, 409)},
                    summary="Act on the caller's turn (attack, drink, switch_weapon, skip, flee)")
     def post(self, request: Request, battle_id: int) -> Response:
-        data = valid(BattleActInput, request.data)
+        # The usual body is checked without the serializer, which judges everything else (issue 13).
+        data = act_input(request.data) or valid(BattleActInput, request.data)
         # The caller's player and their membership of the battle's run are read in one statement.
         outcome = battle_act_for_user(user_id=request.user.pk, battle_id=battle_id, turn=data["turn"],
                                       action=data["action"], idempotency_key=data["idempotency_key"])
-        return Response(ActOutput({**outcome.response, "replayed": outcome.replayed}).data)
+        return Response(act_output(outcome.response, replayed=outcome.replayed))

@@ -10,29 +10,38 @@ become run state. A step with none of those (most attacks) reads and writes no r
 """
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.db import connection
 from django.db.models import OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
 from backend.errors import NotFound, RuleViolation
+from backend.sql import Columns
 from backend.turns import Taken, TurnTable, turn_act, turn_deadline, turn_refresh
 from combat import engine
 from combat.engine.events import Attack, Death, Fled, PotionDrunk, StatRaised
 from combat.engine.state import STAT_NAMES
-from combat.models import Battle, BattleAction, CombatSettings
-from combat.selectors import EncounterRules, encounter_for_room
+from combat.models import Battle, CombatSettings
+from combat.selectors import (
+    EVENTS_PAGE,
+    EVENTS_SINCE_COLUMN,
+    EncounterRules,
+    battle_events_of_column,
+    encounter_for_room,
+)
 from combat.services import (
     battle_action_parse,
-    battle_action_record,
     battle_create,
     battle_deadline_seconds,
     battle_replayed_response,
     battle_step,
+    battle_step_record,
     battle_time_out,
 )
 from dungeons import run_rules
@@ -59,6 +68,34 @@ from players.selectors import player_for_user
 RUN_RELEVANT_EVENTS = (Death, Fled, PotionDrunk, StatRaised)
 #: Who sees a run's battles: a member who did not leave its lobby (docs/runs.md).
 SEEING_STATUSES = [status for status in MemberStatus.values if status != MemberStatus.LEFT]
+
+# The two statements of every action, precompiled (backend/sql.py: building them with the ORM cost
+# more Python than the rest of the request, issue 13).
+_SEEING = ", ".join(["%s"] * len(SEEING_STATUSES))
+#: Before any lock: the account's player if it sees the battle's run, and the answer already given
+#: to the idempotency key (NULL: none, or no key). Index lookups only.
+_ACT_CHECK = f"""SELECT p."id", (SELECT a."response" FROM "combat_battleaction" a
+                WHERE a."battle_id" = %s AND a."player_id" = p."id" AND a."idempotency_key" = %s LIMIT 1)
+FROM "players_player" p INNER JOIN "dungeons_runmember" m ON m."player_id" = p."id"
+WHERE p."user_id" = %s AND m."run_id" = (SELECT b."run_id" FROM "combat_battle" b WHERE b."id" = %s)
+    AND m."status" IN ({_SEEING})
+ORDER BY p."id" LIMIT 1"""
+#: The battle and its run in one statement; never the setup nor the run's growing log (deferred).
+_LOCKED_BATTLE = Columns(Battle, exclude=["setup"])
+_LOCKED_RUN = Columns(Run, exclude=["log"])
+_LOCK = (f'SELECT {_LOCKED_BATTLE.select()}, {_LOCKED_RUN.select()} FROM "combat_battle" '
+         'INNER JOIN "dungeons_run" ON "combat_battle"."run_id" = "dungeons_run"."id" WHERE "combat_battle"."id" = %s')
+_LOCK_OF = ' FOR UPDATE OF "combat_battle", "dungeons_run"'
+#: A poll: the battle (not its setup nor its enemy kinds), the reader's player id if the account
+#: ``user_id`` is a member who sees its run (NULL otherwise) and, on PostgreSQL, the events after
+#: ``since`` (combat.selectors.EVENTS_SINCE_COLUMN). Index lookups only.
+_POLLED_BATTLE = Columns(Battle, exclude=["setup", "enemy_kinds"])
+_POLL_VIEWER = ('(SELECT m."player_id" FROM "dungeons_runmember" m INNER JOIN "players_player" p '
+                'ON p."id" = m."player_id" WHERE m."run_id" = "combat_battle"."run_id" '
+                f'AND m."status" IN ({_SEEING}) AND p."user_id" = %s LIMIT 1)')
+_POLL = f'SELECT {_POLLED_BATTLE.select()}, {_POLL_VIEWER} FROM "combat_battle" WHERE "combat_battle"."id" = %s'
+_POLL_WITH_EVENTS = (f'SELECT {_POLLED_BATTLE.select()}, {_POLL_VIEWER}, {EVENTS_SINCE_COLUMN} '
+                     'FROM "combat_battle" WHERE "combat_battle"."id" = %s')
 
 
 # --- beginning a battle -----------------------------------------------------------------------------
@@ -212,8 +249,8 @@ def _battle_over(run: Run, battle: Battle, state: engine.BattleState, members: d
 
 def _seen(battle_id: int, **member: Any) -> QuerySet[Battle]:
     """The battle, annotated with ``viewer`` (the player id), if the member named by ``member``
-    (player_id= or player__user_id=) sees its run; no row otherwise. Index lookups only, no join of
-    the run: the member is found by the battle's own run_id."""
+    (player_id=) sees its run; no row otherwise. Index lookups only, no join of the run: the member
+    is found by the battle's own run_id. (A poll and an action use the precompiled _POLL and _ACT_CHECK.)"""
     viewer = (RunMember.objects.filter(run_id=OuterRef("run_id"), status__in=SEEING_STATUSES, **member)
               .order_by().values("player_id")[:1])
     return (Battle.objects.filter(pk=battle_id).annotate(viewer=Subquery(viewer)).filter(viewer__isnull=False)
@@ -240,10 +277,13 @@ class _RunBattles(TurnTable[Battle]):
         (``read``, or the check of ``battle_act``): a stranger is refused before any lock (docs/runs.md),
         and who sees a run never changes once it has battles (only a lobby can be left). The run's
         growing log is loaded only if the step writes it."""
-        battle = (Battle.objects.filter(pk=object_id).select_related("run").defer("setup", "run__log")
-                  .select_for_update(of=("self", "run")).order_by().first())
-        if battle is None:
+        with connection.cursor() as cursor:
+            cursor.execute(_LOCK + (_LOCK_OF if connection.features.has_select_for_update_of else ""), [object_id])
+            row = cursor.fetchone()
+        if row is None:
             raise _not_found(object_id)
+        battle = _LOCKED_BATTLE.instance(row, connection)
+        Battle.run.field.set_cached_value(battle, _LOCKED_RUN.instance(row, connection, start=_LOCKED_BATTLE.width))
         return battle
 
     def deadline_seconds(self, row: Battle) -> int:
@@ -273,6 +313,7 @@ class _RunBattles(TurnTable[Battle]):
         return battle_action_parse(player_id=player.pk, data=action)
 
     def take(self, row: Battle, player: Player, action: engine.Action, *, now: datetime) -> Taken:
+        """Resolve the step in memory: ``record`` writes it with the action row (one statement)."""
         turn, first_seq = row.step, row.event_count + 1
         result, events = battle_step(row, action, now=now)
         response = {"turn": turn, "next_turn": row.step, "first_event": first_seq, "events": events,
@@ -281,7 +322,8 @@ class _RunBattles(TurnTable[Battle]):
 
     def record(self, row: Battle, player: Player, *, turn: int, action: dict[str, Any], key: str,
                response: dict[str, Any]) -> None:
-        battle_action_record(row, player_id=player.pk, turn=turn, action=action, key=key, response=response)
+        battle_step_record(row, events=response["events"], player_id=player.pk, turn=turn, action=action, key=key,
+                           response=response)
 
 
 BATTLE_TURNS = _RunBattles()
@@ -333,20 +375,16 @@ def battle_act_for_user(
     idempotency key if any (a retry is answered without a lock). An account without a player is 404
     ``player_not_found``.
     """
-    run_id = Battle.objects.filter(pk=battle_id).values("run_id")
-    players = Player.objects.filter(user_id=user_id, run_memberships__run_id=Subquery(run_id),
-                                    run_memberships__status__in=SEEING_STATUSES)
-    if idempotency_key:
-        answered = (BattleAction.objects.filter(battle_id=battle_id, player_id=OuterRef("pk"),
-                                                idempotency_key=idempotency_key).order_by().values("response")[:1])
-        players = players.annotate(replayed=Subquery(answered))
-    player = players.order_by().first()
-    if player is None:
+    with connection.cursor() as cursor:
+        cursor.execute(_ACT_CHECK, [battle_id, idempotency_key or None, user_id, battle_id, *SEEING_STATUSES])
+        found = cursor.fetchone()
+    if found is None:
         player_for_user(user_id=user_id)  # raises player_not_found for an account without a player
         raise _not_found(battle_id)
-    previous = getattr(player, "replayed", None)
+    player_id, previous = found
     if previous is not None:
-        return ActOutcome(None, previous, replayed=True)
+        return ActOutcome(None, json.loads(previous), replayed=True)
+    player = Player.from_db(connection.alias, ["id"], [player_id])  # the protocol needs only its id
     return _act(player, battle_id, turn, action, idempotency_key, now, key_checked=True)
 
 
@@ -355,20 +393,39 @@ def battle_refresh(*, player: Player, battle_id: int, now: datetime | None = Non
     return turn_refresh(BATTLE_TURNS, object_id=battle_id, player=player, now=now)
 
 
-def battle_for_user(*, user_id: int, battle_id: int, now: datetime | None = None) -> tuple[Battle, int]:
-    """A poll: the battle and the reader's player id, for the account ``user_id``, in one statement
-    while no deadline has passed (the reader's player row is not read).
+@dataclass(frozen=True)
+class Polled:
+    """What a poll read: the battle, the reader's player id, and the events after ``since`` if they
+    were read with the battle (None: ``combat.selectors.battle_view`` reads them)."""
+
+    battle: Battle
+    player_id: int
+    events: list[dict[str, Any]] | None
+
+
+def battle_for_user(*, user_id: int, battle_id: int, since: int = 0, now: datetime | None = None) -> Polled:
+    """A poll: the battle, the reader's player id and (on PostgreSQL) the events after ``since``, for
+    the account ``user_id``, in one statement while no deadline has passed (the reader's player row is
+    not read).
 
     The refusals are the API's usual ones, in its order: an account without a player is 404
     ``player_not_found``, a battle of a run the player does not see is 404 ``battle_not_found``.
     """
     now = now or timezone.now()
-    battle = _seen(battle_id, player__user_id=user_id).defer("enemy_kinds").first()
-    if battle is None:
+    with_events = connection.vendor == "postgresql"
+    with connection.cursor() as cursor:
+        if with_events:
+            cursor.execute(_POLL_WITH_EVENTS, [*SEEING_STATUSES, user_id, since, EVENTS_PAGE, battle_id])
+        else:
+            cursor.execute(_POLL, [*SEEING_STATUSES, user_id, battle_id])
+        row = cursor.fetchone()
+    viewer = None if row is None else row[_POLLED_BATTLE.width]
+    if viewer is None:
         player_for_user(user_id=user_id)  # raises player_not_found for an account without a player
         raise _not_found(battle_id)
-    viewer: int = battle.viewer  # type: ignore[attr-defined]
+    battle = _POLLED_BATTLE.instance(row, connection)
     deadline = turn_deadline(BATTLE_TURNS, battle)
     if deadline is not None and deadline <= now:  # someone's turn timed out: apply it under the locks
         battle = battle_refresh(player=player_for_user(user_id=user_id), battle_id=battle_id, now=now)
-    return battle, viewer
+        return Polled(battle, viewer, None)  # the timeouts added events
+    return Polled(battle, viewer, battle_events_of_column(row[-1]) if with_events else None)
