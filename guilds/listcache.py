@@ -12,12 +12,15 @@ change calls ``guild_list_changed()``, which adds one to it right after the chan
 ``(generation, bytes)`` under a key made of everything its bytes depend on (the query's four
 parameters, the negotiated media type, the ``min_members`` it was rendered with, the keys its
 cursors are signed with, ``FORMAT_VERSION``); the generation kept with it is the one read *before*
-the page's query ran. A request serves a kept page only if its generation is the current one.
+the page's query ran (the media type stands in the key as the raw ``Accept`` header: see
+``request_page_key``). A request serves a kept page only if its generation is the current one.
 
 The current value costs no round trip of its own: the list view's JWT authentication (simplejwt's,
 every check the same, see ``reading_generation``) looks the user up (the one query every
 authenticated request makes) with the generation row's value as one more column. A request
-authenticated otherwise (a session) reads it with one more query.
+authenticated otherwise (a session) reads it with one more query. A JWT request whose page is kept
+is answered before DRF's dispatch (``kept_response``): simplejwt's token checks, then one prepared
+query of the user's ``is_active`` and the generation.
 
 Why that is exact: a page kept with generation G is served only while G is current, i.e. while no
 change has committed and been counted since G was read, and its query ran after G was read, so
