@@ -72,7 +72,8 @@ FORMAT_VERSION = 1
 #: The attribute of ``request.user`` that the list view's JWT user query fills.
 GENERATION_ATTR = "guild_list_generation"
 
-_pages: OrderedDict[str, tuple[int, float, bytes, str]] = OrderedDict()  # generation, kept at, bytes, content type
+# key -> (generation, monotonic time kept, bytes, content type)
+_pages: OrderedDict[str, tuple[int, float, bytes, str]] = OrderedDict()
 _lock = threading.Lock()
 _fingerprint_memo: dict[str, Any] = {"keys": None, "digest": ""}
 
@@ -280,7 +281,8 @@ def _user_sql() -> str | None:
     memo_key = (connection.alias, connection.vendor)
     if memo_key not in _user_sql_memo:
         users = _authenticator().user_model.objects.filter(**{jwt_settings.USER_ID_FIELD: _SENTINEL_ID})
-        query = users.annotate(_generation=RawSQL(_generation_sql(), ())).values_list("is_active", "_generation").query
+        with_generation = users.annotate(_generation=RawSQL(_generation_sql(), ()))
+        query = with_generation.values_list("is_active", "_generation").query
         sql, params = query.get_compiler(connection=connection).as_sql()
         _user_sql_memo[memo_key] = sql if tuple(params) == (_SENTINEL_ID,) else None
     return _user_sql_memo[memo_key]

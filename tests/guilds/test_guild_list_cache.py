@@ -447,7 +447,7 @@ def dispatches(monkeypatch) -> list[str]:  # noqa: ANN001
     return seen
 
 
-def test_a_kept_page_skips_drfs_dispatch_and_answers_byte_for_byte_as_the_full_path(dispatches):  # noqa: ANN001
+def test_a_kept_page_skips_drfs_dispatch_and_answers_as_the_full_path(dispatches):  # noqa: ANN001
     for index in range(3):
         make_guild(name=f"Shortcut guild {index}", members=index)
     client = api_client(PlayerFactory())
@@ -460,7 +460,8 @@ def test_a_kept_page_skips_drfs_dispatch_and_answers_byte_for_byte_as_the_full_p
         assert len(dispatches) == calls, f"{query!r} {accept!r}: the kept page went through DRF's dispatch"
         assert _answer(kept) == _answer(full)  # status, bytes and every header
         with override_settings(GUILD_LIST_CACHE=False):
-            assert _answer(client.get(f"/api/v1/guilds/?{query}", HTTP_ACCEPT=accept))[::2] == _answer(full)[::2]
+            computed = _answer(client.get(f"/api/v1/guilds/?{query}", HTTP_ACCEPT=accept))
+        assert computed[::2] == _answer(kept)[::2]  # status and headers (a cursor carries its time)
     indented = client.get("/api/v1/guilds/", HTTP_ACCEPT="application/json; indent=2").content
     assert indented != client.get("/api/v1/guilds/", HTTP_ACCEPT="application/json").content  # another page
     # a HEAD, a POST and an OPTIONS are never answered from a kept page
