@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.renderers import JSONRenderer
@@ -41,6 +41,16 @@ def _detail(guild_id: int) -> dict[str, Any]:
 
 
 class GuildListCreateApi(PlayerApi):
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        # A kept page for a JWT caller skips DRF's request machinery (listcache.kept_response says
+        # why the answer is the same); anything else takes the full path below.
+        kept = (listcache.kept_response(request, min_members=selectors.guild_min_members())
+                if request.method == "GET" else None)
+        if kept is None:
+            return super().dispatch(request, *args, **kwargs)
+        self.headers = self.default_response_headers
+        return self.finalize_response(request, kept)
+
     def get_authenticators(self) -> list[Any]:
         # The JWT user lookup also reads the list's generation (no round trip of its own for a kept page).
         return listcache.reading_generation(super().get_authenticators())
@@ -66,11 +76,13 @@ class GuildListCreateApi(PlayerApi):
         if not isinstance(renderer, JSONRenderer):  # the browsable API's page shows the user: not cached
             return Response(list_page())
         # The same bytes for every player: keyed by the raw query string (a page is kept only once
-        # it validated), the negotiated media type (e.g. an indent) and the forming threshold it used.
-        key = listcache.page_key((request.accepted_media_type, min_members, request.META.get("QUERY_STRING", "")))
-        body = listcache.cached_bytes(key, lambda: renderer.render(list_page(), request.accepted_media_type,
-                                                                   self.get_renderer_context()),
-                                      generation=listcache.generation_for(request.user))
+        # it validated), the raw Accept header (which, with the query, fixes the negotiated media
+        # type, e.g. an indent) and the forming threshold it used.
+        body = listcache.cached_bytes(listcache.request_page_key(request, min_members),
+                                      lambda: renderer.render(list_page(), request.accepted_media_type,
+                                                              self.get_renderer_context()),
+                                      generation=listcache.generation_for(request.user),
+                                      content_type=renderer.media_type)
         return HttpResponse(body, content_type=renderer.media_type)
 
     @extend_schema(request=GuildCreateInput, responses={201: GuildDetailOutput, **errors(400, 401, 409)},

@@ -12,12 +12,15 @@ change calls ``guild_list_changed()``, which adds one to it right after the chan
 ``(generation, bytes)`` under a key made of everything its bytes depend on (the query's four
 parameters, the negotiated media type, the ``min_members`` it was rendered with, the keys its
 cursors are signed with, ``FORMAT_VERSION``); the generation kept with it is the one read *before*
-the page's query ran. A request serves a kept page only if its generation is the current one.
+the page's query ran (the media type stands in the key as the raw ``Accept`` header: see
+``request_page_key``). A request serves a kept page only if its generation is the current one.
 
 The current value costs no round trip of its own: the list view's JWT authentication (simplejwt's,
 every check the same, see ``reading_generation``) looks the user up (the one query every
 authenticated request makes) with the generation row's value as one more column. A request
-authenticated otherwise (a session) reads it with one more query.
+authenticated otherwise (a session) reads it with one more query. A JWT request whose page is kept
+is answered before DRF's dispatch (``kept_response``): simplejwt's token checks, then one prepared
+query of the user's ``is_active`` and the generation.
 
 Why that is exact: a page kept with generation G is served only while G is current, i.e. while no
 change has committed and been counted since G was read, and its query ran after G was read, so
@@ -53,10 +56,14 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.db.models import F
 from django.db.models.expressions import RawSQL
+from django.http import HttpRequest, HttpResponse
+from rest_framework.exceptions import AuthenticationFailed
 from rest_framework_simplejwt.authentication import JWTAuthentication
+from rest_framework_simplejwt.settings import api_settings as jwt_settings
 
 logger = logging.getLogger(__name__)
 
@@ -65,7 +72,8 @@ FORMAT_VERSION = 1
 #: The attribute of ``request.user`` that the list view's JWT user query fills.
 GENERATION_ATTR = "guild_list_generation"
 
-_pages: OrderedDict[str, tuple[int, float, bytes]] = OrderedDict()
+# key -> (generation, monotonic time kept, bytes, content type)
+_pages: OrderedDict[str, tuple[int, float, bytes, str]] = OrderedDict()
 _lock = threading.Lock()
 _fingerprint_memo: dict[str, Any] = {"keys": None, "digest": ""}
 
@@ -155,25 +163,129 @@ def page_key(parts: Iterable[object]) -> str:
     return hashlib.blake2b(material, digest_size=16).hexdigest()
 
 
-def cached_bytes(key: str, render: Callable[[], bytes], *, generation: int | None) -> bytes:
+def cached_bytes(key: str, render: Callable[[], bytes], *, generation: int | None,
+                 content_type: str = "application/json") -> bytes:
     """The page under ``key`` if it was kept at ``generation`` (read before this call), else
-    ``render()``, kept at ``generation``. ``render``'s errors (a 400 for a bad cursor) propagate
-    and keep nothing."""
+    ``render()``, kept at ``generation`` (with the ``content_type`` it is served as). ``render``'s
+    errors (a 400 for a bad cursor) propagate and keep nothing."""
     if generation is None or not enabled() or connection.in_atomic_block:
         return render()
+    kept = _kept(key, generation)
+    if kept is not None:
+        return kept[0]
     now = time.monotonic()
-    with _lock:
-        kept = _pages.get(key)
-        if kept is not None and kept[0] == generation and now - kept[1] < settings.GUILD_LIST_CACHE_SECONDS:
-            _pages.move_to_end(key)
-            return kept[2]
     body = render()  # after the generation was read: its snapshot includes every change counted before it
     with _lock:
-        _pages[key] = (generation, now, body)
+        _pages[key] = (generation, now, body, content_type)
         _pages.move_to_end(key)
         while len(_pages) > settings.GUILD_LIST_CACHE_PAGES:
             _pages.popitem(last=False)
     return body
+
+
+def _kept(key: str, generation: int) -> tuple[bytes, str] | None:
+    """The (bytes, content type) kept under ``key`` at ``generation`` and young enough."""
+    now = time.monotonic()
+    with _lock:
+        kept = _pages.get(key)
+        if kept is None or kept[0] != generation or now - kept[1] >= settings.GUILD_LIST_CACHE_SECONDS:
+            return None
+        _pages.move_to_end(key)
+        return kept[2], kept[3]
+
+
+def request_page_key(request: HttpRequest, min_members: int) -> str:
+    """The key of the list page ``request`` asks for. DRF's content negotiation picks the media type
+    (e.g. ``application/json; indent=2``) from the ``Accept`` header and the query string's
+    ``format`` alone (the view's renderers being fixed), so the raw header stands for it: a kept page
+    can be found before any negotiation."""
+    return page_key((request.META.get("HTTP_ACCEPT", ""), min_members, request.META.get("QUERY_STRING", "")))
+
+
+# --- a kept page without DRF's dispatch ------------------------------------------------------------
+
+def kept_response(request: HttpRequest, *, min_members: int) -> HttpResponse | None:
+    """The response of a kept page for a GET that DRF would authenticate with simplejwt's JWT
+    authentication, else None (then the view's full path answers, errors included).
+
+    What it skips and why the answer is the same: the query's validation (a page is kept only under
+    a query string that validated, and validation depends on nothing else: cursors are signed
+    without expiry, and the signing keys are in the key), the content negotiation (see
+    ``request_page_key``), the permission (``IsAuthenticated``: an authenticated user passes) and
+    throttles (the view has none). The authentication is simplejwt's, step by step (header, raw
+    token, validated token: its own methods), except the user lookup, which is one prepared query
+    (``_user_sql``) of the same row by the same manager, with the generation as one more column:
+    it answers only for an existing, active user, i.e. where ``get_user`` returns a user. Anything
+    else (no or a bad header, a bad token, an unknown or inactive user, a user id that is not a
+    positive 32-bit integer, revocation checks on, a page not kept or of another generation)
+    answers None."""
+    if not enabled() or connection.in_atomic_block:
+        return None
+    key = request_page_key(request, min_members)
+    if key not in _pages:  # nothing to serve: spend no authentication on it
+        return None
+    generation = _jwt_user_generation(request)
+    kept = None if generation is None else _kept(key, generation)
+    if kept is None:
+        return None
+    return HttpResponse(kept[0], content_type=kept[1])
+
+
+def _jwt_user_generation(request: HttpRequest) -> int | None:
+    """The generation, read with the JWT's user row if simplejwt would authenticate ``request``."""
+    if jwt_settings.CHECK_REVOKE_TOKEN or getattr(request, "_force_auth_user", None) is not None:
+        return None  # a revocation check or a test client's forced user: the full path
+    authenticator = _authenticator()
+    header = authenticator.get_header(request)
+    if header is None:
+        return None
+    try:
+        raw_token = authenticator.get_raw_token(header)
+        if raw_token is None:
+            return None
+        user_id = authenticator.get_validated_token(raw_token).get(jwt_settings.USER_ID_CLAIM)
+    except AuthenticationFailed:  # simplejwt's, InvalidToken included
+        return None
+    sql = _user_sql()
+    if user_id is None or sql is None:
+        return None
+    try:  # the conversion the ORM's lookup makes (the claim is a string: "42")
+        user_pk = authenticator.user_model._meta.get_field(jwt_settings.USER_ID_FIELD).get_prep_value(user_id)
+    except (TypeError, ValueError, ValidationError):
+        return None
+    if type(user_pk) is not int or not 0 < user_pk < 2**31:  # an id the prepared query surely takes as is
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [user_pk])
+        row = cursor.fetchone()
+    if row is None or not row[0]:  # no such user, or inactive
+        return None
+    return None if row[1] is None else int(row[1])
+
+
+_authenticator_memo: list[JWTAuthentication] = []
+_user_sql_memo: dict[tuple[str, str], str | None] = {}
+_SENTINEL_ID = -7_777_777
+
+
+def _authenticator() -> JWTAuthentication:
+    if not _authenticator_memo:
+        _authenticator_memo.append(JWTAuthentication())
+    return _authenticator_memo[0]
+
+
+def _user_sql() -> str | None:
+    """``SELECT is_active, <generation> FROM <user table> WHERE <USER_ID_FIELD> = %s``, compiled once
+    per database from simplejwt's own lookup (``user_model.objects`` by ``USER_ID_FIELD``); None if
+    that lookup takes other parameters (a manager with its own filter): then no shortcut."""
+    memo_key = (connection.alias, connection.vendor)
+    if memo_key not in _user_sql_memo:
+        users = _authenticator().user_model.objects.filter(**{jwt_settings.USER_ID_FIELD: _SENTINEL_ID})
+        with_generation = users.annotate(_generation=RawSQL(_generation_sql(), ()))
+        query = with_generation.values_list("is_active", "_generation").query
+        sql, params = query.get_compiler(connection=connection).as_sql()
+        _user_sql_memo[memo_key] = sql if tuple(params) == (_SENTINEL_ID,) else None
+    return _user_sql_memo[memo_key]
 
 
 def forget_pages() -> None:

@@ -423,3 +423,131 @@ def test_at_most_the_configured_number_of_pages_is_kept(settings):  # noqa: ANN0
         listcache.cached_bytes(listcache.page_key((name,)), lambda name=name: name.encode(), generation=generation)
     assert listcache.cached_bytes(listcache.page_key(("a",)), lambda: b"again", generation=generation) == b"again"
     assert listcache.cached_bytes(listcache.page_key(("c",)), lambda: b"again", generation=generation) == b"c"
+
+
+# --- the kept-page shortcut (listcache.kept_response): DRF's dispatch skipped, the answer the same --
+
+def _answer(response) -> tuple[int, bytes, dict[str, str]]:  # noqa: ANN001
+    return response.status_code, response.content, dict(response.items())
+
+
+@pytest.fixture
+def dispatches(monkeypatch) -> list[str]:  # noqa: ANN001
+    """The requests that went through DRF's full path (``APIView.initial``) of the list view."""
+    from guilds.apis import GuildListCreateApi
+
+    seen: list[str] = []
+    full_initial = GuildListCreateApi.initial
+
+    def initial(self, request, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+        seen.append(request.META.get("QUERY_STRING", ""))
+        return full_initial(self, request, *args, **kwargs)
+
+    monkeypatch.setattr(GuildListCreateApi, "initial", initial)
+    return seen
+
+
+def test_a_kept_page_skips_drfs_dispatch_and_answers_as_the_full_path(dispatches):  # noqa: ANN001
+    for index in range(3):
+        make_guild(name=f"Shortcut guild {index}", members=index)
+    client = api_client(PlayerFactory())
+    for query, accept in (("ordering=name&page_size=2", "application/json"), ("", "application/json"),
+                          ("", "application/json; indent=2"), ("ordering=-members_count", "*/*")):
+        full = client.get(f"/api/v1/guilds/?{query}", HTTP_ACCEPT=accept)
+        assert full.status_code == 200 and dispatches[-1] == query
+        calls = len(dispatches)
+        kept = client.get(f"/api/v1/guilds/?{query}", HTTP_ACCEPT=accept)
+        assert len(dispatches) == calls, f"{query!r} {accept!r}: the kept page went through DRF's dispatch"
+        assert _answer(kept) == _answer(full)  # status, bytes and every header
+        with override_settings(GUILD_LIST_CACHE=False):
+            computed = _answer(client.get(f"/api/v1/guilds/?{query}", HTTP_ACCEPT=accept))
+        assert computed[::2] == _answer(kept)[::2]  # status and headers (a cursor carries its time)
+    indented = client.get("/api/v1/guilds/", HTTP_ACCEPT="application/json; indent=2").content
+    assert indented != client.get("/api/v1/guilds/", HTTP_ACCEPT="application/json").content  # another page
+    # a HEAD, a POST and an OPTIONS are never answered from a kept page
+    calls = len(dispatches)
+    assert client.head("/api/v1/guilds/").status_code == 200
+    assert client.options("/api/v1/guilds/").status_code == 200
+    assert len(dispatches) == calls + 2
+
+
+def _refused_headers(player) -> dict[str, str]:  # noqa: ANN001
+    """Authorization headers that simplejwt refuses, each for its own reason (and one it may not)."""
+    import time_machine
+    from rest_framework_simplejwt.tokens import AccessToken, RefreshToken
+
+    inactive = PlayerFactory()
+    inactive.user.is_active = False
+    inactive.user.save(update_fields=["is_active"])
+    deleted = PlayerFactory()
+    deleted_token = str(AccessToken.for_user(deleted.user))
+    deleted.user.delete()
+    with time_machine.travel(timezone.now() - timedelta(days=2)):
+        expired = str(AccessToken.for_user(player.user))
+    valid = str(AccessToken.for_user(player.user))
+    no_user = AccessToken.for_user(player.user)
+    del no_user["user_id"]
+    padded = AccessToken.for_user(player.user)
+    padded["user_id"] = "0042"  # user 42 to the ORM, whoever that is
+    headers = {
+        "an empty header": "", "another scheme": f"Basic {valid}", "no token": "Bearer",
+        "three parts": f"Bearer {valid} x", "garbage": "Bearer not.a.jwt",
+        "a tampered signature": f"Bearer {valid[:-3]}abc", "expired": f"Bearer {expired}",
+        "a refresh token": f"Bearer {RefreshToken.for_user(player.user)}",
+        "an inactive user": f"Bearer {AccessToken.for_user(inactive.user)}",
+        "a deleted user": f"Bearer {deleted_token}", "no user claim": f"Bearer {no_user}",
+        "a zero-padded user id": f"Bearer {padded}",
+    }
+    return headers
+
+
+def test_a_kept_page_is_refused_exactly_as_the_full_path_refuses(dispatches):  # noqa: ANN001
+    make_guild(name="Guarded guild")
+    player = PlayerFactory()
+    client = api_client(player)
+    assert client.get("/api/v1/guilds/").status_code == 200
+    assert client.get("/api/v1/guilds/").status_code == 200  # kept, for every header below
+    from rest_framework.test import APIClient
+
+    for reason, header in _refused_headers(player).items():
+        anyone = APIClient()
+        extra = {"HTTP_AUTHORIZATION": header} if header else {}
+        with override_settings(GUILD_LIST_CACHE=False):
+            full = _answer(anyone.get("/api/v1/guilds/", **extra))
+        kept = _answer(anyone.get("/api/v1/guilds/", **extra))
+        assert kept == full, f"{reason}: {kept[:2]} != {full[:2]}"
+        if reason != "a zero-padded user id":
+            assert full[0] == 401, f"{reason}: {full[:2]}"
+    assert _answer(APIClient().get("/api/v1/guilds/"))[0] == 401  # no header at all
+
+
+def test_a_kept_page_serves_only_its_exact_query_and_bad_parameters_stay_400():
+    for index in range(3):
+        make_guild(name=f"Exact guild {index}")
+    client = api_client(PlayerFactory())
+    first = client.get("/api/v1/guilds/", {"page_size": 1}).json()
+    cursor = first["next"]
+    assert client.get("/api/v1/guilds/", {"page_size": 1, "cursor": cursor}).status_code == 200
+    assert client.get("/api/v1/guilds/", {"page_size": 1, "cursor": cursor}).status_code == 200  # kept
+    for bad in ({"page_size": 1, "cursor": cursor + "x"}, {"page_size": 1, "cursor": cursor[:-1]},
+                {"page_size": 1, "cursor": cursor, "ordering": "name"}, {"page_size": 0, "cursor": cursor},
+                {"page_size": 1, "cursor": cursor, "ordering": "rank"}):
+        for _ in range(2):
+            with override_settings(GUILD_LIST_CACHE=False):
+                full = _answer(client.get("/api/v1/guilds/", bad))
+            assert full[0] == 400
+            assert _answer(client.get("/api/v1/guilds/", bad)) == full
+
+
+def test_a_kept_page_is_not_served_once_its_caller_is_deactivated():
+    make_guild(name="Door guild")
+    player = PlayerFactory()
+    client = api_client(player)
+    assert client.get("/api/v1/guilds/").status_code == 200
+    assert client.get("/api/v1/guilds/").status_code == 200
+    player.user.is_active = False
+    player.user.save(update_fields=["is_active"])
+    refused = _answer(client.get("/api/v1/guilds/"))
+    with override_settings(GUILD_LIST_CACHE=False):
+        assert refused == _answer(client.get("/api/v1/guilds/"))
+    assert refused[0] == 401
