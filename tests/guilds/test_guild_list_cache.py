@@ -551,3 +551,19 @@ def test_a_kept_page_is_not_served_once_its_caller_is_deactivated():
     with override_settings(GUILD_LIST_CACHE=False):
         assert refused == _answer(client.get("/api/v1/guilds/"))
     assert refused[0] == 401
+
+
+def test_the_shortcut_replicates_exactly_the_list_views_auth_permissions_and_throttles():
+    """``listcache.kept_response`` answers a kept page without DRF's dispatch: it checks the bearer
+    JWT as simplejwt's ``JWTAuthentication`` does, which is all that ``IsAuthenticated`` and an
+    empty throttle list ask. A view change here (another permission, a throttle, another first
+    authenticator) must be mirrored in the shortcut, so it fails this test first."""
+    from rest_framework.permissions import IsAuthenticated
+    from rest_framework_simplejwt.authentication import JWTAuthentication
+
+    from guilds.apis import GuildListCreateApi
+
+    view = GuildListCreateApi()
+    assert [type(p) for p in view.get_permissions()] == [IsAuthenticated]
+    assert view.get_throttles() == []
+    assert isinstance(view.get_authenticators()[0], JWTAuthentication)
