@@ -49,6 +49,17 @@ def hp_list(hits: Any, names: Names) -> str:
     return "; ".join(parts)
 
 
+def stored_order(value: Any) -> Any:
+    """``value`` with the keys of its mappings in PostgreSQL's ``jsonb`` order (shorter keys first,
+    then by their bytes), the order it reads them back in; SQLite keeps the order it is given."""
+    if isinstance(value, dict):
+        return {key: stored_order(item) for key, item in
+                sorted(value.items(), key=lambda pair: (len(str(pair[0]).encode()), str(pair[0]).encode()))}
+    if isinstance(value, list):
+        return [stored_order(item) for item in value]
+    return value
+
+
 @dataclass(frozen=True)
 class LogEntry:
     """One thing that happened in a run, where the party stood."""
@@ -59,7 +70,9 @@ class LogEntry:
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
 
     def to_json(self, *, floor: int | None, room: int | None) -> dict[str, Any]:
-        return {"kind": self.kind, "floor": floor, "room": room, **self.fields()}
+        """The stored entry, its keys already in the order every backend reads them back in
+        (``stored_order``): an answer built from the run in memory is the one a read would give."""
+        return stored_order({"kind": self.kind, "floor": floor, "room": room, **self.fields()})
 
     def describe(self, names: Names) -> str:
         """The entry as a sentence for the admin (``names``: player id -> name)."""

@@ -3,11 +3,13 @@ and the start (the dungeon generated from the party, the first room entered)."""
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from backend.errors import InvalidInput, NotAllowed, NotFound, RuleViolation
+from backend.sql import rows_update
 from combat.engine.state import to_jsonable
 from combat.models import CombatSettings
 from dungeons import run_rules
@@ -16,7 +18,7 @@ from dungeons.kinds import run_kind_hooks
 from dungeons.models import DungeonKind, MemberStatus, RoomKind, Run, RunMember, RunStatus, WeaponChoice
 from dungeons.run_log import Formation, Started
 from dungeons.runs.core import current_room, lock_run, log, require_status, run_member, run_party, run_rules_get
-from dungeons.runs.rooms import enter_room
+from dungeons.runs.rooms import RoomEntry, enter_room
 from guilds.selectors import player_current_guild, players_current_guilds
 from guilds.services import guild_person_runs_record
 from npcs.selectors import guild_npc_kinds_unrescued, junk_dealer_offer_size, junk_dealer_tiers
@@ -72,7 +74,7 @@ def _reorder(members: list[RunMember]) -> None:
         if member.position != position:
             member.position = position
             moved.append(member)
-    RunMember.objects.bulk_update(moved, ["position"])
+    rows_update(moved, ["position"])
 
 
 @transaction.atomic
@@ -151,8 +153,19 @@ def run_formation_set(*, player: Player, run_id: int, players: list[int]) -> Run
     return run
 
 
+@dataclass(frozen=True)
+class RunStarted:
+    """A started run with what its start wrote, so the answer is built without reading it back:
+    the party (in order, with their players and users) and the first room's entry (its room,
+    battle and loot). Both None when the run's kind started it (e.g. darkness)."""
+
+    run: Run
+    party: list[RunMember] | None = None
+    entry: RoomEntry | None = None
+
+
 @transaction.atomic
-def run_start(*, player: Player, run_id: int) -> Run:
+def run_start(*, player: Player, run_id: int) -> RunStarted:
     """Generate the dungeon from the party's N, R, C, record the person-runs, enter the first room.
 
     The party is read and written in bulk (one query for the guilds, one claim of the warlock buffs,
@@ -171,7 +184,7 @@ def run_start(*, player: Player, run_id: int) -> Run:
                             {"players": pending})
     started = run_kind_hooks(run.kind).start(run=run, members=members)  # e.g. a guild's own maze
     if started is not None:
-        return started
+        return RunStarted(started)
     now = timezone.now()
     player_ids = [m.player_id for m in members]
     guilds = players_current_guilds(player_ids=player_ids)
@@ -193,9 +206,9 @@ def run_start(*, player: Player, run_id: int) -> Run:
         member.status = MemberStatus.IN_DUNGEON
         member.max_hp = member.hp = combat_rules.max_hp_for(member.player.stamina)
         member.buffs = [to_jsonable(spec) for spec in buffs[member.player_id]]
-    RunMember.objects.bulk_update(members, ["guild", "status", "max_hp", "hp", "buffs"])
+    rows_update(members, ["guild", "status", "max_hp", "hp", "buffs"])
     run.guild = common
     run.status, run.started_at, run.floor, run.room = RunStatus.ACTIVE, now, 0, 0
     log(run, Started(party=player_ids, rank=rank, completed=completed))
-    enter_room(run, members, settings=settings)
-    return run
+    first = run.dungeon.rooms.all()[0]
+    return RunStarted(run, members, enter_room(run, members, settings=settings, room=first))
