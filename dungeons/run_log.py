@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
+from django.db import connection
+
 Names = Mapping[str, str]
 E = TypeVar("E", bound="LogEntry")
 
@@ -49,14 +51,19 @@ def hp_list(hits: Any, names: Names) -> str:
     return "; ".join(parts)
 
 
-def stored_order(value: Any) -> Any:
-    """``value`` with the keys of its mappings in PostgreSQL's ``jsonb`` order (shorter keys first,
-    then by their bytes), the order it reads them back in; SQLite keeps the order it is given."""
+def read_back(log: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A run log as reading it back after saving gives it: PostgreSQL's ``jsonb`` orders the keys of
+    every mapping (shorter keys first, then by their bytes), SQLite keeps them as written. An answer
+    built from the run in memory (the run start's) is then the one a read would give, byte for byte."""
+    return _jsonb_order(log) if connection.vendor == "postgresql" else log
+
+
+def _jsonb_order(value: Any) -> Any:
     if isinstance(value, dict):
-        return {key: stored_order(item) for key, item in
+        return {key: _jsonb_order(item) for key, item in
                 sorted(value.items(), key=lambda pair: (len(str(pair[0]).encode()), str(pair[0]).encode()))}
     if isinstance(value, list):
-        return [stored_order(item) for item in value]
+        return [_jsonb_order(item) for item in value]
     return value
 
 
@@ -70,9 +77,7 @@ class LogEntry:
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
 
     def to_json(self, *, floor: int | None, room: int | None) -> dict[str, Any]:
-        """The stored entry, its keys already in the order every backend reads them back in
-        (``stored_order``): an answer built from the run in memory is the one a read would give."""
-        return stored_order({"kind": self.kind, "floor": floor, "room": room, **self.fields()})
+        return {"kind": self.kind, "floor": floor, "room": room, **self.fields()}
 
     def describe(self, names: Names) -> str:
         """The entry as a sentence for the admin (``names``: player id -> name)."""

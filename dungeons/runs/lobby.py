@@ -16,7 +16,7 @@ from dungeons import run_rules
 from dungeons import services as dungeon_services
 from dungeons.kinds import run_kind_hooks
 from dungeons.models import DungeonKind, MemberStatus, RoomKind, Run, RunMember, RunStatus, WeaponChoice
-from dungeons.run_log import Formation, Started
+from dungeons.run_log import Formation, Started, read_back
 from dungeons.runs.core import current_room, lock_run, log, require_status, run_member, run_party, run_rules_get
 from dungeons.runs.rooms import RoomEntry, enter_room
 from guilds.selectors import player_current_guild, players_current_guilds
@@ -210,5 +210,6 @@ def run_start(*, player: Player, run_id: int) -> RunStarted:
     run.guild = common
     run.status, run.started_at, run.floor, run.room = RunStatus.ACTIVE, now, 0, 0
     log(run, Started(party=player_ids, rank=rank, completed=completed))
-    first = run.dungeon.rooms.all()[0]
-    return RunStarted(run, members, enter_room(run, members, settings=settings, room=first))
+    entry = enter_room(run, members, settings=settings, room=run.dungeon.rooms.all()[0])
+    run.log = read_back(run.log)  # the answer is built from this run: as a read would give it
+    return RunStarted(run, members, entry)
