@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from django.db import transaction
 
 from backend.errors import InvalidInput
+from backend.sql import rows_insert
 from dungeons import generation
 from dungeons.models import Dungeon, DungeonRoom
 from dungeons.selectors import dungeon_preview, generation_params_get
@@ -87,7 +88,7 @@ def _dungeon_store(
         npc_room=result.npc[1] if result.npc else None,
         npc_kind=result.npc_kind or "",
     )
-    rooms = DungeonRoom.objects.bulk_create(
+    rooms = rows_insert([
         DungeonRoom(
             dungeon=dungeon,
             floor=floor,
@@ -98,7 +99,7 @@ def _dungeon_store(
             seal=room.seal or "",
         )
         for floor, index, room in result.rooms()
-    )
+    ])
     # Held as dungeon_get prefetches them (in their order): dungeon.rooms.all() reads no row.
     held = dungeon.rooms.all()
     held._result_cache, held._prefetch_done = rooms, True

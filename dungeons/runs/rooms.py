@@ -8,7 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from backend.errors import NotFound, RuleViolation
-from backend.sql import rows_update
+from backend.sql import rows_insert, rows_update
 from combat.engine import Outcome, PotionKind
 from combat.models import Battle, CombatSettings
 from combat.selectors import combat_rules_get
@@ -102,8 +102,7 @@ def enter_room(
             kinds = list(ItemKind.objects.filter(sub_kind=STORY_ITEM_SUB_KINDS[room.story_item]).order_by("pk"))
             rng = run_rules.room_rng(run.seed, run.floor, run.room, "story")
             picked = [rng.choice(kinds) for _ in range(rules.story_items_count)] if kinds else []
-            loot = RunLoot.objects.bulk_create(
-                RunLoot(run=run, floor=run.floor, room=run.room, item_kind=kind) for kind in picked)
+            loot = rows_insert([RunLoot(run=run, floor=run.floor, room=run.room, item_kind=kind) for kind in picked])
             log(run, StoryItems(story_item=room.story_item, items=[l.pk for l in loot]))
     elif room.kind == RoomKind.REST:
         for member in party:
@@ -131,9 +130,8 @@ def _open_sealed_room(run: Run, room: DungeonRoom, party: list[RunMember], rules
                                          rarity__in=SEALED_REWARD_RARITIES).order_by("pk"))
     weights = [rules.rarity_weights().get(kind.rarity, 0) for kind in kinds]
     rng = run_rules.room_rng(run.seed, run.floor, run.room, "sealed-reward")
-    loot = RunLoot.objects.bulk_create(
-        RunLoot(run=run, floor=run.floor, room=run.room, item_kind=kind)
-        for kind in run_rules.weighted_pick(kinds, weights, rng, rules.sealed_reward_items))
+    loot = rows_insert([RunLoot(run=run, floor=run.floor, room=run.room, item_kind=kind)
+                        for kind in run_rules.weighted_pick(kinds, weights, rng, rules.sealed_reward_items)])
     coins = run_rules.sealed_reward_coins(floor=run.floor, rules=rules)
     pay(party, coins)
     log(run, SealOpened(seal=room.seal, opened_by=key, items=[l.pk for l in loot], coins_each=coins))
