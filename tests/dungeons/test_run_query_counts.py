@@ -38,7 +38,7 @@ pytestmark = pytest.mark.django_db
 #: Pinned bounds (issue 13): an action, a poll, a start whatever the party's size.
 ACTION_STATEMENTS = 8
 POLL_STATEMENTS = 3
-START_STATEMENTS = 22
+START_STATEMENTS = 21
 
 
 def _sql(queries: CaptureQueriesContext) -> list[str]:
