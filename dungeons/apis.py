@@ -22,6 +22,7 @@ from dungeons.selectors import (
     generation_params_get,
     run_list_lobbies,
     run_list_mine,
+    run_payload,
     run_view,
 )
 from dungeons.serializers import (
@@ -241,8 +242,13 @@ class RunLeaveApi(PlayerApi):
 class RunStartApi(PlayerApi):
     @_run_action("Start the run (host): generate the dungeon and enter the first room")
     def post(self, request: Request, run_id: int) -> Response:
-        lobby.run_start(player=self.player, run_id=run_id)
-        return Response(_run(run_id, self.player))
+        started = lobby.run_start(player=self.player, run_id=run_id)
+        if started.party is None or started.entry is None:  # started by its kind: read back
+            return Response(_run(run_id, self.player))
+        entry = started.entry
+        view = run_payload(run=started.run, player=self.player, members=started.party,
+                           rooms=started.run.dungeon.rooms.all(), contents=(entry.battle, entry.loot))
+        return Response(RunOutput(view).data)
 
 
 class RunOfferApi(PlayerApi):

@@ -209,18 +209,27 @@ class RunView:
     darkness: dict[str, Any] | None
 
 
-def run_payload(*, run: Run, player: Player) -> RunView:
+def run_payload(
+    *, run: Run, player: Player, members: list[RunMember] | None = None, rooms: Iterable[DungeonRoom] | None = None,
+    contents: tuple[Battle | None, list[RunLoot]] | None = None,
+) -> RunView:
     """Everything a party member's client shows about a run (a stranger sees a lobby the same way).
 
     The layout ahead stays hidden: only rooms already entered show their kind. The seed is
     revealed once the run is over, so nobody can precompute the dungeon's draws.
+
+    What the caller already holds is not read again (a run start answers from what it wrote):
+    ``members``, every member of the run in order with their player and user; ``rooms``, the
+    dungeon's rooms in order; ``contents``, the current room's battle and its loot in order.
     """
-    members = list(run.members.select_related("player__user").order_by("position", "pk"))
+    if members is None:
+        members = list(run.members.select_related("player__user").order_by("position", "pk"))
     visited: dict[int, list[str]] = {}
     room = None
     floors: list[RunFloorView] = []
     if run.dungeon_id is not None and run.floor is not None:
-        rooms = DungeonRoom.objects.filter(dungeon_id=run.dungeon_id).order_by("floor", "index")
+        if rooms is None:
+            rooms = DungeonRoom.objects.filter(dungeon_id=run.dungeon_id).order_by("floor", "index")
         per_floor: dict[int, int] = {}
         for r in rooms:
             per_floor[r.floor] = per_floor.get(r.floor, 0) + 1
@@ -231,8 +240,14 @@ def run_payload(*, run: Run, player: Player) -> RunView:
         floors = [RunFloorView(f, n, visited.get(f, [])) for f, n in sorted(per_floor.items())]
     current = None
     if room is not None:
-        battle = Battle.objects.filter(run=run, floor=run.floor, room=run.room).values_list("id", "outcome").first()
-        loot = RunLoot.objects.filter(run=run, floor=run.floor, room=run.room).select_related("item_kind")
+        if contents is None:
+            battle = (Battle.objects.filter(run=run, floor=run.floor, room=run.room)
+                      .values_list("id", "outcome").first())
+            loot: Iterable[RunLoot] = (RunLoot.objects.filter(run=run, floor=run.floor, room=run.room)
+                                       .select_related("item_kind"))
+        else:
+            battle = (contents[0].pk, contents[0].outcome) if contents[0] is not None else None
+            loot = contents[1]
         current = RunRoomView(
             floor=run.floor, room=run.room, kind=room.kind, cleared=run.room_cleared, seal=room.seal or None,
             battle=RunBattleRef(*battle) if battle else None,

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from django.db import transaction
 
 from backend.errors import InvalidInput
+from backend.sql import rows_insert
 from dungeons import generation
 from dungeons.models import Dungeon, DungeonRoom
 from dungeons.selectors import dungeon_preview, generation_params_get
@@ -34,7 +35,8 @@ def dungeon_generate(
     npc_kinds: Iterable[str] | None = None,
     params: generation.GenerationParams | None = None,
 ) -> Dungeon:
-    """Generate one dungeon with the parameters in force and store it with all its rooms.
+    """Generate one dungeon with the parameters in force and store it with all its rooms (returned
+    with the rooms prefetched, as ``dungeon_get`` returns it).
 
     ``npc_kinds`` are the kinds the party's guild has not rescued yet (None: all of them).
     Two queries plus the settings read: the dungeon row and one bulk insert of its rooms.
@@ -86,7 +88,7 @@ def _dungeon_store(
         npc_room=result.npc[1] if result.npc else None,
         npc_kind=result.npc_kind or "",
     )
-    DungeonRoom.objects.bulk_create(
+    rooms = rows_insert([
         DungeonRoom(
             dungeon=dungeon,
             floor=floor,
@@ -97,5 +99,9 @@ def _dungeon_store(
             seal=room.seal or "",
         )
         for floor, index, room in result.rooms()
-    )
+    ])
+    # Held as dungeon_get prefetches them (in their order): dungeon.rooms.all() reads no row.
+    held = dungeon.rooms.all()
+    held._result_cache, held._prefetch_done = rooms, True
+    dungeon._prefetched_objects_cache = {"rooms": held}
     return dungeon

@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Any
 
-from django.db.models import F, Prefetch, Q, QuerySet
+from django.db.models import F, FilteredRelation, Prefetch, Q, QuerySet
 from django.db.models.functions import Lower
 from django.utils import timezone
 
@@ -91,12 +92,16 @@ def player_current_guild(*, player: Player) -> Guild | None:
     return membership.guild if membership else None
 
 
-def players_current_guilds(*, player_ids: list[int]) -> dict[int, Guild | None]:
-    """``player_current_guild`` for many players in one query (a run's party at its start)."""
-    guilds: dict[int, Guild | None] = dict.fromkeys(player_ids)
-    for membership in Membership.objects.filter(player_id__in=player_ids, left_at__isnull=True).select_related("guild"):
-        guilds[membership.player_id] = membership.guild
-    return guilds
+def with_current_guild(queryset: QuerySet[Any], player: str) -> QuerySet[Any]:
+    """``player_current_guild`` joined into a read of rows that name a player (``player``: the path to
+    it, e.g. ``"player"``): each row gets ``current_guild_id`` and ``current_guild_rank`` (None when
+    the player is in no guild). One row per row read: a player has at most one current membership."""
+    return queryset.annotate(
+        current_membership=FilteredRelation(f"{player}__memberships",
+                                            condition=Q(**{f"{player}__memberships__left_at__isnull": True})),
+        current_guild_id=F("current_membership__guild_id"),
+        current_guild_rank=F("current_membership__guild__rank"),
+    )
 
 
 def player_pending_invitations(*, player: Player) -> QuerySet[Invitation]:

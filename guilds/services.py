@@ -495,15 +495,16 @@ def guild_person_runs_record(*, guild_id: int, at: datetime, count: int = 1) -> 
     if count <= 0:
         return
     day = timezone.localdate(at, dt_timezone.utc) if timezone.is_aware(at) else at.date()
-    table = PersonRunDay._meta.db_table
+    table, pending = PersonRunDay._meta.db_table, PersonRunPending._meta.db_table
     with transaction.atomic(savepoint=False):
-        PersonRunPending.objects.create(guild_id=guild_id, day=day, person_runs=count)
         connection = transaction.get_connection()
+        params = [guild_id, connection.ops.adapt_datefield_value(day), count]
         with connection.cursor() as cursor:
+            cursor.execute(f"INSERT INTO {pending} (guild_id, day, person_runs) VALUES (%s, %s, %s)", params)
             cursor.execute(
                 f"INSERT INTO {table} (guild_id, day, person_runs) VALUES (%s, %s, %s) "
                 f"ON CONFLICT (guild_id, day) DO UPDATE SET person_runs = {table}.person_runs + excluded.person_runs",
-                [guild_id, connection.ops.adapt_datefield_value(day), count],
+                params,
             )
 
 

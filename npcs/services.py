@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 
 from backend.errors import InvalidInput, NotFound, RuleViolation
@@ -297,16 +297,19 @@ def warlock_buffs_claim_party(*, player_ids: list[int], run_id: int) -> dict[int
 
     Call inside the run start's transaction (the pending buffs are locked until it ends).
     """
+    # One read (locking) of each member's buffs already claimed for this run and of their pending ones:
+    # a member who holds the former (a start retried in the same run) keeps them and claims nothing.
     claimed: dict[int, list[PlayerBuff]] = {player_id: [] for player_id in player_ids}
-    for buff in PlayerBuff.objects.filter(player_id__in=player_ids, claimed_run_id=run_id).order_by("bought_at", "pk"):
-        claimed[buff.player_id].append(buff)
-    fresh = [player_id for player_id, buffs in claimed.items() if not buffs]
+    pending: dict[int, list[PlayerBuff]] = {player_id: [] for player_id in player_ids}
+    for buff in (PlayerBuff.objects.select_for_update()
+                 .filter(Q(claimed_run_id=run_id) | Q(claimed_run_id__isnull=True), player_id__in=player_ids)
+                 .order_by("bought_at", "pk")):
+        (pending if buff.claimed_run_id is None else claimed)[buff.player_id].append(buff)
+    fresh = [buff for player_id, buffs in claimed.items() if not buffs for buff in pending[player_id]]
     if fresh:
-        pending = list(PlayerBuff.objects.select_for_update()
-                       .filter(player_id__in=fresh, claimed_run_id__isnull=True).order_by("bought_at", "pk"))
-        PlayerBuff.objects.filter(pk__in=[b.pk for b in pending]).update(claimed_run_id=run_id,
-                                                                        claimed_at=timezone.now())
-        for buff in pending:
+        PlayerBuff.objects.filter(pk__in=[b.pk for b in fresh]).update(claimed_run_id=run_id,
+                                                                      claimed_at=timezone.now())
+        for buff in fresh:
             claimed[buff.player_id].append(buff)
     return {player_id: [buff.spec() for buff in buffs] for player_id, buffs in claimed.items()}
 

@@ -7,6 +7,7 @@ from typing import Any
 from django.db.models import F
 
 from backend.errors import NotFound, RuleViolation
+from backend.sql import rows_insert
 from dungeons import run_rules
 from dungeons.models import DungeonRoom, MemberStatus, Run, RunLoot, RunMember, RunSettings, RunStatus
 from dungeons.run_log import LogEntry
@@ -88,9 +89,7 @@ def drop_loot(
     weights = run_rules_get().rarity_weights()
     rng = run_rules.room_rng(run.seed, run.floor, run.room, purpose)
     picked = run_rules.weighted_pick(kinds, [weights.get(kind.rarity, 0) for kind in kinds], rng, count)
-    return RunLoot.objects.bulk_create(
-        RunLoot(run=run, floor=run.floor, room=run.room, item_kind=kind) for kind in picked
-    )
+    return rows_insert([RunLoot(run=run, floor=run.floor, room=run.room, item_kind=kind) for kind in picked])
 
 
 def pay(members: Sequence[RunMember], coins: int) -> None:

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from django.db.models import F
 from django.utils import timezone
 
+from backend.sql import rows_update
 from dungeons import run_rules
 from dungeons.kinds import run_kind_hooks
 from dungeons.models import MemberStatus, Run, RunMember, RunStatus
@@ -74,7 +75,7 @@ def complete(run: Run, party: list[RunMember]) -> None:
         npc_rescue(guild_id=run.guild_id, kind=run.npc_kind, run_id=run.pk)
     for member in party:
         member.status, member.active = MemberStatus.FINISHED, False
-    RunMember.objects.bulk_update(party, ["status", "active"])
+    rows_update(party, ["status", "active"])
     Player.objects.filter(pk__in=[m.player_id for m in party]).update(
         completed_dungeons=F("completed_dungeons") + 1)
     run.status, run.ended_at = RunStatus.COMPLETED, timezone.now()

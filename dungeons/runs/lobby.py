@@ -3,21 +3,23 @@ and the start (the dungeon generated from the party, the first room entered)."""
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from backend.errors import InvalidInput, NotAllowed, NotFound, RuleViolation
+from backend.sql import rows_update
 from combat.engine.state import to_jsonable
 from combat.models import CombatSettings
 from dungeons import run_rules
 from dungeons import services as dungeon_services
 from dungeons.kinds import run_kind_hooks
 from dungeons.models import DungeonKind, MemberStatus, RoomKind, Run, RunMember, RunStatus, WeaponChoice
-from dungeons.run_log import Formation, Started
+from dungeons.run_log import Formation, Started, read_back
 from dungeons.runs.core import current_room, lock_run, log, require_status, run_member, run_party, run_rules_get
-from dungeons.runs.rooms import enter_room
-from guilds.selectors import player_current_guild, players_current_guilds
+from dungeons.runs.rooms import RoomEntry, enter_room
+from guilds.selectors import player_current_guild, with_current_guild
 from guilds.services import guild_person_runs_record
 from npcs.selectors import guild_npc_kinds_unrescued, junk_dealer_offer_size, junk_dealer_tiers
 from npcs.services import warlock_buffs_claim_party
@@ -72,7 +74,7 @@ def _reorder(members: list[RunMember]) -> None:
         if member.position != position:
             member.position = position
             moved.append(member)
-    RunMember.objects.bulk_update(moved, ["position"])
+    rows_update(moved, ["position"])
 
 
 @transaction.atomic
@@ -151,15 +153,29 @@ def run_formation_set(*, player: Player, run_id: int, players: list[int]) -> Run
     return run
 
 
+@dataclass(frozen=True)
+class RunStarted:
+    """A started run with what its start wrote, so the answer is built without reading it back:
+    the party (in order, with their players and users) and the first room's entry (its room,
+    battle and loot). Both None when the run's kind started it (e.g. darkness)."""
+
+    run: Run
+    party: list[RunMember] | None = None
+    entry: RoomEntry | None = None
+
+
 @transaction.atomic
-def run_start(*, player: Player, run_id: int) -> Run:
+def run_start(*, player: Player, run_id: int) -> RunStarted:
     """Generate the dungeon from the party's N, R, C, record the person-runs, enter the first room.
 
-    The party is read and written in bulk (one query for the guilds, one claim of the warlock buffs,
-    one update of the members), so the start's statement count does not grow with the party.
+    The party is read and written in bulk (one read of the members with their players and current
+    guilds, one claim of the warlock buffs, one update of the members), so the start's statement count
+    does not grow with the party; the answer is built from what the start wrote (``RunStarted``).
     """
     run = lock_run(run_id)
-    members = run_party(run, MemberStatus.JOINED)
+    # The party with each member's current guild (one read).
+    members = list(with_current_guild(run.members.filter(status=MemberStatus.JOINED), "player")
+                   .select_related("player__user").order_by("position"))
     if all(m.player_id != player.pk for m in members):
         run_member(run, player, MemberStatus.JOINED)  # a stranger's 404, or not_in_party
     require_status(run, RunStatus.LOBBY)
@@ -171,31 +187,31 @@ def run_start(*, player: Player, run_id: int) -> Run:
                             {"players": pending})
     started = run_kind_hooks(run.kind).start(run=run, members=members)  # e.g. a guild's own maze
     if started is not None:
-        return started
+        return RunStarted(started)
     now = timezone.now()
     player_ids = [m.player_id for m in members]
-    guilds = players_current_guilds(player_ids=player_ids)
-    guild_ids = {g.pk if g else None for g in guilds.values()}
-    common = next(iter(guilds.values())) if len(guild_ids) == 1 else None
-    rank = sum(g.rank if g else 0 for g in guilds.values()) / len(members)
+    guild_ids = {m.current_guild_id for m in members}
+    common = next(iter(guild_ids)) if len(guild_ids) == 1 else None  # the party's one guild (id)
+    rank = sum(m.current_guild_rank or 0 for m in members) / len(members)
     completed = sum(m.player.completed_dungeons for m in members) / len(members)
     run.dungeon = dungeon_services.dungeon_generate(
         kind=run.kind, party_size=len(members), rank=rank, completed=completed, same_guild=common is not None,
-        seed=run.seed, npc_kinds=guild_npc_kinds_unrescued(guild_id=common.pk) if common else None,
+        seed=run.seed, npc_kinds=guild_npc_kinds_unrescued(guild_id=common) if common else None,
     )
-    for guild_id, count in Counter(g.pk for g in guilds.values() if g).items():
+    for guild_id, count in Counter(m.current_guild_id for m in members if m.current_guild_id).items():
         guild_person_runs_record(guild_id=guild_id, at=now, count=count)
     settings = CombatSettings.load()
     combat_rules = settings.to_rules()
     buffs = warlock_buffs_claim_party(player_ids=player_ids, run_id=run.pk)
     for member in members:
-        member.guild = guilds[member.player_id]
+        member.guild_id = member.current_guild_id
         member.status = MemberStatus.IN_DUNGEON
         member.max_hp = member.hp = combat_rules.max_hp_for(member.player.stamina)
         member.buffs = [to_jsonable(spec) for spec in buffs[member.player_id]]
-    RunMember.objects.bulk_update(members, ["guild", "status", "max_hp", "hp", "buffs"])
-    run.guild = common
+    rows_update(members, ["guild", "status", "max_hp", "hp", "buffs"])
+    run.guild_id = common
     run.status, run.started_at, run.floor, run.room = RunStatus.ACTIVE, now, 0, 0
     log(run, Started(party=player_ids, rank=rank, completed=completed))
-    enter_room(run, members, settings=settings)
-    return run
+    entry = enter_room(run, members, settings=settings, room=run.dungeon.rooms.all()[0])
+    run.log = read_back(run.log)  # the answer is built from this run: as a read would give it
+    return RunStarted(run, members, entry)

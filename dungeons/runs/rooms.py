@@ -2,11 +2,13 @@
 inside: advance, the party's escape, a potion between rooms, picking up loot."""
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 
 from django.db import transaction
 from django.utils import timezone
 
 from backend.errors import NotFound, RuleViolation
+from backend.sql import rows_insert, rows_update
 from combat.engine import Outcome, PotionKind
 from combat.models import Battle, CombatSettings
 from combat.selectors import combat_rules_get
@@ -49,21 +51,36 @@ from players.models import InventoryItem, ItemCategory, ItemKind, Player
 from players.services import inventory_add
 
 
-def enter_room(run: Run, party: list[RunMember] | None = None, *, settings: CombatSettings | None = None) -> None:
+@dataclass(frozen=True)
+class RoomEntry:
+    """What entering a room made, for an answer built without reading it back: the room, its
+    battle (an enemy or boss room) and the loot that now lies in it (in the order of its ids)."""
+
+    room: DungeonRoom
+    battle: Battle | None = None
+    loot: list[RunLoot] = field(default_factory=list)
+
+
+def enter_room(
+    run: Run, party: list[RunMember] | None = None, *, settings: CombatSettings | None = None,
+    room: DungeonRoom | None = None,
+) -> RoomEntry:
     """Walk into the room at the run's position and let it happen; saves the run (call holding its lock).
 
     ``party``: the members inside, with their players, if the caller already read them;
-    ``settings``: the combat settings, if the caller already read them.
+    ``settings``: the combat settings, if the caller already read them; ``room``: the room at the
+    run's position, if the caller holds it.
     """
     rules = run_rules_get()
-    room = current_room(run)
+    room = current_room(run) if room is None else room
     run.room_cleared = False
     party = run_party(run, MemberStatus.IN_DUNGEON) if party is None else party
     log(run, Entered(room_kind=room.kind))
     if room.kind in (RoomKind.ENEMY, RoomKind.BOSS):
-        battle_begin(run, party, is_boss=room.kind == RoomKind.BOSS, settings=settings)
+        battle = battle_begin(run, party, is_boss=room.kind == RoomKind.BOSS, settings=settings)
         run.save()
-        return
+        return RoomEntry(room, battle=battle)
+    loot: list[RunLoot] = []
     if room.kind == RoomKind.TRAP:
         _spring_traps(run, party, rules)
     elif room.kind == RoomKind.TREASURE:
@@ -76,7 +93,7 @@ def enter_room(run: Run, party: list[RunMember] | None = None, *, settings: Comb
         pay(party, coins)
         log(run, Treasure(items=[l.pk for l in loot], coins_each=coins))
     elif room.kind == RoomKind.STORY and room.seal:
-        _open_sealed_room(run, room, party, rules)
+        loot = _open_sealed_room(run, room, party, rules)
     elif room.kind == RoomKind.STORY:
         if room.npc_kind:
             run.npc_kind, run.npc_hp, run.npc_max_hp = room.npc_kind, rules.npc_hp, rules.npc_hp
@@ -85,21 +102,21 @@ def enter_room(run: Run, party: list[RunMember] | None = None, *, settings: Comb
             kinds = list(ItemKind.objects.filter(sub_kind=STORY_ITEM_SUB_KINDS[room.story_item]).order_by("pk"))
             rng = run_rules.room_rng(run.seed, run.floor, run.room, "story")
             picked = [rng.choice(kinds) for _ in range(rules.story_items_count)] if kinds else []
-            loot = RunLoot.objects.bulk_create(
-                RunLoot(run=run, floor=run.floor, room=run.room, item_kind=kind) for kind in picked)
+            loot = rows_insert([RunLoot(run=run, floor=run.floor, room=run.room, item_kind=kind) for kind in picked])
             log(run, StoryItems(story_item=room.story_item, items=[l.pk for l in loot]))
     elif room.kind == RoomKind.REST:
         for member in party:
             member.hp += min(member.max_hp - member.hp,
                              run_rules.rest_heal(metabolism=member.player.metabolism, rules=rules))
-        RunMember.objects.bulk_update(party, ["hp"])
+        rows_update(party, ["hp"])
         log(run, Rested(hp={m.player_id: m.hp for m in party}))
     if run.status == RunStatus.ACTIVE:
         run.room_cleared = True
     run.save()
+    return RoomEntry(room, loot=loot)
 
 
-def _open_sealed_room(run: Run, room: DungeonRoom, party: list[RunMember], rules: RunRules) -> None:
+def _open_sealed_room(run: Run, room: DungeonRoom, party: list[RunMember], rules: RunRules) -> list[RunLoot]:
     """A sealed story room opens only if a member inside carries the story item it names, found in
     this run (``acquired_in_run``); the item is shown, not spent. Then it holds ``sealed_reward_items``
     uncommon or rare items (never amulets) and coins for every member; otherwise it stays shut."""
@@ -108,17 +125,17 @@ def _open_sealed_room(run: Run, room: DungeonRoom, party: list[RunMember], rules
            .order_by("pk").values_list("player_id", flat=True).first())
     if key is None:
         log(run, Sealed(seal=room.seal))
-        return
+        return []
     kinds = list(ItemKind.objects.filter(category__in=BATTLE_LOOT_CATEGORIES,
                                          rarity__in=SEALED_REWARD_RARITIES).order_by("pk"))
     weights = [rules.rarity_weights().get(kind.rarity, 0) for kind in kinds]
     rng = run_rules.room_rng(run.seed, run.floor, run.room, "sealed-reward")
-    loot = RunLoot.objects.bulk_create(
-        RunLoot(run=run, floor=run.floor, room=run.room, item_kind=kind)
-        for kind in run_rules.weighted_pick(kinds, weights, rng, rules.sealed_reward_items))
+    loot = rows_insert([RunLoot(run=run, floor=run.floor, room=run.room, item_kind=kind)
+                        for kind in run_rules.weighted_pick(kinds, weights, rng, rules.sealed_reward_items)])
     coins = run_rules.sealed_reward_coins(floor=run.floor, rules=rules)
     pay(party, coins)
     log(run, SealOpened(seal=room.seal, opened_by=key, items=[l.pk for l in loot], coins_each=coins))
+    return loot
 
 
 def _spring_traps(run: Run, party: list[RunMember], rules: RunRules) -> None:
@@ -131,7 +148,7 @@ def _spring_traps(run: Run, party: list[RunMember], rules: RunRules) -> None:
             member.pending_effects = [*member.pending_effects,
                                       {"name": hit.effect, "turns": rules.trap_effect_turns}]
         hits[member.player_id] = {"damage": hit.damage, "effect": hit.effect, "hp": member.hp}
-    RunMember.objects.bulk_update(party, ["hp", "pending_effects"])
+    rows_update(party, ["hp", "pending_effects"])
     log(run, Trap(hits=hits))
     for member in party:
         if member.hp == 0:
@@ -168,7 +185,7 @@ def run_advance(*, player: Player, run_id: int, step: int) -> Run:
     for member in party:
         regen = run_rules.room_regen(metabolism=member.player.metabolism, rules=rules)
         member.hp = min(member.max_hp, member.hp + regen)
-    RunMember.objects.bulk_update(party, ["hp"])
+    rows_update(party, ["hp"])
     run.floor, run.room = position
     run.step += 1
     enter_room(run, party)

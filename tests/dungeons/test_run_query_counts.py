@@ -42,7 +42,7 @@ ACTION_STATEMENTS = 6 if connection.vendor == "postgresql" else 8
 #: A poll: the account, the battle with the reader's membership and (PostgreSQL) the events since; SQLite
 #: reads the events apart.
 POLL_STATEMENTS = 2 if connection.vendor == "postgresql" else 3
-START_STATEMENTS = 30
+START_STATEMENTS = 21
 
 
 def _sql(queries: CaptureQueriesContext) -> list[str]:
@@ -135,3 +135,25 @@ def test_a_run_start_costs_the_same_statements_for_one_player_and_for_eight(
     assert len(eight) == len(solo), "\n".join(eight)
     assert len(eight) <= START_STATEMENTS, "\n".join(eight)
     assert sum(sql.startswith("SAVEPOINT") for sql in eight) == sum(sql.startswith("SAVEPOINT") for sql in solo)
+
+
+@pytest.mark.parametrize("first_room", ["enemy", "trap", "treasure", "deadly trap"])
+def test_a_run_start_answers_what_reading_the_run_gives_byte_for_byte(first_room: str, monkeypatch: Any) -> None:
+    # given a lobby of three whose first room is of one kind (a trap that kills everyone, too)
+    small_dungeons(floors=1, rooms=5)
+    bestiary()
+    if first_room == "deadly trap":
+        combat_settings(base_hp=1, hp_per_stamina=0)
+    kind = first_room.split()[-1]
+    players, _ = guild_party(3)
+    fix_seed(monkeypatch, seed_where(lambda dungeon: layout(dungeon)[0][0] == kind, players=players))
+    run = lobby(players)
+    party = Party(players)
+    # when the host starts it (the answer is built from what the start wrote, not read back)
+    response = party.post(players[0], f"runs/{run.pk}/start/")
+    # then it is the run as any member reads it afterwards, to the byte
+    assert response.status_code == 200, response.json()
+    assert response.json()["floors"][0]["visited"] == [kind]
+    if first_room == "deadly trap":
+        assert response.json()["status"] == "failed", response.json()
+    assert response.content == party.client(players[0]).get(f"{API}/runs/{run.pk}/").content
