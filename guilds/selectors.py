@@ -64,7 +64,7 @@ def guild_list(*, ordering: str = DEFAULT_GUILD_ORDERING, search: str = "", curs
     if search:
         qs = qs.filter(name__icontains=search)
     # By activity, ties break on the activity row's guild_id (= the guild's id): the row comparison
-    # of a cursor then names guild_activity_list's columns and is its index condition.
+    # of a cursor then names guild_activity_list_<slot>'s columns and is its index condition.
     pk = "activity_row__guild_id" if key == "activity" else "pk"
     page = keyset_page(qs, key=key, descending=descending, cursor=cursor, page_size=page_size,
                        values=GUILD_LIST_COLUMNS, pk=pk)
