@@ -682,6 +682,11 @@ def _fold(cursor: CursorWrapper, *, now: datetime, window: int, today: date, slo
     (a guild created since the last full pass has none stored). Only the guilds that got
     person-runs are read and written. A guild disbanded since then gets none (it has no members)."""
     ops = cursor.db.ops
+    if cursor.db.vendor == "postgresql":
+        # A few thousand guilds of 100,000: probe both tables' primary keys. The planner, misled by
+        # the log's statistics (of whatever it held when last analysed), would hash every row of
+        # both (measured: ~50 ms instead of ~105 ms for 2,800 guilds).
+        cursor.execute("SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off")
     with_drained, with_params, drained, drained_params = _drained(cursor, today)
     sets, columns, params = [], [], []
     for slot, day in slots.items():
