@@ -125,7 +125,7 @@ def seed_background(*, runs: int, battles_per_run: int, events_per_battle: int, 
         }, "(SELECT id, row_number() OVER (ORDER BY id)::int AS n FROM players_player "
            "WHERE display_name LIKE %(bg)s AND display_name <> 'bench_bg_template') AS p "
            "WHERE p.n %% %(size)s = 1"),
-        ("guilds.GuildActivity", {"guild_id": "g.id", "activity": "0", "computed_at": "NULL"},
+        ("guilds.GuildActivity", {"guild_id": "g.id", "activity_a": "0", "computed_at": "NULL"},
          "guilds_guild AS g WHERE NOT EXISTS (SELECT 1 FROM guilds_guildactivity AS a WHERE a.guild_id = g.id)"),
         ("guilds.Membership", {
             "guild_id": "g.id", "player_id": "p.id", "joined_at": "g.created_at", "left_at": "NULL",
@@ -270,7 +270,7 @@ def make_players(*, count: int, group_size: int) -> tuple[str, list[tuple[int, s
             "members_count": "%(size)s", "rank": "p.n %% 5",
             "created_at": "now() - interval '90 days'",
         }, _numbered() + " AS p WHERE (p.n - 1) %% %(size)s = 0"),
-        ("guilds.GuildActivity", {"guild_id": "g.id", "activity": "0", "computed_at": "NULL"},
+        ("guilds.GuildActivity", {"guild_id": "g.id", "activity_a": "0", "computed_at": "NULL"},
          "guilds_guild AS g WHERE NOT EXISTS (SELECT 1 FROM guilds_guildactivity AS a WHERE a.guild_id = g.id)"),
         ("guilds.Membership", {
             "guild_id": "g.id", "player_id": "p.id", "joined_at": "g.created_at", "left_at": "NULL",

@@ -115,7 +115,7 @@ SEED_STEPS: list[tuple[str, dict[str, str], str]] = [
         "disbanded_at": "CASE WHEN n %% 50 = 25 THEN now() - make_interval(hours => 1 + n %% 48) END",
     }, "(SELECT id, row_number() OVER (ORDER BY id)::int AS n FROM players_player) AS p"),
     # Every guild's activity row, as Guild.save makes it (0.0, never computed).
-    ("guilds.GuildActivity", {"guild_id": "id", "activity": "0", "computed_at": "NULL"}, "guilds_guild"),
+    ("guilds.GuildActivity", {"guild_id": "id", "activity_a": "0", "computed_at": "NULL"}, "guilds_guild"),
     ("guilds.Membership", {
         "guild_id": "id", "player_id": "leader_id", "joined_at": "created_at", "left_at": "disbanded_at",
         "left_reason": "CASE WHEN disbanded_at IS NULL THEN '' ELSE 'disbanded' END",
@@ -238,7 +238,8 @@ def _reset_activity() -> None:
     from django.db import connection
 
     with connection.cursor() as cur:
-        cur.execute("UPDATE guilds_guildactivity SET activity = 0, runs = 0, computed_at = NULL")
+        cur.execute("UPDATE guilds_guildactivity SET activity_a = 0, runs_a = 0, activity_b = 0, runs_b = 0, "
+                    "computed_at = NULL")
     _vacuum_guilds()
 
 
@@ -270,7 +271,7 @@ def bench_recompute(*, runs: int, naive_sample: int, naive_full: bool, ticks: in
     from django.db.models import Sum
     from django.utils import timezone
 
-    from guilds.models import Guild, GuildActivity, GuildRules, PersonRunDay
+    from guilds.models import ActivityFold, Guild, GuildActivity, GuildRules, PersonRunDay
     from guilds.services import activity_divisor, guild_activity_fold, guild_activity_recompute_all
 
     today = timezone.localdate(timezone.now(), dt_timezone.utc)
@@ -282,7 +283,8 @@ def bench_recompute(*, runs: int, naive_sample: int, naive_full: bool, ticks: in
             captured.append((sql, params))
         return execute(sql, params, many, context)
 
-    print("activity: full recompute (guild_activity_recompute_all), every living guild's value new", flush=True)
+    print("activity: full recompute (guild_activity_recompute_all), every living guild's value new (both slots: "
+          "today's and the next day's)", flush=True)
     timings: list[float] = []
     updated = 0
     for run in range(runs):
@@ -312,8 +314,9 @@ def bench_recompute(*, runs: int, naive_sample: int, naive_full: bool, ticks: in
     # The naive way: one query per guild for its sum, one update per guild, in one transaction.
     window = GuildRules.load().activity_window_days
     first_day = today - timedelta(days=window - 1)
+    slot = ActivityFold.current_slot()
     living = list(Guild.objects.filter(disbanded_at__isnull=True).order_by("pk")
-                  .values_list("pk", "created_at", "activity_row__activity"))
+                  .values_list("pk", "created_at", f"activity_row__activity_{slot}"))
     sample = living if naive_full else random.Random(7).sample(living, min(naive_sample, len(living)))
     print(f"activity: naive per-guild loop over {'all' if naive_full else 'a sample of'} "
           f"{len(sample):,} of {len(living):,} guilds", flush=True)
@@ -324,7 +327,7 @@ def bench_recompute(*, runs: int, naive_sample: int, naive_full: bool, ticks: in
             total = (PersonRunDay.objects.filter(guild_id=pk, day__gte=first_day, day__lte=today)
                      .aggregate(total=Sum("person_runs"))["total"] or 0)
             value = total / activity_divisor(created_at=created_at, today=today, window_days=window)
-            GuildActivity.objects.filter(guild_id=pk).update(activity=value, computed_at=now)
+            GuildActivity.objects.filter(guild_id=pk).update(**{f"activity_{slot}": value}, computed_at=now)
             if value != set_based_value:
                 mismatches += 1
     naive_sample_s = time.perf_counter() - started
@@ -334,37 +337,66 @@ def bench_recompute(*, runs: int, naive_sample: int, naive_full: bool, ticks: in
           f"{'measured' if naive_full else 'extrapolated'} {naive_total_s:.1f} s for {len(living):,}; "
           f"values differing from the set-based pass: {mismatches}", flush=True)
 
-    # The incremental path: ten-minute ticks with that share of the day's runs, then the first tick
-    # of the next day (it drops the expired day of every guild and re-divides the young ones).
+    # The incremental path: ten-minute ticks with that share of the day's runs (before the day's
+    # full recompute: one slot), the daily full recompute at 23:40 that prepares the next day's
+    # slot, ticks then (both slots), the first tick of the next day (it switches slots), and that
+    # tick without the preparation (the fallback: the full recompute of one slot).
     print(f"activity: incremental fold (guild_activity_fold), {ticks} ten-minute ticks", flush=True)
     rng = random.Random(11)
     guild_activity_fold(now=now)
-    tick_timings: list[float] = []
-    tick_written: list[int] = []
-    for tick in range(1, ticks + 1):
-        touched, person_runs = _simulate_ten_minutes_of_runs(today, rng)
-        started = time.perf_counter()
-        tick_written.append(guild_activity_fold(now=now + timedelta(minutes=10 * tick)))
-        tick_timings.append(time.perf_counter() - started)
-        print(f"  tick {tick}: {tick_timings[-1] * 1000:.1f} ms ({touched:,} ledger rows with "
-              f"~{person_runs:,} new person-runs; {tick_written[-1]:,} guild rows written)", flush=True)
+    ActivityFold.objects.update(next_day=None)  # as in the day before 23:40: nothing prepared yet
+
+    def run_ticks(start: datetime, label: str) -> list[float]:
+        timings: list[float] = []
+        for tick in range(1, ticks + 1):
+            touched, person_runs = _simulate_ten_minutes_of_runs(today, rng)
+            started = time.perf_counter()
+            written = guild_activity_fold(now=start + timedelta(minutes=tick))
+            timings.append(time.perf_counter() - started)
+            print(f"  {label} tick {tick}: {timings[-1] * 1000:.1f} ms ({touched:,} ledger rows with "
+                  f"~{person_runs:,} new person-runs; {written:,} guild rows written)", flush=True)
+        return timings
+
+    tick_timings = run_ticks(now, "one-slot")
     midnight = datetime.combine(today + timedelta(days=1), datetime.min.time(), tzinfo=dt_timezone.utc)
+    with connection.cursor() as cur:  # the other slot holds the day before yesterday's values, as in a real day
+        other = "b" if ActivityFold.current_slot() == "a" else "a"
+        cur.execute(f"UPDATE guilds_guildactivity SET activity_{other} = activity_{other} / 2, "
+                    f"runs_{other} = runs_{other} / 2")
+    _vacuum_guilds()
+    started = time.perf_counter()
+    prepare_written = guild_activity_recompute_all(now=midnight - timedelta(minutes=20))
+    prepare_s = time.perf_counter() - started
+    print(f"  the daily full recompute at 23:40 (prepares the next day): {prepare_s:.2f} s "
+          f"({prepare_written:,} guild rows written)", flush=True)
+    prepared_ticks = run_ticks(midnight - timedelta(minutes=19), "both-slot")
+    _simulate_ten_minutes_of_runs(today, rng)  # recorded before midnight, folded after it
     _vacuum_guilds()
     started = time.perf_counter()
     day_written = guild_activity_fold(now=midnight + timedelta(minutes=3))
     day_tick_s = time.perf_counter() - started
-    print(f"  first tick of the next day: {day_tick_s:.2f} s ({day_written:,} guild rows written)", flush=True)
-    folded = dict(Guild.objects.filter(disbanded_at__isnull=True).values_list("pk", "activity_row__activity"))
-    drift = guild_activity_recompute_all(now=midnight + timedelta(minutes=3))
-    after = dict(Guild.objects.filter(disbanded_at__isnull=True).values_list("pk", "activity_row__activity"))
-    fold_mismatches = sum(1 for pk, value in after.items() if folded.get(pk) != value)
-    print(f"  a full recompute after the folds rewrote {drift} rows; values differing: {fold_mismatches}",
-          flush=True)
+    print(f"  first tick of the next day, prepared (switches slots): {day_tick_s * 1000:.1f} ms "
+          f"({day_written:,} guild rows written)", flush=True)
+    switched = dict(Guild.objects.filter(disbanded_at__isnull=True).values_list(
+        "pk", f"activity_row__activity_{ActivityFold.current_slot()}"))
+    guild_activity_recompute_all(now=midnight + timedelta(minutes=3))
+    after = dict(Guild.objects.filter(disbanded_at__isnull=True).values_list(
+        "pk", f"activity_row__activity_{ActivityFold.current_slot()}"))
+    fold_mismatches = sum(1 for pk, value in after.items() if switched.get(pk) != value)
+    print(f"  values differing between the switched slot and a full recompute: {fold_mismatches}", flush=True)
+    ActivityFold.objects.update(next_day=None)  # the worker was down at 23:40
+    _vacuum_guilds()
+    started = time.perf_counter()
+    fallback_written = guild_activity_fold(now=midnight + timedelta(days=1, minutes=3))
+    fallback_s = time.perf_counter() - started
+    print(f"  first tick of a day, unprepared (full recompute of one slot): {fallback_s:.2f} s "
+          f"({fallback_written:,} guild rows written)", flush=True)
     return {"timings": timings, "updated": updated, "plan": plan, "sql": sql, "living": len(living),
             "unchanged": unchanged, "naive_sample": len(sample), "naive_sample_s": naive_sample_s,
             "naive_total_s": naive_total_s, "naive_full": naive_full, "mismatches": mismatches,
-            "ticks": tick_timings, "tick_written": tick_written, "day_tick_s": day_tick_s,
-            "day_written": day_written, "fold_mismatches": fold_mismatches + drift}
+            "ticks": tick_timings, "prepared_ticks": prepared_ticks, "prepare_s": prepare_s,
+            "prepare_written": prepare_written, "day_tick_s": day_tick_s, "day_written": day_written,
+            "fallback_s": fallback_s, "fallback_written": fallback_written, "fold_mismatches": fold_mismatches}
 
 
 # --- the HTTP benchmark -----------------------------------------------------------------------------
@@ -637,22 +669,28 @@ def report(http: dict[str, Any] | None, recompute: dict[str, Any] | None,
         rows = [
             (f"full recompute, all rows new, best of {len(recompute['timings'])}", best),
             ("full recompute, all rows new, median", median),
-            ("full recompute, nothing changed (daily correction), best", min(recompute["unchanged"])),
+            ("full recompute, nothing changed, best", min(recompute["unchanged"])),
+            (f"daily full recompute at 23:40 ({recompute['prepare_written']:,} rows: the next day's slot)",
+             recompute["prepare_s"]),
             (f"incremental fold, ten-minute tick, median of {len(ticks)}", tick_median),
             ("incremental fold, ten-minute tick, worst", max(ticks)),
-            ("fold, first tick of a new day (runs the full recompute)", recompute["day_tick_s"]),
+            ("tick after the 23:40 recompute (both slots), median", statistics.median(recompute["prepared_ticks"])),
+            (f"first tick of a new day, prepared (switches; {recompute['day_written']:,} rows)",
+             recompute["day_tick_s"]),
+            (f"first tick of a new day, unprepared ({recompute['fallback_written']:,} rows)", recompute["fallback_s"]),
         ]
         for label, seconds in rows:
             print(f"{label:<64}{seconds:>10.3f}{naive / seconds:>11.0f}x")
         print(f"{'naive per-guild loop (' + kind + ')':<64}{naive:>10.1f}{1:>11.0f}x")
-        print(f"values differing from the naive loop: {recompute['mismatches']}; between the folds and a "
-              f"full recompute: {recompute['fold_mismatches']}")
-        ok_full = median <= AIM_RECOMPUTE_S
-        ok_tick = tick_median <= AIM_TICK_S and naive / tick_median >= AIM_TICK_VS_NAIVE
+        print(f"values differing from the naive loop: {recompute['mismatches']}; between the switched slot and "
+              f"a full recompute: {recompute['fold_mismatches']}")
+        ok_full = median <= AIM_RECOMPUTE_S and recompute["prepare_s"] <= AIM_RECOMPUTE_S
+        every_tick = [tick_median, statistics.median(recompute["prepared_ticks"]), recompute["day_tick_s"]]
+        ok_tick = all(t <= AIM_TICK_S and naive / t >= AIM_TICK_VS_NAIVE for t in every_tick)
         all_met &= ok_full and ok_tick and recompute["mismatches"] == 0 and recompute["fold_mismatches"] == 0
-        print(f"aim: full recompute <= {AIM_RECOMPUTE_S:.0f} s: {_aim(ok_full)}; ten-minute tick <= "
-              f"{AIM_TICK_S} s and >= {AIM_TICK_VS_NAIVE:.0f}x the naive loop: {_aim(ok_tick)} "
-              f"(the new day's first tick is reported, not part of the aim)")
+        print(f"aim: full recompute (and the 23:40 one) <= {AIM_RECOMPUTE_S:.0f} s: {_aim(ok_full)}; ten-minute "
+              f"tick (either kind, and a new day's first) <= {AIM_TICK_S} s and >= {AIM_TICK_VS_NAIVE:.0f}x the "
+              f"naive loop: {_aim(ok_tick)} (the unprepared day change is reported, not part of the aim)")
     print("=" * 100)
     return all_met
 

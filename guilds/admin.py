@@ -7,6 +7,7 @@ from django.http import HttpRequest
 
 from backend.admin import ReadOnlyInline, SingletonAdmin
 from guilds.models import Application, DisbandVote, Guild, GuildRules, Invitation, Membership, PersonRunDay
+from guilds.selectors import with_activity_slot
 from guilds.services import guild_activity_recompute_all
 
 
@@ -63,12 +64,15 @@ class GuildAdmin(admin.ModelAdmin):
                     "disbanded_at")
     list_filter = (DisbandedFilter, "is_open", FormingFilter)
     search_fields = ("name", "leader__user__username")
-    list_select_related = ("leader",)
+    list_select_related = ("leader", "activity_row")
     raw_id_fields = ("leader",)
     readonly_fields = ("members_count", "activity", "activity_computed_at", "created_at", "disbanded_at")
     inlines = (CurrentMemberInline, DisbandVoteInline)
     actions = ("recompute_activity",)
     show_full_result_count = False
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        return with_activity_slot(super().get_queryset(request))  # Guild.activity reads no slot of its own
 
     @admin.action(description="Recompute activity of all guilds now")
     def recompute_activity(self, request: HttpRequest, queryset: QuerySet) -> None:

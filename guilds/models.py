@@ -109,9 +109,14 @@ class Guild(models.Model):
 
     @property
     def activity(self) -> float:
-        """Average person-runs per day as last computed (``GuildActivity.activity``)."""
+        """Average person-runs per day as last computed: the current slot's ``GuildActivity`` value.
+
+        The slot is read from an ``activity_slot`` annotation when the query made one
+        (``guilds.selectors.guild_get``, the admin), else from ``ActivityFold`` (one query)."""
         row = self._activity_row()
-        return row.activity if row is not None else 0.0
+        if row is None:
+            return 0.0
+        return row.activity(self.__dict__.get("activity_slot") or ActivityFold.current_slot())
 
     @property
     def activity_computed_at(self) -> datetime | None:
@@ -123,30 +128,46 @@ class Guild(models.Model):
         return self.disbanded_at is not None
 
 
+#: The two value slots of ``GuildActivity`` (``ActivityFold.slot`` says which one is current).
+ACTIVITY_SLOTS = ("a", "b")
+
+
 class GuildActivity(models.Model):
     """A guild's activity: average person-runs per day, recomputed by the beat tasks (see
-    docs/guilds.md). A narrow table of its own: a recompute rewrites these small rows and their two
-    indexes instead of the wide guild row and its seven; the list's activity ordering reads
-    ``guild_activity_list`` and joins the guild by primary key."""
+    docs/guilds.md). A narrow table of its own: a recompute rewrites these small rows and their
+    indexes instead of the wide guild row and its seven.
+
+    Two value slots, ``a`` and ``b`` (``activity_*`` and its window sum ``runs_*``, each activity
+    with its ``(activity, guild)`` index for the list's keyset ordering): ``ActivityFold.slot`` is
+    the one read; the daily full recompute fills the other with the next UTC day's values, which
+    the folds keep up to date, so the first fold of that day only switches slots."""
 
     guild = models.OneToOneField(Guild, on_delete=models.CASCADE, primary_key=True, related_name="activity_row")
-    activity = models.FloatField(default=0.0)
-    # Person-runs in the activity window as of the last fold (activity = runs / divisor).
-    runs = models.PositiveIntegerField(default=0, editable=False)
-    # The days the average spans, as of the day's first (full) pass: a fold needs no guild row.
-    # 1 for a guild created since (its age that day).
-    divisor = models.FloatField(default=1.0, editable=False)
+    activity_a = models.FloatField(default=0.0)
+    # Person-runs in the slot's activity window as of the last pass (activity = runs / divisor).
+    runs_a = models.PositiveIntegerField(default=0, editable=False)
+    activity_b = models.FloatField(default=0.0)
+    runs_b = models.PositiveIntegerField(default=0, editable=False)
+    # The time of the last pass that wrote this row (either slot); null: never computed.
     computed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        constraints = [models.CheckConstraint(condition=Q(activity__gte=0), name="guild_activity_not_negative")]
-        # Keyset pagination of the list by activity (ties on the guild id, both ways).
-        indexes = [models.Index(fields=["activity", "guild"], name="guild_activity_list")]
+        constraints = [
+            models.CheckConstraint(condition=Q(activity_a__gte=0), name="guild_activity_a_not_negative"),
+            models.CheckConstraint(condition=Q(activity_b__gte=0), name="guild_activity_b_not_negative"),
+        ]
+        # Keyset pagination of the list by the current slot's activity (ties on the guild id, both ways).
+        indexes = [models.Index(fields=["activity_a", "guild"], name="guild_activity_list_a"),
+                   models.Index(fields=["activity_b", "guild"], name="guild_activity_list_b")]
         verbose_name = "guild activity"
         verbose_name_plural = "guild activity"
 
     def __str__(self) -> str:
-        return f"{self.guild_id}: {self.activity}"
+        return f"{self.guild_id}: {self.activity_a} / {self.activity_b}"
+
+    def activity(self, slot: str) -> float:
+        """The value of ``slot`` (``ActivityFold.slot`` names the current one)."""
+        return self.activity_b if slot == "b" else self.activity_a
 
 
 class Membership(models.Model):
@@ -289,15 +310,22 @@ class PersonRunPending(models.Model):
 
 
 class ActivityFold(models.Model):
-    """The one row saying up to when the guilds' activity values were computed (see docs/guilds.md).
+    """The one row saying which activity slot is current and up to when the slots were computed
+    (see docs/guilds.md).
 
-    ``day`` is the UTC day of the last full recompute or fold, ``window_days`` the window it used;
-    every living guild's ``GuildActivity.runs`` equals its ledger's person-runs on the window ending
-    at ``day`` less those still in ``PersonRunPending``.
+    ``day`` is the UTC day of the last pass, ``window_days`` the window it used, ``slot`` the
+    ``GuildActivity`` slot readers use: every living guild's ``runs_<slot>`` equals its ledger's
+    person-runs on the window ending at ``day`` less those still in ``PersonRunPending``.
+    ``next_day`` (``day`` + 1, or null) says the other slot holds the same for the window ending
+    the next day (prepared by the daily full recompute): the first fold of that day folds into it
+    and makes it current.
     """
 
     day = models.DateField(null=True, blank=True)
     window_days = models.PositiveSmallIntegerField(null=True, blank=True)
+    slot = models.CharField(max_length=1, default="a", choices=[(s, s) for s in ACTIVITY_SLOTS])
+    next_day = models.DateField(null=True, blank=True,
+                                help_text="The day the other slot was prepared for (null: not prepared).")
     computed_at = models.DateTimeField(null=True, blank=True)
     full_at = models.DateTimeField(null=True, blank=True, help_text="The last full recompute.")
 
@@ -305,7 +333,12 @@ class ActivityFold(models.Model):
         verbose_name = "activity fold state"
 
     def __str__(self) -> str:
-        return f"activity folded up to {self.day}"
+        return f"activity folded up to {self.day} (slot {self.slot})"
+
+    @classmethod
+    def current_slot(cls) -> str:
+        """The ``GuildActivity`` slot readers use now (one query; ``a`` before any pass)."""
+        return cls.objects.filter(pk=1).values_list("slot", flat=True).first() or "a"
 
 
 class GuildListGeneration(models.Model):

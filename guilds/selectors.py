@@ -4,18 +4,18 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import F, FilteredRelation, Prefetch, Q, QuerySet
+from django.db.models import F, FilteredRelation, Prefetch, Q, QuerySet, Subquery
 from django.db.models.functions import Lower
 from django.utils import timezone
 
 from backend.api.pagination import Page, keyset_page
 from backend.errors import NotFound
-from guilds.models import Application, Guild, GuildRules, Invitation, Membership, RequestStatus
+from guilds.models import ActivityFold, Application, Guild, GuildRules, Invitation, Membership, RequestStatus
 from players.models import Player
 
 # ordering parameter -> (sort key, descending); every key has a (key, id) index: the name and member
-# orderings partial ones on guilds_guild, the activity orderings guild_activity_list on
-# guilds_guildactivity (its (activity, guild_id); see guild_list).
+# orderings partial ones on guilds_guild, the activity orderings the current slot's
+# guild_activity_list_<slot> on guilds_guildactivity (its (activity_<slot>, guild_id); see guild_list).
 GUILD_ORDERINGS: dict[str, tuple[object, bool]] = {
     "name": (Lower("name"), False),
     "-name": (Lower("name"), True),
@@ -41,10 +41,19 @@ GUILD_LIST_COLUMNS: dict[str, str] = {
 }
 
 
-def with_activity(queryset: QuerySet[Guild]) -> QuerySet[Guild]:
-    """``queryset`` with ``activity`` (``GuildActivity.activity``) to sort, filter and read by; an
-    inner join: every guild has its activity row (made with the guild)."""
-    return queryset.filter(activity_row__isnull=False).annotate(activity=F("activity_row__activity"))
+def with_activity(queryset: QuerySet[Guild], *, slot: str | None = None) -> QuerySet[Guild]:
+    """``queryset`` with ``activity`` (the current slot's ``GuildActivity.activity_<slot>``, read from
+    ``ActivityFold`` unless given) to sort, filter and read by; an inner join: every guild has its
+    activity row (made with the guild)."""
+    slot = slot or ActivityFold.current_slot()
+    return queryset.filter(activity_row__isnull=False).annotate(activity=F(f"activity_row__activity_{slot}"))
+
+
+def with_activity_slot(queryset: QuerySet[Guild]) -> QuerySet[Guild]:
+    """``queryset`` annotated with the current activity slot in the same query, for
+    ``Guild.activity`` of the instances it loads (no query of its own)."""
+    current = ActivityFold.objects.filter(pk=1).values("slot")[:1]
+    return queryset.annotate(activity_slot=Subquery(current))
 
 
 def guild_list(*, ordering: str = DEFAULT_GUILD_ORDERING, search: str = "", cursor: str | None = None,
@@ -56,7 +65,7 @@ def guild_list(*, ordering: str = DEFAULT_GUILD_ORDERING, search: str = "", curs
     if search:
         qs = qs.filter(name__icontains=search)
     # By activity, ties break on the activity row's guild_id (= the guild's id): the row comparison
-    # of a cursor then names guild_activity_list's columns and is its index condition.
+    # of a cursor then names guild_activity_list_<slot>'s columns and is its index condition.
     pk = "activity_row__guild_id" if key == "activity" else "pk"
     page = keyset_page(qs, key=key, descending=descending, cursor=cursor, page_size=page_size,
                        values=GUILD_LIST_COLUMNS, pk=pk)
@@ -71,7 +80,7 @@ def guild_list(*, ordering: str = DEFAULT_GUILD_ORDERING, search: str = "", curs
 def guild_get(*, guild_id: int) -> Guild:
     """A living guild with its leader and current members (closed guilds are visible by id)."""
     members = Membership.objects.filter(left_at__isnull=True).select_related("player__user").order_by("joined_at", "pk")
-    guild = (Guild.objects.filter(pk=guild_id, disbanded_at__isnull=True)
+    guild = (with_activity_slot(Guild.objects.filter(pk=guild_id, disbanded_at__isnull=True))
              .select_related("leader__user", "activity_row")
              .prefetch_related(Prefetch("memberships", queryset=members, to_attr="current_memberships")).first())
     if guild is None:

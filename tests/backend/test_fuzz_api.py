@@ -215,7 +215,8 @@ def assert_no_protected_field_was_forged(world: World) -> None:
     forged_player = Q(money=SENTINEL_MONEY) | Q(completed_dungeons=SENTINEL_COUNT)
     for stat in STATS:
         forged_player |= Q(**{stat: SENTINEL_STAT})
-    forged_guild = (Q(rank=SENTINEL_RANK) | Q(activity_row__activity=SENTINEL_ACTIVITY) | Q(members_count=SENTINEL_COUNT)
+    forged_guild = (Q(rank=SENTINEL_RANK) | Q(activity_row__activity_a=SENTINEL_ACTIVITY)
+                    | Q(activity_row__activity_b=SENTINEL_ACTIVITY) | Q(members_count=SENTINEL_COUNT)
                     | Q(leader=world.mallory))
     forged_user = Q(is_superuser=True) | (Q(is_staff=True) & ~Q(pk=world.alice.user_id))
     players = Player.objects.filter(forged_player).values("pk").annotate(what=Value("player"))

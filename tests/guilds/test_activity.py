@@ -66,7 +66,7 @@ def test_a_guild_created_today_divides_by_one():
 
 def test_a_guild_without_runs_has_zero_activity_and_stale_values_reset():
     guild = guild_created(days_ago=40)
-    GuildActivity.objects.filter(guild=guild).update(activity=7.5)
+    GuildActivity.objects.filter(guild=guild).update(activity_a=7.5)
     guild_activity_recompute_all(now=NOW)
     guild.refresh_from_db()
     assert guild.activity == 0.0
@@ -75,7 +75,7 @@ def test_a_guild_without_runs_has_zero_activity_and_stale_values_reset():
 def test_disbanded_guilds_are_not_recomputed():
     guild = guild_created(days_ago=20)
     Guild.objects.filter(pk=guild.pk).update(disbanded_at=NOW)
-    GuildActivity.objects.filter(guild=guild).update(activity=1.0)
+    GuildActivity.objects.filter(guild=guild).update(activity_a=1.0)
     assert guild_activity_recompute_all(now=NOW) == 0
     guild.refresh_from_db()
     assert guild.activity == 1.0
@@ -172,7 +172,7 @@ def test_the_beat_schedule_folds_every_ten_minutes_recomputes_daily_and_is_admin
     assert (fold.interval.every, fold.interval.period) == (10, "minutes")
     full = PeriodicTask.objects.get(task="guilds.tasks.guild_activity_recompute")
     assert full.enabled and full.interval is None
-    assert (full.crontab.minute, full.crontab.hour, full.crontab.day_of_month) == ("3", "0", "*")
+    assert (full.crontab.minute, full.crontab.hour, full.crontab.day_of_month) == ("40", "23", "*")  # before midnight: it prepares the next day
 
 
 def test_rank_starts_at_zero_and_rescues_add_points():

@@ -16,7 +16,7 @@ def guilds():
     for index, (name, members, activity) in enumerate(
             [("bravo", 2, 1.5), ("Alpha", 0, 3.0), ("charlie", 4, 0.0), ("Delta", 1, 3.0), ("echo", 3, 0.5)]):
         guild = make_guild(name=name, members=members)
-        GuildActivity.objects.filter(guild=guild).update(activity=activity)
+        GuildActivity.objects.filter(guild=guild).update(activity_a=activity)
         made.append(guild)
     closed = make_guild(name="Closed Circle")
     Guild.objects.filter(pk=closed.pk).update(is_open=False)
