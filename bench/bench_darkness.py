@@ -138,7 +138,8 @@ def run(n: int) -> None:
         weights("enemy" if i % 2 else "empty")
         for size, party in sized.items():  # the start alone, by a party of 1 and of 8
             run_id = lobby(party)
-            status = timed(str(size), lambda: sized_clients[size].post(f"/api/v1/runs/{run_id}/start/").status_code)
+            url = f"/api/v1/runs/{run_id}/start/"
+            status = timed(str(size), lambda: sized_clients[size].post(url).status_code)
             assert status == 200, status
             end(run_id)
         run_id = lobby()

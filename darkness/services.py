@@ -191,7 +191,8 @@ def darkness_run_start(*, run: Run, members: list[RunMember]) -> Run:
     run.floor, run.room = layout.section(entrance), layout.index(entrance)
     # Inserted by _enter with its bearer and first place (one statement).
     dark = DarknessRun(run=run, maze=maze, row=entrance[0], col=entrance[1],
-                       torch_length=settings.torch_length, torch_left=settings.torch_length, path=[], entered=[])
+                       torch_length=settings.torch_length, torch_left=settings.torch_length,
+                       path=[], entered=[])
     log(run, DarknessStarted(party=[m.player_id for m in members], rank=rank, maze=maze.pk))
     _torch_give(run, dark, members, -1)
     _enter(run, dark, layout, entrance, members, combat_settings)

@@ -40,7 +40,7 @@ def _measured(size: int) -> tuple[list[str], list[str]]:
     install_maze(guild)
     run = lobby(players, kind="darkness")
     party = Party(players[:1])
-    RunSettings.cached(), CombatSettings.cached()  # the process has read the settings (as a running server has)
+    RunSettings.cached(), CombatSettings.cached()  # read by the process before (as a running server has)
     with CaptureQueriesContext(connection) as start:
         response = party.post(players[0], f"runs/{run.pk}/start/")
     assert response.status_code == 200, response.json()
@@ -67,4 +67,4 @@ def test_a_darkness_start_and_move_cost_the_same_statements_for_one_player_and_f
     assert len(eight_move) == len(solo_move), "\n".join(eight_move)
     assert len(eight_move) <= MOVE_STATEMENTS, "\n".join(eight_move)
     for solo, eight in ((solo_start, eight_start), (solo_move, eight_move)):
-        assert sum(sql.startswith("SAVEPOINT") for sql in eight) == sum(sql.startswith("SAVEPOINT") for sql in solo)
+        assert sum(q.startswith("SAVEPOINT") for q in eight) == sum(q.startswith("SAVEPOINT") for q in solo)
