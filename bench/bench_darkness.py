@@ -9,7 +9,8 @@ for each operation the SQL statements it ran and its wall time (median and 90th 
 
 - baseline write: JWT authentication plus one committed UPDATE (the floor of any write);
 - darkness run start, party of 4: the guild's maze loaded, the run's dungeon row, person-runs,
-  members, the torch given, the entrance entered, the run view returned;
+  members, the torch given, the entrance entered, the run view returned; and the same start by a
+  party of 1 and of 8 (other guilds), whose statement counts are equal (issue 13);
 - darkness move into a new empty room, a new enemy room (the battle starts), a room entered before,
   and a refused move into a wall (409).
 It asserts nothing and is not part of the test suite.
@@ -42,6 +43,7 @@ from django.test.utils import teardown_databases  # noqa: E402
 def measure(label: str, calls: list, rows: list) -> None:
     times, counts = [], []
     for call in calls:
+        connection.queries_log.clear()  # a full log (9000 entries) would capture nothing
         with CaptureQueriesContext(connection) as queries:
             start = time.perf_counter()
             status = call()
@@ -72,13 +74,16 @@ def run(n: int) -> None:
     from labyrinth.engine.darkness import MoveOutcome, move
     from labyrinth.engine.grid import DIRECTIONS
     from tests.factories import api_client
-    from tests.dungeons.run_helpers import guild_party
+    from tests.dungeons.run_helpers import guild_party, run_settings
 
     settings = DarknessSettings.load()
     settings.torch_length = 500
     settings.save()
+    run_settings(max_party_size=8)
     players, guild = guild_party(4)
     clients = [api_client(p) for p in players]
+    sized = {size: guild_party(size)[0] for size in (1, 8)}  # a guild each, for the start alone
+    sized_clients = {size: api_client(party[0]) for size, party in sized.items()}
     host = clients[0]
     rows: list = []
     measure("baseline write", [lambda: host.post("/bench/baseline-write/").status_code] * n, rows)
@@ -89,16 +94,18 @@ def run(n: int) -> None:
         settings.enemy_weight_per_section = 0.0
         settings.save()
 
-    def lobby() -> int:
-        run = run_services.run_open(player=players[0], kind="darkness")
-        for p in players[1:]:
+    def lobby(party: list = players) -> int:
+        run = run_services.run_open(player=party[0], kind="darkness")
+        for p in party[1:]:
             run_services.run_join(player=p, run_id=run.pk)
-        for p in players:
+        for p in party:
             run_services.run_weapon_choose(player=p, run_id=run.pk, item_kind_id=None)
         return run.pk
 
     def end(run_id: int) -> None:  # everyone out so the next lobby can open (not measured)
         from dungeons.models import Run, RunMember
+        from players.models import InventoryItem
+        InventoryItem.objects.filter(acquired_in_run_id=run_id).delete()  # the torch stays in the labyrinth
         RunMember.objects.filter(run_id=run_id).update(active=False, status="escaped")
         Run.objects.filter(pk=run_id).update(status="escaped")
 
@@ -112,13 +119,16 @@ def run(n: int) -> None:
     move_rows: dict[str, tuple[list, list]] = {k: ([], []) for k in (
         "move, new empty room", "move, new enemy room (battle starts)", "move, room entered before",
         "move into a wall (409)")}
+    sized_rows: dict[int, tuple[list, list]] = {size: ([], []) for size in sized}
 
     def timed(label: str, fn) -> int:
+        connection.queries_log.clear()  # a full log (9000 entries) would capture nothing
         with CaptureQueriesContext(connection) as queries:
             t = time.perf_counter()
             status = fn()
             elapsed = (time.perf_counter() - t) * 1000
-        bucket = move_rows[label] if label in move_rows else (start_times, start_counts)
+        bucket = (move_rows[label] if label in move_rows else sized_rows[int(label)] if label.isdigit()
+                  else (start_times, start_counts))
         bucket[0].append(elapsed)
         bucket[1].append(len(queries.captured_queries))
         return status
@@ -126,6 +136,12 @@ def run(n: int) -> None:
     d = open_dirs[0]
     for i in range(n):
         weights("enemy" if i % 2 else "empty")
+        for size, party in sized.items():  # the start alone, by a party of 1 and of 8
+            run_id = lobby(party)
+            url = f"/api/v1/runs/{run_id}/start/"
+            status = timed(str(size), lambda: sized_clients[size].post(url).status_code)
+            assert status == 200, status
+            end(run_id)
         run_id = lobby()
         reply = {}
         timed("start", lambda: (reply.update(host.post(f"/api/v1/runs/{run_id}/start/").json()), 200)[1])
@@ -157,6 +173,8 @@ def run(n: int) -> None:
         return (label, statistics.median(counts), statistics.median(times), p90)
 
     rows.append(row("darkness run start, party of 4", start_times, start_counts))
+    for size, (times, counts) in sized_rows.items():
+        rows.append(row(f"darkness run start, party of {size}", times, counts))
     for label, (times, counts) in move_rows.items():
         if times:
             rows.append(row(label, times, counts))

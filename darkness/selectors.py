@@ -47,7 +47,7 @@ def darkness_state(*, run_id: int, player: Player) -> dict[str, Any] | None:
 
     A current member of the run's guild sees everything the guild knows; anyone else who was in the
     run sees only the rooms this run went through."""
-    dark = DarknessRun.objects.filter(run_id=run_id).select_related("maze", "run").first()
+    dark = DarknessRun.objects.filter(run_id=run_id).select_related("maze").first()
     if dark is None:
         return None
     maze = dark.maze

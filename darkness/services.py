@@ -9,6 +9,10 @@ the run services and the battles work on it unchanged.
 
 Locking: every write locks the run row first (dungeons.runs.core.lock_run), then players (through
 the run and inventory services), then the guild's maze row last, only to add to what it knows.
+
+Cost: the start and the moves read and write the party in bulk (one read of the members with their
+current guilds, one claim of the warlock buffs, one update of the members: ``backend.sql.rows_update``),
+so their statement counts do not grow with the party (tests/darkness/test_darkness_query_counts.py).
 """
 from __future__ import annotations
 
@@ -17,8 +21,9 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from backend.errors import InvalidInput, RuleViolation
+from backend.sql import rows_update
 from combat.engine.state import to_jsonable
-from combat.selectors import combat_rules_get
+from combat.models import CombatSettings
 from darkness.layout import new_maze_fields
 from darkness.log_entries import DarknessStarted, EnteredAgain, Moved, TorchOut, TorchRelit, TorchTaken
 from darkness.models import DarknessRun, DarknessSettings, GuildMaze
@@ -38,13 +43,12 @@ from dungeons.runs.core import check_step, lock_run, log, require_status, run_me
 from dungeons.runs.endings import die, end_if_party_gone
 from dungeons.runs.rooms import enter_room
 from guilds.models import Guild
-from guilds.selectors import player_current_guild
 from guilds.services import guild_person_runs_record
 from labyrinth.engine.darkness import GuildMaze as MazeLayout
 from labyrinth.engine.darkness import MoveOutcome, Pos, RoomWeights, move, room_content
 from labyrinth.engine.grid import Direction
 from npcs.selectors import guild_npc_kinds_unrescued
-from npcs.services import warlock_buffs_claim
+from npcs.services import warlock_buffs_claim_party
 from players.models import InventoryItem, ItemCategory, ItemKind, Player
 from players.services import inventory_add
 
@@ -66,13 +70,19 @@ def guild_maze_create(*, guild: Guild, seed: int | None = None) -> GuildMaze:
     return GuildMaze.objects.create(guild=guild, **new_maze_fields(params, seed))
 
 
-def _learn(maze_id: int, rooms: list[int]) -> None:
-    """Add rooms to what the guild knows (locks the maze row; call last in the transaction)."""
-    maze = GuildMaze.objects.select_for_update().get(pk=maze_id)
-    known = set(maze.visited)
+def _learn(maze: GuildMaze, rooms: list[int]) -> None:
+    """Add rooms to what the guild knows (locks the maze row; call last in the transaction).
+
+    ``maze``: the guild's maze as read (unlocked) earlier in this transaction. What the guild knew
+    then it still knows (knowledge only grows), so rooms all known then cost nothing; news locks the
+    row and adds to what it holds now (another party of the guild may have added since)."""
+    if set(rooms) <= set(maze.visited):
+        return
+    locked = GuildMaze.objects.select_for_update().only("visited").get(pk=maze.pk)
+    known = set(locked.visited)
     if not set(rooms) <= known:
-        maze.visited = sorted(known | set(rooms))
-        maze.save(update_fields=["visited"])
+        locked.visited = sorted(known | set(rooms))
+        locked.save(update_fields=["visited"])
 
 
 # --- the torch ----------------------------------------------------------------------------------
@@ -89,7 +99,8 @@ def _torch_items(run: Run) -> QuerySet[InventoryItem]:
 
 def _torch_give(run: Run, dark: DarknessRun, members: list[RunMember], after: int) -> None:
     """The torch goes to the first member in formation after position ``after`` (wrapping round) who
-    has a free weapon slot; nobody able to carry it leaves it unborne (it still burns)."""
+    has a free weapon slot; nobody able to carry it leaves it unborne (it still burns). Sets
+    ``dark.bearer`` (the caller saves ``dark``)."""
     kind = _torch_kind()
     ordered = sorted(members, key=lambda m: (m.position <= after, m.position))
     dark.bearer = None
@@ -103,7 +114,6 @@ def _torch_give(run: Run, dark: DarknessRun, members: list[RunMember], after: in
             continue
         dark.bearer = member.player
         break
-    dark.save(update_fields=["bearer"])
     log(run, TorchTaken(player=dark.bearer_id))
 
 
@@ -122,7 +132,7 @@ def torch_pass(*, run: Run) -> None:
         _torch_give(run, dark, party, -1 if old is None else old)
     else:
         dark.bearer = None
-        dark.save(update_fields=["bearer"])
+    dark.save(update_fields=["bearer"])
 
 
 def torch_put_out(*, run: Run) -> None:
@@ -135,22 +145,29 @@ def torch_put_out(*, run: Run) -> None:
 
 def darkness_run_start(*, run: Run, members: list[RunMember]) -> Run:
     """Called by dungeons.runs.lobby.run_start (run locked, host checked, weapons chosen): enter the
-    guild's maze at the entrance with a lit torch. Every member must belong to one guild."""
+    guild's maze at the entrance with a lit torch. Every member must belong to one guild.
+
+    ``members``: the party in formation order with their players and their current guilds
+    (``guilds.selectors.with_current_guild``: ``current_guild_id``, ``current_guild_rank``), as
+    run_start reads them; nothing about them is read again."""
     now = timezone.now()
-    guilds = {player_current_guild(player=m.player) for m in members}
-    guild = next(iter(guilds))
-    if len(guilds) != 1 or guild is None:
+    guild_ids = {m.current_guild_id for m in members}
+    guild_id = next(iter(guild_ids))
+    if len(guild_ids) != 1 or guild_id is None:
         raise RuleViolation("darkness_needs_one_guild", "Every member must belong to the same guild: the "
                             "Labyrinth of Darkness is a guild's own maze.")
-    maze = guild_maze_create(guild=guild)
+    rank = members[0].current_guild_rank
+    maze = GuildMaze.objects.filter(guild_id=guild_id).first()
+    if maze is None:  # every guild gets its maze when created; this is a safety net
+        maze = guild_maze_create(guild=Guild.objects.get(pk=guild_id))
     layout = maze.layout()
     settings = DarknessSettings.load()
-    candidates = guild_npc_kinds_unrescued(guild_id=guild.pk)
+    candidates = guild_npc_kinds_unrescued(guild_id=guild_id)
     npc = run_rules.room_rng(run.seed, 0, 0, "darkness-npc").choice(candidates) if candidates else ""
     heart = layout.heart
     run.dungeon = Dungeon.objects.create(
         kind=DungeonKind.DARKNESS, seed=run.seed, generator_version=maze.generator_version,
-        party_size=len(members), rank=guild.rank,
+        party_size=len(members), rank=rank,
         completed=sum(m.player.completed_dungeons for m in members) / len(members), same_guild=True,
         params={"maze": maze.pk, "torch_length": settings.torch_length,
                 "room_weights": settings.room_weights().__dict__},
@@ -158,26 +175,28 @@ def darkness_run_start(*, run: Run, members: list[RunMember]) -> Run:
         npc_floor=layout.section(heart) if npc else None, npc_room=layout.index(heart) if npc else None,
         npc_kind=npc,
     )
-    guild_person_runs_record(guild_id=guild.pk, at=now, count=len(members))
-    combat_rules = combat_rules_get()
+    guild_person_runs_record(guild_id=guild_id, at=now, count=len(members))
+    combat_settings = CombatSettings.load()
+    combat_rules = combat_settings.to_rules()
+    buffs = warlock_buffs_claim_party(player_ids=[m.player_id for m in members], run_id=run.pk)
     for member in members:
-        member.guild = guild
+        member.guild_id = guild_id
         member.status = MemberStatus.IN_DUNGEON
         member.max_hp = member.hp = combat_rules.max_hp_for(member.player.stamina)
-        buffs = warlock_buffs_claim(player_id=member.player_id, run_id=run.pk)
-        member.buffs = [to_jsonable(spec) for spec in buffs]
-        member.save()
-    run.guild = guild
+        member.buffs = [to_jsonable(spec) for spec in buffs[member.player_id]]
+    rows_update(members, ["guild", "status", "max_hp", "hp", "buffs"])
+    run.guild_id = guild_id
     run.status, run.started_at = RunStatus.ACTIVE, now
     entrance = layout.entrance
     run.floor, run.room = layout.section(entrance), layout.index(entrance)
-    dark = DarknessRun.objects.create(run=run, maze=maze, row=entrance[0], col=entrance[1],
-                                      torch_length=settings.torch_length, torch_left=settings.torch_length,
-                                      path=[], entered=[])
-    log(run, DarknessStarted(party=[m.player_id for m in members], rank=guild.rank, maze=maze.pk))
+    # Inserted by _enter with its bearer and first place (one statement).
+    dark = DarknessRun(run=run, maze=maze, row=entrance[0], col=entrance[1],
+                       torch_length=settings.torch_length, torch_left=settings.torch_length,
+                       path=[], entered=[])
+    log(run, DarknessStarted(party=[m.player_id for m in members], rank=rank, maze=maze.pk))
     _torch_give(run, dark, members, -1)
-    _enter(run, dark, layout, entrance)
-    _learn(maze.pk, [layout.index(entrance)])
+    _enter(run, dark, layout, entrance, members, combat_settings)
+    _learn(maze, [layout.index(entrance)])
     return run
 
 
@@ -205,9 +224,13 @@ def _first_kind(run: Run, layout: MazeLayout, pos: Pos) -> str:
     return CONTENT_KINDS[drawn]
 
 
-def _enter(run: Run, dark: DarknessRun, layout: MazeLayout, pos: Pos) -> None:
+def _enter(run: Run, dark: DarknessRun, layout: MazeLayout, pos: Pos, party: list[RunMember],
+           combat_settings: CombatSettings | None = None) -> None:
     """Stand in the room at ``pos``: its content plays the first time this run enters it; a camp heals
-    and relights the torch every time."""
+    and relights the torch every time. Saves ``dark`` (inserts it at the start) and the run.
+
+    ``party``: the members inside, in formation order, with their players (as the caller holds them);
+    ``combat_settings``: the combat settings, if the caller already read them."""
     index = layout.index(pos)
     run.floor, run.room = layout.section(pos), index
     camp = pos in layout.camps
@@ -221,21 +244,20 @@ def _enter(run: Run, dark: DarknessRun, layout: MazeLayout, pos: Pos) -> None:
         dark.entered = sorted({*dark.entered, index})
     dark.save()
     if first:
-        DungeonRoom.objects.create(dungeon_id=run.dungeon_id, floor=run.floor, index=index,
-                                   kind=_first_kind(run, layout, pos))
+        room = DungeonRoom.objects.create(dungeon_id=run.dungeon_id, floor=run.floor, index=index,
+                                          kind=_first_kind(run, layout, pos))
         if pos == layout.heart and run.dungeon.npc_kind:
             rules = run_rules_get()
             run.npc_kind, run.npc_hp, run.npc_max_hp = run.dungeon.npc_kind, rules.npc_hp, rules.npc_hp
             log(run, NpcJoined(npc=run.npc_kind))
-        enter_room(run)
+        enter_room(run, party, settings=combat_settings, room=room)
         return
     if camp:  # a camp heals like a rest room on every visit
         rules = run_rules_get()
-        party = run_party(run, MemberStatus.IN_DUNGEON)
         for member in party:
             heal = run_rules.rest_heal(metabolism=member.player.metabolism, rules=rules)
             member.hp = min(member.max_hp, member.hp + heal)
-            member.save(update_fields=["hp"])
+        rows_update(party, ["hp"])
         log(run, Rested(hp={m.player_id: m.hp for m in party}))
     log(run, EnteredAgain())
     run.room_cleared = True
@@ -265,7 +287,9 @@ def darkness_move(*, player: Player, run_id: int, step: int, direction: str) -> 
         raise InvalidInput("invalid_direction", "direction is UP, LEFT, DOWN or RIGHT.",
                            {"direction": direction}) from None
     run = lock_run(run_id)
-    run_member(run, player, MemberStatus.IN_DUNGEON)
+    party = run_party(run, MemberStatus.IN_DUNGEON)
+    if all(m.player_id != player.pk for m in party):
+        run_member(run, player, MemberStatus.IN_DUNGEON)  # a stranger's 404, or not_in_party
     dark = _darkness_of(run)
     require_status(run, RunStatus.ACTIVE)
     check_step(run, step)
@@ -277,7 +301,6 @@ def darkness_move(*, player: Player, run_id: int, step: int, direction: str) -> 
     if result.outcome is MoveOutcome.WALL:
         raise RuleViolation("wall", "A wall stands that way.", {"row": dark.row, "col": dark.col,
                                                                  "direction": heading.value})
-    party = run_party(run, MemberStatus.IN_DUNGEON)
     if dark.bearer_id is not None and all(m.player_id != dark.bearer_id for m in party):
         torch_pass(run=run)  # the bearer fled from battle: the next one in formation takes the torch
         dark.refresh_from_db(fields=["bearer"])
@@ -303,13 +326,15 @@ def darkness_move(*, player: Player, run_id: int, step: int, direction: str) -> 
         _lost_in_the_dark(run, dark)
     else:
         rules = run_rules_get()
+        healed = []
         for member in party:
             regen = run_rules.room_regen(metabolism=member.player.metabolism, rules=rules)
             if member.hp < member.max_hp and regen > 0:
                 member.hp = min(member.max_hp, member.hp + regen)
-                member.save(update_fields=["hp"])
-        _enter(run, dark, layout, result.position)
-    _learn(dark.maze_id, learned)
+                healed.append(member)
+        rows_update(healed, ["hp"])
+        _enter(run, dark, layout, result.position, party)
+    _learn(dark.maze, learned)
     return run
 
 

@@ -1,0 +1,70 @@
+"""The statements a darkness run start and a darkness move cost, pinned (issue 13): the same for a
+party of one and of eight, so per-member reads, writes and savepoints cannot creep back.
+
+Counted over HTTP as tests/dungeons/test_run_query_counts.py counts the ordinary start: the account's
+read and the transaction's BEGIN and COMMIT (a savepoint pair inside a test) are included, and so is
+the run view the answer reads back. The same on PostgreSQL and SQLite.
+"""
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from combat.models import CombatSettings
+from dungeons.models import RunMember, RunSettings
+from tests.darkness.helpers import install_maze, only
+from tests.dungeons.run_helpers import Party, guild_party, lobby, run_settings
+
+pytestmark = pytest.mark.django_db
+
+#: The start: the account, BEGIN, the run lock, the party with their guilds, the maze, the darkness and
+#: combat settings, the guild's NPC kinds, the dungeon, the person-runs (2), the buff claim, the members'
+#: update, the torch (its kind, then the inventory service: 7), the darkness row, the entrance room,
+#: the run, the maze's knowledge (lock, update), COMMIT; then the run view read back (8).
+START_STATEMENTS = 36
+#: A move into a new empty room, every member wounded: the account, BEGIN, the run lock, the party, the
+#: darkness row with its maze, the members' regeneration, the darkness row, the run's dungeon, the room,
+#: the run, the maze's knowledge (lock, update), COMMIT; then the run view read back (8).
+MOVE_STATEMENTS = 22
+
+
+def _statements(queries: CaptureQueriesContext) -> list[str]:
+    return [q["sql"] for q in queries.captured_queries]
+
+
+def _measured(size: int) -> tuple[list[str], list[str]]:
+    """The statements of the start of a darkness run by a party of ``size`` of one guild (on the corridor
+    maze, its rooms empty) and of its first move, into a room it has not entered, every member wounded."""
+    players, guild = guild_party(size, metabolism=2)  # who regenerates on entering a room
+    install_maze(guild)
+    run = lobby(players, kind="darkness")
+    party = Party(players[:1])
+    RunSettings.cached(), CombatSettings.cached()  # read by the process before (as a running server has)
+    with CaptureQueriesContext(connection) as start:
+        response = party.post(players[0], f"runs/{run.pk}/start/")
+    assert response.status_code == 200, response.json()
+    assert response.json()["darkness"]["torch"]["bearer"] == players[0].pk
+    RunMember.objects.filter(run_id=run.pk).update(hp=1)
+    with CaptureQueriesContext(connection) as moved:
+        response = party.post(players[0], f"runs/{run.pk}/move/", {"step": response.json()["step"],
+                                                                   "direction": "RIGHT"})
+    assert response.status_code == 200, response.json()
+    assert all(m["hp"] > 1 for m in response.json()["members"]), response.json()["members"]
+    return _statements(start), _statements(moved)
+
+
+def test_a_darkness_start_and_move_cost_the_same_statements_for_one_player_and_for_eight() -> None:
+    # given two darkness lobbies of one guild each, of one player and of eight
+    run_settings(max_party_size=8)
+    only("empty")
+    # when each host starts and then moves into a new room
+    solo_start, solo_move = _measured(1)
+    eight_start, eight_move = _measured(8)
+    # then the counts do not grow with the party, and no member gets a savepoint of its own
+    assert len(eight_start) == len(solo_start), "\n".join(eight_start)
+    assert len(eight_start) <= START_STATEMENTS, "\n".join(eight_start)
+    assert len(eight_move) == len(solo_move), "\n".join(eight_move)
+    assert len(eight_move) <= MOVE_STATEMENTS, "\n".join(eight_move)
+    for solo, eight in ((solo_start, eight_start), (solo_move, eight_move)):
+        assert sum(q.startswith("SAVEPOINT") for q in eight) == sum(q.startswith("SAVEPOINT") for q in solo)
