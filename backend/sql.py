@@ -8,6 +8,8 @@ converters: JSON text, SQLite's dates and booleans; ``Model.from_db``, so unsele
 deferred and load on access). Use it only where a profile shows the ORM's cost; everything else
 stays a queryset.
 
+``singletons_load`` reads several settings rows in one such statement.
+
 The write helpers ``rows_update`` and ``rows_insert`` replace ``bulk_update`` and ``bulk_create``
 on the run paths, where building the ORM's statement costs more than running it.
 """
@@ -127,3 +129,32 @@ def rows_insert(objs: Sequence[M]) -> list[M]:
                 obj.pk = pk
                 obj._state.adding, obj._state.db = False, connection.alias
     return list(objs)
+
+
+_SINGLETONS: dict[tuple[type[models.Model], ...], tuple[list[Columns[Any]], str]] = {}
+
+
+def singletons_load(*settings: type[Any]) -> list[Any]:
+    """The rows of several ``backend.models.SingletonSettings`` tables read in one statement, as each
+    one's ``load()`` reads it (for services that enforce the rules); a missing row is created by its
+    ``load()``."""
+    found = _SINGLETONS.get(settings)
+    if found is None:
+        columns = [Columns(model) for model in settings]
+        tables = ", ".join(quoted(model._meta.db_table) for model in settings)
+        where = " AND ".join(f"{quoted(model._meta.db_table)}.{quoted(model._meta.pk.column)} = {int(model.singleton_id)}"
+                             for model in settings)
+        found = _SINGLETONS[settings] = (columns, f"SELECT {', '.join(c.select() for c in columns)} "
+                                                 f"FROM {tables} WHERE {where}")
+    columns, sql = found
+    connection = transaction.get_connection()
+    with connection.cursor() as cursor:
+        cursor.execute(sql)
+        row = cursor.fetchone()
+    if row is None:
+        return [model.load() for model in settings]
+    rows, start = [], 0
+    for column in columns:
+        rows.append(column.instance(row, connection, start=start))
+        start += column.width
+    return rows

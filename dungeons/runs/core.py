@@ -4,10 +4,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from django.db import transaction
 from django.db.models import F
 
 from backend.errors import NotFound, RuleViolation
-from backend.sql import rows_insert
+from backend.sql import Columns, rows_insert
 from dungeons import run_rules
 from dungeons.models import DungeonRoom, MemberStatus, Run, RunLoot, RunMember, RunSettings, RunStatus
 from dungeons.run_log import LogEntry
@@ -29,11 +30,19 @@ def run_rules_get() -> RunRules:
     return RunSettings.cached().to_rules()
 
 
+#: The run's row, locked (every run service starts with it): precompiled (backend.sql.Columns).
+_RUN = Columns(Run)
+_LOCK_RUN = f'SELECT {_RUN.select()} FROM "dungeons_run" WHERE "dungeons_run"."id" = %s'
+
+
 def lock_run(run_id: int) -> Run:
-    try:
-        return Run.objects.select_for_update().get(pk=run_id)
-    except Run.DoesNotExist as exc:
-        raise NotFound("run_not_found", "No such run.", {"run": run_id}) from exc
+    connection = transaction.get_connection()
+    with connection.cursor() as cursor:
+        cursor.execute(_LOCK_RUN + (" FOR UPDATE" if connection.features.has_select_for_update else ""), [run_id])
+        row = cursor.fetchone()
+    if row is None:
+        raise NotFound("run_not_found", "No such run.", {"run": run_id})
+    return _RUN.instance(row, connection)
 
 
 def run_member(run: Run, player: Player, *statuses: str) -> RunMember:
