@@ -39,7 +39,7 @@ def dungeon_generate(
     with the rooms prefetched, as ``dungeon_get`` returns it).
 
     ``npc_kinds`` are the kinds the party's guild has not rescued yet (None: all of them).
-    Two queries plus the settings read: the dungeon row and one bulk insert of its rooms.
+    Two statements plus the settings read: the dungeon row and one bulk insert of its rooms.
     Bad inputs (unknown or unsupported kind, impossible numbers) raise InvalidInput.
     """
     seed = new_seed() if seed is None else seed
@@ -72,7 +72,7 @@ def _dungeon_store(
     result: generation.Dungeon, *, seed: int, party_size: int, rank: float, completed: float, same_guild: bool,
     params: generation.GenerationParams, candidates: Iterable[str],
 ) -> Dungeon:
-    dungeon = Dungeon.objects.create(
+    [dungeon] = rows_insert([Dungeon(
         kind=result.kind,
         seed=seed,
         generator_version=result.generator_version,
@@ -87,7 +87,7 @@ def _dungeon_store(
         npc_floor=result.npc[0] if result.npc else None,
         npc_room=result.npc[1] if result.npc else None,
         npc_kind=result.npc_kind or "",
-    )
+    )])
     rooms = rows_insert([
         DungeonRoom(
             dungeon=dungeon,
