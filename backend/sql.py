@@ -75,7 +75,7 @@ def rows_update(objs: Sequence[models.Model], fields: Sequence[str]) -> None:
 
     What ``bulk_update`` does, without its ``CASE WHEN`` per row and field (slow to build and to
     plan). PostgreSQL and SQLite (3.33+) both speak ``UPDATE ... FROM``, and both name the columns
-    of ``VALUES`` column1, column2, ...; every value is cast to its column's type.
+    of ``VALUES`` column1, column2, ...; on PostgreSQL every value is cast to its column's type.
     """
     if not objs:
         return
@@ -83,7 +83,10 @@ def rows_update(objs: Sequence[models.Model], fields: Sequence[str]) -> None:
     connection = transaction.get_connection()
     quote = connection.ops.quote_name
     columns = [meta.pk, *(meta.get_field(name) for name in fields)]
-    casts = [f"CAST(v.column{i} AS {field.db_type(connection)})" for i, field in enumerate(columns, start=1)]
+    # SQLite's CAST converts by the type name's affinity (a datetime's text would become a number):
+    # there the values are stored as an ordinary UPDATE's are, by the column's affinity.
+    casts = [f"v.column{i}" if connection.vendor == "sqlite" else f"CAST(v.column{i} AS {field.db_type(connection)})"
+             for i, field in enumerate(columns, start=1)]
     sets = ", ".join(f"{quote(field.column)} = {cast}" for field, cast in zip(columns[1:], casts[1:]))
     row = "(" + ", ".join(["%s"] * len(columns)) + ")"
     table = quote(meta.db_table)
