@@ -15,6 +15,7 @@ on the run paths, where building the ORM's statement costs more than running it.
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Generic, TypeVar
 
@@ -70,6 +71,10 @@ class Columns(Generic[M]):
         return self.model.from_db(connection.alias, self.attnames, values)
 
 
+#: The write helpers' statements, built once per model, fields, row count and database vendor.
+_WRITES: dict[tuple[Any, ...], tuple[list[Any], str]] = {}
+
+
 def rows_update(objs: Sequence[models.Model], fields: Sequence[str]) -> None:
     """Save ``fields`` of model instances (one model) in one ``UPDATE ... FROM (VALUES ...)`` statement.
 
@@ -79,45 +84,85 @@ def rows_update(objs: Sequence[models.Model], fields: Sequence[str]) -> None:
     """
     if not objs:
         return
-    meta = type(objs[0])._meta
+    model = type(objs[0])
     connection = transaction.get_connection()
-    quote = connection.ops.quote_name
-    columns = [meta.pk, *(meta.get_field(name) for name in fields)]
-    # SQLite's CAST converts by the type name's affinity (a datetime's text would become a number):
-    # there the values are stored as an ordinary UPDATE's are, by the column's affinity.
-    casts = [f"v.column{i}" if connection.vendor == "sqlite" else f"CAST(v.column{i} AS {field.db_type(connection)})"
-             for i, field in enumerate(columns, start=1)]
-    sets = ", ".join(f"{quote(field.column)} = {cast}" for field, cast in zip(columns[1:], casts[1:]))
-    row = "(" + ", ".join(["%s"] * len(columns)) + ")"
-    table = quote(meta.db_table)
-    sql = (f"UPDATE {table} SET {sets} FROM (VALUES {', '.join([row] * len(objs))}) AS v "
-           f"WHERE {table}.{quote(meta.pk.column)} = {casts[0]}")
+    key = ("update", model, tuple(fields), len(objs), connection.vendor)
+    found = _WRITES.get(key)
+    if found is None:
+        meta = model._meta
+        quote = connection.ops.quote_name
+        columns = [meta.pk, *(meta.get_field(name) for name in fields)]
+        # SQLite's CAST converts by the type name's affinity (a datetime's text would become a number):
+        # there the values are stored as an ordinary UPDATE's are, by the column's affinity.
+        casts = [f"v.column{i}" if connection.vendor == "sqlite" else f"CAST(v.column{i} AS {field.db_type(connection)})"
+                 for i, field in enumerate(columns, start=1)]
+        sets = ", ".join(f"{quote(field.column)} = {cast}" for field, cast in zip(columns[1:], casts[1:]))
+        row = "(" + ", ".join(["%s"] * len(columns)) + ")"
+        table = quote(meta.db_table)
+        found = _WRITES[key] = (columns, f"UPDATE {table} SET {sets} FROM (VALUES {', '.join([row] * len(objs))}) AS v "
+                                         f"WHERE {table}.{quote(meta.pk.column)} = {casts[0]}")
+    columns, sql = found
     params = [field.get_db_prep_save(getattr(obj, field.attname), connection) for obj in objs for field in columns]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
+
+
+#: Columns whose prepared values are JSON's own (numbers, strings, booleans, null): an insert of many rows
+#: passes them to PostgreSQL as one JSON document (``rows_insert``). Text is cast to ``text`` (the column
+#: then refuses an over-long value, where a cast to ``varchar(n)`` would cut it).
+_JSON_CASTS = {
+    "AutoField": None, "BigAutoField": None, "SmallAutoField": None, "IntegerField": None, "BigIntegerField": None,
+    "SmallIntegerField": None, "PositiveIntegerField": None, "PositiveSmallIntegerField": None,
+    "PositiveBigIntegerField": None, "BooleanField": None, "FloatField": None, "CharField": "text", "TextField": "text",
+}
+
+
+def _json_cast(field: models.Field, connection: BaseDatabaseWrapper) -> str | None:
+    """The SQL type a JSON text value of ``field`` is cast to, or None if its values are not JSON's own."""
+    target = field.target_field if field.is_relation else field
+    internal = target.get_internal_type()
+    if internal not in _JSON_CASTS:
+        return None
+    return _JSON_CASTS[internal] or field.db_type(connection)
 
 
 def rows_insert(objs: Sequence[M]) -> list[M]:
     """Insert new model instances (one model, an auto primary key) as ``bulk_create`` does, in one
     statement ``RETURNING`` their primary keys (set on them, in the order of the rows).
 
-    Without the ORM's per-object compilation (slow to build for a few dozen rows). PostgreSQL
-    receives one array per column (``UNNEST``); SQLite (3.35+) rows of ``VALUES``, in batches of
-    as many parameters as it allows.
+    Without the ORM's per-object compilation (slow to build for a few dozen rows). PostgreSQL receives
+    the rows as one JSON document (``jsonb_array_elements``) when every column's values are JSON's own
+    (numbers, strings, booleans: one parameter to quote instead of one per value), else one array per
+    column (``UNNEST``), and a single row as one row of ``VALUES``; SQLite (3.35+) rows of ``VALUES``,
+    in batches of as many parameters as it allows.
     """
     if not objs:
         return list(objs)
-    meta = type(objs[0])._meta
+    model = type(objs[0])
     connection = transaction.get_connection()
-    quote = connection.ops.quote_name
-    fields = [field for field in meta.concrete_fields if field is not meta.pk]
-    head = f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(field.column) for field in fields)}) "
-    tail = f" RETURNING {quote(meta.pk.column)}"
-    if connection.vendor == "postgresql":
-        arrays = ", ".join(f"%s::{field.db_type(connection)}[]" for field in fields)
-        statements = [(f"{head}SELECT * FROM UNNEST({arrays}){tail}", objs,
-                       [[field.get_db_prep_save(field.pre_save(obj, True), connection) for obj in objs]
-                        for field in fields])]
+    many = connection.vendor == "postgresql" and len(objs) > 1
+    key = ("insert", model, many, connection.vendor)
+    found = _WRITES.get(key)
+    if found is None:
+        meta = model._meta
+        quote = connection.ops.quote_name
+        fields = [field for field in meta.concrete_fields if field is not meta.pk]
+        head = f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(field.column) for field in fields)}) "
+        if many:
+            casts = [_json_cast(field, connection) for field in fields]
+            if all(casts):
+                head += (f"SELECT {', '.join(f'(r->>{i})::{cast}' for i, cast in enumerate(casts))} "
+                         "FROM jsonb_array_elements(%s::jsonb) r")
+            else:
+                head += f"SELECT * FROM UNNEST({', '.join(f'%s::{field.db_type(connection)}[]' for field in fields)})"
+                casts = []
+        found = _WRITES[key] = (fields, head, bool(many and casts))
+    fields, head, as_json = found
+    tail = f" RETURNING {connection.ops.quote_name(model._meta.pk.column)}"
+    if many:
+        columns = [[field.get_db_prep_save(field.pre_save(obj, True), connection) for obj in objs] for field in fields]
+        statements = [(f"{head}{tail}", objs,
+                       [json.dumps(list(zip(*columns)), allow_nan=False)] if as_json else columns)]
     else:
         row = "(" + ", ".join(["%s"] * len(fields)) + ")"
         size = max(1, connection.ops.bulk_batch_size(fields, objs))
@@ -132,7 +177,6 @@ def rows_insert(objs: Sequence[M]) -> list[M]:
                 obj.pk = pk
                 obj._state.adding, obj._state.db = False, connection.alias
     return list(objs)
-
 
 _SINGLETONS: dict[tuple[type[models.Model], ...], tuple[list[Columns[Any]], str]] = {}
 
