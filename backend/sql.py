@@ -117,13 +117,24 @@ _JSON_CASTS = {
 }
 
 
-def _json_cast(field: models.Field, connection: BaseDatabaseWrapper) -> str | None:
-    """The SQL type a JSON text value of ``field`` is cast to, or None if its values are not JSON's own."""
+def _from_json(field: models.Field, index: int, connection: BaseDatabaseWrapper) -> str | None:
+    """The SQL of ``field``'s value in the element ``r`` of a JSON array of rows (``rows_insert``), or
+    None if its values are not JSON's own. A JSON column (no encoder of its own) is the element itself,
+    as its ``json.dumps`` would write it (None: SQL NULL, as the ORM stores it)."""
+    if isinstance(field, models.JSONField):
+        return None if field.encoder is not None else f"NULLIF(r->{index}, 'null'::jsonb)"
     target = field.target_field if field.is_relation else field
     internal = target.get_internal_type()
     if internal not in _JSON_CASTS:
         return None
-    return _JSON_CASTS[internal] or field.db_type(connection)
+    return f"(r->>{index})::{_JSON_CASTS[internal] or field.db_type(connection)}"
+
+
+def _json_value(field: models.Field, obj: models.Model, connection: BaseDatabaseWrapper) -> Any:
+    value = field.pre_save(obj, True)
+    if isinstance(field, models.JSONField):
+        return None if value is None else field.get_prep_value(value)
+    return field.get_db_prep_save(value, connection)
 
 
 def rows_insert(objs: Sequence[M]) -> list[M]:
@@ -132,7 +143,7 @@ def rows_insert(objs: Sequence[M]) -> list[M]:
 
     Without the ORM's per-object compilation (slow to build for a few dozen rows). PostgreSQL receives
     the rows as one JSON document (``jsonb_array_elements``) when every column's values are JSON's own
-    (numbers, strings, booleans: one parameter to quote instead of one per value), else one array per
+    (numbers, strings, booleans, JSON: one parameter to quote instead of one per value), else one array per
     column (``UNNEST``), and a single row as one row of ``VALUES``; SQLite (3.35+) rows of ``VALUES``,
     in batches of as many parameters as it allows.
     """
@@ -148,21 +159,20 @@ def rows_insert(objs: Sequence[M]) -> list[M]:
         quote = connection.ops.quote_name
         fields = [field for field in meta.concrete_fields if field is not meta.pk]
         head = f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(field.column) for field in fields)}) "
-        if many:
-            casts = [_json_cast(field, connection) for field in fields]
-            if all(casts):
-                head += (f"SELECT {', '.join(f'(r->>{i})::{cast}' for i, cast in enumerate(casts))} "
-                         "FROM jsonb_array_elements(%s::jsonb) r")
-            else:
-                head += f"SELECT * FROM UNNEST({', '.join(f'%s::{field.db_type(connection)}[]' for field in fields)})"
-                casts = []
-        found = _WRITES[key] = (fields, head, bool(many and casts))
+        values = [_from_json(field, i, connection) for i, field in enumerate(fields)] if many else []
+        if many and all(values):
+            head += f"SELECT {', '.join(values)} FROM jsonb_array_elements(%s::jsonb) r"  # type: ignore[arg-type]
+        elif many:
+            head += f"SELECT * FROM UNNEST({', '.join(f'%s::{field.db_type(connection)}[]' for field in fields)})"
+        found = _WRITES[key] = (fields, head, many and all(values))
     fields, head, as_json = found
     tail = f" RETURNING {connection.ops.quote_name(model._meta.pk.column)}"
-    if many:
-        columns = [[field.get_db_prep_save(field.pre_save(obj, True), connection) for obj in objs] for field in fields]
-        statements = [(f"{head}{tail}", objs,
-                       [json.dumps(list(zip(*columns)), allow_nan=False)] if as_json else columns)]
+    if as_json:
+        rows = [[_json_value(field, obj, connection) for field in fields] for obj in objs]
+        statements = [(f"{head}{tail}", objs, [json.dumps(rows, allow_nan=False)])]
+    elif many:
+        statements = [(f"{head}{tail}", objs, [[field.get_db_prep_save(field.pre_save(obj, True), connection)
+                                                 for obj in objs] for field in fields])]
     else:
         row = "(" + ", ".join(["%s"] * len(fields)) + ")"
         size = max(1, connection.ops.bulk_batch_size(fields, objs))
@@ -177,6 +187,7 @@ def rows_insert(objs: Sequence[M]) -> list[M]:
                 obj.pk = pk
                 obj._state.adding, obj._state.db = False, connection.alias
     return list(objs)
+
 
 _SINGLETONS: dict[tuple[type[models.Model], ...], tuple[list[Columns[Any]], str]] = {}
 
