@@ -88,18 +88,13 @@ def _dungeon_store(
         npc_room=result.npc[1] if result.npc else None,
         npc_kind=result.npc_kind or "",
     )])
-    rooms = rows_insert([
-        DungeonRoom(
-            dungeon=dungeon,
-            floor=floor,
-            index=index,
-            kind=str(room.kind),
-            npc_kind=room.npc_kind or "",
-            story_item=room.story_item or "",
-            seal=room.seal or "",
-        )
-        for floor, index, room in result.rooms()
-    ])
+    # Built from positional values in the model's field order (id, dungeon, floor, index, kind, npc_kind,
+    # story_item, seal): half the cost of keyword arguments for a few dozen rows; each holds its dungeon.
+    rooms = [DungeonRoom(None, dungeon.pk, floor, index, str(room.kind), room.npc_kind or "", room.story_item or "",
+                         room.seal or "") for floor, index, room in result.rooms()]
+    for row in rooms:
+        DungeonRoom.dungeon.field.set_cached_value(row, dungeon)
+    rows_insert(rooms)
     # Held as dungeon_get prefetches them (in their order): dungeon.rooms.all() reads no row.
     held = dungeon.rooms.all()
     held._result_cache, held._prefetch_done = rooms, True
