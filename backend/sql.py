@@ -72,7 +72,7 @@ class Columns(Generic[M]):
 
 
 #: The write helpers' statements, built once per model, fields, row count and database vendor.
-_WRITES: dict[tuple[Any, ...], tuple[list[Any], str]] = {}
+_WRITES: dict[tuple[Any, ...], Any] = {}
 
 
 def rows_update(objs: Sequence[models.Model], fields: Sequence[str]) -> None:
@@ -161,12 +161,13 @@ def rows_insert(objs: Sequence[M]) -> list[M]:
         head = f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(field.column) for field in fields)}) "
         values = [_from_json(field, i, connection) for i, field in enumerate(fields)] if many else []
         if many and all(values):
-            head += f"SELECT {', '.join(values)} FROM jsonb_array_elements(%s::jsonb) r"  # type: ignore[arg-type]
+            head += f"SELECT {', '.join(v for v in values if v)} FROM jsonb_array_elements(%s::jsonb) r"
         elif many:
             head += f"SELECT * FROM UNNEST({', '.join(f'%s::{field.db_type(connection)}[]' for field in fields)})"
         found = _WRITES[key] = (fields, head, many and all(values))
     fields, head, as_json = found
     tail = f" RETURNING {connection.ops.quote_name(model._meta.pk.column)}"
+    statements: list[tuple[str, Sequence[M], list[Any]]]
     if as_json:
         rows = [[_json_value(field, obj, connection) for field in fields] for obj in objs]
         statements = [(f"{head}{tail}", objs, [json.dumps(rows, allow_nan=False)])]

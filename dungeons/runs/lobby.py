@@ -174,7 +174,7 @@ def _lobby_party(run: Run) -> list[RunMember]:
     .select_related("player__user").order_by("position")`` reads them."""
     connection = transaction.get_connection()
     with connection.cursor() as cursor:
-        cursor.execute(_PARTY, [run.pk, MemberStatus.JOINED.value])
+        cursor.execute(_PARTY, [run.pk, str(MemberStatus.JOINED)])
         rows = cursor.fetchall()
     members = []
     user_at, guild_at = _MEMBER.width + _PLAYER.width, _MEMBER.width + _PLAYER.width + _USER.width
