@@ -8,11 +8,14 @@ converters: JSON text, SQLite's dates and booleans; ``Model.from_db``, so unsele
 deferred and load on access). Use it only where a profile shows the ORM's cost; everything else
 stays a queryset.
 
+``singletons_load`` reads several settings rows in one such statement.
+
 The write helpers ``rows_update`` and ``rows_insert`` replace ``bulk_update`` and ``bulk_create``
 on the run paths, where building the ORM's statement costs more than running it.
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Generic, TypeVar
 
@@ -68,51 +71,109 @@ class Columns(Generic[M]):
         return self.model.from_db(connection.alias, self.attnames, values)
 
 
+#: The write helpers' statements, built once per model, fields, row count and database vendor.
+_WRITES: dict[tuple[Any, ...], Any] = {}
+
+
 def rows_update(objs: Sequence[models.Model], fields: Sequence[str]) -> None:
     """Save ``fields`` of model instances (one model) in one ``UPDATE ... FROM (VALUES ...)`` statement.
 
     What ``bulk_update`` does, without its ``CASE WHEN`` per row and field (slow to build and to
     plan). PostgreSQL and SQLite (3.33+) both speak ``UPDATE ... FROM``, and both name the columns
-    of ``VALUES`` column1, column2, ...; every value is cast to its column's type.
+    of ``VALUES`` column1, column2, ...; on PostgreSQL every value is cast to its column's type.
     """
     if not objs:
         return
-    meta = type(objs[0])._meta
+    model = type(objs[0])
     connection = transaction.get_connection()
-    quote = connection.ops.quote_name
-    columns = [meta.pk, *(meta.get_field(name) for name in fields)]
-    casts = [f"CAST(v.column{i} AS {field.db_type(connection)})" for i, field in enumerate(columns, start=1)]
-    sets = ", ".join(f"{quote(field.column)} = {cast}" for field, cast in zip(columns[1:], casts[1:]))
-    row = "(" + ", ".join(["%s"] * len(columns)) + ")"
-    table = quote(meta.db_table)
-    sql = (f"UPDATE {table} SET {sets} FROM (VALUES {', '.join([row] * len(objs))}) AS v "
-           f"WHERE {table}.{quote(meta.pk.column)} = {casts[0]}")
+    key = ("update", model, tuple(fields), len(objs), connection.vendor)
+    found = _WRITES.get(key)
+    if found is None:
+        meta = model._meta
+        quote = connection.ops.quote_name
+        columns = [meta.pk, *(meta.get_field(name) for name in fields)]
+        # SQLite's CAST converts by the type name's affinity (a datetime's text would become a number):
+        # there the values are stored as an ordinary UPDATE's are, by the column's affinity.
+        casts = [f"v.column{i}" if connection.vendor == "sqlite" else f"CAST(v.column{i} AS {field.db_type(connection)})"
+                 for i, field in enumerate(columns, start=1)]
+        sets = ", ".join(f"{quote(field.column)} = {cast}" for field, cast in zip(columns[1:], casts[1:]))
+        row = "(" + ", ".join(["%s"] * len(columns)) + ")"
+        table = quote(meta.db_table)
+        found = _WRITES[key] = (columns, f"UPDATE {table} SET {sets} FROM (VALUES {', '.join([row] * len(objs))}) AS v "
+                                         f"WHERE {table}.{quote(meta.pk.column)} = {casts[0]}")
+    columns, sql = found
     params = [field.get_db_prep_save(getattr(obj, field.attname), connection) for obj in objs for field in columns]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
+
+
+#: Columns whose prepared values are JSON's own (numbers, strings, booleans, null): an insert of many rows
+#: passes them to PostgreSQL as one JSON document (``rows_insert``). Text is cast to ``text`` (the column
+#: then refuses an over-long value, where a cast to ``varchar(n)`` would cut it).
+_JSON_CASTS = {
+    "AutoField": None, "BigAutoField": None, "SmallAutoField": None, "IntegerField": None, "BigIntegerField": None,
+    "SmallIntegerField": None, "PositiveIntegerField": None, "PositiveSmallIntegerField": None,
+    "PositiveBigIntegerField": None, "BooleanField": None, "FloatField": None, "CharField": "text", "TextField": "text",
+}
+
+
+def _from_json(field: models.Field, index: int, connection: BaseDatabaseWrapper) -> str | None:
+    """The SQL of ``field``'s value in the element ``r`` of a JSON array of rows (``rows_insert``), or
+    None if its values are not JSON's own. A JSON column (no encoder of its own) is the element itself,
+    as its ``json.dumps`` would write it (None: SQL NULL, as the ORM stores it)."""
+    if isinstance(field, models.JSONField):
+        return None if field.encoder is not None else f"NULLIF(r->{index}, 'null'::jsonb)"
+    target = field.target_field if field.is_relation else field
+    internal = target.get_internal_type()
+    if internal not in _JSON_CASTS:
+        return None
+    return f"(r->>{index})::{_JSON_CASTS[internal] or field.db_type(connection)}"
+
+
+def _json_value(field: models.Field, obj: models.Model, connection: BaseDatabaseWrapper) -> Any:
+    value = field.pre_save(obj, True)
+    if isinstance(field, models.JSONField):
+        return None if value is None else field.get_prep_value(value)
+    return field.get_db_prep_save(value, connection)
 
 
 def rows_insert(objs: Sequence[M]) -> list[M]:
     """Insert new model instances (one model, an auto primary key) as ``bulk_create`` does, in one
     statement ``RETURNING`` their primary keys (set on them, in the order of the rows).
 
-    Without the ORM's per-object compilation (slow to build for a few dozen rows). PostgreSQL
-    receives one array per column (``UNNEST``); SQLite (3.35+) rows of ``VALUES``, in batches of
-    as many parameters as it allows.
+    Without the ORM's per-object compilation (slow to build for a few dozen rows). PostgreSQL receives
+    the rows as one JSON document (``jsonb_array_elements``) when every column's values are JSON's own
+    (numbers, strings, booleans, JSON: one parameter to quote instead of one per value), else one array per
+    column (``UNNEST``), and a single row as one row of ``VALUES``; SQLite (3.35+) rows of ``VALUES``,
+    in batches of as many parameters as it allows.
     """
     if not objs:
         return list(objs)
-    meta = type(objs[0])._meta
+    model = type(objs[0])
     connection = transaction.get_connection()
-    quote = connection.ops.quote_name
-    fields = [field for field in meta.concrete_fields if field is not meta.pk]
-    head = f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(field.column) for field in fields)}) "
-    tail = f" RETURNING {quote(meta.pk.column)}"
-    if connection.vendor == "postgresql":
-        arrays = ", ".join(f"%s::{field.db_type(connection)}[]" for field in fields)
-        statements = [(f"{head}SELECT * FROM UNNEST({arrays}){tail}", objs,
-                       [[field.get_db_prep_save(field.pre_save(obj, True), connection) for obj in objs]
-                        for field in fields])]
+    many = connection.vendor == "postgresql" and len(objs) > 1
+    key = ("insert", model, many, connection.vendor)
+    found = _WRITES.get(key)
+    if found is None:
+        meta = model._meta
+        quote = connection.ops.quote_name
+        fields = [field for field in meta.concrete_fields if field is not meta.pk]
+        head = f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(field.column) for field in fields)}) "
+        values = [_from_json(field, i, connection) for i, field in enumerate(fields)] if many else []
+        if many and all(values):
+            head += f"SELECT {', '.join(v for v in values if v)} FROM jsonb_array_elements(%s::jsonb) r"
+        elif many:
+            head += f"SELECT * FROM UNNEST({', '.join(f'%s::{field.db_type(connection)}[]' for field in fields)})"
+        found = _WRITES[key] = (fields, head, many and all(values))
+    fields, head, as_json = found
+    tail = f" RETURNING {connection.ops.quote_name(model._meta.pk.column)}"
+    statements: list[tuple[str, Sequence[M], list[Any]]]
+    if as_json:
+        rows = [[_json_value(field, obj, connection) for field in fields] for obj in objs]
+        statements = [(f"{head}{tail}", objs, [json.dumps(rows, allow_nan=False)])]
+    elif many:
+        statements = [(f"{head}{tail}", objs, [[field.get_db_prep_save(field.pre_save(obj, True), connection)
+                                                 for obj in objs] for field in fields])]
     else:
         row = "(" + ", ".join(["%s"] * len(fields)) + ")"
         size = max(1, connection.ops.bulk_batch_size(fields, objs))
@@ -127,3 +188,32 @@ def rows_insert(objs: Sequence[M]) -> list[M]:
                 obj.pk = pk
                 obj._state.adding, obj._state.db = False, connection.alias
     return list(objs)
+
+
+_SINGLETONS: dict[tuple[type[models.Model], ...], tuple[list[Columns[Any]], str]] = {}
+
+
+def singletons_load(*settings: type[Any]) -> list[Any]:
+    """The rows of several ``backend.models.SingletonSettings`` tables read in one statement, as each
+    one's ``load()`` reads it (for services that enforce the rules); a missing row is created by its
+    ``load()``."""
+    found = _SINGLETONS.get(settings)
+    if found is None:
+        columns = [Columns(model) for model in settings]
+        tables = ", ".join(quoted(model._meta.db_table) for model in settings)
+        where = " AND ".join(f"{quoted(model._meta.db_table)}.{quoted(model._meta.pk.column)} = {int(model.singleton_id)}"
+                             for model in settings)
+        found = _SINGLETONS[settings] = (columns, f"SELECT {', '.join(c.select() for c in columns)} "
+                                                 f"FROM {tables} WHERE {where}")
+    columns, sql = found
+    connection = transaction.get_connection()
+    with connection.cursor() as cursor:
+        cursor.execute(sql)
+        row = cursor.fetchone()
+    if row is None:
+        return [model.load() for model in settings]
+    rows, start = [], 0
+    for column in columns:
+        rows.append(column.instance(row, connection, start=start))
+        start += column.width
+    return rows

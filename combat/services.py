@@ -17,6 +17,7 @@ from django.db import connection
 from django.utils import timezone
 
 from backend.errors import InvalidInput, RuleViolation
+from backend.sql import rows_insert
 from combat import engine
 from combat.models import Battle, BattleAction, BattleEvent, CombatSettings
 
@@ -107,8 +108,10 @@ def battle_create(
                     setup=engine.setup_to_dict(setup), enemy_kinds=dict(enemy_kinds))
     battle.event_count = len(result.events)
     _sync(battle, result.state, now=timezone.now())
-    battle.save(force_insert=True)
-    _events_insert(battle, [event.to_dict() for event in result.events], first=1)
+    # battle.save(force_insert=True) and the first events, without building the ORM's statements
+    rows_insert([battle])
+    rows_insert([BattleEvent(battle=battle, seq=seq, data=event.to_dict())
+                 for seq, event in enumerate(result.events, start=1)])
     return battle, result
 
 

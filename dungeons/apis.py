@@ -35,6 +35,7 @@ from dungeons.serializers import (
     RunOutput,
     RunStepInput,
     RunWeaponInput,
+    run_output,
 )
 from dungeons.runs import lobby, rooms
 from dungeons.runs.battles import battle_act_for_user, battle_for_user
@@ -187,7 +188,7 @@ class DungeonPreviewApi(APIView):
 
 
 def _run(run_id: int, player: Player) -> dict[str, Any]:
-    return RunOutput(run_view(run_id=run_id, player=player)).data
+    return run_output(run_view(run_id=run_id, player=player))
 
 
 class RunListCreateApi(PlayerApi):
@@ -248,7 +249,7 @@ class RunStartApi(PlayerApi):
         entry = started.entry
         view = run_payload(run=started.run, player=self.player, members=started.party,
                            rooms=started.run.dungeon.rooms.all(), contents=(entry.battle, entry.loot))
-        return Response(RunOutput(view).data)
+        return Response(run_output(view))
 
 
 class RunOfferApi(PlayerApi):

@@ -487,10 +487,10 @@ def guild_person_runs_record(*, guild_id: int, at: datetime, count: int = 1) -> 
     """Add person-runs started at ``at`` by members of the guild to its ledger (one row per UTC day).
 
     The dungeon runs call this once per started run with the number of party members who
-    belonged to this guild at that moment. Two statements and no savepoint (a run start pays them):
-    the pending log row the next activity pass folds, and one upsert of the day's ledger row, safe
-    under concurrency by the (guild, day) unique constraint (PostgreSQL and SQLite both speak
-    ``ON CONFLICT ... DO UPDATE``). Inside the caller's transaction, or one of its own.
+    belonged to this guild at that moment. No savepoint, and one statement on PostgreSQL (two on SQLite;
+    a run start pays them): the pending log row the next activity pass folds, and one upsert of the
+    day's ledger row, safe under concurrency by the (guild, day) unique constraint (PostgreSQL and
+    SQLite both speak ``ON CONFLICT ... DO UPDATE``). Inside the caller's transaction, or one of its own.
     """
     if count <= 0:
         return
@@ -499,13 +499,15 @@ def guild_person_runs_record(*, guild_id: int, at: datetime, count: int = 1) -> 
     with transaction.atomic(savepoint=False):
         connection = transaction.get_connection()
         params = [guild_id, connection.ops.adapt_datefield_value(day), count]
+        log = f"INSERT INTO {pending} (guild_id, day, person_runs) VALUES (%s, %s, %s)"
+        upsert = (f"INSERT INTO {table} (guild_id, day, person_runs) VALUES (%s, %s, %s) "
+                  f"ON CONFLICT (guild_id, day) DO UPDATE SET person_runs = {table}.person_runs + excluded.person_runs")
         with connection.cursor() as cursor:
-            cursor.execute(f"INSERT INTO {pending} (guild_id, day, person_runs) VALUES (%s, %s, %s)", params)
-            cursor.execute(
-                f"INSERT INTO {table} (guild_id, day, person_runs) VALUES (%s, %s, %s) "
-                f"ON CONFLICT (guild_id, day) DO UPDATE SET person_runs = {table}.person_runs + excluded.person_runs",
-                params,
-            )
+            if connection.vendor == "postgresql":  # both in one statement (a data-modifying WITH)
+                cursor.execute(f"WITH logged AS ({log}) {upsert}", params + params)
+            else:
+                cursor.execute(log, params)
+                cursor.execute(upsert, params)
 
 
 def activity_divisor(*, created_at: datetime, today: date, window_days: int) -> int:

@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
 
+from django.db import transaction
 from django.db.models import Prefetch, Sum
 from django.utils import timezone
 
@@ -43,9 +44,16 @@ from players.selectors import inventory_list
 
 # --- the runs' contract -------------------------------------------------------------------------------
 
+#: The kinds of NPC a guild rescued (a fixed read: a run start pays it).
+_RESCUED = ('SELECT "npcs_npckind"."slug" FROM "npcs_guildnpc" INNER JOIN "npcs_npckind" '
+            'ON "npcs_guildnpc"."kind_id" = "npcs_npckind"."id" WHERE "npcs_guildnpc"."guild_id" = %s')
+
+
 def guild_npc_kinds_unrescued(*, guild_id: int) -> list[str]:
     """NPC kinds the guild has not rescued yet (peasants always included): the generation candidates."""
-    owned = set(GuildNpc.objects.filter(guild_id=guild_id).values_list("kind__slug", flat=True))
+    with transaction.get_connection().cursor() as cursor:
+        cursor.execute(_RESCUED, [guild_id])
+        owned = {slug for (slug,) in cursor.fetchall()}
     return [kind for kind in NPC_KINDS if kind not in owned or kind in ALWAYS_RESCUABLE]
 
 

@@ -292,6 +292,12 @@ def warlock_buffs_claim(*, player_id: int, run_id: int) -> list[EffectSpec]:
     return warlock_buffs_claim_party(player_ids=[player_id], run_id=run_id)[player_id]
 
 
+#: The party's buffs claimed for a run or pending (a fixed read, locking: warlock_buffs_claim_party).
+_BUFFS = ('SELECT "id", "player_id", "effect", "turns", "magnitude", "claimed_run_id" FROM "npcs_playerbuff" '
+          'WHERE ("claimed_run_id" = %s OR "claimed_run_id" IS NULL) AND "player_id" IN ({players}) '
+          'ORDER BY "bought_at" ASC, "id" ASC')
+
+
 def warlock_buffs_claim_party(*, player_ids: list[int], run_id: int) -> dict[int, list[EffectSpec]]:
     """``warlock_buffs_claim`` for a whole party in a fixed number of statements, whatever its size.
 
@@ -299,19 +305,22 @@ def warlock_buffs_claim_party(*, player_ids: list[int], run_id: int) -> dict[int
     """
     # One read (locking) of each member's buffs already claimed for this run and of their pending ones:
     # a member who holds the former (a start retried in the same run) keeps them and claims nothing.
-    claimed: dict[int, list[PlayerBuff]] = {player_id: [] for player_id in player_ids}
-    pending: dict[int, list[PlayerBuff]] = {player_id: [] for player_id in player_ids}
-    for buff in (PlayerBuff.objects.select_for_update()
-                 .filter(Q(claimed_run_id=run_id) | Q(claimed_run_id__isnull=True), player_id__in=player_ids)
-                 .order_by("bought_at", "pk")):
-        (pending if buff.claimed_run_id is None else claimed)[buff.player_id].append(buff)
-    fresh = [buff for player_id, buffs in claimed.items() if not buffs for buff in pending[player_id]]
+    claimed: dict[int, list[tuple[int, EffectSpec]]] = {player_id: [] for player_id in player_ids}
+    pending: dict[int, list[tuple[int, EffectSpec]]] = {player_id: [] for player_id in player_ids}
+    connection = transaction.get_connection()
+    with connection.cursor() as cursor:
+        cursor.execute(_BUFFS.format(players=", ".join(["%s"] * len(player_ids)))
+                       + (" FOR UPDATE" if connection.features.has_select_for_update else ""), [run_id, *player_ids])
+        for pk, player_id, effect, turns, magnitude, claimed_run_id in cursor.fetchall():
+            buff = (pk, EffectSpec(effect, turns=turns, magnitude=magnitude))  # PlayerBuff.spec
+            (pending if claimed_run_id is None else claimed)[player_id].append(buff)
+    fresh = [(player_id, buff) for player_id, buffs in claimed.items() if not buffs for buff in pending[player_id]]
     if fresh:
-        PlayerBuff.objects.filter(pk__in=[b.pk for b in fresh]).update(claimed_run_id=run_id,
-                                                                      claimed_at=timezone.now())
-        for buff in fresh:
-            claimed[buff.player_id].append(buff)
-    return {player_id: [buff.spec() for buff in buffs] for player_id, buffs in claimed.items()}
+        PlayerBuff.objects.filter(pk__in=[pk for _, (pk, _) in fresh]).update(claimed_run_id=run_id,
+                                                                              claimed_at=timezone.now())
+        for player_id, buff in fresh:
+            claimed[player_id].append(buff)
+    return {player_id: [spec for _, spec in buffs] for player_id, buffs in claimed.items()}
 
 
 # --- shaman ----------------------------------------------------------------------------------------------

@@ -61,7 +61,7 @@ from dungeons.runs.core import (
 )
 from dungeons.runs.endings import complete, die, end_if_party_gone, escape
 from npcs.services import bounty_progress_record
-from players.models import InventoryItem, ItemCategory, Player
+from players.models import InventoryItem, ItemCategory, ItemKind, Player
 from players.selectors import player_for_user
 
 #: Battle events with consequences for the run (inventory, stats, party, bounties).
@@ -100,6 +100,12 @@ _POLL_WITH_EVENTS = (f'SELECT {_POLLED_BATTLE.select()}, {_POLL_VIEWER}, {EVENTS
 
 # --- beginning a battle -----------------------------------------------------------------------------
 
+#: What the party carries, with the catalog's items (``select_related("item_kind")``), in id order.
+_CARRIED_ITEM, _CARRIED_KIND = Columns(InventoryItem), Columns(ItemKind)
+_CARRIED = (f'SELECT {_CARRIED_ITEM.select()}, {_CARRIED_KIND.select()} FROM "players_inventoryitem" '
+            'INNER JOIN "players_itemkind" ON "players_inventoryitem"."item_kind_id" = "players_itemkind"."id" '
+            'WHERE "players_inventoryitem"."player_id" IN ({}) ORDER BY "players_inventoryitem"."id" ASC')
+
 
 def _player_combatant(member: RunMember, items: list[InventoryItem]) -> engine.Combatant:
     player = member.player
@@ -125,8 +131,13 @@ def battle_begin(run: Run, party: list[RunMember], *, is_boss: bool, settings: C
     """
     settings = settings or CombatSettings.load()
     items: dict[int, list[InventoryItem]] = {m.player_id: [] for m in party}
-    for item in InventoryItem.objects.filter(player_id__in=items).select_related("item_kind").order_by("pk"):
-        items[item.player_id].append(item)
+    with connection.cursor() as cursor:
+        cursor.execute(_CARRIED.format(", ".join(["%s"] * len(items))), list(items))
+        for row in cursor.fetchall():
+            item = _CARRIED_ITEM.instance(row, connection)
+            InventoryItem.item_kind.field.set_cached_value(item, _CARRIED_KIND.instance(row, connection,
+                                                                                         start=_CARRIED_ITEM.width))
+            items[item.player_id].append(item)
     players = tuple(_player_combatant(m, items[m.player_id]) for m in party)
     slugs: dict[str, str] = {}
     enemies = encounter_for_room(floor=run.floor, is_boss=is_boss, party_size=len(party),

@@ -4,10 +4,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from django.db.models import F
+from django.db import transaction
 
 from backend.errors import NotFound, RuleViolation
-from backend.sql import rows_insert
+from backend.sql import Columns, rows_insert, rows_update
 from dungeons import run_rules
 from dungeons.models import DungeonRoom, MemberStatus, Run, RunLoot, RunMember, RunSettings, RunStatus
 from dungeons.run_log import LogEntry
@@ -29,11 +29,19 @@ def run_rules_get() -> RunRules:
     return RunSettings.cached().to_rules()
 
 
+#: The run's row, locked (every run service starts with it): precompiled (backend.sql.Columns).
+_RUN = Columns(Run)
+_LOCK_RUN = f'SELECT {_RUN.select()} FROM "dungeons_run" WHERE "dungeons_run"."id" = %s'
+
+
 def lock_run(run_id: int) -> Run:
-    try:
-        return Run.objects.select_for_update().get(pk=run_id)
-    except Run.DoesNotExist as exc:
-        raise NotFound("run_not_found", "No such run.", {"run": run_id}) from exc
+    connection = transaction.get_connection()
+    with connection.cursor() as cursor:
+        cursor.execute(_LOCK_RUN + (" FOR UPDATE" if connection.features.has_select_for_update else ""), [run_id])
+        row = cursor.fetchone()
+    if row is None:
+        raise NotFound("run_not_found", "No such run.", {"run": run_id})
+    return _RUN.instance(row, connection)
 
 
 def run_member(run: Run, player: Player, *statuses: str) -> RunMember:
@@ -81,11 +89,20 @@ def next_position(run: Run) -> tuple[int, int] | None:
     return None
 
 
+#: The catalog's items of some categories, in id order (what loot is drawn from): precompiled.
+_ITEM_KIND = Columns(ItemKind)
+_ITEM_KINDS = f'SELECT {_ITEM_KIND.select()} FROM "players_itemkind" WHERE "players_itemkind"."category" IN ({{}}) ' \
+              'ORDER BY "players_itemkind"."id" ASC'
+
+
 def drop_loot(
     run: Run, count: int, purpose: str, categories: Sequence[str] = LOOT_CATEGORIES
 ) -> list[RunLoot]:
     """``count`` items drawn with the rarity weights lie in the current room (seeded by ``purpose``)."""
-    kinds = list(ItemKind.objects.filter(category__in=categories).order_by("pk"))
+    connection = transaction.get_connection()
+    with connection.cursor() as cursor:
+        cursor.execute(_ITEM_KINDS.format(", ".join(["%s"] * len(categories))), [str(c) for c in categories])
+        kinds = [_ITEM_KIND.instance(row, connection) for row in cursor.fetchall()]
     weights = run_rules_get().rarity_weights()
     rng = run_rules.room_rng(run.seed, run.floor, run.room, purpose)
     picked = run_rules.weighted_pick(kinds, [weights.get(kind.rarity, 0) for kind in kinds], rng, count)
@@ -93,8 +110,16 @@ def drop_loot(
 
 
 def pay(members: Sequence[RunMember], coins: int) -> None:
-    if coins > 0:
-        Player.objects.filter(pk__in=[m.player_id for m in members]).update(money=F("money") + coins)
+    if coins > 0 and members:
+        with transaction.get_connection().cursor() as cursor:
+            cursor.execute('UPDATE "players_player" SET "money" = ("players_player"."money" + %s) '
+                           f'WHERE "players_player"."id" IN ({", ".join(["%s"] * len(members))})',
+                           [coins, *(m.player_id for m in members)])
+
+
+def run_save(run: Run) -> None:
+    """``run.save()`` of a run read from the database (its loaded columns), without the ORM's statement."""
+    rows_update([run], [name for name in run_snapshot(run) if name != Run._meta.pk.name])
 
 
 def run_snapshot(run: Run) -> dict[str, Any]:

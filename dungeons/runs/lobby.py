@@ -5,21 +5,23 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from backend.errors import InvalidInput, NotAllowed, NotFound, RuleViolation
-from backend.sql import rows_update
+from backend.sql import Columns, rows_update, singletons_load
 from combat.engine.state import to_jsonable
 from combat.models import CombatSettings
 from dungeons import run_rules
 from dungeons import services as dungeon_services
 from dungeons.kinds import run_kind_hooks
-from dungeons.models import DungeonKind, MemberStatus, RoomKind, Run, RunMember, RunStatus, WeaponChoice
+from dungeons.models import DungeonKind, GenerationSettings, MemberStatus, RoomKind, Run, RunMember, RunStatus, WeaponChoice
 from dungeons.run_log import Formation, Started, read_back
 from dungeons.runs.core import current_room, lock_run, log, require_status, run_member, run_party, run_rules_get
 from dungeons.runs.rooms import RoomEntry, enter_room
-from guilds.selectors import player_current_guild, with_current_guild
+from guilds.models import Guild, Membership
+from guilds.selectors import player_current_guild
 from guilds.services import guild_person_runs_record
 from npcs.selectors import guild_npc_kinds_unrescued, junk_dealer_offer_size, junk_dealer_tiers
 from npcs.services import warlock_buffs_claim_party
@@ -153,6 +155,41 @@ def run_formation_set(*, player: Player, run_id: int, players: list[int]) -> Run
     return run
 
 
+#: The party of a lobby in order, each member with its player, account and current guild (id and rank):
+#: ``guilds.selectors.with_current_guild`` joined into one precompiled read (backend.sql.Columns).
+_MEMBER, _PLAYER, _USER = Columns(RunMember), Columns(Player), Columns(get_user_model())
+_PARTY = (
+    f'SELECT {_MEMBER.select()}, {_PLAYER.select()}, {_USER.select()}, gm."guild_id", gg."rank" '
+    f'FROM "dungeons_runmember" INNER JOIN "players_player" ON "dungeons_runmember"."player_id" = "players_player"."id" '
+    f'INNER JOIN "auth_user" ON "players_player"."user_id" = "auth_user"."id" '
+    f'LEFT OUTER JOIN "{Membership._meta.db_table}" gm ON gm."player_id" = "players_player"."id" AND gm."left_at" IS NULL '
+    f'LEFT OUTER JOIN "{Guild._meta.db_table}" gg ON gg."id" = gm."guild_id" '
+    'WHERE "dungeons_runmember"."run_id" = %s AND "dungeons_runmember"."status" = %s '
+    'ORDER BY "dungeons_runmember"."position" ASC'
+)
+
+
+def _lobby_party(run: Run) -> list[RunMember]:
+    """The joined members, as ``with_current_guild(run.members.filter(status=JOINED), "player")
+    .select_related("player__user").order_by("position")`` reads them."""
+    connection = transaction.get_connection()
+    with connection.cursor() as cursor:
+        cursor.execute(_PARTY, [run.pk, str(MemberStatus.JOINED)])
+        rows = cursor.fetchall()
+    members = []
+    user_at, guild_at = _MEMBER.width + _PLAYER.width, _MEMBER.width + _PLAYER.width + _USER.width
+    for row in rows:
+        member = _MEMBER.instance(row, connection)
+        player = _PLAYER.instance(row, connection, start=_MEMBER.width)
+        user = _USER.instance(row, connection, start=user_at)
+        Player.user.field.set_cached_value(player, user)
+        Player.user.field.remote_field.set_cached_value(user, player)
+        RunMember.player.field.set_cached_value(member, player)
+        member.current_guild_id, member.current_guild_rank = row[guild_at], row[guild_at + 1]
+        members.append(member)
+    return members
+
+
 @dataclass(frozen=True)
 class RunStarted:
     """A started run with what its start wrote, so the answer is built without reading it back:
@@ -173,9 +210,7 @@ def run_start(*, player: Player, run_id: int) -> RunStarted:
     does not grow with the party; the answer is built from what the start wrote (``RunStarted``).
     """
     run = lock_run(run_id)
-    # The party with each member's current guild (one read).
-    members = list(with_current_guild(run.members.filter(status=MemberStatus.JOINED), "player")
-                   .select_related("player__user").order_by("position"))
+    members = _lobby_party(run)  # with each member's current guild (one read)
     if all(m.player_id != player.pk for m in members):
         run_member(run, player, MemberStatus.JOINED)  # a stranger's 404, or not_in_party
     require_status(run, RunStatus.LOBBY)
@@ -194,13 +229,14 @@ def run_start(*, player: Player, run_id: int) -> RunStarted:
     common = next(iter(guild_ids)) if len(guild_ids) == 1 else None  # the party's one guild (id)
     rank = sum(m.current_guild_rank or 0 for m in members) / len(members)
     completed = sum(m.player.completed_dungeons for m in members) / len(members)
+    settings, generation_settings = singletons_load(CombatSettings, GenerationSettings)  # one read of both
     run.dungeon = dungeon_services.dungeon_generate(
         kind=run.kind, party_size=len(members), rank=rank, completed=completed, same_guild=common is not None,
         seed=run.seed, npc_kinds=guild_npc_kinds_unrescued(guild_id=common) if common else None,
+        params=generation_settings.to_params(),
     )
     for guild_id, count in Counter(m.current_guild_id for m in members if m.current_guild_id).items():
         guild_person_runs_record(guild_id=guild_id, at=now, count=count)
-    settings = CombatSettings.load()
     combat_rules = settings.to_rules()
     buffs = warlock_buffs_claim_party(player_ids=player_ids, run_id=run.pk)
     for member in members:

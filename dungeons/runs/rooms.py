@@ -45,6 +45,7 @@ from dungeons.runs.core import (
     run_member,
     run_party,
     run_rules_get,
+    run_save,
 )
 from dungeons.runs.endings import die, end_if_party_gone, escape
 from players.models import InventoryItem, ItemCategory, ItemKind, Player
@@ -78,7 +79,7 @@ def enter_room(
     log(run, Entered(room_kind=room.kind))
     if room.kind in (RoomKind.ENEMY, RoomKind.BOSS):
         battle = battle_begin(run, party, is_boss=room.kind == RoomKind.BOSS, settings=settings)
-        run.save()
+        run_save(run)
         return RoomEntry(room, battle=battle)
     loot: list[RunLoot] = []
     if room.kind == RoomKind.TRAP:
@@ -112,7 +113,7 @@ def enter_room(
         log(run, Rested(hp={m.player_id: m.hp for m in party}))
     if run.status == RunStatus.ACTIVE:
         run.room_cleared = True
-    run.save()
+    run_save(run)
     return RoomEntry(room, loot=loot)
 
 

@@ -1,4 +1,4 @@
-"""GenerationSettings: SPEC defaults from the data migration, conversion and validation."""
+"""GenerationSettings: SPEC defaults from the data migration, conversion and validation; the rooms' field order."""
 from __future__ import annotations
 
 import pytest
@@ -6,7 +6,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from dungeons.generation import GenerationParams
-from dungeons.models import GenerationSettings
+from dungeons.models import DungeonRoom, GenerationSettings
 from dungeons.selectors import generation_params_get
 
 
@@ -45,3 +45,9 @@ def test_clean_reports_unplayable_combinations_by_name() -> None:
 def test_database_refuses_unplayable_settings() -> None:
     with pytest.raises(IntegrityError), transaction.atomic():
         GenerationSettings.objects.filter(pk=1).update(story_item_chance=2.0)
+
+
+def test_dungeon_rooms_are_built_from_values_in_the_field_order_the_store_names() -> None:
+    # dungeons.services._dungeon_store builds rooms positionally (issue 13): a new field must be placed there
+    assert [f.attname for f in DungeonRoom._meta.concrete_fields] == [
+        "id", "dungeon_id", "floor", "index", "kind", "npc_kind", "story_item", "seal"]

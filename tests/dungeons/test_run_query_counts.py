@@ -42,7 +42,8 @@ ACTION_STATEMENTS = 6 if connection.vendor == "postgresql" else 8
 #: A poll: the account, the battle with the reader's membership and (PostgreSQL) the events since; SQLite
 #: reads the events apart.
 POLL_STATEMENTS = 2 if connection.vendor == "postgresql" else 3
-START_STATEMENTS = 21
+#: A start: the person-run log and the guild's ledger are one statement on PostgreSQL, two on SQLite.
+START_STATEMENTS = 19 if connection.vendor == "postgresql" else 20
 
 
 def _sql(queries: CaptureQueriesContext) -> list[str]:
