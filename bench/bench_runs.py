@@ -61,6 +61,9 @@ DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/deepdelve_bench_runs"
 PARTY = 8
 AIM_DISTINCT_P99_MS = 50.0
 AIM_ONE_RUN_P99_MS = 150.0
+AIM_ACTION_VS_BASE = 2.5  # issue 13: in-process p50, a battle action vs the baseline write
+AIM_START_VS_BASE = 8.0  # issue 13: in-process p50, a run start (asked of a party of 8) vs the baseline write
+AIM_PACED_P99_VS_BASE = 3.0  # issue 13: the paced action's p99 vs the baseline write's, 8 clients
 # First guesses of the start rates (starts per second over all clients), to size the lobbies
 # prepared before the first window; later windows use the rate the previous one measured.
 START_RATE_GUESS = {1: 40.0, PARTY: 15.0}
@@ -307,7 +310,8 @@ def bench_in_process(*, repeats: int = 15) -> dict[str, Any]:
             counts.append(len(captured))
         details[label] = _statement_kinds(captured.captured_queries)
         written[label] = sum(len(q["sql"]) for q in captured.captured_queries
-                             if q["sql"].lstrip()[:6].upper() in ("UPDATE", "INSERT"))
+                             if q["sql"].lstrip()[:6].upper() in ("UPDATE", "INSERT")
+                             or q["sql"].lstrip()[:5].upper() == "WITH ")  # a step's writes are one CTE
         timings.sort()
         cpu.sort()
         rows.append((label, timings[len(timings) // 2] * 1000, timings[0] * 1000, cpu[len(cpu) // 2] * 1000,
@@ -379,6 +383,10 @@ def report(http: dict[str, Any] | None, in_process: dict[str, Any] | None) -> No
                   f"{paced.p99_ms:.1f} ms paced, {_aim(paced.p99_ms < AIM_DISTINCT_P99_MS)}")
             print(f"aim: battle action p99 < {AIM_ONE_RUN_P99_MS:.0f} ms with 8 clients on one run: "
                   f"{one.p99_ms:.1f} ms, {_aim(one.p99_ms < AIM_ONE_RUN_P99_MS)}")
+            base_p99 = at8["baseline"].p99_ms
+            print(f"aim (issue 13): paced battle action p99 at 8 clients <= {AIM_PACED_P99_VS_BASE:g}x the "
+                  f"baseline write's p99: {paced.p99_ms:.1f} / {base_p99:.1f} ms = {paced.p99_ms / base_p99:.1f}x, "
+                  f"{_aim(paced.p99_ms <= AIM_PACED_P99_VS_BASE * base_p99)}")
         for warning in http["warnings"]:
             print("note:", warning)
     if in_process:
@@ -391,6 +399,12 @@ def report(http: dict[str, Any] | None, in_process: dict[str, Any] | None) -> No
                   f"{median / base:>12.1f}x")
         print("(CPU ms: this process's Python time per request, without PostgreSQL's; the rest is waiting "
               "for the database)")
+        by_label = {label.strip(): median for label, median, _best, _cpu, _queries in rows}
+        for key, limit in (("act_distinct", AIM_ACTION_VS_BASE), ("act_one", AIM_ACTION_VS_BASE),
+                           ("start1", AIM_START_VS_BASE), ("start8", AIM_START_VS_BASE)):
+            ratio = by_label[LABELS[key].strip()] / base
+            print(f"aim (issue 13): {LABELS[key].strip()} <= {limit:g}x the baseline write in-process: "
+                  f"{ratio:.1f}x, {_aim(ratio <= limit)}")
         for label, kinds in in_process["details"].items():
             top = ", ".join(f"{n} {kind}" for kind, n in kinds.most_common(8))
             print(f"  statements of one '{label.strip()}': {top}; "
