@@ -563,8 +563,10 @@ def allowed_actions(state: BattleState) -> tuple[A.Action, ...]:
         return ()
     actor_id = actor.id
     memo = _action_memo.get
-    found: list[A.Action] = [memo(("attack", actor_id, t.id)) or _remember(A.AttackAction(actor_id, t.id), t.id)
-                             for t in _awaiting_targets(state, actor)]
+    found: list[A.Action] = [
+        memo(("attack", actor_id, t.id)) or _remember(A.AttackAction(actor_id, t.id), t.id)
+        for t in _awaiting_targets(state, actor)
+    ]
     potions = actor.potions
     if potions:
         seen: set[str] = set()
