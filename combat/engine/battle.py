@@ -133,8 +133,8 @@ class _Work:
     """The mutable scratch of one engine call: the combatants (each a Combatant until it first
     changes, then its _Fighter) and the turn counters."""
 
-    __slots__ = ("state", "rules", "order", "hasted_turns", "cast", "round", "turn_index", "turn_open",
-                 "extra_actions_used", "outcome", "events", "departures", "checked_at")
+    __slots__ = ("state", "rules", "order", "hasted_turns", "cast", "fighters", "round", "turn_index",
+                 "turn_open", "extra_actions_used", "outcome", "events", "departures", "checked_at")
 
     def __init__(self, state: BattleState) -> None:
         self.state = state
@@ -143,6 +143,7 @@ class _Work:
         self.hasted_turns = haste_is_extra_turn(state.version)
         # In the state's order, which freeze() keeps.
         self.cast: dict[str, Combatant | _Fighter] = {c.id: c for c in state.combatants}
+        self.fighters: list[_Fighter] = []  # the working copies made so far (freeze's only work)
         self.round = state.round
         self.turn_index = state.turn_index
         self.turn_open = state.turn_open
@@ -157,7 +158,13 @@ class _Work:
     def freeze(self) -> BattleState:
         state = self.state
         values = dict(state.__dict__)
-        values["combatants"] = tuple([c.frozen() if isinstance(c, _Fighter) else c for c in self.cast.values()])
+        cast = self.cast
+        for fighter in self.fighters:  # the rest of the cast are the state's own Combatants
+            if fighter.changed:
+                cast[fighter.id] = fighter.frozen()
+            else:
+                cast[fighter.id] = fighter.source
+        values["combatants"] = tuple(cast.values())
         values["round"] = self.round
         values["turn_index"] = self.turn_index
         values["turn_open"] = self.turn_open
@@ -172,6 +179,7 @@ class _Work:
         if isinstance(found, _Fighter):
             return found
         made = self.cast[combatant_id] = _Fighter(found)
+        self.fighters.append(made)
         return made
 
     @property
@@ -372,6 +380,7 @@ def _attack(w: _Work, attacker_id: str, target_id: str, rng: random.Random) -> N
     target = cast[target_id]
     if not isinstance(target, _Fighter):
         target = cast[target_id] = _Fighter(target)
+        w.fighters.append(target)
     weapons = attacker.weapons
     active = attacker.active_weapon
     weapon = weapons[active] if weapons else FISTS
@@ -400,19 +409,9 @@ def _attack(w: _Work, attacker_id: str, target_id: str, rng: random.Random) -> N
         w.check_over()
 
 
-def _enemy_turn(w: _Work, actor: Combatant | _Fighter, rng: random.Random) -> None:
-    target = choose_target(actor, w.cast.values(), w.rules, rng)
-    if target is None:  # unreachable while the battle is on; kept so the loop cannot spin
-        _end_turn(w)
-        return
-    _attack(w, actor.id, target.id, rng)
-    if w.outcome is _ONGOING:
-        _after_turn_action(w)
-
-
 def _advance(w: _Work, rng: random.Random) -> None:
     """Resolve turns until a player must act or the battle is over."""
-    cast, order, events = w.cast, w.order, w.events
+    cast, order, events, rules = w.cast, w.order, w.events, w.rules
     while w.outcome is _ONGOING:
         actor = cast[order[w.turn_index]]
         if not w.turn_open:
@@ -428,7 +427,14 @@ def _advance(w: _Work, rng: random.Random) -> None:
                 continue
         if actor.kind is _PLAYER:
             return
-        _enemy_turn(w, actor, rng)
+        # A non-player's turn: the targeting AI picks, the attack uses the turn's action.
+        target = choose_target(actor, cast.values(), rules, rng)
+        if target is None:  # unreachable while the battle is on; kept so the loop cannot spin
+            _end_turn(w)
+            continue
+        _attack(w, actor.id, target.id, rng)
+        if w.outcome is _ONGOING:
+            _after_turn_action(w)
 
 
 # --- public API -------------------------------------------------------------------------------
@@ -535,18 +541,19 @@ def _flight_possible(state: BattleState) -> bool:
     return True
 
 
-# The actions allowed_actions lists, by (kind, actor, target or potion): actions are immutable
+# The actions allowed_actions lists, by (kind, actor, target or potion or ""): actions are immutable
 # values, so the same one serves every state that allows it (a player is offered the same few
 # actions turn after turn). Emptied when it grows past _ACTION_MEMO_SIZE.
 _action_memo: dict[tuple[str, str, str], A.Action] = {}
 _ACTION_MEMO_SIZE = 4096
 
 
-def _memo_action(kind: type[A.AttackAction] | type[A.DrinkPotion], actor_id: str, other: str) -> A.Action:
+def _remember(action: A.Action, other: str = "") -> A.Action:
+    """Keep a newly made action under (kind, actor, target or potion) and return it."""
     if len(_action_memo) >= _ACTION_MEMO_SIZE:
         _action_memo.clear()
-    made = _action_memo[kind.kind, actor_id, other] = kind(actor_id, other)
-    return made
+    _action_memo[action.kind, action.actor, other] = action
+    return action
 
 
 def allowed_actions(state: BattleState) -> tuple[A.Action, ...]:
@@ -556,8 +563,10 @@ def allowed_actions(state: BattleState) -> tuple[A.Action, ...]:
         return ()
     actor_id = actor.id
     memo = _action_memo.get
-    found: list[A.Action] = [memo(("attack", actor_id, t.id)) or _memo_action(A.AttackAction, actor_id, t.id)
-                             for t in _awaiting_targets(state, actor)]
+    found: list[A.Action] = [
+        memo(("attack", actor_id, t.id)) or _remember(A.AttackAction(actor_id, t.id), t.id)
+        for t in _awaiting_targets(state, actor)
+    ]
     potions = actor.potions
     if potions:
         seen: set[str] = set()
@@ -566,14 +575,14 @@ def allowed_actions(state: BattleState) -> tuple[A.Action, ...]:
             if potion_id not in seen:
                 seen.add(potion_id)
                 found.append(memo(("drink", actor_id, potion_id))
-                             or _memo_action(A.DrinkPotion, actor_id, potion_id))
+                             or _remember(A.DrinkPotion(actor_id, potion_id), potion_id))
     if len(actor.weapons) > 1:
         found.extend(
             A.SwitchWeapon(actor_id, slot) for slot in range(len(actor.weapons)) if slot != actor.active_weapon
         )
-    found.append(A.Skip(actor_id))
+    found.append(memo(("skip", actor_id, "")) or _remember(A.Skip(actor_id)))
     if _flight_possible(state):
-        found.append(A.Flee(actor_id))
+        found.append(memo(("flee", actor_id, "")) or _remember(A.Flee(actor_id)))
     return tuple(found)
 
 

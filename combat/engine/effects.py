@@ -140,7 +140,7 @@ class ApplyOutcome(str, enum.Enum):
 
 
 @quick_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # one small object each (the battle loop makes many)
 class ActiveEffect:
     """An effect on a creature: turns left of its carrier (None = until battle end)."""
 

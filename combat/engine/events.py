@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from combat.engine.values import quick_init
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Event:
     """Base of every event; `kind` names it in JSON."""
 
@@ -24,26 +24,26 @@ class Event:
         return data
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class BattleStarted(Event):
     kind: ClassVar[str] = "battle_started"
     order: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RoundStarted(Event):
     kind: ClassVar[str] = "round_started"
     round: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TurnStarted(Event):
     kind: ClassVar[str] = "turn_started"
     actor: str
     round: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ExtraTurn(Event):
     """Haste granted the actor an extra turn (engine version 1: another action in this turn)."""
 
@@ -51,7 +51,7 @@ class ExtraTurn(Event):
     actor: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TurnSkipped(Event):
     """The turn was lost: reason is "stunned", "skip" or "timeout"."""
 
@@ -60,13 +60,13 @@ class TurnSkipped(Event):
     reason: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TurnEnded(Event):
     kind: ClassVar[str] = "turn_ended"
     actor: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Attack(Event):
     kind: ClassVar[str] = "attack"
     actor: str
@@ -74,21 +74,21 @@ class Attack(Event):
     weapon: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Miss(Event):
     kind: ClassVar[str] = "miss"
     actor: str
     target: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Critical(Event):
     kind: ClassVar[str] = "critical"
     actor: str
     target: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Damage(Event):
     """HP lost; source is "attack" or the damage-over-time effect's name."""
 
@@ -99,7 +99,7 @@ class Damage(Event):
     source: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Healed(Event):
     """HP gained; source is "potion" or "regeneration"."""
 
@@ -110,7 +110,7 @@ class Healed(Event):
     source: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CurseStruck(Event):
     """The curse roll succeeded: the hit kills outright."""
 
@@ -118,7 +118,7 @@ class CurseStruck(Event):
     target: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PotionDrunk(Event):
     kind: ClassVar[str] = "potion_drunk"
     actor: str
@@ -126,7 +126,7 @@ class PotionDrunk(Event):
     potion_kind: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class StatRaised(Event):
     """A stat potion raised a stat for the rest of the run; the server persists it."""
 
@@ -137,7 +137,7 @@ class StatRaised(Event):
     value: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class WeaponSwitched(Event):
     kind: ClassVar[str] = "weapon_switched"
     actor: str
@@ -145,7 +145,7 @@ class WeaponSwitched(Event):
     slot: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class EffectApplied(Event):
     kind: ClassVar[str] = "effect_applied"
     target: str
@@ -155,7 +155,7 @@ class EffectApplied(Event):
     permanent: bool
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class EffectExtended(Event):
     kind: ClassVar[str] = "effect_extended"
     target: str
@@ -165,7 +165,7 @@ class EffectExtended(Event):
     permanent: bool
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class EffectCancelled(Event):
     """effect met its opposite: neither remains."""
 
@@ -175,7 +175,7 @@ class EffectCancelled(Event):
     opposite: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class EffectReplaced(Event):
     """effect removed `replaced` and stays."""
 
@@ -185,7 +185,7 @@ class EffectReplaced(Event):
     replaced: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class EffectBlocked(Event):
     """effect was not applied because `by` is present."""
 
@@ -195,26 +195,26 @@ class EffectBlocked(Event):
     by: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class EffectExpired(Event):
     kind: ClassVar[str] = "effect_expired"
     target: str
     effect: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Death(Event):
     kind: ClassVar[str] = "death"
     target: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Fled(Event):
     kind: ClassVar[str] = "fled"
     actor: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class BattleOver(Event):
     kind: ClassVar[str] = "battle_over"
     outcome: str
@@ -255,8 +255,8 @@ def _quick_to_dict(cls: type[Event]) -> None:
     """Give an event type the generic Event.to_dict written out for its fields (the server turns
     every event of every engine call to JSON): the same dict, about four times quicker."""
     names = [f.name for f in dataclasses.fields(cls)]
-    lines = ["def to_dict(self):", "    values = self.__dict__"]
-    lines += [f"    {name} = values[{name!r}]" for name in names]
+    lines = ["def to_dict(self):"]
+    lines += [f"    {name} = self.{name}" for name in names]
     items = [f"{name!r}: list({name}) if isinstance({name}, tuple) else {name}" for name in names]
     lines.append(f"    return {{'kind': {cls.kind!r}, {', '.join(items)}}}")
     namespace: dict[str, Any] = {}
@@ -267,7 +267,8 @@ def _quick_to_dict(cls: type[Event]) -> None:
     setattr(cls, "to_dict", to_dict)
 
 
-# Events are built by the hundred per engine call: the quicker constructor (values.py) and to_dict.
+# Events are built by the hundred per engine call (and the battle log keeps them): slots (one
+# small object each, no __dict__), the quicker constructor (values.py) and to_dict.
 for _event_type in EVENT_TYPES.values():
     quick_init(_event_type)
     _quick_to_dict(_event_type)

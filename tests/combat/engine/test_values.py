@@ -1,7 +1,9 @@
 """The quicker constructors of combat/engine/values.py make the same frozen values."""
 from __future__ import annotations
 
+import copy
 import dataclasses
+import pickle
 
 import pytest
 
@@ -45,6 +47,34 @@ def test_quick_init_refuses_classes_it_would_change() -> None:
     for cls in (Checked, Factory, Mutable):
         with pytest.raises(TypeError):
             quick_init(cls)
+
+
+def test_quick_init_on_slots_dataclasses_and_not_on_a_mix() -> None:
+    # Events and ActiveEffect are slots dataclasses: no instance __dict__, the same value.
+    for value in (E.Damage("e1", 3, 10, "attack"), E.TurnEnded("p1"), ActiveEffect("vigor", 2, 0.5)):
+        assert not hasattr(value, "__dict__")
+        assert pickle.loads(pickle.dumps(value)) == value
+        assert copy.copy(value) == value == dataclasses.replace(value)
+
+    @dataclasses.dataclass(frozen=True)
+    class Plain:
+        x: int
+
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Mixed(Plain):  # slots of its own, yet a __dict__ from its base
+        y: int = 2
+
+    @quick_init
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Slotted:
+        x: int
+        y: int = 2
+
+    with pytest.raises(TypeError):
+        quick_init(Mixed)
+    assert Slotted(1) == Slotted(1, 2) and repr(Slotted(1)).endswith("Slotted(x=1, y=2)")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        Slotted(1).x = 3  # type: ignore[misc]
 
 
 def test_unchecked_builds_the_value_the_constructor_would() -> None:
