@@ -36,9 +36,9 @@ from tests.dungeons.run_helpers import (
 pytestmark = pytest.mark.django_db
 
 #: Pinned bounds (issue 13): an action, a poll, a start whatever the party's size.
-#: An action: the account, the check before the lock, BEGIN, the lock, the step's writes, COMMIT. The writes
-#: are one statement on PostgreSQL (combat.services), three on SQLite.
-ACTION_STATEMENTS = 6 if connection.vendor == "postgresql" else 8
+#: An action: the account, BEGIN, the lock with the check (membership, the key's earlier answer), the step's
+#: writes, COMMIT. The writes are one statement on PostgreSQL (combat.services), three on SQLite.
+ACTION_STATEMENTS = 5 if connection.vendor == "postgresql" else 7
 #: A poll: the account, the battle with the reader's membership and (PostgreSQL) the events since; SQLite
 #: reads the events apart.
 POLL_STATEMENTS = 2 if connection.vendor == "postgresql" else 3
