@@ -22,7 +22,7 @@ from django.db.models import OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
 from backend.errors import NotFound, RuleViolation
-from backend.sql import Columns
+from backend.sql import Columns, Prepared
 from backend.turns import Taken, TurnTable, turn_act, turn_act_locked, turn_deadline, turn_refresh
 from combat import engine
 from combat.engine.events import Attack, Death, Fled, PotionDrunk, StatRaised
@@ -81,14 +81,16 @@ _LOCK_OF = ' FOR UPDATE OF "combat_battle", "dungeons_run"'
 #: An action's one read (docs/runs.md): the battle and its run as ``_LOCK`` reads them, with the player
 #: of the account ``user_id`` and the answer already given to the idempotency key (NULL: none, or no
 #: key), only if that player is a member who sees the run: a stranger gets no row, so no lock is taken.
-#: Index lookups only; at most one row (one player per account, one membership per run and player).
+#: Index lookups only, also in the generic plan of the prepared statement (``<> ''``: the key's partial
+#: unique index); at most one row (one player per account, one membership per run and player).
 _ACT_LOCK = (f'SELECT {_LOCKED_BATTLE.select()}, {_LOCKED_RUN.select()}, m."player_id", '
              '(SELECT a."response" FROM "combat_battleaction" a WHERE a."battle_id" = "combat_battle"."id" '
-             'AND a."player_id" = m."player_id" AND a."idempotency_key" = %s LIMIT 1) '
+             'AND a."player_id" = m."player_id" AND a."idempotency_key" = %s AND a."idempotency_key" <> \'\' LIMIT 1) '
              'FROM "combat_battle" INNER JOIN "dungeons_run" ON "combat_battle"."run_id" = "dungeons_run"."id" '
              'INNER JOIN "dungeons_runmember" m ON m."run_id" = "combat_battle"."run_id" '
              'INNER JOIN "players_player" p ON p."id" = m."player_id" '
              f'WHERE "combat_battle"."id" = %s AND p."user_id" = %s AND m."status" IN ({_SEEING})')
+_ACT_LOCK_OF = Prepared("battle_act_lock", _ACT_LOCK + _LOCK_OF)
 #: A poll: the battle (not its setup nor its enemy kinds), the reader's player id if the account
 #: ``user_id`` is a member who sees its run (NULL otherwise) and, on PostgreSQL, the events after
 #: ``since`` (combat.selectors.EVENTS_SINCE_COLUMN). Index lookups only.
@@ -383,10 +385,13 @@ def battle_act_for_user(
     step). An account without a player is 404 ``player_not_found``, a stranger 404 ``battle_not_found``
     (no lock taken), in that order.
     """
-    lock = _ACT_LOCK + (_LOCK_OF if connection.features.has_select_for_update_of else "")
+    params = [idempotency_key or None, battle_id, user_id, *SEEING_STATUSES]
     with transaction.atomic():
         with connection.cursor() as cursor:
-            cursor.execute(lock, [idempotency_key or None, battle_id, user_id, *SEEING_STATUSES])
+            if connection.features.has_select_for_update_of:
+                _ACT_LOCK_OF.execute(cursor, params)
+            else:
+                cursor.execute(_ACT_LOCK, params)
             row = cursor.fetchone()
         if row is None:
             player_for_user(user_id=user_id)  # raises player_not_found for an account without a player

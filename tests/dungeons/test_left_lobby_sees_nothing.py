@@ -14,6 +14,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from backend.sql import prepared_sql
 from dungeons.runs import lobby as run_services
 from tests.dungeons.run_helpers import (
     API,
@@ -84,7 +85,7 @@ def test_a_player_who_left_the_lobby_takes_no_lock_of_the_run_or_battle(monkeypa
     # then: both are 404 and no row was locked: the read takes no lock, and the action's one locking
     # statement (the check is in its WHERE) found no row to lock
     assert (read.status_code, act.status_code) == (404, 404), read.json()
-    locking = [q["sql"] for q in seen.captured_queries if "FOR UPDATE" in q["sql"]]
+    locking = [sql for sql in (prepared_sql(q["sql"]) for q in seen.captured_queries) if "FOR UPDATE" in sql]
     assert len(locking) <= 1 and all("dungeons_runmember" in sql for sql in locking), locking
     assert _row_locks(battle.pk) == locks_before
 

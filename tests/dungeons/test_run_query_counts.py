@@ -14,6 +14,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from backend.sql import prepared_sql
 from combat.models import BattleEvent, CombatSettings
 from dungeons.models import RunSettings
 
@@ -49,8 +50,9 @@ START_STATEMENTS = 19 if connection.vendor == "postgresql" else 20
 def _sql(queries: CaptureQueriesContext) -> list[str]:
     """The statements of a request as the server sends them. A test runs inside a transaction, so the
     request's own BEGIN and COMMIT show here as a savepoint pair: they are counted, as in production
-    (Django logs BEGIN and COMMIT too, and bench/bench_runs.py counts them)."""
-    return [q["sql"] for q in queries.captured_queries]
+    (Django logs BEGIN and COMMIT too, and bench/bench_runs.py counts them). A prepared statement
+    shows as the SQL it runs (backend.sql.Prepared)."""
+    return [prepared_sql(q["sql"]) for q in queries.captured_queries]
 
 
 def _first_room_is_enemy(dungeon: Any) -> bool:
