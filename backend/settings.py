@@ -119,6 +119,9 @@ else:
             "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
         }
     }
+#: The action's hottest statements as PostgreSQL prepared statements, planned once per session
+#: (backend.sql.Prepared). Off behind PgBouncer in transaction mode, which does not keep sessions.
+DB_PREPARED_STATEMENTS = env_bool("DB_PREPARED_STATEMENTS", True)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Cache (throttling) ---------------------------------------------------------------------

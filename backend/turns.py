@@ -180,13 +180,29 @@ def turn_act(
       refuses, and a ``turn`` other than the current one is 409 ``stale_turn``.
     - The row lock serialises concurrent requests; the unique (object, turn) action row makes a
       second effect for one turn impossible even if two requests got past it (they cannot).
-    - ``key_checked``: the caller looked the key up before the lock and found no answer (one
-      statement fewer under the lock). A duplicate that committed in between has moved the turn
-      on, so this request is refused; the key is looked up again then, and the original answer
-      given, exactly as if it had been found first.
+    - ``key_checked``: the caller looked the key up and found no answer, before the lock or in the
+      locking statement itself (one statement fewer under the lock). A duplicate that committed
+      before the lock was taken has moved the turn on, so this request is refused; the key is
+      looked up again then, and the original answer given, exactly as if it had been found first.
     """
+    return turn_act_locked(table, table.lock(object_id, player), player=player, turn=turn, action=action,
+                           idempotency_key=idempotency_key, now=now, key_checked=key_checked)
+
+
+def turn_act_locked(
+    table: TurnTable[Row],
+    row: Row,
+    *,
+    player: Player,
+    turn: int,
+    action: Mapping[str, Any],
+    idempotency_key: str = "",
+    now: datetime | None = None,
+    key_checked: bool = False,
+) -> TurnOutcome[Row]:
+    """``turn_act`` on a row the caller locked in its own transaction (``table.lock`` or an equivalent
+    statement of its own, e.g. one that also checks who may act and looks the key up)."""
     now = now or timezone.now()
-    row = table.lock(object_id, player)
     if idempotency_key and not key_checked:
         previous = table.replayed_response(row, player, idempotency_key)
         if previous is not None:

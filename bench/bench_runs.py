@@ -261,9 +261,11 @@ def _report_codes(record: Any, warnings: list[str], conns: int) -> None:
 # --- in-process cost ------------------------------------------------------------------------------------
 
 def _statement_kinds(queries: list[dict[str, Any]]) -> collections.Counter[str]:
+    from backend.sql import prepared_sql  # after django.setup(); a prepared statement counts as its SQL
+
     kinds: collections.Counter[str] = collections.Counter()
     for query in queries:
-        sql = query["sql"].lstrip()
+        sql = prepared_sql(query["sql"].lstrip())
         verb = sql.split(None, 1)[0].upper()
         table = re.search(r'(?:FROM|INTO|UPDATE)\s+"(\w+)"', sql)
         kinds[f"{verb} {table.group(1) if table else ''}".strip()] += 1

@@ -17,7 +17,7 @@ from django.db import connection
 from django.utils import timezone
 
 from backend.errors import InvalidInput, RuleViolation
-from backend.sql import rows_insert
+from backend.sql import Prepared, rows_insert
 from combat import engine
 from combat.models import Battle, BattleAction, BattleEvent, CombatSettings
 
@@ -38,6 +38,8 @@ _STEP_SAVE = """WITH step_events AS (
 INSERT INTO "combat_battleaction" ("battle_id", "step", "player_id", "action", "idempotency_key", "response",
                                    "created_at")
 VALUES (%s, %s, %s, %s::jsonb, %s, %s::jsonb, %s)"""
+#: Planned once per database session (backend.sql.Prepared): its planning cost more than its execution.
+_STEP_SAVE_PREPARED = Prepared("battle_step_save", _STEP_SAVE)
 
 
 def battle_deadline_seconds() -> int:
@@ -82,7 +84,7 @@ def battle_step_record(battle: Battle, *, events: list[dict[str, Any]], player_i
     first = battle.event_count - len(events) + 1
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
-            cursor.execute(_STEP_SAVE, [
+            _STEP_SAVE_PREPARED.execute(cursor, [
                 battle.pk, first, json.dumps(events),
                 json.dumps(battle.state), battle.step, battle.event_count, battle.outcome, battle.ended_at,
                 battle.awaiting_id, battle.turn_started_at, battle.pk,

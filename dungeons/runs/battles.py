@@ -3,8 +3,8 @@ the battle (combat resolves and saves the step), and carries the step's conseque
 run instance.
 
 Shape of a step (STYLE.md, fetch-compute-write): one statement locks the battle and its run, and
-only if the caller is a member who did not leave the lobby (a stranger is refused before any lock:
-docs/runs.md); combat.services resolves the action with the engine and saves the battle's changed
+only if the caller is a member who did not leave the lobby (a stranger's row is filtered out, so
+no lock is taken: docs/runs.md); combat.services resolves the action with the engine and saves the battle's changed
 columns and its events; then the deaths, flights, potions, stat potions, kills and the outcome
 become run state. A step with none of those (most attacks) reads and writes no run or member row.
 """
@@ -17,13 +17,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
 from backend.errors import NotFound, RuleViolation
-from backend.sql import Columns
-from backend.turns import Taken, TurnTable, turn_act, turn_deadline, turn_refresh
+from backend.sql import Columns, Prepared
+from backend.turns import Taken, TurnTable, turn_act, turn_act_locked, turn_deadline, turn_refresh
 from combat import engine
 from combat.engine.events import Attack, Death, Fled, PotionDrunk, StatRaised
 from combat.engine.state import STAT_NAMES
@@ -69,23 +69,28 @@ RUN_RELEVANT_EVENTS = (Death, Fled, PotionDrunk, StatRaised)
 #: Who sees a run's battles: a member who did not leave its lobby (docs/runs.md).
 SEEING_STATUSES = [status for status in MemberStatus.values if status != MemberStatus.LEFT]
 
-# The two statements of every action, precompiled (backend/sql.py: building them with the ORM cost
+# The statements of every action and poll, precompiled (backend/sql.py: building them with the ORM cost
 # more Python than the rest of the request, issue 13).
 _SEEING = ", ".join(["%s"] * len(SEEING_STATUSES))
-#: Before any lock: the account's player if it sees the battle's run, and the answer already given
-#: to the idempotency key (NULL: none, or no key). Index lookups only.
-_ACT_CHECK = f"""SELECT p."id", (SELECT a."response" FROM "combat_battleaction" a
-                WHERE a."battle_id" = %s AND a."player_id" = p."id" AND a."idempotency_key" = %s LIMIT 1)
-FROM "players_player" p INNER JOIN "dungeons_runmember" m ON m."player_id" = p."id"
-WHERE p."user_id" = %s AND m."run_id" = (SELECT b."run_id" FROM "combat_battle" b WHERE b."id" = %s)
-    AND m."status" IN ({_SEEING})
-ORDER BY p."id" LIMIT 1"""
 #: The battle and its run in one statement; never the setup nor the run's growing log (deferred).
 _LOCKED_BATTLE = Columns(Battle, exclude=["setup"])
 _LOCKED_RUN = Columns(Run, exclude=["log"])
 _LOCK = (f'SELECT {_LOCKED_BATTLE.select()}, {_LOCKED_RUN.select()} FROM "combat_battle" '
          'INNER JOIN "dungeons_run" ON "combat_battle"."run_id" = "dungeons_run"."id" WHERE "combat_battle"."id" = %s')
 _LOCK_OF = ' FOR UPDATE OF "combat_battle", "dungeons_run"'
+#: An action's one read (docs/runs.md): the battle and its run as ``_LOCK`` reads them, with the player
+#: of the account ``user_id`` and the answer already given to the idempotency key (NULL: none, or no
+#: key), only if that player is a member who sees the run: a stranger gets no row, so no lock is taken.
+#: Index lookups only, also in the generic plan of the prepared statement (``<> ''``: the key's partial
+#: unique index); at most one row (one player per account, one membership per run and player).
+_ACT_LOCK = (f'SELECT {_LOCKED_BATTLE.select()}, {_LOCKED_RUN.select()}, m."player_id", '
+             '(SELECT a."response" FROM "combat_battleaction" a WHERE a."battle_id" = "combat_battle"."id" '
+             'AND a."player_id" = m."player_id" AND a."idempotency_key" = %s AND a."idempotency_key" <> \'\' LIMIT 1) '
+             'FROM "combat_battle" INNER JOIN "dungeons_run" ON "combat_battle"."run_id" = "dungeons_run"."id" '
+             'INNER JOIN "dungeons_runmember" m ON m."run_id" = "combat_battle"."run_id" '
+             'INNER JOIN "players_player" p ON p."id" = m."player_id" '
+             f'WHERE "combat_battle"."id" = %s AND p."user_id" = %s AND m."status" IN ({_SEEING})')
+_ACT_LOCK_OF = Prepared("battle_act_lock", _ACT_LOCK + _LOCK_OF)
 #: A poll: the battle (not its setup nor its enemy kinds), the reader's player id if the account
 #: ``user_id`` is a member who sees its run (NULL otherwise) and, on PostgreSQL, the events after
 #: ``since`` (combat.selectors.EVENTS_SINCE_COLUMN). Index lookups only.
@@ -261,7 +266,7 @@ def _battle_over(run: Run, battle: Battle, state: engine.BattleState, members: d
 def _seen(battle_id: int, **member: Any) -> QuerySet[Battle]:
     """The battle, annotated with ``viewer`` (the player id), if the member named by ``member``
     (player_id=) sees its run; no row otherwise. Index lookups only, no join of the run: the member
-    is found by the battle's own run_id. (A poll and an action use the precompiled _POLL and _ACT_CHECK.)"""
+    is found by the battle's own run_id. (A poll and an API action use the precompiled _POLL and _ACT_LOCK.)"""
     viewer = (RunMember.objects.filter(run_id=OuterRef("run_id"), status__in=SEEING_STATUSES, **member)
               .order_by().values("player_id")[:1])
     return (Battle.objects.filter(pk=battle_id).annotate(viewer=Subquery(viewer)).filter(viewer__isnull=False)
@@ -344,21 +349,12 @@ BATTLE_TURNS = _RunBattles()
 class ActOutcome:
     """What an action request got: the response body, and whether it was a replayed answer.
 
-    ``battle``: the battle as the step left it; None for an answer replayed before any lock.
+    ``battle``: the battle as the step left it (as locked, for a replayed answer).
     """
 
     battle: Battle | None
     response: dict[str, Any]
     replayed: bool = False
-
-
-def _act(
-    player: Player, battle_id: int, turn: int, action: Mapping[str, Any], idempotency_key: str,
-    now: datetime | None, *, key_checked: bool = False,
-) -> ActOutcome:
-    outcome = turn_act(BATTLE_TURNS, object_id=battle_id, player=player, turn=turn, action=action,
-                       idempotency_key=idempotency_key, now=now, key_checked=key_checked)
-    return ActOutcome(outcome.row, outcome.response, replayed=outcome.replayed)
 
 
 def battle_act(
@@ -374,29 +370,41 @@ def battle_act(
     """
     if not _seen(battle_id, player_id=player.pk).exists():
         raise _not_found(battle_id)
-    return _act(player, battle_id, turn, action, idempotency_key, now)
+    outcome = turn_act(BATTLE_TURNS, object_id=battle_id, player=player, turn=turn, action=action,
+                       idempotency_key=idempotency_key, now=now)
+    return ActOutcome(outcome.row, outcome.response, replayed=outcome.replayed)
 
 
 def battle_act_for_user(
     *, user_id: int, battle_id: int, turn: int, action: Mapping[str, Any], idempotency_key: str = "",
     now: datetime | None = None,
 ) -> ActOutcome:
-    """``battle_act`` for the account ``user_id`` (the API), with one statement before the lock: the
-    account's player, whether that player sees the battle, and the answer already given to this
-    idempotency key if any (a retry is answered without a lock). An account without a player is 404
-    ``player_not_found``.
+    """``battle_act`` for the account ``user_id`` (the API), in one statement before the step: the
+    locks of the battle and its run, taken only if the account's player sees the battle, with the
+    answer already given to this idempotency key if any (a retry is answered under the lock, with no
+    step). An account without a player is 404 ``player_not_found``, a stranger 404 ``battle_not_found``
+    (no lock taken), in that order.
     """
-    with connection.cursor() as cursor:
-        cursor.execute(_ACT_CHECK, [battle_id, idempotency_key or None, user_id, battle_id, *SEEING_STATUSES])
-        found = cursor.fetchone()
-    if found is None:
-        player_for_user(user_id=user_id)  # raises player_not_found for an account without a player
-        raise _not_found(battle_id)
-    player_id, previous = found
-    if previous is not None:
-        return ActOutcome(None, json.loads(previous), replayed=True)
-    player = Player.from_db(connection.alias, ["id"], [player_id])  # the protocol needs only its id
-    return _act(player, battle_id, turn, action, idempotency_key, now, key_checked=True)
+    params = [idempotency_key or None, battle_id, user_id, *SEEING_STATUSES]
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            if connection.features.has_select_for_update_of:
+                _ACT_LOCK_OF.execute(cursor, params)
+            else:
+                cursor.execute(_ACT_LOCK, params)
+            row = cursor.fetchone()
+        if row is None:
+            player_for_user(user_id=user_id)  # raises player_not_found for an account without a player
+            raise _not_found(battle_id)
+        battle = _LOCKED_BATTLE.instance(row, connection)
+        Battle.run.field.set_cached_value(battle, _LOCKED_RUN.instance(row, connection, start=_LOCKED_BATTLE.width))
+        player_id, previous = row[-2], row[-1]
+        if previous is not None:
+            return ActOutcome(battle, json.loads(previous), replayed=True)
+        player = Player.from_db(connection.alias, ["id"], [player_id])  # the protocol needs only its id
+        outcome = turn_act_locked(BATTLE_TURNS, battle, player=player, turn=turn, action=action,
+                                  idempotency_key=idempotency_key, now=now, key_checked=True)
+    return ActOutcome(outcome.row, outcome.response, replayed=outcome.replayed)
 
 
 def battle_refresh(*, player: Player, battle_id: int, now: datetime | None = None) -> Battle:

@@ -1,7 +1,8 @@
 """Who left a lobby is a stranger to the run it became: 404 on the run, its battles and its moves.
 
 Issue 11, item 6: a player who left a lobby kept reading the started run and its battles, and their
-action requests took the run and battle locks before being refused.
+action requests took the run and battle locks before being refused. (An action's locking statement
+now carries the membership check in its WHERE: a stranger's finds no row, so it locks nothing.)
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from backend.sql import prepared_sql
 from dungeons.runs import lobby as run_services
 from tests.dungeons.run_helpers import (
     API,
@@ -73,11 +75,25 @@ def test_a_player_who_left_the_lobby_takes_no_lock_of_the_run_or_battle(monkeypa
     deadline = 60
     combat_settings(turn_deadline_seconds=deadline)
 
+    locks_before = _row_locks(battle.pk)
+
     # when: the player who left reads the battle and acts in it
     with time_machine.travel(timezone.now() + timedelta(seconds=deadline + 1)), CaptureQueriesContext(connection) as seen:
         read = client.get(f"{API}/battles/{battle.pk}/")
         act = client.post(f"{API}/battles/{battle.pk}/actions/", action, format="json")
 
-    # then: both are 404 and no statement locked a row
+    # then: both are 404 and no row was locked: the read takes no lock, and the action's one locking
+    # statement (the check is in its WHERE) found no row to lock
     assert (read.status_code, act.status_code) == (404, 404), read.json()
-    assert not [q["sql"] for q in seen.captured_queries if "FOR UPDATE" in q["sql"]]
+    locking = [sql for sql in (prepared_sql(q["sql"]) for q in seen.captured_queries) if "FOR UPDATE" in sql]
+    assert len(locking) <= 1 and all("dungeons_runmember" in sql for sql in locking), locking
+    assert _row_locks(battle.pk) == locks_before
+
+
+def _row_locks(battle_id: int) -> tuple[str, str]:
+    """The battle's and its run's ``xmax``: a row lock taken on either (even by this test's own
+    transaction, a request's savepoint) changes it."""
+    with connection.cursor() as cursor:
+        cursor.execute('SELECT b."xmax"::text, r."xmax"::text FROM "combat_battle" b '
+                       'INNER JOIN "dungeons_run" r ON r."id" = b."run_id" WHERE b."id" = %s', [battle_id])
+        return cursor.fetchone()

@@ -14,6 +14,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from backend.sql import prepared_sql
 from combat.models import BattleEvent, CombatSettings
 from dungeons.models import RunSettings
 
@@ -36,9 +37,9 @@ from tests.dungeons.run_helpers import (
 pytestmark = pytest.mark.django_db
 
 #: Pinned bounds (issue 13): an action, a poll, a start whatever the party's size.
-#: An action: the account, the check before the lock, BEGIN, the lock, the step's writes, COMMIT. The writes
-#: are one statement on PostgreSQL (combat.services), three on SQLite.
-ACTION_STATEMENTS = 6 if connection.vendor == "postgresql" else 8
+#: An action: the account, BEGIN, the lock with the check (membership, the key's earlier answer), the step's
+#: writes, COMMIT. The writes are one statement on PostgreSQL (combat.services), three on SQLite.
+ACTION_STATEMENTS = 5 if connection.vendor == "postgresql" else 7
 #: A poll: the account, the battle with the reader's membership and (PostgreSQL) the events since; SQLite
 #: reads the events apart.
 POLL_STATEMENTS = 2 if connection.vendor == "postgresql" else 3
@@ -49,8 +50,9 @@ START_STATEMENTS = 19 if connection.vendor == "postgresql" else 20
 def _sql(queries: CaptureQueriesContext) -> list[str]:
     """The statements of a request as the server sends them. A test runs inside a transaction, so the
     request's own BEGIN and COMMIT show here as a savepoint pair: they are counted, as in production
-    (Django logs BEGIN and COMMIT too, and bench/bench_runs.py counts them)."""
-    return [q["sql"] for q in queries.captured_queries]
+    (Django logs BEGIN and COMMIT too, and bench/bench_runs.py counts them). A prepared statement
+    shows as the SQL it runs (backend.sql.Prepared)."""
+    return [prepared_sql(q["sql"]) for q in queries.captured_queries]
 
 
 def _first_room_is_enemy(dungeon: Any) -> bool:
