@@ -34,6 +34,11 @@ M = TypeVar("M", bound=models.Model)
 
 _Converter = Callable[[Any, Any, BaseDatabaseWrapper], Any]
 
+#: The largest id a row can have (PostgreSQL's bigint, SQLite's INTEGER). An id from a URL above it
+#: names no row: a precompiled statement checks it first, as the ORM's lookups do (SQLite cannot even
+#: bind such a number).
+MAX_ROW_ID = 2**63 - 1
+
 
 def quoted(name: str) -> str:
     """An identifier quoted for SQL (PostgreSQL and SQLite both use double quotes)."""

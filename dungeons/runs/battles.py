@@ -22,7 +22,7 @@ from django.db.models import OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
 from backend.errors import NotFound, RuleViolation
-from backend.sql import Columns, Prepared
+from backend.sql import MAX_ROW_ID, Columns, Prepared
 from backend.turns import Taken, TurnTable, turn_act, turn_act_locked, turn_deadline, turn_refresh
 from combat import engine
 from combat.engine.events import Attack, Death, Fled, PotionDrunk, StatRaised
@@ -293,6 +293,8 @@ class _RunBattles(TurnTable[Battle]):
         (``read``, or the check of ``battle_act``): a stranger is refused before any lock (docs/runs.md),
         and who sees a run never changes once it has battles (only a lobby can be left). The run's
         growing log is loaded only if the step writes it."""
+        if object_id > MAX_ROW_ID:
+            raise _not_found(object_id)
         with connection.cursor() as cursor:
             cursor.execute(_LOCK + (_LOCK_OF if connection.features.has_select_for_update_of else ""), [object_id])
             row = cursor.fetchone()
@@ -385,6 +387,9 @@ def battle_act_for_user(
     step). An account without a player is 404 ``player_not_found``, a stranger 404 ``battle_not_found``
     (no lock taken), in that order.
     """
+    if battle_id > MAX_ROW_ID:  # no such battle: the refusals of an empty row, in their order
+        player_for_user(user_id=user_id)
+        raise _not_found(battle_id)
     params = [idempotency_key or None, battle_id, user_id, *SEEING_STATUSES]
     with transaction.atomic():
         with connection.cursor() as cursor:
@@ -431,6 +436,9 @@ def battle_for_user(*, user_id: int, battle_id: int, since: int = 0, now: dateti
     ``player_not_found``, a battle of a run the player does not see is 404 ``battle_not_found``.
     """
     now = now or timezone.now()
+    if battle_id > MAX_ROW_ID:  # no such battle: the refusals of an empty row, in their order
+        player_for_user(user_id=user_id)
+        raise _not_found(battle_id)
     with_events = connection.vendor == "postgresql"
     with connection.cursor() as cursor:
         if with_events:

@@ -7,7 +7,7 @@ from typing import Any
 from django.db import transaction
 
 from backend.errors import NotFound, RuleViolation
-from backend.sql import Columns, rows_insert, rows_update
+from backend.sql import MAX_ROW_ID, Columns, rows_insert, rows_update
 from dungeons import run_rules
 from dungeons.models import DungeonRoom, MemberStatus, Run, RunLoot, RunMember, RunSettings, RunStatus
 from dungeons.run_log import LogEntry
@@ -35,6 +35,8 @@ _LOCK_RUN = f'SELECT {_RUN.select()} FROM "dungeons_run" WHERE "dungeons_run"."i
 
 
 def lock_run(run_id: int) -> Run:
+    if run_id > MAX_ROW_ID:
+        raise NotFound("run_not_found", "No such run.", {"run": run_id})
     connection = transaction.get_connection()
     with connection.cursor() as cursor:
         cursor.execute(_LOCK_RUN + (" FOR UPDATE" if connection.features.has_select_for_update else ""), [run_id])
