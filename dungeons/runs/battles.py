@@ -293,11 +293,11 @@ class _RunBattles(TurnTable[Battle]):
         (``read``, or the check of ``battle_act``): a stranger is refused before any lock (docs/runs.md),
         and who sees a run never changes once it has battles (only a lobby can be left). The run's
         growing log is loaded only if the step writes it."""
-        if object_id > MAX_ROW_ID:
-            raise _not_found(object_id)
-        with connection.cursor() as cursor:
-            cursor.execute(_LOCK + (_LOCK_OF if connection.features.has_select_for_update_of else ""), [object_id])
-            row = cursor.fetchone()
+        row = None
+        if object_id <= MAX_ROW_ID:  # a larger id names no row (and SQLite cannot bind it)
+            with connection.cursor() as cursor:
+                cursor.execute(_LOCK + (_LOCK_OF if connection.features.has_select_for_update_of else ""), [object_id])
+                row = cursor.fetchone()
         if row is None:
             raise _not_found(object_id)
         battle = _LOCKED_BATTLE.instance(row, connection)
@@ -387,17 +387,16 @@ def battle_act_for_user(
     step). An account without a player is 404 ``player_not_found``, a stranger 404 ``battle_not_found``
     (no lock taken), in that order.
     """
-    if battle_id > MAX_ROW_ID:  # no such battle: the refusals of an empty row, in their order
-        player_for_user(user_id=user_id)
-        raise _not_found(battle_id)
     params = [idempotency_key or None, battle_id, user_id, *SEEING_STATUSES]
     with transaction.atomic():
-        with connection.cursor() as cursor:
-            if connection.features.has_select_for_update_of:
-                _ACT_LOCK_OF.execute(cursor, params)
-            else:
-                cursor.execute(_ACT_LOCK, params)
-            row = cursor.fetchone()
+        row = None
+        if battle_id <= MAX_ROW_ID:  # a larger id names no row (and SQLite cannot bind it)
+            with connection.cursor() as cursor:
+                if connection.features.has_select_for_update_of:
+                    _ACT_LOCK_OF.execute(cursor, params)
+                else:
+                    cursor.execute(_ACT_LOCK, params)
+                row = cursor.fetchone()
         if row is None:
             player_for_user(user_id=user_id)  # raises player_not_found for an account without a player
             raise _not_found(battle_id)
@@ -436,16 +435,15 @@ def battle_for_user(*, user_id: int, battle_id: int, since: int = 0, now: dateti
     ``player_not_found``, a battle of a run the player does not see is 404 ``battle_not_found``.
     """
     now = now or timezone.now()
-    if battle_id > MAX_ROW_ID:  # no such battle: the refusals of an empty row, in their order
-        player_for_user(user_id=user_id)
-        raise _not_found(battle_id)
     with_events = connection.vendor == "postgresql"
-    with connection.cursor() as cursor:
-        if with_events:
-            cursor.execute(_POLL_WITH_EVENTS, [*SEEING_STATUSES, user_id, since, EVENTS_PAGE, battle_id])
-        else:
-            cursor.execute(_POLL, [*SEEING_STATUSES, user_id, battle_id])
-        row = cursor.fetchone()
+    row = None
+    if battle_id <= MAX_ROW_ID:  # a larger id names no row (and SQLite cannot bind it)
+        with connection.cursor() as cursor:
+            if with_events:
+                cursor.execute(_POLL_WITH_EVENTS, [*SEEING_STATUSES, user_id, since, EVENTS_PAGE, battle_id])
+            else:
+                cursor.execute(_POLL, [*SEEING_STATUSES, user_id, battle_id])
+            row = cursor.fetchone()
     viewer = None if row is None else row[_POLLED_BATTLE.width]
     if viewer is None:
         player_for_user(user_id=user_id)  # raises player_not_found for an account without a player

@@ -35,12 +35,12 @@ _LOCK_RUN = f'SELECT {_RUN.select()} FROM "dungeons_run" WHERE "dungeons_run"."i
 
 
 def lock_run(run_id: int) -> Run:
-    if run_id > MAX_ROW_ID:
-        raise NotFound("run_not_found", "No such run.", {"run": run_id})
     connection = transaction.get_connection()
-    with connection.cursor() as cursor:
-        cursor.execute(_LOCK_RUN + (" FOR UPDATE" if connection.features.has_select_for_update else ""), [run_id])
-        row = cursor.fetchone()
+    row = None
+    if run_id <= MAX_ROW_ID:  # a larger id names no row (and SQLite cannot bind it)
+        with connection.cursor() as cursor:
+            cursor.execute(_LOCK_RUN + (" FOR UPDATE" if connection.features.has_select_for_update else ""), [run_id])
+            row = cursor.fetchone()
     if row is None:
         raise NotFound("run_not_found", "No such run.", {"run": run_id})
     return _RUN.instance(row, connection)
