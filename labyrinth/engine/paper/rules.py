@@ -514,13 +514,14 @@ class _Turn:
             self.pickup(p, pos)
 
     def stay(self) -> None:
-        """A movement (or skip) that left the player where they were: staying in an arsenal refills,
-        staying on an infectious cell infects (the waker who does not leave at once, C§4.7). A
-        quantum action that is not a movement (a shot, a grenade ...) is not a stay."""
+        """A turn that ended where it began, without arriving anywhere: a movement that left the player
+        where they were, a skip, or a quantum action (a shot, a grenade, a throw, a mine). Staying in an
+        arsenal by a movement or a skip refills; staying on an infectious cell infects, so the waker who
+        does not leave on their first move is infected whatever that move was (C§4.7, Q§4.7)."""
         p = self.p
         if not p.in_game or p.outside is not None:
             return
-        if cell_type(self.s, p.pos) is CellType.ARSENAL:
+        if cell_type(self.s, p.pos) is CellType.ARSENAL and (self.facts.moved or self.skipped):
             self.refill(p)
         if self.infectious_here(p.pos):
             self.infect(p)
@@ -946,7 +947,7 @@ class _Turn:
             self.eliminate()  # a quantum action (or a skip) outside: not back in at once
         for step in turn.steps:
             self.do(step)
-        if not self.arrived and (self.facts.moved or self.skipped):
+        if not self.arrived:
             self.stay()
         if (started_sick and p.health == "sick" and p.cure_left is not None and self.arrived
                 and p.pos != self.start):

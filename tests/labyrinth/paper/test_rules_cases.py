@@ -248,8 +248,10 @@ def test_case_17_quantum_range_one_and_into_the_own_cell() -> None:
     carry(q, 2, health="wounded")
     carry(q, 3, health="sick")
     q, msgs = play(q, 0, Shoot(None))
-    assert [p.health for p in q.players] == ["healthy", "wounded", "dead", "dead"]
+    # the sick victim's corpse makes the cell infectious (Q§5.6), and the shooter stays on it (Q§4.7)
+    assert [p.health for p in q.players] == ["sick", "wounded", "dead", "dead"]
     assert msgs[0].data == {"wounded": [1], "killed": [2, 3], "bullets": 2}
+    assert codes(msgs)[:2] == ["shot", "infected"]
     assert q.piles[(0, 1)].corpses[-1] == Corpse(seat=3, infectious=True)
 
 
