@@ -445,7 +445,8 @@ class _Turn:
             if struck is None:
                 continue
             health = struck.health - damage
-            self.say("monster_hit", monster=struck.kind.value, damage=damage)
+            # no kind, no loot: a monster is known only on its cell or by its attack (13.2)
+            self.say("monster_hit", damage=damage)
             index = self.monsters.index(struck)
             if health > 0:
                 self.monsters[index] = replace(struck, health=health)
@@ -453,7 +454,7 @@ class _Turn:
             del self.monsters[index]
             loot = LOOT_OF[struck.kind]
             self.ground.append((cell, loot))
-            self.say("monster_killed", monster=struck.kind.value, loot=loot.value)
+            self.say("monster_killed")
             return
         self.say("arrow_hit_wall", direction=direction.value)
 
