@@ -68,3 +68,15 @@ class Moved(LogEntry):
 
     def describe(self, names: Names) -> str:
         return f"The party moves {self.direction}: {self.outcome} (torch -{self.burn}, {self.torch} left)"
+
+
+@register
+@dataclass(frozen=True)
+class TurnedAway(LogEntry):
+    """Members of the lobby who were no longer of its guild when the run started: they stayed outside."""
+
+    kind: ClassVar[str] = "turned_away"
+    players: list[int]
+
+    def describe(self, names: Names) -> str:
+        return f"{who(self.players, names)} no longer belong to the guild and stay outside"

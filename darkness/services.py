@@ -25,7 +25,15 @@ from backend.sql import rows_update
 from combat.engine.state import to_jsonable
 from combat.models import CombatSettings
 from darkness.layout import new_maze_fields
-from darkness.log_entries import DarknessStarted, EnteredAgain, Moved, TorchOut, TorchRelit, TorchTaken
+from darkness.log_entries import (
+    DarknessStarted,
+    EnteredAgain,
+    Moved,
+    TorchOut,
+    TorchRelit,
+    TorchTaken,
+    TurnedAway,
+)
 from darkness.models import DarknessRun, DarknessSettings, GuildMaze
 from dungeons import run_rules
 from dungeons.run_log import NpcJoined, Rested
@@ -42,7 +50,7 @@ from dungeons.models import (
 from dungeons.runs.core import check_step, lock_run, log, require_status, run_member, run_party, run_rules_get
 from dungeons.runs.endings import die, end_if_party_gone
 from dungeons.runs.rooms import enter_room
-from guilds.models import Guild
+from guilds.models import Guild, Membership
 from guilds.services import guild_person_runs_record
 from labyrinth.engine.darkness import GuildMaze as MazeLayout
 from labyrinth.engine.darkness import MoveOutcome, Pos, RoomWeights, move, room_content
@@ -138,6 +146,48 @@ def torch_pass(*, run: Run) -> None:
 def torch_put_out(*, run: Run) -> None:
     """The run ends for the party (completion, escape): the labyrinth's torch stays in the labyrinth."""
     _torch_items(run).delete()
+
+
+# --- the lobby: the guild's own ------------------------------------------------------------------
+
+
+def _current_guild_id(player_id: int) -> int | None:
+    return (Membership.objects.filter(player_id=player_id, left_at__isnull=True)
+            .values_list("guild_id", flat=True).first())
+
+
+def darkness_seat_check(*, run: Run, player: Player) -> None:
+    """Called by run_open and run_join: a darkness lobby belongs to its host's guild, recorded in
+    ``run.guild`` when it is opened, and only that guild's members take a seat (409 not_guild_member),
+    so nobody from outside can sit in it and block its start."""
+    guild_id = _current_guild_id(player.pk)
+    if run.pk is None:  # the host opens it
+        if guild_id is None:
+            raise RuleViolation("not_guild_member", "The Labyrinth of Darkness is a guild's own maze: join a "
+                                "guild to enter one.")
+        run.guild_id = guild_id
+        return
+    # A lobby opened before lobbies recorded their guild belongs to its host's guild.
+    lobby_guild = run.guild_id if run.guild_id is not None else _current_guild_id(run.host_id)
+    if guild_id is None or guild_id != lobby_guild:
+        raise RuleViolation("not_guild_member", "Only members of the lobby's guild take a seat in its "
+                            "Labyrinth of Darkness.", {"guild": lobby_guild})
+
+
+def darkness_unseated(*, run: Run, members: list[RunMember]) -> list[RunMember]:
+    """Called by run_start: the members no longer of the lobby's guild (they left it, were kicked, or it
+    was disbanded since they sat down) stay outside and the run starts without them, so a lobby cannot
+    be blocked that way either; a host no longer of it is refused (they may leave the lobby)."""
+    lobby_guild = run.guild_id
+    if lobby_guild is None:  # opened before lobbies recorded their guild: its host's
+        lobby_guild = next(m.current_guild_id for m in members if m.player_id == run.host_id)
+    outsiders = [m for m in members if lobby_guild is None or m.current_guild_id != lobby_guild]
+    if any(m.player_id == run.host_id for m in outsiders):
+        raise RuleViolation("not_guild_member", "You are no longer a member of this lobby's guild: leave the "
+                            "lobby (the next member becomes its host).", {"guild": lobby_guild})
+    if outsiders:
+        log(run, TurnedAway(players=[m.player_id for m in outsiders]))
+    return outsiders
 
 
 # --- starting a run -----------------------------------------------------------------------------

@@ -27,6 +27,16 @@ class RunKindHooks:
     #: True: beating a boss completes the run at once (not only the last room's boss)
     boss_completes_run: bool = False
 
+    def seat_check(self, *, run: Run, player: Player) -> None:
+        """``run_open`` (the lobby not saved yet, ``run.pk`` None: the host's seat) and ``run_join``:
+        raise to refuse the player a seat. May set fields of a lobby being opened."""
+
+    def unseated(self, *, run: Run, members: list[RunMember]) -> list[RunMember]:
+        """``run_start`` (host checked), before the party's choices are checked: the members of the lobby
+        who may no longer go in. They are sent out of the lobby (as if they had left) and the run
+        starts without them; raise to refuse the start instead."""
+        return []
+
     def start(self, *, run: Run, members: list[RunMember]) -> Run | None:
         """``run_start`` (host checked, weapons chosen): start the run here and return it, or None
         for the ordinary start (generate a dungeon and enter its first room)."""

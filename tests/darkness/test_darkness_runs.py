@@ -224,16 +224,17 @@ def test_a_battle_must_be_over_before_moving_on(corridor) -> None:
 
 
 def test_a_party_from_two_guilds_or_none_cannot_enter(corridor) -> None:
+    # A member of another guild cannot even sit in the lobby, nor a guildless player open one (issue 24:
+    # both used to sit down and only the start refused, 409 darkness_needs_one_guild, blocking the lobby).
     players, _, party = corridor
     stranger = PlayerFactory()
     make_guild(leader=stranger)
-    run = lobby([players[0], stranger], kind="darkness")
-    assert_error(Party([players[0], stranger]).post(players[0], f"runs/{run.pk}/start/"), 409,
-                 "darkness_needs_one_guild")
+    run = lobby([players[0]], kind="darkness")
+    assert_error(Party([stranger]).post(stranger, f"runs/{run.pk}/join/"), 409, "not_guild_member")
+    assert party.post(players[0], f"runs/{run.pk}/start/").json()["members"][0]["player"] == players[0].pk
     loner = PlayerFactory()
-    run = lobby([loner], kind="darkness")
-    assert_error(Party([loner]).post(loner, f"runs/{run.pk}/start/"), 409, "darkness_needs_one_guild")
-    assert Run.objects.get(pk=run.pk).status == RunStatus.LOBBY
+    assert_error(Party([loner]).post(loner, "runs/", {"kind": "darkness"}), 409, "not_guild_member")
+    assert Run.objects.get(pk=run.pk).status == RunStatus.ACTIVE
 
 
 def test_bad_input_on_the_move_route(corridor) -> None:

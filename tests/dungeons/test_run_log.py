@@ -52,6 +52,7 @@ SAMPLES: list[LogEntry] = [
     darkness.log_entries.EnteredAgain(),
     darkness.log_entries.TorchOut(),
     darkness.log_entries.Moved(direction="UP", outcome="moved", burn=1, torch=11),
+    darkness.log_entries.TurnedAway(players=[2]),
 ]
 
 
