@@ -32,7 +32,10 @@ class DarknessHooks(RunKindHooks):
     def escape_check(self, *, run: Run) -> None:
         services.darkness_escape_check(run=run)
 
-    def member_died(self, *, run: Run) -> None:
+    def member_leaving(self, *, run: Run, member: RunMember) -> None:
+        services.torch_take_back(run=run, member=member)  # never among their losses
+
+    def member_left(self, *, run: Run) -> None:
         services.torch_pass(run=run)  # the torch passes down the formation
 
     def run_ending(self, *, run: Run) -> None:

@@ -24,9 +24,13 @@ class DarknessStarted(LogEntry):
 class TorchTaken(LogEntry):
     kind: ClassVar[str] = "torch_taken"
     player: int | None
+    set_aside: int | None = None  # the inventory item the bearer set aside to free a weapon slot
 
     def describe(self, names: Names) -> str:
-        return f"{who(self.player, names)} carries the torch"
+        if self.player is None:
+            return "Nobody can carry the torch: it burns unborne"
+        aside = f", setting weapon #{self.set_aside} aside" if self.set_aside else ""
+        return f"{who(self.player, names)} carries the torch{aside}"
 
 
 @register

@@ -48,8 +48,12 @@ class RunKindHooks:
     def escape_check(self, *, run: Run) -> None:
         """``run_escape``, before the ordinary room check: raise to refuse, or tidy up before leaving."""
 
-    def member_died(self, *, run: Run) -> None:
-        """A member of the run died (after the death is recorded)."""
+    def member_leaving(self, *, run: Run, member: RunMember) -> None:
+        """A member is leaving the run (dying, fleeing, escaping with the party), their player row locked,
+        before the death or escape rules take their share of what they carry."""
+
+    def member_left(self, *, run: Run) -> None:
+        """A member of the run died or escaped (after it is recorded)."""
 
     def run_ending(self, *, run: Run) -> None:
         """The run is about to end for the party (completed, escaped or failed)."""
