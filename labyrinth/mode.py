@@ -8,7 +8,8 @@ Seats play in an order drawn at the start. An action is one of the seed's comman
 ``{"command": "W"}``, ``{"command": "X D"}``, ``{"command": "E"}``, ``{"command": "?"}`` (any
 case). Every answer of the game master is a private event of the seat it is for. The state holds
 the map text and the lobby's settings freeze the admin's generator settings, so the replay
-(seed, settings, actions, final state) reproduces the game. See docs/labyrinth.md.
+(seed, settings, actions, final state) reproduces the game; a designer map still in the pool is
+never revealed (``may_reveal``). See docs/labyrinth.md.
 """
 from __future__ import annotations
 
@@ -249,6 +250,13 @@ class LabyrinthConsoleMode(ModeAdapter):
         if winner is not None:
             return Outcome((state["order"][winner],))
         return Outcome((), {"reason": "turn_limit"}) if state["draw"] else None
+
+    def may_reveal(self, settings: Mapping[str, Any], state: JSON) -> bool:
+        """A map generated from the match's own seed, or a designer map no longer in the pool (lobbies
+        name designer maps by id, so while it is active every later game on it would be transparent)."""
+        from labyrinth.models import LabyrinthMapDesign
+
+        return not LabyrinthMapDesign.in_pool(settings.get("map"))
 
     def picture(self, state: JSON) -> str:
         """The map with every player's cells tinted: bodies, and spirits in their dreams."""

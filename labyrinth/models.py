@@ -140,6 +140,11 @@ class MapDesign(models.Model):
         """Why the derived findings keep the map inactive, or None when it may be active."""
         raise NotImplementedError
 
+    @classmethod
+    def in_pool(cls, design_id: int | None) -> bool:
+        """Whether a lobby may still name this design: its hidden content must stay hidden until then."""
+        return design_id is not None and cls.objects.active().filter(pk=design_id).exists()
+
 
 class LabyrinthMapDesign(MapDesign):
     """A map in seed 003's text format: the list shows the size of field 0, the fields, the special

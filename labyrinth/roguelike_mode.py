@@ -102,6 +102,10 @@ class RoguelikeMode(ModeAdapter):
     def view(self, state: Game, seat: int) -> JSON:
         return view(state)
 
+    def may_reveal(self, settings: Mapping[str, Any], state: Game) -> bool:
+        """A world drawn for this match only; never a chosen seed's, which others may still play."""
+        return settings.get("seed") is None
+
     def outcome(self, state: Game) -> Outcome | None:
         if state.won:
             return Outcome((PLAYER,), {"victory": True, "turns": state.turn, "deaths": state.player.deaths})
