@@ -1,7 +1,7 @@
-"""A leak scanner over every ending: a designer map still in the pool (console and paper) stays hidden
-from everything a player reads after the end (the view, the events, the replay, the match list),
-whatever ended the match; a map drawn for the match alone, or a designer map taken out of the pool,
-is then revealed."""
+"""A leak scanner over every ending: a designer map still in the pool (console and paper) and a chosen
+roguelike seed stay hidden from everything a player reads after the end (the view, the events, the
+replay, the match list), whatever ended the match; a map drawn for the match alone, or a designer map
+taken out of the pool, is then revealed."""
 from __future__ import annotations
 
 import json
@@ -16,11 +16,13 @@ from rest_framework.test import APIClient
 
 from labyrinth.engine import format_map, generate_map
 from labyrinth.engine.paper import format_paper_map, parse_paper_map
+from labyrinth.engine.roguelike import game_from_json, gold_cell
 from labyrinth.models import LabyrinthMapDesign, PaperMapDesign
 from matches.models import Match, MatchStatus
 from matches.modes import ModeAdapter, get_mode
 from players.models import Player
 from tests.factories import PlayerFactory
+from tests.labyrinth.roguelike.test_roguelike_mode import CALM, cells_in, way
 from tests.labyrinth.test_console_mode import play_to_the_end
 from tests.matches.helpers import MATCHES, url
 
@@ -208,6 +210,53 @@ def test_a_paper_designer_map_stays_hidden_after_the_last_player_wins() -> None:
     match = table.match()
     assert match.status == MatchStatus.FINISHED and match.result["winners"] != [loser.pk]
     assert_withheld(table, paper_needles(table))
+
+
+# --- seed 000's roguelike -------------------------------------------------------------------------------
+
+
+def world_needles(table: Table) -> list[str]:
+    state = table.match().state
+    return [str(state["world_seed"]), json.dumps(state["world"]["floors"])]
+
+
+def assert_world_withheld(table: Table) -> None:
+    assert_withheld(table, world_needles(table))
+    assert [cell for body in table.seen for cell in cells_in(body)] == []  # no [floor, row, col] at all
+
+
+def test_a_chosen_seed_world_stays_hidden_when_the_player_walks_out() -> None:
+    table = Table("labyrinth_roguelike", 1, {"seed": 20260101})
+    table.walk_out()
+    assert table.match().status == MatchStatus.ABANDONED
+    assert_world_withheld(table)
+
+
+def test_a_chosen_seed_world_stays_hidden_when_a_new_game_ends_it() -> None:
+    table = Table("labyrinth_roguelike", 1, {"seed": 20260101})
+    table.post(table.people[0], MATCHES, {"mode": "labyrinth_roguelike", "settings": {}}, 201)
+    assert table.match().status == MatchStatus.ABANDONED
+    assert_world_withheld(table)
+
+
+def test_a_chosen_seed_world_stays_hidden_after_a_win() -> None:
+    table = Table("labyrinth_roguelike", 1, CALM)
+    game = game_from_json(table.match().state)
+    gold = gold_cell(game)
+    assert gold is not None
+    plan = [*way(game, game.player.cell, gold), *way(game, gold, game.world.exit_cell),
+            game.world.exit_side.value]
+    for direction in plan:
+        step = {"turn": table.match().turn, "action": {"type": "go", "direction": direction}}
+        table.post(table.people[0], url(table.match_id, "actions/"), step)
+    assert table.match().status == MatchStatus.FINISHED
+    assert_world_withheld(table)
+
+
+def test_a_world_drawn_for_the_match_is_revealed_after_the_end() -> None:
+    table = Table("labyrinth_roguelike", 1, {"width": 4, "height": 4})
+    table.walk_out()
+    assert_revealed(table, world_needles(table))
 
 
 def test_a_mode_reveals_nothing_it_has_not_said_it_may() -> None:
