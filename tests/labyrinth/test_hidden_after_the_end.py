@@ -16,6 +16,7 @@ from rest_framework.test import APIClient
 
 from labyrinth.engine import format_map, generate_map
 from labyrinth.engine.paper import format_paper_map, parse_paper_map
+from labyrinth.engine.paper.examples import SMALL_CLASSIC_TEXT
 from labyrinth.engine.roguelike import game_from_json, gold_cell
 from labyrinth.models import LabyrinthMapDesign, PaperMapDesign
 from matches.models import Match, MatchStatus
@@ -31,7 +32,6 @@ pytestmark = pytest.mark.django_db
 DEADLINE = 60
 # A generated 4x5 map with a dream field, a key, stuns and walls: its text is what must not be read.
 CONSOLE_MAP = format_map(generate_map(4, 5, Random(3)))
-PAPER_EXAMPLE = "Seed 002: small classic example"
 
 
 class Table:
@@ -180,16 +180,19 @@ def test_a_generated_console_map_is_revealed_after_the_end() -> None:
 # --- seed 002's paper labyrinth ---------------------------------------------------------------------------
 
 
+def paper_design() -> PaperMapDesign:
+    return PaperMapDesign.objects.create(name="puzzle", text=SMALL_CLASSIC_TEXT)
+
+
 def paper_needles(table: Table) -> list[str]:
     state_map = table.match().state["map"]
-    example = PaperMapDesign.objects.get(name=PAPER_EXAMPLE)
-    assert state_map == format_paper_map(parse_paper_map(example.text))
-    return map_lines(example.text, state_map) + [str(table.match().seed)]
+    assert state_map == format_paper_map(parse_paper_map(SMALL_CLASSIC_TEXT))
+    return map_lines(SMALL_CLASSIC_TEXT, state_map) + [str(table.match().seed)]
 
 
 @pytest.mark.parametrize("starts", ["chosen", "random"])
 def test_a_paper_designer_map_stays_hidden_when_the_players_walk_out(starts: str) -> None:
-    example = PaperMapDesign.objects.get(name=PAPER_EXAMPLE)
+    example = paper_design()
     table = Table("labyrinth_paper", 3, {"map": example.pk, "starts": starts})
     table.walk_out()
     assert table.match().is_over
@@ -199,7 +202,7 @@ def test_a_paper_designer_map_stays_hidden_when_the_players_walk_out(starts: str
 
 
 def test_a_paper_designer_map_stays_hidden_after_the_last_player_wins() -> None:
-    example = PaperMapDesign.objects.get(name=PAPER_EXAMPLE)
+    example = paper_design()
     table = Table("labyrinth_paper", 2, {"map": example.pk, "starts": "chosen"})
     for cell in (3, 7):  # each player chooses a secret start cell
         mover = next(p for p in table.people if p.pk == table.match().awaiting_id)
