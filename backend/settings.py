@@ -68,6 +68,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # Below CommonMiddleware: its APPEND_SLASH redirect still sees the JSON 404 of an unknown /api/ route.
+    "backend.api.middleware.ApiErrorsMiddleware",
+    "play.middleware.PageSecurityHeadersMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
