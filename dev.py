@@ -117,8 +117,9 @@ def run_servers(address: str) -> int:
     previous = {signum: signal.signal(signum, _on_stop_signal) for signum in STOP_SIGNALS}
     children: list[subprocess.Popen[bytes]] = []
     try:
-        children.append(_start([str(PYTHON), "-m", "celery", "-A", "backend", "worker", "--beat", "--loglevel",
-                                "INFO", "--pool", "solo", "--schedule", str(ROOT / "var" / "celerybeat-schedule")]))
+        children.append(_start([str(PYTHON), "-m", "celery", "-A", "backend", "worker", "--beat",
+                                "--loglevel", "INFO", "--pool", "solo",
+                                "--schedule", str(ROOT / "var" / "celerybeat-schedule")]))
         children.append(_start([str(PYTHON), str(ROOT / "manage.py"), "runserver", "--noreload", address]))
         while True:  # until a child ends (the other is then stopped too) or a signal arrives
             for child in children:

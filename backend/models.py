@@ -1,4 +1,4 @@
-"""Shared model building blocks: the admin-editable settings rows and the token that keeps their copies current."""
+"""Shared model building blocks: admin-editable settings rows, and the token keeping their copies current."""
 from __future__ import annotations
 
 import dataclasses
@@ -119,7 +119,8 @@ class SingletonSettings(models.Model):
         hit = SingletonSettings._cache.get(cls)
         if seen is not None and hit is not None and hit[0] == seen:
             return hit[1]  # type: ignore[return-value]
-        row = cls.objects.annotate(settings_token=RawSQL(SETTINGS_TOKEN_SQL, ())).filter(pk=cls.singleton_id).first()
+        with_token = cls.objects.annotate(settings_token=RawSQL(SETTINGS_TOKEN_SQL, ()))
+        row = with_token.filter(pk=cls.singleton_id).first()
         if row is None:
             return cls.load()
         if row.settings_token is not None:  # None: the token's row is missing (a flush), keep nothing

@@ -44,9 +44,10 @@ at most ``GUILD_LIST_CACHE_SECONDS`` (the activity fold counts one every 10 minu
 
 **Who calls** ``guild_list_changed()``: the receivers below (every ``save``/``delete`` of a
 ``Guild``, every change of the ``GuildRules`` row (``singleton_settings_changed``: a ``save`` or an
-``update``), of a user whose username may have changed, and each ``migrate``), and the writers that bypass model saves (``guilds.services``: the activity pass,
-``guild_rank_add``). ``tests/guilds/test_guild_list_cache.py`` changes every listed field through
-every writer and checks the cached list against a fresh one.
+``update``), of a user whose username may have changed, and each ``migrate``), and the writers
+that bypass model saves (``guilds.services``: the activity pass, ``guild_rank_add``).
+``tests/guilds/test_guild_list_cache.py`` changes every listed field through every writer and checks
+the cached list against a fresh one.
 """
 from __future__ import annotations
 
@@ -317,6 +318,7 @@ def connect_receivers() -> None:
 
     post_save.connect(_on_guild_saved_or_deleted, sender=Guild, dispatch_uid="listcache-save-Guild")
     post_delete.connect(_on_guild_saved_or_deleted, sender=Guild, dispatch_uid="listcache-delete-Guild")
-    singleton_settings_changed.connect(_on_guild_saved_or_deleted, sender=GuildRules, dispatch_uid="listcache-rules")
+    singleton_settings_changed.connect(_on_guild_saved_or_deleted, sender=GuildRules,
+                                      dispatch_uid="listcache-rules")
     post_save.connect(_on_user_saved, sender=get_user_model(), dispatch_uid="listcache-user")
     post_migrate.connect(_on_migrate, dispatch_uid="listcache-migrate")

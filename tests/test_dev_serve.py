@@ -35,8 +35,8 @@ def _embedded_env(data_dir: Path) -> dict[str, str]:
 def migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A migrated embedded database, copied by each test (migrating takes seconds)."""
     data_dir = tmp_path_factory.mktemp("migrated")
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=ROOT, env=_embedded_env(data_dir),
-                   check=True, capture_output=True)
+    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=ROOT,
+                   env=_embedded_env(data_dir), check=True, capture_output=True)
     return data_dir / "deepdelve.sqlite3"
 
 
@@ -90,9 +90,9 @@ def serving(migrated: Path, tmp_path: Path) -> Iterator[tuple[subprocess.Popen[b
     shutil.copy(migrated, tmp_path / "deepdelve.sqlite3")
     port = _free_port()
     log = (tmp_path / "serve.log").open("wb")
-    process = subprocess.Popen([sys.executable, "-c", "import sys, dev; sys.exit(dev.run_servers(sys.argv[1]))",
-                                f"127.0.0.1:{port}"], cwd=ROOT, env=_embedded_env(tmp_path), stdout=log,
-                               stderr=subprocess.STDOUT)
+    code = "import sys, dev; sys.exit(dev.run_servers(sys.argv[1]))"
+    process = subprocess.Popen([sys.executable, "-c", code, f"127.0.0.1:{port}"], cwd=ROOT,
+                               env=_embedded_env(tmp_path), stdout=log, stderr=subprocess.STDOUT)
     started: set[int] = set()
     try:
         deadline = time.monotonic() + 90

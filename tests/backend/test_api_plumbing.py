@@ -83,7 +83,8 @@ def test_the_schema_generates_without_warnings():
 
 
 @pytest.mark.parametrize("debug", [True, False], ids=["DEBUG on", "DEBUG off"])
-@pytest.mark.parametrize("path", ["/api/v1/nowhere/", "/api/nowhere", "/api/v1/guilds/1/nowhere/", "/api/v2/"])
+@pytest.mark.parametrize("path",
+                         ["/api/v1/nowhere/", "/api/nowhere", "/api/v1/guilds/1/nowhere/", "/api/v2/"])
 def test_an_unknown_api_route_is_the_json_404_with_debug_on_and_off(settings, debug: bool, path: str) -> None:
     # issue 24: with DEBUG on, an unknown /api/ route was Django's HTML debug page
     settings.DEBUG = debug

@@ -62,7 +62,7 @@ def _terminate(where: str) -> int:
 
 
 class TableLock:
-    """A table lock held from a connection of the test's own (``hold``) until ``release`` or the test's end."""
+    """A table lock held from a connection of the test's own (``hold``) until ``release`` or the end."""
 
     def __init__(self) -> None:
         self.holder = psycopg.connect(**_admin_params())
@@ -85,7 +85,7 @@ def table_lock() -> Iterator[TableLock]:
 
 
 def _in_flight(target: Any, holder_pid: int) -> tuple[threading.Thread, dict[str, Any]]:
-    """Run ``target`` in a thread until the server's connection waits on the held lock; then it is in flight."""
+    """Run ``target`` in a thread until the server's connection waits on the held lock: it is in flight."""
     result: dict[str, Any] = {}
     thread = threading.Thread(target=lambda: result.update(answer=target()))
     thread.start()
@@ -137,14 +137,17 @@ def test_a_write_whose_connection_is_killed_mid_transaction_is_a_503_and_writes_
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_an_admin_page_whose_connection_is_killed_is_the_same_503(live_server: Any, table_lock: TableLock) -> None:
+def test_an_admin_page_whose_connection_is_killed_is_the_same_503(
+    live_server: Any, table_lock: TableLock
+) -> None:
     # given a staff session (the admin is a Django view, not DRF's) whose page waits on a locked table
     user = get_user_model().objects.create_superuser("keeper", password="a long admin passphrase")
     client = Client()
     client.force_login(user)
     cookie = f"sessionid={client.cookies['sessionid'].value}"
     holder = table_lock.hold("guilds_guild", "ACCESS EXCLUSIVE")
-    thread, result = _in_flight(lambda: _request(f"{live_server.url}/admin/guilds/guild/", cookie=cookie), holder)
+    page = f"{live_server.url}/admin/guilds/guild/"
+    thread, result = _in_flight(lambda: _request(page, cookie=cookie), holder)
     # when its connection is ended
     assert _terminate(f"{holder} = ANY(pg_blocking_pids(pid))") == 1
     thread.join(timeout=60)
@@ -218,7 +221,8 @@ def test_a_refused_connection_counts_and_a_failing_statement_does_not(db) -> Non
 
 @pytest.mark.postgres
 def test_no_free_pooled_connection_in_time_counts(db) -> None:
-    settings_dict = {**connection.settings_dict, "OPTIONS": {"pool": {"min_size": 0, "max_size": 1, "timeout": 0.2}}}
+    pool = {"min_size": 0, "max_size": 1, "timeout": 0.2}
+    settings_dict = {**connection.settings_dict, "OPTIONS": {"pool": pool}}
     first, second = (type(connections["default"])(settings_dict, alias="tiny-pool") for _ in range(2))
     try:
         first.ensure_connection()  # holds the pool's only connection

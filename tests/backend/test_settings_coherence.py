@@ -45,9 +45,9 @@ def _in_another_process(code: str) -> None:
     """Run ``code`` (Django set up, on this test's database) in a Python process of its own."""
     db = connection.settings_dict
     url = f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+    env = {"PATH": "/usr/bin:/bin", "DJANGO_SETTINGS_MODULE": "backend.settings", "DATABASE_URL": url}
     subprocess.run([sys.executable, "-c", f"import django; django.setup()\n{code}"], cwd=ROOT, check=True,
-                   env={"PATH": "/usr/bin:/bin", "DJANGO_SETTINGS_MODULE": "backend.settings", "DATABASE_URL": url},
-                   capture_output=True, timeout=120)
+                   env=env, capture_output=True, timeout=120)
 
 
 def _is_forming(client: Any, guild_id: int) -> bool:
@@ -77,7 +77,8 @@ def test_an_edit_made_by_another_process_is_enforced_here_at_once(monkeypatch: A
     rules.save()
     run = lobby([host, other])
     fighters, _ = guild_party(1)
-    battle_id = current_battle(started(fighters, monkeypatch, predicate=lambda d: layout(d)[0][0] == "enemy")).pk
+    first_room_is_enemy = lambda dungeon: layout(dungeon)[0][0] == "enemy"  # noqa: E731
+    battle_id = current_battle(started(fighters, monkeypatch, predicate=first_room_is_enemy)).pk
     party, client = Party([host, other, third]), api_client(host)
     assert_error(party.post(third, f"runs/{run.pk}/join/"), 409, "party_full")
     assert _is_forming(client, guild.pk) is True
@@ -100,7 +101,9 @@ def test_an_edit_made_by_another_process_is_enforced_here_at_once(monkeypatch: A
 
 
 @pytest.mark.django_db
-def test_a_kept_copy_is_served_without_a_statement_while_the_token_stands(django_assert_num_queries: Any) -> None:
+def test_a_kept_copy_is_served_without_a_statement_while_the_token_stands(
+    django_assert_num_queries: Any
+) -> None:
     # given a request that read the current token, and a copy kept with it
     settings_token_seen(SettingsVersion.objects.get(pk=1).token)
     try:

@@ -95,7 +95,7 @@ def match_as(api: Api, match_id: int) -> dict:
     return api.match(match_id)
 
 
-#: Records what the page's Content-Security-Policy blocked (play/middleware.py): the game must need nothing of it.
+#: Records what the page's Content-Security-Policy blocked (play/middleware.py): the game needs none of it.
 CSP_WATCH = ("window.__blocked = []; document.addEventListener('securitypolicyviolation', "
              "e => window.__blocked.push(`${e.violatedDirective} ${e.blockedURI}`));")
 

@@ -63,8 +63,8 @@ def test_concurrent_wrong_passwords_for_one_username_let_exactly_the_limit_throu
 def test_concurrent_logins_from_one_address_over_http_let_exactly_the_limit_through(live_server: Any) -> None:
     # given 30 logins as 30 usernames from one client address, through a real threaded server
     def login(i: int) -> int:
-        request = urllib.request.Request(f"{live_server.url}{TOKEN}", method="POST",
-                                         data=json.dumps({"username": f"nobody{i}", "password": "x"}).encode(),
+        body = json.dumps({"username": f"nobody{i}", "password": "x"}).encode()
+        request = urllib.request.Request(f"{live_server.url}{TOKEN}", method="POST", data=body,
                                          headers={"Content-Type": "application/json"})
         for _ in range(20):
             try:
@@ -72,8 +72,10 @@ def test_concurrent_logins_from_one_address_over_http_let_exactly_the_limit_thro
                     return int(response.status)
             except urllib.error.HTTPError as error:
                 return int(error.code)
-            except (ConnectionError, urllib.error.URLError):  # the test server's short listen queue overflowed:
-                time.sleep(0.05)  # the request never reached it, so send it again (as a browser would)
+            except (ConnectionError, urllib.error.URLError):
+                # the test server's short listen queue overflowed: the request never reached it, so it is
+                # sent again (as a browser would)
+                time.sleep(0.05)
         raise AssertionError("the test server never took the request")
 
     # when they arrive at once, then exactly the per-address limit gets an answer
@@ -82,10 +84,11 @@ def test_concurrent_logins_from_one_address_over_http_let_exactly_the_limit_thro
 
 def test_a_refused_request_says_how_long_to_wait(django_user_model) -> None:
     # given one username's limit used up
+    guess = {"username": "borin", "password": "x"}
     for i in range(LIMIT):
-        APIClient().post(TOKEN, {"username": "borin", "password": "x"}, format="json", REMOTE_ADDR=f"10.25.0.{i}")
+        APIClient().post(TOKEN, guess, format="json", REMOTE_ADDR=f"10.25.0.{i}")
     # when one more comes
-    response = APIClient().post(TOKEN, {"username": "borin", "password": "x"}, format="json", REMOTE_ADDR="10.26.0.1")
+    response = APIClient().post(TOKEN, guess, format="json", REMOTE_ADDR="10.26.0.1")
     # then it waits at most the rate's duration (an hour), and says so in seconds
     assert response.status_code == 429
     wait = int(response["Retry-After"])
