@@ -31,6 +31,7 @@ from tests.dungeons.run_helpers import (
     bestiary,
     current_battle,
     guild_party,
+    item_kind,
     layout,
     lobby,
     small_dungeons,
@@ -68,6 +69,8 @@ def test_an_edit_made_by_another_process_is_enforced_here_at_once(monkeypatch: A
     # a guild of two below a minimum of three, the junk dealer's offer of three, a 60 s turn
     small_dungeons(floors=1, rooms=5)
     bestiary()
+    for name in ("Test club", "Test mace", "Test axe"):  # the offer's weapons, whatever an earlier flush left
+        item_kind(name, "weapon", "club", is_basic=True, damage=2)
     host, other = PlayerFactory(), PlayerFactory()
     third = PlayerFactory()
     guild = make_guild(leader=host)
