@@ -15,10 +15,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 import venv
 from pathlib import Path
+from types import FrameType
 
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
@@ -78,21 +81,97 @@ def serve(args: list[str]) -> int:
     manage("migrate", "--noinput")
     manage("load_demo_data")
     address = args[0] if args else "127.0.0.1:8000"
-    worker = subprocess.Popen(
-        [str(PYTHON), "-m", "celery", "-A", "backend", "worker", "--beat", "--loglevel", "INFO",
-         "--pool", "solo", "--schedule", str(ROOT / "var" / "celerybeat-schedule")],
-        cwd=ROOT,
-    )
     print(f"==> serving on http://{address}/  (API docs: /api/docs/, admin: /admin/ as demo/demo)",
           flush=True)
+    return run_servers(address)
+
+
+#: What stops ``serve``: Ctrl-C, ``kill``, a closed terminal.
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM) + ((signal.SIGHUP,) if hasattr(signal, "SIGHUP") else ())
+#: How long a child may take to stop after SIGTERM before it is killed.
+STOP_SECONDS = 20.0
+
+
+class _Stopped(Exception):
+    """A stop signal arrived while ``run_servers`` waited on its children."""
+
+
+_stopping = {"now": False}
+
+
+def _on_stop_signal(signum: int, frame: FrameType | None) -> None:
+    if not _stopping["now"]:  # once: a second signal must not cut the stopping short
+        _stopping["now"] = True
+        raise _Stopped(signum)
+
+
+def run_servers(address: str) -> int:
+    """Run the Celery worker (with its embedded beat) and the web server until either ends or a stop
+    signal arrives, then stop both, and everything they started, before returning.
+
+    Each child leads a process group of its own, so the beat process the worker starts goes with it, and
+    a signal sent to this process alone (``kill``, a supervisor) still stops them all: without this a
+    SIGTERM or SIGHUP ended ``serve`` and left its server and worker running.
+    """
+    _stopping["now"] = False
+    previous = {signum: signal.signal(signum, _on_stop_signal) for signum in STOP_SIGNALS}
+    children: list[subprocess.Popen[bytes]] = []
     try:
-        return subprocess.call([str(PYTHON), str(ROOT / "manage.py"), "runserver", "--noreload", address],
-                               cwd=ROOT)
-    except KeyboardInterrupt:
+        children.append(_start([str(PYTHON), "-m", "celery", "-A", "backend", "worker", "--beat",
+                                "--loglevel", "INFO", "--pool", "solo",
+                                "--schedule", str(ROOT / "var" / "celerybeat-schedule")]))
+        children.append(_start([str(PYTHON), str(ROOT / "manage.py"), "runserver", "--noreload", address]))
+        while True:  # until a child ends (the other is then stopped too) or a signal arrives
+            for child in children:
+                if child.poll() is not None:
+                    return child.returncode
+            time.sleep(0.2)
+    except _Stopped:
         return 0
     finally:
-        worker.terminate()
-        worker.wait(timeout=30)
+        _stopping["now"] = True
+        _stop(children)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+def _start(command: list[str]) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(command, cwd=ROOT, start_new_session=os.name != "nt")
+
+
+def _stop(children: list[subprocess.Popen[bytes]]) -> None:
+    """SIGTERM to each child's process group; what is left after ``STOP_SECONDS`` is killed."""
+    for child in children:
+        _signal_group(child, signal.SIGTERM)
+    deadline = time.monotonic() + STOP_SECONDS
+    for child in children:
+        while _group_alive(child) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        _signal_group(child, signal.SIGKILL if hasattr(signal, "SIGKILL") else signal.SIGTERM)
+        child.wait()
+
+
+def _signal_group(child: subprocess.Popen[bytes], signum: int) -> None:
+    try:
+        if os.name == "nt":
+            child.send_signal(signum)
+        else:
+            os.killpg(child.pid, signum)
+    except (ProcessLookupError, PermissionError):
+        pass  # the group is already gone
+
+
+def _group_alive(child: subprocess.Popen[bytes]) -> bool:
+    """Whether the child or anything left in its process group still runs (the child is reaped here)."""
+    if child.poll() is None:
+        return True
+    if os.name == "nt":
+        return False
+    try:
+        os.killpg(child.pid, 0)
+    except (ProcessLookupError, PermissionError):
+        return False
+    return True
 
 
 def test(args: list[str]) -> int:

@@ -44,8 +44,7 @@ class GuildListCreateApi(PlayerApi):
     def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         # A kept page for a JWT caller skips DRF's request machinery (listcache.kept_response says
         # why the answer is the same); anything else takes the full path below.
-        kept = (listcache.kept_response(request, min_members=selectors.guild_min_members())
-                if request.method == "GET" else None)
+        kept = listcache.kept_response(request) if request.method == "GET" else None
         if kept is None:
             return super().dispatch(request, *args, **kwargs)
         self.headers = self.default_response_headers
@@ -76,9 +75,9 @@ class GuildListCreateApi(PlayerApi):
         if not isinstance(renderer, JSONRenderer):  # the browsable API's page shows the user: not cached
             return Response(list_page())
         # The same bytes for every player: keyed by the raw query string (a page is kept only once
-        # it validated), the raw Accept header (which, with the query, fixes the negotiated media
-        # type, e.g. an indent) and the forming threshold it used.
-        body = listcache.cached_bytes(listcache.request_page_key(request, min_members),
+        # it validated) and the raw Accept header (which, with the query, fixes the negotiated media
+        # type, e.g. an indent); a change of the forming threshold counts a change of the list.
+        body = listcache.cached_bytes(listcache.request_page_key(request),
                                       lambda: renderer.render(list_page(), request.accepted_media_type,
                                                               self.get_renderer_context()),
                                       generation=listcache.generation_for(request.user),

@@ -9,11 +9,14 @@ web process renders a page once and keeps its bytes until the next such change.
 **The generation.** One database row, ``GuildListGeneration`` (pk 1), counts the changes. Every
 change calls ``guild_list_changed()``, which adds one to it right after the change's transaction
 *commits* (``transaction.on_commit``, a one-row ``UPDATE`` of its own). A page is kept as
-``(generation, bytes)`` under a key made of everything its bytes depend on (the query's four
-parameters, the negotiated media type, the ``min_members`` it was rendered with, the keys its
-cursors are signed with, ``FORMAT_VERSION``); the generation kept with it is the one read *before*
-the page's query ran (the media type stands in the key as the raw ``Accept`` header: see
-``request_page_key``). A request serves a kept page only if its generation is the current one.
+``(generation, bytes)`` under a key made of everything its bytes depend on but the data (the query's
+four parameters, the negotiated media type, the keys its cursors are signed with, ``FORMAT_VERSION``);
+the generation kept with it is the one read *before* the page's query ran (the media type stands in
+the key as the raw ``Accept`` header: see ``request_page_key``). A request serves a kept page only if
+its generation is the current one. ``min_members`` is data too: a change of ``GuildRules`` counts a
+change, and a page is rendered with the current value (``SingletonSettings.cached``, whose token is
+read in the same statement as the generation), so it is not in the key (issue 24: a page rendered
+from a process's 10-second copy of the rules showed the old ``is_forming`` under the new generation).
 
 The current value costs no round trip of its own: the list view's JWT authentication (simplejwt's,
 every check the same, see ``reading_generation``) looks the user up (the one query every
@@ -40,10 +43,11 @@ that refuses the count) leaves that change uncounted; pages then lag it until th
 at most ``GUILD_LIST_CACHE_SECONDS`` (the activity fold counts one every 10 minutes).
 
 **Who calls** ``guild_list_changed()``: the receivers below (every ``save``/``delete`` of a
-``Guild``, of the ``GuildRules`` row, of a user whose username may have changed, and each
-``migrate``), and the writers that bypass model saves (``guilds.services``: the activity pass,
-``guild_rank_add``). ``tests/guilds/test_guild_list_cache.py`` changes every listed field through
-every writer and checks the cached list against a fresh one.
+``Guild``, every change of the ``GuildRules`` row (``singleton_settings_changed``: a ``save`` or an
+``update``), of a user whose username may have changed, and each ``migrate``), and the writers
+that bypass model saves (``guilds.services``: the activity pass, ``guild_rank_add``).
+``tests/guilds/test_guild_list_cache.py`` changes every listed field through every writer and checks
+the cached list against a fresh one.
 """
 from __future__ import annotations
 
@@ -64,6 +68,8 @@ from django.http import HttpRequest, HttpResponse
 from rest_framework.exceptions import AuthenticationFailed
 from rest_framework_simplejwt.authentication import JWTAuthentication
 from rest_framework_simplejwt.settings import api_settings as jwt_settings
+
+from backend.api.authentication import JWTAuthentication as ProjectJWTAuthentication
 
 logger = logging.getLogger(__name__)
 
@@ -122,28 +128,13 @@ def generation_for(user: Any) -> int | None:
     return current_generation() if value is False else value
 
 
-class _UsersWithGeneration:
-    """Stands in for the user model in simplejwt's ``get_user``: the same lookup, one column more."""
-
-    def __init__(self, model: Any) -> None:
-        self.DoesNotExist = model.DoesNotExist
-        self.objects = model._default_manager.annotate(**{GENERATION_ATTR: RawSQL(_generation_sql(), ())})
-
-
-_users_memo: dict[str, _UsersWithGeneration] = {}
-
-
 def reading_generation(authenticators: list[Any]) -> list[Any]:
-    """Make simplejwt's JWT authentication (every check the same) read the list's generation in its
-    user query, so that serving a kept page needs no round trip beyond the one every request makes.
+    """Make the API's JWT authentication (simplejwt's, every check the same) read the list's generation in
+    its user query, so that serving a kept page needs no round trip beyond the one every request makes.
     The authenticators stay of their class (the OpenAPI schema names the same bearer scheme)."""
     for authenticator in authenticators:
-        if type(authenticator) is JWTAuthentication:
-            label = authenticator.user_model._meta.label
-            users = _users_memo.get(label)
-            if users is None or users.DoesNotExist is not authenticator.user_model.DoesNotExist:
-                users = _users_memo[label] = _UsersWithGeneration(authenticator.user_model)
-            authenticator.user_model = users
+        if isinstance(authenticator, ProjectJWTAuthentication):
+            authenticator.also_read(GENERATION_ATTR, _generation_sql())
     return authenticators
 
 
@@ -194,17 +185,17 @@ def _kept(key: str, generation: int) -> tuple[bytes, str] | None:
         return kept[2], kept[3]
 
 
-def request_page_key(request: HttpRequest, min_members: int) -> str:
+def request_page_key(request: HttpRequest) -> str:
     """The key of the list page ``request`` asks for. DRF's content negotiation picks the media type
     (e.g. ``application/json; indent=2``) from the ``Accept`` header and the query string's
     ``format`` alone (the view's renderers being fixed), so the raw header stands for it: a kept page
     can be found before any negotiation."""
-    return page_key((request.META.get("HTTP_ACCEPT", ""), min_members, request.META.get("QUERY_STRING", "")))
+    return page_key((request.META.get("HTTP_ACCEPT", ""), request.META.get("QUERY_STRING", "")))
 
 
 # --- a kept page without DRF's dispatch ------------------------------------------------------------
 
-def kept_response(request: HttpRequest, *, min_members: int) -> HttpResponse | None:
+def kept_response(request: HttpRequest) -> HttpResponse | None:
     """The response of a kept page for a GET that DRF would authenticate with simplejwt's JWT
     authentication, else None (then the view's full path answers, errors included).
 
@@ -221,7 +212,7 @@ def kept_response(request: HttpRequest, *, min_members: int) -> HttpResponse | N
     answers None."""
     if not enabled() or connection.in_atomic_block:
         return None
-    key = request_page_key(request, min_members)
+    key = request_page_key(request)
     if key not in _pages:  # nothing to serve: spend no authentication on it
         return None
     generation = _jwt_user_generation(request)
@@ -322,11 +313,12 @@ def connect_receivers() -> None:
     from django.contrib.auth import get_user_model
     from django.db.models.signals import post_delete, post_migrate, post_save
 
+    from backend.models import singleton_settings_changed
     from guilds.models import Guild, GuildRules
 
-    for model in (Guild, GuildRules):
-        post_save.connect(_on_guild_saved_or_deleted, sender=model, dispatch_uid=f"listcache-save-{model.__name__}")
-        post_delete.connect(_on_guild_saved_or_deleted, sender=model,
-                            dispatch_uid=f"listcache-delete-{model.__name__}")
+    post_save.connect(_on_guild_saved_or_deleted, sender=Guild, dispatch_uid="listcache-save-Guild")
+    post_delete.connect(_on_guild_saved_or_deleted, sender=Guild, dispatch_uid="listcache-delete-Guild")
+    singleton_settings_changed.connect(_on_guild_saved_or_deleted, sender=GuildRules,
+                                      dispatch_uid="listcache-rules")
     post_save.connect(_on_user_saved, sender=get_user_model(), dispatch_uid="listcache-user")
     post_migrate.connect(_on_migrate, dispatch_uid="listcache-migrate")

@@ -4,10 +4,10 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import get_script_prefix
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 
-@require_GET
+@require_safe  # HEAD answers as GET does, without the body (a monitor's probe, a link checker)
 def cell_capture(request: HttpRequest) -> HttpResponse:
     """Cell capture (seed 001) in the browser: sign in, lobbies, the board, the log."""
     return render(request, "play/cell_capture.html", {"api_root": f"{get_script_prefix()}api/v1/"})

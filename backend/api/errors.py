@@ -4,8 +4,11 @@
 """
 from __future__ import annotations
 
+import logging
+import sys
 from typing import Any
 
+from django import db
 from django.core.exceptions import (
     BadRequest,
     DisallowedHost,
@@ -22,6 +25,15 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from backend.errors import DomainError
+
+logger = logging.getLogger(__name__)
+
+#: Seconds a client should wait after a 503 ``database_unavailable``: a lost connection is replaced by the
+#: next request (the pool checks each one it lends), a restarting or failing-over PostgreSQL takes seconds.
+DATABASE_RETRY_AFTER_SECONDS = 2
+#: PostgreSQL's codes of a connection that the server ended or refused: class 08 (connection exception)
+#: and the shutdowns of class 57 (pg_terminate_backend, a crash, a server still starting).
+_LOST_CONNECTION_SQLSTATES = ("08", "57P01", "57P02", "57P03")
 
 # DRF exception class -> our machine-readable code.
 _DRF_CODES: dict[type[exceptions.APIException], str] = {
@@ -74,7 +86,40 @@ def bad_request_body(exc: BaseException | None) -> dict[str, Any]:
     return error_body("bad_request", "Bad request.")
 
 
+def database_unavailable(exc: BaseException) -> bool:
+    """Whether ``exc`` is the database out of reach (a connection lost, refused, or none free in the pool in
+    time), as opposed to one statement failing (a constraint, a deadlock, a bug: those stay errors)."""
+    if not isinstance(exc, (db.OperationalError, db.InterfaceError)):
+        return False
+    cause = exc.__cause__
+    try:
+        import psycopg
+        import psycopg_pool
+    except ImportError:  # an installation without PostgreSQL: SQLite has no connection to lose
+        return False
+    if isinstance(cause, (psycopg_pool.PoolTimeout, psycopg.InterfaceError)):
+        return True
+    if isinstance(cause, psycopg.OperationalError):
+        # No code: the client library's own "connection is lost" / "server closed the connection".
+        return cause.sqlstate is None or cause.sqlstate.startswith(_LOST_CONNECTION_SQLSTATES)
+    return False
+
+
+def database_unavailable_body() -> dict[str, Any]:
+    return error_body("database_unavailable", "The game's database is unavailable for a moment; try again.",
+                      {"retry_after": DATABASE_RETRY_AFTER_SECONDS})
+
+
+def _database_unavailable_logged(exc: BaseException) -> None:
+    logger.warning("database unavailable: answered 503", exc_info=exc)
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if database_unavailable(exc):
+        # The service's transaction was rolled back with its connection: nothing of the request is written.
+        _database_unavailable_logged(exc)
+        return Response(database_unavailable_body(), status=status.HTTP_503_SERVICE_UNAVAILABLE,
+                        headers={"Retry-After": str(DATABASE_RETRY_AFTER_SECONDS)})
     if isinstance(exc, DomainError):
         return Response(error_body(exc.code, exc.message, exc.details), status=exc.status_code)
     if isinstance(exc, (SuspiciousOperation, BadRequest)):
@@ -101,9 +146,20 @@ def permission_denied_view(request, exception=None):  # noqa: ANN001 - Django ha
     return JsonResponse(error_body("permission_denied", "You may not do this."), status=status.HTTP_403_FORBIDDEN)
 
 
+def database_unavailable_response(exc: BaseException) -> JsonResponse:
+    """The 503 of a lost database outside DRF's views (the admin, a middleware)."""
+    _database_unavailable_logged(exc)
+    response = JsonResponse(database_unavailable_body(), status=status.HTTP_503_SERVICE_UNAVAILABLE)
+    response["Retry-After"] = str(DATABASE_RETRY_AFTER_SECONDS)
+    return response
+
+
 def not_found_view(request, exception=None):  # noqa: ANN001 - Django handler signature
     return JsonResponse(error_body("not_found", "No such route."), status=status.HTTP_404_NOT_FOUND)
 
 
 def server_error_view(request):  # noqa: ANN001 - Django handler signature
+    exc = sys.exc_info()[1]  # handler500 is called while the error is being handled
+    if exc is not None and database_unavailable(exc):  # e.g. in a middleware, before any view ran
+        return database_unavailable_response(exc)
     return JsonResponse(error_body("server_error", "Internal server error."), status=500)

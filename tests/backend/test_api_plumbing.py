@@ -80,3 +80,30 @@ def test_the_schema_generates_without_warnings():
 
     # --fail-on-warn turns any drf-spectacular warning (e.g. an operationId collision) into an error
     call_command("spectacular", "--validate", "--fail-on-warn", "--file", "/dev/null")
+
+
+@pytest.mark.parametrize("debug", [True, False], ids=["DEBUG on", "DEBUG off"])
+@pytest.mark.parametrize("path",
+                         ["/api/v1/nowhere/", "/api/nowhere", "/api/v1/guilds/1/nowhere/", "/api/v2/"])
+def test_an_unknown_api_route_is_the_json_404_with_debug_on_and_off(settings, debug: bool, path: str) -> None:
+    # issue 24: with DEBUG on, an unknown /api/ route was Django's HTML debug page
+    settings.DEBUG = debug
+    response = api_client(PlayerFactory()).get(path)
+    assert response.status_code == 404
+    assert response["Content-Type"] == "application/json"
+    assert response.json() == {"error": {"code": "not_found", "message": "No such route.", "details": {}}}
+
+
+def test_a_route_without_its_slash_is_still_redirected_to_it(settings) -> None:
+    settings.DEBUG = True
+    response = api_client(PlayerFactory()).get("/api/v1/me")
+    assert response.status_code == 301
+    assert response["Location"] == "/api/v1/me/"
+
+
+def test_a_views_own_404_keeps_its_body(settings) -> None:
+    # the route exists: the view's refusal (its own code) is not replaced by "no such route"
+    settings.DEBUG = True
+    response = api_client(PlayerFactory()).get("/api/v1/guilds/31337/")
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "guild_not_found"

@@ -95,6 +95,11 @@ def match_as(api: Api, match_id: int) -> dict:
     return api.match(match_id)
 
 
+#: Records what the page's Content-Security-Policy blocked (play/middleware.py): the game needs none of it.
+CSP_WATCH = ("window.__blocked = []; document.addEventListener('securitypolicyviolation', "
+             "e => window.__blocked.push(`${e.violatedDirective} ${e.blockedURI}`));")
+
+
 def register(page, url: str, username: str) -> None:
     page.goto(url)
     page.fill("#auth-form [name=username]", username)
@@ -145,7 +150,9 @@ def test_two_players_play_a_whole_game_by_clicking(serial_live_server, browser):
     url = f"{serial_live_server}/play/cell-capture/"
     pages = {}
     for name in ("alice", "bob"):
-        pages[name] = browser.new_context(viewport={"width": 1200, "height": 860}).new_page()
+        context = browser.new_context(viewport={"width": 1200, "height": 860})
+        context.add_init_script(CSP_WATCH)
+        pages[name] = context.new_page()
         register(pages[name], url, name)
     alice, bob = pages["alice"], pages["bob"]
     # bob signs out, fails to sign in with a wrong password, then signs in
@@ -240,6 +247,7 @@ def test_two_players_play_a_whole_game_by_clicking(serial_live_server, browser):
         texts = [e.get("text") or machine_lines[e["kind"]] for e in events]
         assert log == [line for text in texts for line in text.split("\n")]
         assert page.locator("#board .cell.playable").count() == 0
+        assert page.evaluate("window.__blocked") == [], name  # the policy was in force and blocked nothing
     shot(alice, "won")
     for page in pages.values():
         page.context.close()

@@ -21,8 +21,45 @@ def test_the_page_is_a_static_shell_that_loads_the_modules(client):
     assert 'data-api-root="/api/v1/"' in html
 
 
-def test_the_page_answers_only_get(client):
+def test_the_page_answers_only_get_and_head(client):
     assert client.post("/play/cell-capture/").status_code == 405
+
+
+def test_head_answers_like_get_without_a_body(client):
+    # issue 24: HEAD was Django's 405
+    get, head = client.get("/play/cell-capture/"), client.head("/play/cell-capture/")
+    assert head.status_code == 200
+    assert head.content == b""
+    assert head["Content-Type"] == get["Content-Type"] == "text/html; charset=utf-8"
+
+
+@pytest.mark.parametrize("path", ["/play/cell-capture/", "/play/nowhere/"])
+def test_every_play_response_carries_the_content_security_policy_and_nosniff(client, settings, path):
+    # issue 24; nosniff whatever SECURE_CONTENT_TYPE_NOSNIFF says (it is Django's, on by default)
+    settings.SECURE_CONTENT_TYPE_NOSNIFF = False
+    response = client.get(path)
+    header = response["Content-Security-Policy"]
+    policy = dict(directive.strip().split(" ", 1) for directive in header.split(";"))
+    assert policy["default-src"] == "'self'"
+    assert policy["script-src"] == "'self'"  # no inline script, no foreign origin
+    assert policy["style-src"] == "'self'"
+    assert policy["connect-src"] == "'self'"
+    assert policy["frame-ancestors"] == "'none'"
+    assert "unsafe" not in header
+    assert response["X-Content-Type-Options"] == "nosniff"
+
+
+def test_the_page_has_no_inline_script_style_or_handler(client):
+    # what the policy would block: the page must not need it
+    html = client.get("/play/cell-capture/").content.decode()
+    assert re.findall(r"<script(?![^>]*\bsrc=)[^>]*>", html) == []
+    assert "<style" not in html
+    assert re.findall(r"\s(?:style|on[a-z]+)\s*=", html) == []
+    for name in FILES:
+        if name.endswith(".js"):
+            source = Path(finders.find(name)).read_text()
+            for risky in ("innerHTML", 'setAttribute("style"', "eval("):
+                assert risky not in source, (name, risky)
 
 
 @pytest.mark.parametrize("name", FILES)
