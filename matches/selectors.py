@@ -10,7 +10,7 @@ from django.db.models import Count, Exists, OuterRef, Q
 from backend.api.pagination import Page, keyset_page
 from backend.errors import NotFound, RuleViolation
 from matches.models import Match, MatchAction, MatchEvent, MatchSeat, MatchStatus
-from matches.services import may_read, mode_adapter, seating
+from matches.services import READER_SEATS, may_read, mode_adapter, seating
 from players.models import Player
 
 EVENTS_PER_READ = 500
@@ -34,10 +34,11 @@ MATCH_LIST_COLUMNS = {
 def match_list(
     *, player: Player, mode: str | None, status: str | None, cursor: str | None, page_size: int
 ) -> Page:
-    """Lobbies open to the player (guild lobbies for members only) and the player's matches, newest first."""
+    """Lobbies open to the player (guild lobbies for members only) and the matches the player may read
+    (``may_read``: not those of a lobby left before its start), newest first."""
     from guilds.models import Membership
 
-    mine = Exists(MatchSeat.objects.filter(match=OuterRef("pk"), player=player))
+    mine = Exists(MatchSeat.objects.filter(READER_SEATS, match=OuterRef("pk"), player=player))
     member = Exists(Membership.objects.filter(guild=OuterRef("guild"), player=player, left_at__isnull=True))
     open_lobby = Q(status=MatchStatus.LOBBY) & (Q(guild__isnull=True) | Q(member))
     qs = Match.objects.filter(open_lobby | Q(mine))

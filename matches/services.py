@@ -13,16 +13,27 @@ from datetime import datetime
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from backend.errors import InvalidInput, NotAllowed, NotFound, RuleViolation
-from backend.turns import Taken, TurnOutcome, TurnTable, deadlines_apply, turn_act, turn_refresh
+from backend.turns import (
+    Taken,
+    TurnOutcome,
+    TurnTable,
+    deadlines_apply,
+    turn_act,
+    turn_deadline,
+    turn_refresh,
+)
 from matches.models import Match, MatchAction, MatchEvent, MatchModeSettings, MatchSeat, MatchStatus
 from matches.modes import ActionRefused, Event, ModeAdapter, get_mode, registered_modes, rng_for
 from players.models import Player
 
 _SEED_SOURCE = random.SystemRandom()
 SEED_LIMIT = 2**63 - 1
+#: the seat rows whose player may read their match (``may_read``): seated now, or given a seat at the start
+READER_SEATS = Q(active=True) | Q(seat__isnull=False)
 
 
 def mode_adapter(name: str) -> ModeAdapter:
@@ -84,7 +95,10 @@ def _seat_of(match: Match, player: Player) -> MatchSeat | None:
 
 
 def may_read(match: Match, player: Player, seat: MatchSeat | None) -> bool:
-    """Seated players (current, or former ones of a started match); in a lobby, whoever may join."""
+    """Seated players (current, or former ones of a started match); in a lobby, whoever may join.
+
+    ``READER_SEATS`` is the same rule for queries.
+    """
     if seat is not None and (seat.active or seat.seat is not None):
         return True
     return _may_see_lobby(match, player)
@@ -471,6 +485,25 @@ def deadlines_apply_now(match: Match, *, now: datetime) -> None:
 def match_refresh(*, player: Player, match_id: int, now: datetime | None = None) -> Match:
     """The match for a reader, after applying passed deadlines."""
     return turn_refresh(MATCH_TURNS, object_id=match_id, player=player, now=now)
+
+
+def match_list_refresh(*, player: Player, mode: str | None = None, now: datetime | None = None) -> None:
+    """Apply passed deadlines to every running match the player may read (of ``mode``, if given).
+
+    The list shows ``status``, ``turn`` and ``awaiting``; without this it would show a turn that a
+    read of the same match answers as timed out (reading is what moves a silent player on).
+    Each match is locked only when one of its deadlines has passed, as ``turn_refresh`` does.
+    """
+    now = now or timezone.now()
+    seated = MatchSeat.objects.filter(READER_SEATS, player=player).values("match_id")
+    running = Match.objects.filter(status=MatchStatus.ACTIVE, pk__in=seated)
+    if mode:
+        running = running.filter(mode=mode)
+    for match in running:
+        deadline = turn_deadline(MATCH_TURNS, match)
+        if deadline is not None and deadline <= now:
+            with transaction.atomic():
+                deadlines_apply_now(_locked(match.pk), now=now)
 
 
 def match_act(
