@@ -9,7 +9,9 @@ refuse a 409 with the engine's code (``wall``, ``no_arrows``, ``no_cement``, ...
 
 The world comes from ``settings.seed`` when given (the same seed gives the same labyrinth: the
 seed's daily challenge), otherwise from a number drawn from the match's creation rng.
-Opening a lobby of this mode ends the player's active one (the seed's ``/new_game``).
+The game waits for its player as long as it takes (no deadline) and ``leave/`` keeps it (the
+seed: leaving and coming back goes on from the same place); opening a lobby of this mode ends
+the player's active one (the seed's ``/new_game``).
 """
 from __future__ import annotations
 
@@ -43,7 +45,6 @@ ONLY_PLAYER = frozenset({PLAYER})
 #: are the mode's defaults, edited by designers in the admin
 LOBBY_SETTINGS = frozenset({"seed", "width", "height", "floors", "dragon_count", "archer_count",
                             "portal_count", "mine_count", "hospital_count", "arsenal_count"})
-ONE_DAY = 86400
 
 
 class RoguelikeMode(ModeAdapter):
@@ -51,9 +52,9 @@ class RoguelikeMode(ModeAdapter):
     title = "Labyrinth roguelike (seed 000)"
     min_players = 1
     max_players = 1
-    default_turn_deadline_seconds = ONE_DAY
     lobby_settings = LOBBY_SETTINGS
     new_game_ends_old = True
+    leave_keeps_game = True
 
     def default_settings(self) -> JSON:
         return Settings().to_json()
@@ -94,9 +95,14 @@ class RoguelikeMode(ModeAdapter):
             raise ActionRefused(result.code, result.message, details={"action": dict(action)})
         return result.game, [Event(e.to_json(), ONLY_PLAYER) for e in result.events]
 
+    def deadline_seconds(self, state: Game, seconds: int) -> int | None:
+        """None: nobody else waits for the only player, and the seed's game goes on from the same place
+        whenever they come back (the admin's seconds do not apply); so idling never ends it."""
+        return None
+
     def timeout(self, state: Game, seat: int, rng: random.Random) -> tuple[Game, Sequence[Event]]:
-        """A silent day: nothing happens in the labyrinth (the seed has no skipped turn); the match
-        machinery then abandons the match, since its only player is idle."""
+        """Nothing happens in the labyrinth (the seed has no skipped turn). Without a deadline it is
+        reached no more; it stays for the replays of games that timed out before."""
         return state, []
 
     def view(self, state: Game, seat: int) -> JSON:

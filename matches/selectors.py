@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
 
 from django.db.models import Count, Exists, OuterRef, Q
 
 from backend.api.pagination import Page, keyset_page
 from backend.errors import NotFound, RuleViolation
+from backend.turns import turn_deadline
 from matches.models import Match, MatchAction, MatchEvent, MatchSeat, MatchStatus
-from matches.services import READER_SEATS, may_read, mode_adapter, seating
+from matches.services import MATCH_TURNS, READER_SEATS, may_read, mode_adapter, seating
 from players.models import Player
 
 EVENTS_PER_READ = 500
@@ -88,9 +88,7 @@ def match_payload(match: Match, player: Player, *, since: int) -> dict[str, Any]
             view = adapter.view(state, seat)
         if seat is not None and match.awaiting_id == player.pk and mine is not None and mine.active:
             allowed = adapter.legal_actions(state, seat)
-    deadline = None
-    if match.status == MatchStatus.ACTIVE and match.turn_started_at is not None:
-        deadline = match.turn_started_at + timedelta(seconds=match.turn_deadline_seconds)
+    deadline = turn_deadline(MATCH_TURNS, match)
     events, last = (
         match_events_since(match=match, seat=seat, since=since) if match.state is not None else ([], 0)
     )

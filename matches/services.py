@@ -201,7 +201,8 @@ def match_leave(*, player: Player, match_id: int, now: datetime | None = None) -
     """Leave a lobby, or walk out of a started match (one's turns then time out at once).
 
     The host leaving a lobby hands it to the earliest remaining player; an empty lobby is
-    cancelled, and a started match nobody is left in is abandoned.
+    cancelled, and a started match nobody is left in is abandoned. A started game of a mode that
+    keeps it (``leave_keeps_game``) stays as it is: its player comes back to it.
     """
     now = now or timezone.now()
     match = _locked(match_id)
@@ -210,6 +211,8 @@ def match_leave(*, player: Player, match_id: int, now: datetime | None = None) -
         raise _not_found(match_id)
     if not seat.active:
         raise RuleViolation("not_seated", "You are not seated at this match.", {"status": match.status})
+    if match.status == MatchStatus.ACTIVE and mode_adapter(match.mode).leave_keeps_game:
+        return match
     seat.active, seat.left_at = False, now
     seat.save(update_fields=["active", "left_at"])
     _forget_seating(match)
@@ -373,8 +376,11 @@ class _MatchTurns(TurnTable[Match]):
             raise _not_found(object_id)
         return match
 
-    def deadline_seconds(self, row: Match) -> int:
-        return 0 if _awaited_seat(row) in row.absent_seats else row.turn_deadline_seconds
+    def deadline_seconds(self, row: Match) -> int | None:
+        if row.absent_seats and _awaited_seat(row) in row.absent_seats:
+            return 0
+        adapter = mode_adapter(row.mode)
+        return adapter.deadline_seconds(adapter.state_from_json(row.state), row.turn_deadline_seconds)
 
     def waiting_since(self, row: Match) -> datetime | None:
         if row.status != MatchStatus.ACTIVE or row.awaiting_id is None:
@@ -432,13 +438,12 @@ class _MatchTurns(TurnTable[Match]):
                 "not_your_turn", "It is not your turn.", {"turn": row.turn, "awaiting": row.awaiting_id}
             )
         adapter = mode_adapter(row.mode)
+        before = adapter.state_from_json(row.state)
         seat = _awaited_seat(row)
         assert seat is not None and row.seed is not None
         turn = row.turn
         try:
-            state, events = adapter.apply(
-                adapter.state_from_json(row.state), seat, action, rng_for(row.seed, turn)
-            )
+            state, events = adapter.apply(before, seat, action, rng_for(row.seed, turn))
         except ActionRefused as exc:
             raise _refusal(exc) from exc
         row.idle_steps = 0
