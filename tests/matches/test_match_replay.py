@@ -20,10 +20,11 @@ from tests.matches.helpers import MATCHES, url
 
 pytestmark = pytest.mark.django_db
 
-# Small boards keep a random game short; other modes play with their defaults.
+# Small boards keep a random game short; other modes play with their defaults. The roguelike, which
+# no deadline ends, plays a fixed small world that random play is known to end (its play draws nothing).
 SMALL_SETTINGS = {"cell_capture": {"width": 5, "height": 5},
                   "labyrinth_console": {"rows": 3, "cols": 3, "max_turns": 40},
-                  "labyrinth_roguelike": {"width": 3, "height": 3, "floors": 1}}
+                  "labyrinth_roguelike": {"seed": 3, "width": 3, "height": 3, "floors": 1}}
 MAX_STEPS = 3000
 TIMEOUT_EVERY = 3
 #: modes whose turns wait as long as it takes (the roguelike: its player comes back to it)
