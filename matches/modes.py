@@ -123,7 +123,12 @@ class ModeAdapter(ABC):
 
     @abstractmethod
     def legal_actions(self, state: Any, seat: int) -> list[JSON]:
-        """Every action ``seat`` may send now (empty when it is not their turn)."""
+        """Every action ``seat`` may send now.
+
+        For a seat that is not awaited this is usually empty; a mode may list actions sent out of
+        turn (e.g. calling a timer on the awaited player). The machinery takes from such a seat
+        exactly the actions listed for it, and anything else is 409 ``not_your_turn``.
+        """
 
     @abstractmethod
     def apply(
@@ -131,7 +136,8 @@ class ModeAdapter(ABC):
     ) -> tuple[Any, Sequence[Event]]:
         """``seat`` plays ``action``: the new state and the events, or raises ActionRefused.
 
-        The machinery calls it only for the awaiting seat; ``state`` must not be mutated.
+        The machinery calls it for the awaiting seat, or for another seat with one of the actions
+        ``legal_actions`` lists for that seat; ``state`` must not be mutated.
         A malformed action (wrong shape, a cell off the board) is kind "input"; a well-formed
         action the rules refuse is kind "rule".
         """

@@ -10,7 +10,7 @@ from backend.api.pagination import Page, keyset_page
 from backend.errors import NotFound, RuleViolation
 from backend.turns import turn_deadline
 from matches.models import Match, MatchAction, MatchEvent, MatchSeat, MatchStatus
-from matches.services import MATCH_TURNS, READER_SEATS, may_read, mode_adapter, seating
+from matches.services import MATCH_TURNS, READER_SEATS, may_act, may_read, mode_adapter, seating
 from players.models import Player
 
 EVENTS_PER_READ = 500
@@ -86,7 +86,7 @@ def match_payload(match: Match, player: Player, *, since: int) -> dict[str, Any]
             view = adapter.full_view(state)
         elif seat is not None:
             view = adapter.view(state, seat)
-        if seat is not None and match.awaiting_id == player.pk and mine is not None and mine.active:
+        if seat is not None and mine is not None and may_act(match, mine):
             allowed = adapter.legal_actions(state, seat)
     deadline = turn_deadline(MATCH_TURNS, match)
     events, last = (

@@ -359,6 +359,35 @@ def _awaited_seat(match: Match) -> int | None:
     return None
 
 
+def may_act(match: Match, seat: MatchSeat) -> bool:
+    """Whether the seat's player may send actions at all: seated in the running match, not walked out."""
+    return (
+        match.status == MatchStatus.ACTIVE
+        and seat.active
+        and seat.seat is not None
+        and seat.seat not in match.absent_seats
+    )
+
+
+def _acting_seat(
+    match: Match, player: Player, adapter: ModeAdapter, state: Any, action: dict[str, Any]
+) -> int:
+    """The seat the action is for: the awaited player's, or another seated player's when the mode lists
+    exactly this action for them now (an out-of-turn action, e.g. a call on the awaited player)."""
+    if match.awaiting_id == player.pk:
+        seat = _awaited_seat(match)
+        assert seat is not None
+        return seat
+    mine = _seat_of(match, player)
+    if mine is not None and may_act(match, mine):
+        assert mine.seat is not None
+        if action in adapter.legal_actions(state, mine.seat):
+            return mine.seat
+    raise RuleViolation(
+        "not_your_turn", "It is not your turn.", {"turn": match.turn, "awaiting": match.awaiting_id}
+    )
+
+
 class _MatchTurns(TurnTable[Match]):
     """A match in the shared turn protocol: the match row is the lock; a turn is a step of the game."""
 
@@ -433,14 +462,10 @@ class _MatchTurns(TurnTable[Match]):
         return dict(action)
 
     def take(self, row: Match, player: Player, action: dict[str, Any], *, now: datetime) -> Taken:
-        if row.awaiting_id != player.pk:
-            raise RuleViolation(
-                "not_your_turn", "It is not your turn.", {"turn": row.turn, "awaiting": row.awaiting_id}
-            )
         adapter = mode_adapter(row.mode)
         before = adapter.state_from_json(row.state)
-        seat = _awaited_seat(row)
-        assert seat is not None and row.seed is not None
+        seat = _acting_seat(row, player, adapter, before, action)
+        assert row.seed is not None
         turn = row.turn
         try:
             state, events = adapter.apply(before, seat, action, rng_for(row.seed, turn))

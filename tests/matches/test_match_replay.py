@@ -1,6 +1,6 @@
-"""For every registered mode: a whole game played over the API (random legal actions, some turns timed
-out where the mode has deadlines) replays from the stored seed, settings and actions to exactly the
-stored final state."""
+"""For every registered mode: a whole game played over the API (random legal actions, some sent out of
+turn where the mode allows it, some turns timed out where the mode has deadlines) replays from the
+stored seed, settings and actions to exactly the stored final state."""
 
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ SMALL_SETTINGS = {"cell_capture": {"width": 5, "height": 5},
                   "labyrinth_roguelike": {"seed": 3, "width": 3, "height": 3, "floors": 1}}
 MAX_STEPS = 3000
 TIMEOUT_EVERY = 3
+OUT_OF_TURN_EVERY = 5  # a player who is not awaited sends what the mode lets them (e.g. a timer call)
 #: modes whose turns wait as long as it takes (the roguelike: its player comes back to it)
 WITHOUT_DEADLINES = {"labyrinth_roguelike"}
 
@@ -65,10 +66,15 @@ def _play_to_the_end(mode: str, seed: int) -> Match:
                 clock.move_to(datetime.fromisoformat(deadline.replace("Z", "+00:00")) + timedelta(seconds=1))
                 clients[people[0].pk].get(url(match_id))
                 continue
-            view = clients[match.awaiting_id].get(url(match_id)).json()
+            actor = match.awaiting_id
+            if step % OUT_OF_TURN_EVERY == OUT_OF_TURN_EVERY - 1 and len(people) > 1:
+                actor = chooser.choice([p.pk for p in people if p.pk != match.awaiting_id])
+            view = clients[actor].get(url(match_id)).json()
             assert "allowed_actions" in view, view
+            if not view["allowed_actions"]:  # nothing to send out of turn (most modes, most of the time)
+                continue
             action = chooser.choice(view["allowed_actions"])
-            reply = clients[match.awaiting_id].post(
+            reply = clients[actor].post(
                 url(match_id, "actions/"), {"turn": view["turn"], "action": action}, format="json"
             )
             assert reply.status_code == 200, reply.json()
@@ -93,3 +99,5 @@ def test_the_replay_reproduces_the_final_state(mode: str, seed: int) -> None:
     assert adapter.state_to_json(final) == match.state == body["final_state"]
     assert [s["turn"] for s in body["actions"]] == list(range(1, match.turn))
     assert any(s["timeout"] for s in body["actions"]) == (mode not in WITHOUT_DEADLINES)
+    called = any(s["action"] == {"type": "timer"} for s in body["actions"])  # sent out of turn
+    assert called == (mode == "labyrinth_paper")
