@@ -130,6 +130,10 @@ class CellCaptureMode(ModeAdapter):
     def view(self, state: Game, seat: int) -> JSON:
         return self.full_view(state)
 
+    def may_reveal(self, settings: Mapping[str, Any], state: Game) -> bool:
+        """Nothing is hidden: the board is the whole game."""
+        return True
+
     def full_view(self, state: Game) -> JSON:
         """Cell capture hides nothing: the board with seats and colours, the round, who is out."""
         return {

@@ -9,7 +9,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from backend.admin import ReadOnlyAdmin, SingletonAdmin
 from darkness.drawing import maze_svg
-from darkness.models import DarknessRun, DarknessSettings, GuildMaze
+from darkness.models import DarknessRun, DarknessSettings, GuildMaze, SetAsideWeapon
 
 
 @admin.register(DarknessSettings)
@@ -47,9 +47,14 @@ class GuildMazeAdmin(ReadOnlyAdmin):
 @admin.register(DarknessRun)
 class DarknessRunAdmin(ReadOnlyAdmin):
     list_display = ["run", "maze", "row", "col", "torch_left", "torch_length", "bearer"]
-    fields = ["run_link", "maze", "drawing", "row", "col", "torch_left", "torch_length", "bearer", "path",
-              "entered"]
+    fields = ["run_link", "maze", "drawing", "row", "col", "torch_left", "torch_length", "bearer", "set_aside",
+              "path", "entered"]
     readonly_fields = fields
+
+    @admin.display(description="weapons set aside (given back when their owner's run ends)")
+    def set_aside(self, obj: DarknessRun) -> str:
+        kept = SetAsideWeapon.objects.filter(run_id=obj.run_id).select_related("item_kind", "player")
+        return ", ".join(f"{row.item_kind} (item {row.item_id}) of {row.player}" for row in kept) or "-"
 
     @admin.display(description="run")
     def run_link(self, obj: DarknessRun) -> SafeString:

@@ -17,6 +17,12 @@ class DarknessHooks(RunKindHooks):
 
     boss_completes_run = True  # the heart's boss ends the labyrinth
 
+    def seat_check(self, *, run: Run, player: Player) -> None:
+        services.darkness_seat_check(run=run, player=player)  # the host's guild only
+
+    def unseated(self, *, run: Run, members: list[RunMember]) -> list[RunMember]:
+        return services.darkness_unseated(run=run, members=members)  # who left the guild stays outside
+
     def start(self, *, run: Run, members: list[RunMember]) -> Run | None:
         return services.darkness_run_start(run=run, members=members)
 
@@ -26,7 +32,10 @@ class DarknessHooks(RunKindHooks):
     def escape_check(self, *, run: Run) -> None:
         services.darkness_escape_check(run=run)
 
-    def member_died(self, *, run: Run) -> None:
+    def member_leaving(self, *, run: Run, member: RunMember) -> None:
+        services.torch_take_back(run=run, member=member)  # never among their losses
+
+    def member_left(self, *, run: Run) -> None:
         services.torch_pass(run=run)  # the torch passes down the formation
 
     def run_ending(self, *, run: Run) -> None:

@@ -24,9 +24,13 @@ class DarknessStarted(LogEntry):
 class TorchTaken(LogEntry):
     kind: ClassVar[str] = "torch_taken"
     player: int | None
+    set_aside: int | None = None  # the inventory item the bearer set aside to free a weapon slot
 
     def describe(self, names: Names) -> str:
-        return f"{who(self.player, names)} carries the torch"
+        if self.player is None:
+            return "Nobody can carry the torch: it burns unborne"
+        aside = f", setting weapon #{self.set_aside} aside" if self.set_aside else ""
+        return f"{who(self.player, names)} carries the torch{aside}"
 
 
 @register
@@ -68,3 +72,15 @@ class Moved(LogEntry):
 
     def describe(self, names: Names) -> str:
         return f"The party moves {self.direction}: {self.outcome} (torch -{self.burn}, {self.torch} left)"
+
+
+@register
+@dataclass(frozen=True)
+class TurnedAway(LogEntry):
+    """Members of the lobby who were no longer of its guild when the run started: they stayed outside."""
+
+    kind: ClassVar[str] = "turned_away"
+    players: list[int]
+
+    def describe(self, names: Names) -> str:
+        return f"{who(self.players, names)} no longer belong to the guild and stay outside"

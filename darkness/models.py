@@ -146,3 +146,20 @@ class DarknessRun(models.Model):
     @property
     def position(self) -> Pos:
         return (self.row, self.col)
+
+
+class SetAsideWeapon(models.Model):
+    """A weapon its owner set aside to carry the torch (docs/darkness.md): kept outside the labyrinth,
+    out of every carry limit, and given back (as the same inventory item) when the owner's run ends."""
+
+    run = models.ForeignKey("dungeons.Run", on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey("players.Player", on_delete=models.CASCADE, related_name="+")
+    item_id = models.BigIntegerField(unique=True, help_text="The inventory item's id, kept when it comes back.")
+    item_kind = models.ForeignKey("players.ItemKind", on_delete=models.PROTECT, related_name="+")
+    equipped = models.BooleanField()
+    acquired_in_run = models.ForeignKey("dungeons.Run", null=True, blank=True, on_delete=models.SET_NULL,
+                                        related_name="+", help_text="As the inventory item had it.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.item_kind} of {self.player_id}, set aside in run {self.run_id}"

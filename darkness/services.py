@@ -25,8 +25,16 @@ from backend.sql import rows_update
 from combat.engine.state import to_jsonable
 from combat.models import CombatSettings
 from darkness.layout import new_maze_fields
-from darkness.log_entries import DarknessStarted, EnteredAgain, Moved, TorchOut, TorchRelit, TorchTaken
-from darkness.models import DarknessRun, DarknessSettings, GuildMaze
+from darkness.log_entries import (
+    DarknessStarted,
+    EnteredAgain,
+    Moved,
+    TorchOut,
+    TorchRelit,
+    TorchTaken,
+    TurnedAway,
+)
+from darkness.models import DarknessRun, DarknessSettings, GuildMaze, SetAsideWeapon
 from dungeons import run_rules
 from dungeons.run_log import NpcJoined, Rested
 from dungeons.models import (
@@ -42,15 +50,17 @@ from dungeons.models import (
 from dungeons.runs.core import check_step, lock_run, log, require_status, run_member, run_party, run_rules_get
 from dungeons.runs.endings import die, end_if_party_gone
 from dungeons.runs.rooms import enter_room
-from guilds.models import Guild
+from guilds.models import Guild, Membership
 from guilds.services import guild_person_runs_record
 from labyrinth.engine.darkness import GuildMaze as MazeLayout
 from labyrinth.engine.darkness import MoveOutcome, Pos, RoomWeights, move, room_content
 from labyrinth.engine.grid import Direction
 from npcs.selectors import guild_npc_kinds_unrescued
 from npcs.services import warlock_buffs_claim_party
+from players.inventory import WEAPON_LIMIT, WEAPON_SLOT_CATEGORIES
 from players.models import InventoryItem, ItemCategory, ItemKind, Player
-from players.services import inventory_add
+from players.selectors import inventory_list
+from players.services import inventory_add, player_lock
 
 #: An ordinary room's drawn content -> the room kind the run services play.
 CONTENT_KINDS = {"enemy": RoomKind.ENEMY, "trap": RoomKind.TRAP, "treasure": RoomKind.TREASURE,
@@ -86,6 +96,11 @@ def _learn(maze: GuildMaze, rooms: list[int]) -> None:
 
 
 # --- the torch ----------------------------------------------------------------------------------
+# A darkness run has a bearer from its start to its end (seed 004: one player carries the torch all
+# the way). The first in formation takes it at the start; when the bearer dies or flees, the next
+# member inside in formation takes it at once. A bearer whose weapon slots are full sets their second
+# weapon aside (SetAsideWeapon) for as long as they are in the run. The torch never leaves its bearer
+# while the run is on (players.services refuses to drop or unequip it, NPCs serve nobody in a run).
 
 
 def _torch_kind() -> ItemKind | None:
@@ -97,47 +112,146 @@ def _torch_items(run: Run) -> QuerySet[InventoryItem]:
     return InventoryItem.objects.filter(acquired_in_run=run, item_kind__category=ItemCategory.TORCH)
 
 
-def _torch_give(run: Run, dark: DarknessRun, members: list[RunMember], after: int) -> None:
-    """The torch goes to the first member in formation after position ``after`` (wrapping round) who
-    has a free weapon slot; nobody able to carry it leaves it unborne (it still burns). Sets
-    ``dark.bearer`` (the caller saves ``dark``)."""
+def _set_aside_second_weapon(run: Run, player_id: int) -> int | None:
+    """Free a weapon slot of the player: their second weapon (one not in hand, else the later of the two
+    in hand, which a battle begins with the first) leaves the inventory and is kept until it is given
+    back (``_give_back``); returns its id. None: nothing fills a weapon slot."""
+    player = player_lock(player_id)
+    slots = [item for item in inventory_list(player=player)
+             if item.item_kind.category in WEAPON_SLOT_CATEGORIES]
+    if not slots:
+        return None
+    item = ([i for i in slots if not i.equipped] or slots)[-1]
+    SetAsideWeapon.objects.create(run=run, player_id=player_id, item_id=item.pk, item_kind_id=item.item_kind_id,
+                                  equipped=item.equipped, acquired_in_run_id=item.acquired_in_run_id)
+    kept = item.pk
+    item.delete()
+    return kept
+
+
+def _give_back(run: Run, player_id: int | None = None) -> None:
+    """The weapons set aside in the run (by ``player_id``, or by anyone) come back to their owners, as the
+    same inventory items; the carry limits are not applied (the slot was theirs)."""
+    kept = SetAsideWeapon.objects.filter(run=run, **({} if player_id is None else {"player_id": player_id}))
+    rows = list(kept)
+    if rows:
+        for owner in sorted({row.player_id for row in rows}):
+            player_lock(owner)  # an inventory write holds its player's lock (players/services.py)
+        InventoryItem.objects.bulk_create([
+            InventoryItem(pk=row.item_id, player_id=row.player_id, item_kind_id=row.item_kind_id,
+                          equipped=row.equipped, acquired_in_run_id=row.acquired_in_run_id) for row in rows])
+        SetAsideWeapon.objects.filter(pk__in=[row.pk for row in rows]).delete()
+
+
+def _torch_add(run: Run, member: RunMember, kind: ItemKind, *, passed: bool) -> int | None:
+    """Put the torch in ``member``'s hand, setting their second weapon aside first if their weapon slots
+    are full; returns the id of the item set aside. A refusal of the carry rules is raised as it is."""
+    try:
+        inventory_add(player=member.player, item_kind=kind, equip=True, acquired_in_run_id=run.pk,
+                      over_capacity=passed)
+        return None
+    except RuleViolation as exc:
+        if exc.code != WEAPON_LIMIT:
+            raise
+    set_aside = _set_aside_second_weapon(run, member.player_id)
+    inventory_add(player=member.player, item_kind=kind, equip=True, acquired_in_run_id=run.pk,
+                  over_capacity=passed)
+    return set_aside
+
+
+def _torch_bear(run: Run, dark: DarknessRun, member: RunMember, *, passed: bool) -> None:
+    """``member`` takes the torch (``_torch_add``). At the start a load too heavy for it refuses the start
+    (409 ``torch_bearer_cannot_carry``); a torch passed on cannot be refused, so it is carried whatever
+    the load weighs. Sets ``dark.bearer`` (the caller saves ``dark``)."""
     kind = _torch_kind()
-    ordered = sorted(members, key=lambda m: (m.position <= after, m.position))
-    dark.bearer = None
-    for member in ordered:
-        if kind is None:
-            dark.bearer = member.player
-            break
-        try:
-            inventory_add(player=member.player, item_kind=kind, equip=True, acquired_in_run_id=run.pk)
-        except RuleViolation:
-            continue
-        dark.bearer = member.player
-        break
-    log(run, TorchTaken(player=dark.bearer_id))
+    try:
+        set_aside = None if kind is None else _torch_add(run, member, kind, passed=passed)
+    except RuleViolation as exc:
+        if passed:  # only a designer's limits (no weapon slot at all) can refuse it: it burns unborne
+            dark.bearer = None
+            log(run, TorchTaken(player=None))
+            return
+        raise RuleViolation("torch_bearer_cannot_carry", "The first in formation carries the torch, but "
+                            "cannot: lighten their load or put another member first.",
+                            {"player": member.player_id, "reason": exc.code, **exc.details}) from exc
+    dark.bearer = member.player
+    log(run, TorchTaken(player=member.player_id, set_aside=set_aside))
+
+
+def torch_take_back(*, run: Run, member: RunMember) -> None:
+    """A member is leaving the run (dying or escaping; their player locked), before the death or escape
+    rules take their share: the labyrinth takes its torch back, so it is never among what they lose, and
+    their weapon set aside comes back, to share the fate of what they carry."""
+    _torch_items(run).filter(player_id=member.player_id).delete()
+    _give_back(run, member.player_id)
 
 
 def torch_pass(*, run: Run) -> None:
-    """A member died (dungeons.runs.endings.die): if they bore the torch, the next in formation takes it."""
+    """A member died or escaped: if they bore the torch, the next member inside after them in formation
+    (wrapping round) takes it at once."""
     dark = DarknessRun.objects.filter(run=run).select_related("bearer").first()
     if dark is None or dark.bearer_id is None:
         return
     party = run_party(run, MemberStatus.IN_DUNGEON)
     if any(m.player_id == dark.bearer_id for m in party):
         return
-    old = (RunMember.objects.filter(run=run, player_id=dark.bearer_id)
-           .values_list("position", flat=True).first())
-    _torch_items(run).delete()
     if party:
-        _torch_give(run, dark, party, -1 if old is None else old)
+        old = (RunMember.objects.filter(run=run, player_id=dark.bearer_id)
+               .values_list("position", flat=True).first())
+        after = -1 if old is None else old
+        _torch_bear(run, dark, min(party, key=lambda m: (m.position <= after, m.position)), passed=True)
     else:
         dark.bearer = None
     dark.save(update_fields=["bearer"])
 
 
 def torch_put_out(*, run: Run) -> None:
-    """The run ends for the party (completion, escape): the labyrinth's torch stays in the labyrinth."""
+    """The run ends for the party (completion, escape): the labyrinth's torch stays in the labyrinth, and
+    every weapon set aside comes back."""
     _torch_items(run).delete()
+    _give_back(run)
+
+
+# --- the lobby: the guild's own ------------------------------------------------------------------
+
+
+def _current_guild_id(player_id: int) -> int | None:
+    return (Membership.objects.filter(player_id=player_id, left_at__isnull=True)
+            .values_list("guild_id", flat=True).first())
+
+
+def darkness_seat_check(*, run: Run, player: Player) -> None:
+    """Called by run_open and run_join: a darkness lobby belongs to its host's guild, recorded in
+    ``run.guild`` when it is opened, and only that guild's members take a seat (409 not_guild_member),
+    so nobody from outside can sit in it and block its start."""
+    guild_id = _current_guild_id(player.pk)
+    if run.pk is None:  # the host opens it
+        if guild_id is None:
+            raise RuleViolation("not_guild_member", "The Labyrinth of Darkness is a guild's own maze: join a "
+                                "guild to enter one.")
+        run.guild_id = guild_id
+        return
+    # A lobby opened before lobbies recorded their guild belongs to its host's guild.
+    lobby_guild = run.guild_id if run.guild_id is not None else _current_guild_id(run.host_id)
+    if guild_id is None or guild_id != lobby_guild:
+        raise RuleViolation("not_guild_member", "Only members of the lobby's guild take a seat in its "
+                            "Labyrinth of Darkness.", {"guild": lobby_guild})
+
+
+def darkness_unseated(*, run: Run, members: list[RunMember]) -> list[RunMember]:
+    """Called by run_start: the members no longer of the lobby's guild (they left it, were kicked, or it
+    was disbanded since they sat down) stay outside and the run starts without them, so a lobby cannot
+    be blocked that way either; a host no longer of it is refused (they may leave the lobby)."""
+    lobby_guild = run.guild_id
+    if lobby_guild is None:  # opened before lobbies recorded their guild: its host's
+        lobby_guild = next(m.current_guild_id for m in members if m.player_id == run.host_id)
+    outsiders = [m for m in members if lobby_guild is None or m.current_guild_id != lobby_guild]
+    if any(m.player_id == run.host_id for m in outsiders):
+        raise RuleViolation("not_guild_member", "You are no longer a member of this lobby's guild: leave the "
+                            "lobby (the next member becomes its host).", {"guild": lobby_guild})
+    if outsiders:
+        log(run, TurnedAway(players=[m.player_id for m in outsiders]))
+    return outsiders
 
 
 # --- starting a run -----------------------------------------------------------------------------
@@ -194,7 +308,7 @@ def darkness_run_start(*, run: Run, members: list[RunMember]) -> Run:
                        torch_length=settings.torch_length, torch_left=settings.torch_length,
                        path=[], entered=[])
     log(run, DarknessStarted(party=[m.player_id for m in members], rank=rank, maze=maze.pk))
-    _torch_give(run, dark, members, -1)
+    _torch_bear(run, dark, members[0], passed=False)  # the party chose its bearer by the formation
     _enter(run, dark, layout, entrance, members, combat_settings)
     _learn(maze, [layout.index(entrance)])
     return run
@@ -301,9 +415,6 @@ def darkness_move(*, player: Player, run_id: int, step: int, direction: str) -> 
     if result.outcome is MoveOutcome.WALL:
         raise RuleViolation("wall", "A wall stands that way.", {"row": dark.row, "col": dark.col,
                                                                  "direction": heading.value})
-    if dark.bearer_id is not None and all(m.player_id != dark.bearer_id for m in party):
-        torch_pass(run=run)  # the bearer fled from battle: the next one in formation takes the torch
-        dark.refresh_from_db(fields=["bearer"])
     run.step += 1
     dark.torch_left = max(0, dark.torch_left - result.burn)
     log(run, Moved(direction=heading.value, outcome=result.outcome.value, burn=result.burn,

@@ -27,6 +27,16 @@ class RunKindHooks:
     #: True: beating a boss completes the run at once (not only the last room's boss)
     boss_completes_run: bool = False
 
+    def seat_check(self, *, run: Run, player: Player) -> None:
+        """``run_open`` (the lobby not saved yet, ``run.pk`` None: the host's seat) and ``run_join``:
+        raise to refuse the player a seat. May set fields of a lobby being opened."""
+
+    def unseated(self, *, run: Run, members: list[RunMember]) -> list[RunMember]:
+        """``run_start`` (host checked), before the party's choices are checked: the members of the lobby
+        who may no longer go in. They are sent out of the lobby (as if they had left) and the run
+        starts without them; raise to refuse the start instead."""
+        return []
+
     def start(self, *, run: Run, members: list[RunMember]) -> Run | None:
         """``run_start`` (host checked, weapons chosen): start the run here and return it, or None
         for the ordinary start (generate a dungeon and enter its first room)."""
@@ -38,8 +48,12 @@ class RunKindHooks:
     def escape_check(self, *, run: Run) -> None:
         """``run_escape``, before the ordinary room check: raise to refuse, or tidy up before leaving."""
 
-    def member_died(self, *, run: Run) -> None:
-        """A member of the run died (after the death is recorded)."""
+    def member_leaving(self, *, run: Run, member: RunMember) -> None:
+        """A member is leaving the run (dying, fleeing, escaping with the party), their player row locked,
+        before the death or escape rules take their share of what they carry."""
+
+    def member_left(self, *, run: Run) -> None:
+        """A member of the run died or escaped (after it is recorded)."""
 
     def run_ending(self, *, run: Run) -> None:
         """The run is about to end for the party (completed, escaped or failed)."""

@@ -176,8 +176,8 @@ class LabyrinthMapDesignAdmin(MapDesignAdmin):
     SAVED_ONLY = ("Check and drawing", "Origin")
     list_display = ("name", "size", "field_count", "special_count", "passes", "is_active", "updated_at")
     list_filter = ("is_active", "field_count")
-    readonly_fields = ("check_result", "drawing", "size", "field_count", "special_count", "seed",
-                       "generator_version", "generator_settings", "created_at", "updated_at")
+    readonly_fields = ("check_result", "drawing", "size", "field_count", "cell_count", "special_count",
+                       "seed", "generator_version", "generator_settings", "created_at", "updated_at")
     fieldsets = (
         (None, {"fields": ("name", "is_active", "text")}),
         ("Check and drawing", {"fields": ("check_result", "drawing")}),
@@ -186,8 +186,8 @@ class LabyrinthMapDesignAdmin(MapDesignAdmin):
             "fields": (("generate_rows", "generate_cols", "generate_seed"),
                        *[f"gen_{name}" for name in GENERATOR_FIELDS]),
         }),
-        ("Origin", {"fields": ("size", "field_count", "special_count", "seed", "generator_version",
-                               "generator_settings", "created_at", "updated_at")}),
+        ("Origin", {"fields": ("size", "field_count", "cell_count", "special_count", "seed",
+                               "generator_version", "generator_settings", "created_at", "updated_at")}),
     )
 
     @admin.display(description="size (field 0)")

@@ -1,7 +1,8 @@
 """The hosted match mode `labyrinth_console`: seed 003's game (labyrinth/engine/console.py) on matches.
 
-Settings: ``map`` (the id of a designer map that passes check) or, with ``map`` null, a map of
-``rows`` x ``cols`` generated from the match seed; ``max_turns`` (null: none, the seed's rule)
+Settings: ``map`` (the id of a designer map that passes check; one deactivated before the start
+gives a generated map instead) or, with ``map`` null, a map of ``rows`` x ``cols`` generated from
+the match seed; ``max_turns`` (null: none, the seed's rule)
 ends a game nobody has won after that many spent turns, as a draw; ``start_positions`` "random"
 draws the hidden starts, "chosen" lets each player first send ``{"start": [row, col]}`` in secret.
 Seats play in an order drawn at the start; one player alone plays the seed's single-player game
@@ -9,7 +10,8 @@ Seats play in an order drawn at the start; one player alone plays the seed's sin
 ``{"command": "W"}``, ``{"command": "X D"}``, ``{"command": "E"}``, ``{"command": "?"}`` (any
 case). Every answer of the game master is a private event of the seat it is for. The state holds
 the map text and the lobby's settings freeze the admin's generator settings, so the replay
-(seed, settings, actions, final state) reproduces the game. See docs/labyrinth.md.
+(seed, settings, actions, final state) reproduces the game; a designer map still in the pool is
+never revealed (``may_reveal``). See docs/labyrinth.md.
 """
 from __future__ import annotations
 
@@ -75,7 +77,8 @@ class LabyrinthConsoleMode(ModeAdapter):
     def validate_settings(self, settings: Mapping[str, Any]) -> JSON:
         """The complete settings. ``generator`` is always the admin's generator settings of the moment
         (a given one, e.g. in stored defaults, is replaced), frozen into the lobby so the seed and the
-        settings replay the same map whatever designers change later."""
+        settings replay the same map whatever designers change later; with a designer map too, for the
+        generated map that replaces it if it is deactivated before the start."""
         unknown = sorted(set(settings) - {*self.default_settings(), "generator"})
         if unknown:
             raise ActionRefused("unknown_setting", "Settings are map, rows, cols, max_turns and "
@@ -101,7 +104,6 @@ class LabyrinthConsoleMode(ModeAdapter):
                 raise ActionRefused("unknown_map", "map is a map id or null.", kind="input",
                                     details={"map": map_id})
             _designer_map(map_id)
-            return {**complete, "generator": None}
         return {**complete, "generator": _generator_settings()}
 
     # -- the game --
@@ -109,10 +111,13 @@ class LabyrinthConsoleMode(ModeAdapter):
     def create(self, *, settings: Mapping[str, Any], seats: int, rng: random.Random) -> JSON:
         order = list(range(seats))
         rng.shuffle(order)
-        if settings["map"] is not None:
-            m = _designer_map(settings["map"])
-        else:
-            generator = GeneratorSettings(**settings["generator"])
+        try:  # a designer map is read at the start (the lobby's public settings hold only its id)
+            m = None if settings["map"] is None else _designer_map(settings["map"])
+        except ActionRefused:
+            m = None  # deactivated since the lobby opened: a generated map instead, as the paper mode does
+        if m is None:
+            # Lobbies opened before the generator was frozen with designer maps too have none.
+            generator = GeneratorSettings(**(settings["generator"] or {}))
             m = generate_map(settings["rows"], settings["cols"], rng, generator)
         state = {"map": format_map(m), "order": order, "max_turns": settings["max_turns"], "draw": False,
                  "starts": [], "game": None}
@@ -255,6 +260,13 @@ class LabyrinthConsoleMode(ModeAdapter):
         if winner is not None:
             return Outcome((state["order"][winner],))
         return Outcome((), {"reason": "turn_limit"}) if state["draw"] else None
+
+    def may_reveal(self, settings: Mapping[str, Any], state: JSON) -> bool:
+        """A map generated from the match's own seed, or a designer map no longer in the pool (lobbies
+        name designer maps by id, so while it is active every later game on it would be transparent)."""
+        from labyrinth.models import LabyrinthMapDesign
+
+        return not LabyrinthMapDesign.in_pool(settings.get("map"))
 
     def picture(self, state: JSON) -> str:
         """The map with every player's cells tinted: bodies, and spirits in their dreams."""

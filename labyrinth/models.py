@@ -29,10 +29,16 @@ from labyrinth.engine.paper import (
     parse_paper_map,
     validate_paper_map,
 )
+from labyrinth.engine.paper.generator import MAX_SIDE as PAPER_LOBBY_MAX_SIDE
+from labyrinth.mode import MAX_SIDE as CONSOLE_LOBBY_MAX_SIDE
 
 _DEFAULTS = GeneratorSettings()
 GENERATOR_FIELDS = tuple(f.name for f in dataclasses.fields(GeneratorSettings))
-MAX_GENERATED_SIDE = 200
+# Designer maps are no larger than what a lobby may ask the mode to generate: every request of a
+# match reads its map, so a larger one would cost its players more than any game they can open.
+MAX_GENERATED_SIDE = CONSOLE_LOBBY_MAX_SIDE
+#: a seed 003 map's cells over all its fields: a full field 0 and as many again for the dream fields
+MAX_CONSOLE_CELLS = 2 * CONSOLE_LOBBY_MAX_SIDE * CONSOLE_LOBBY_MAX_SIDE
 
 
 class LabyrinthGeneratorSettings(SingletonSettings):
@@ -108,12 +114,18 @@ class MapDesign(models.Model):
                                                             "passes its checks).")
     rows = models.PositiveIntegerField(editable=False, default=0, help_text="Of field 0 in a seed 003 map.")
     cols = models.PositiveIntegerField(editable=False, default=0, help_text="Of field 0 in a seed 003 map.")
+    cell_count = models.PositiveIntegerField(editable=False, default=0,
+                                             help_text="Cells of the map (of all fields in a seed 003 map).")
     seed = models.BigIntegerField(null=True, blank=True, editable=False, help_text="When generated.")
     generator_version = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     objects = MapDesignQuerySet.as_manager()
+
+    #: the largest map the hosted game lets a lobby generate: a designer map may be no larger
+    MAX_SIDE: int
+    MAX_CELLS: int
 
     class Meta:
         abstract = True
@@ -137,13 +149,33 @@ class MapDesign(models.Model):
         raise NotImplementedError
 
     def activation_problem(self) -> str | None:
-        """Why the derived findings keep the map inactive, or None when it may be active."""
+        """Why the derived findings keep the map inactive (too large for a lobby, or failing the
+        checks), or None when it may be active."""
+        if self.rows > self.MAX_SIDE or self.cols > self.MAX_SIDE or self.cell_count > self.MAX_CELLS:
+            return (f"the map is larger than a lobby may ask for ({self.size_rule()}): keep it inactive "
+                    "until it is cut down")
+        return self.check_problem()
+
+    @classmethod
+    def size_rule(cls) -> str:
+        return f"at most {cls.MAX_SIDE} x {cls.MAX_SIDE}"
+
+    def check_problem(self) -> str | None:
+        """Why the map's checks keep it inactive, or None when it passes them."""
         raise NotImplementedError
+
+    @classmethod
+    def in_pool(cls, design_id: int | None) -> bool:
+        """Whether a lobby may still name this design: its hidden content must stay hidden until then."""
+        return design_id is not None and cls.objects.active().filter(pk=design_id).exists()
 
 
 class LabyrinthMapDesign(MapDesign):
     """A map in seed 003's text format: the list shows the size of field 0, the fields, the special
     cells and the check's unreachable cells."""
+
+    MAX_SIDE = CONSOLE_LOBBY_MAX_SIDE
+    MAX_CELLS = MAX_CONSOLE_CELLS
 
     text = models.TextField(help_text="Seed 003's format: 'R C', the rows and wall lines, then the legend.")
     field_count = models.PositiveSmallIntegerField(editable=False, default=1)
@@ -158,6 +190,11 @@ class LabyrinthMapDesign(MapDesign):
         constraints = [
             models.CheckConstraint(condition=~models.Q(is_active=True, unreachable_count__gt=0),
                                    name="labyrinth_active_maps_pass_check"),
+            models.CheckConstraint(
+                condition=models.Q(is_active=False) | models.Q(
+                    rows__lte=CONSOLE_LOBBY_MAX_SIDE, cols__lte=CONSOLE_LOBBY_MAX_SIDE,
+                    cell_count__lte=MAX_CONSOLE_CELLS),
+                name="labyrinth_active_maps_fit_a_lobby"),
         ]
 
     @property
@@ -168,7 +205,12 @@ class LabyrinthMapDesign(MapDesign):
         """The parsed map (the text was valid when saved)."""
         return parse_map(self.text)
 
-    def activation_problem(self) -> str | None:
+    @classmethod
+    def size_rule(cls) -> str:
+        return (f"field 0 at most {cls.MAX_SIDE} x {cls.MAX_SIDE}, all fields together at most "
+                f"{cls.MAX_CELLS} cells")
+
+    def check_problem(self) -> str | None:
         if not self.unreachable:
             return None
         return (f"the map fails the check ({len(self.unreachable)} cells cannot reach an exit): keep it "
@@ -180,6 +222,7 @@ class LabyrinthMapDesign(MapDesign):
         except MapFormatError as error:
             raise ValidationError({"text": format_error(self.text, error)}) from error
         self.rows, self.cols = m.fields[0].rows, m.fields[0].cols
+        self.cell_count = sum(f.rows * f.cols for f in m.fields)
         self.field_count = len(m.fields)
         self.special_count = len(m.specials())
         self.unreachable = [list(cell) for cell in unreachable_cells(m)]
@@ -212,12 +255,14 @@ class PaperMapDesign(MapDesign):
     validated for one variant: the list shows the size and the validator's errors and warnings
     (each: rule, cells, message); a map with errors cannot be active."""
 
+    MAX_SIDE = PAPER_LOBBY_MAX_SIDE
+    MAX_CELLS = PAPER_LOBBY_MAX_SIDE * PAPER_LOBBY_MAX_SIDE
+
     text = models.TextField(help_text="The paper map format: 'map R C', the picture, then holes, treasures "
                                       "and items (docs/paper-labyrinth-maps.md).")
     variant = models.CharField(max_length=10, choices=PAPER_VARIANTS, default="classic",
                                help_text="The variant the map is validated for (quantum needs an open exit, "
                                          "classic forbids exits next to sources; rivers move differently).")
-    cell_count = models.PositiveIntegerField(editable=False, default=0)
     errors = models.JSONField(editable=False, default=list, blank=True,
                               help_text="The broken map rules: {rule, cells, message}.")
     error_count = models.PositiveIntegerField(editable=False, default=0)
@@ -231,6 +276,10 @@ class PaperMapDesign(MapDesign):
         constraints = [
             models.CheckConstraint(condition=~models.Q(is_active=True, error_count__gt=0),
                                    name="labyrinth_active_paper_maps_are_valid"),
+            models.CheckConstraint(
+                condition=models.Q(is_active=False) | models.Q(
+                    rows__lte=PAPER_LOBBY_MAX_SIDE, cols__lte=PAPER_LOBBY_MAX_SIDE),
+                name="labyrinth_active_paper_maps_fit_a_lobby"),
         ]
 
     @property
@@ -241,7 +290,7 @@ class PaperMapDesign(MapDesign):
         """The parsed map (the text was readable when saved)."""
         return parse_paper_map(self.text)
 
-    def activation_problem(self) -> str | None:
+    def check_problem(self) -> str | None:
         if not self.errors:
             return None
         return (f"the map breaks {len(self.errors)} map rule(s) of the {self.variant} game: keep it inactive "

@@ -459,8 +459,16 @@ class PaperLabyrinthMode(ModeAdapter):
         return Outcome(winners, {"paper": details})
 
     def full_view(self, state: JSON) -> JSON:
-        """After the end everything is shown, as the paper game master shows the map (the starts too)."""
+        """After the end everything is shown, as the paper game master shows the map (the starts too),
+        when ``may_reveal`` allows it."""
         return dict(state)
+
+    def may_reveal(self, settings: Mapping[str, Any], state: JSON) -> bool:
+        """A generated map (from the match's own seed), or a designer map no longer in the pool: while
+        lobbies may still name it, showing it would make every later game on it transparent."""
+        from labyrinth.models import PaperMapDesign
+
+        return not PaperMapDesign.in_pool(settings.get("map"))
 
     def picture(self, state: JSON) -> str:
         """The map as it is now (walls blown, exits opened, items moved), every secret shown (admin only)."""

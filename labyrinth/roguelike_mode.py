@@ -8,7 +8,10 @@ the engine's JSON (``{"type": "go", "direction": "UP"}``, ``{"type": "take", "it
 refuse a 409 with the engine's code (``wall``, ``no_arrows``, ``no_cement``, ...).
 
 The world comes from ``settings.seed`` when given (the same seed gives the same labyrinth: the
-seed's daily challenge), otherwise from a number drawn from the match's creation rng.
+seed's daily challenge), otherwise from a number drawn from the match's creation rng. A chosen seed
+is public (lobby settings) and the engine is open, so its world is built from an HMAC of the seed
+under the server's key (``chosen_world_seed``): the same on this server, not computable elsewhere,
+and never revealed after the end (anyone may play that seed again). A drawn world may be.
 The game waits for its player as long as it takes (no deadline) and ``leave/`` keeps it (the
 seed: leaving and coming back goes on from the same place); opening a lobby of this mode ends
 the player's active one (the seed's ``/new_game``).
@@ -18,6 +21,9 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+from django.conf import settings as django_settings
+from django.utils.crypto import salted_hmac
 
 from labyrinth.engine.roguelike import (
     ActionFormatError,
@@ -45,6 +51,17 @@ ONLY_PLAYER = frozenset({PLAYER})
 #: are the mode's defaults, edited by designers in the admin
 LOBBY_SETTINGS = frozenset({"seed", "width", "height", "floors", "dragon_count", "archer_count",
                             "portal_count", "mine_count", "hospital_count", "arsenal_count"})
+#: the HMAC's purpose: a key derived for this use only, never the bare SECRET_KEY
+WORLD_KEY_SALT = "deepdelve.labyrinth_roguelike.chosen_world_seed"
+
+
+def chosen_world_seed(seed: int) -> int:
+    """The world seed (0..SEED_LIMIT) of a lobby's chosen ``seed``: an HMAC-SHA256 of it under
+    ``ROGUELIKE_SEED_KEY`` (by default a key derived from SECRET_KEY), so a public seed names a world
+    that only this server can build."""
+    key = django_settings.ROGUELIKE_SEED_KEY or django_settings.SECRET_KEY
+    digest = salted_hmac(WORLD_KEY_SALT, str(seed), secret=key, algorithm="sha256").digest()
+    return int.from_bytes(digest[:8], "big") % (SEED_LIMIT + 1)
 
 
 class RoguelikeMode(ModeAdapter):
@@ -68,7 +85,7 @@ class RoguelikeMode(ModeAdapter):
 
     def create(self, *, settings: Mapping[str, Any], seats: int, rng: random.Random) -> Game:
         parsed = settings_from_json(settings)
-        world_seed = parsed.seed if parsed.seed is not None else rng.randrange(SEED_LIMIT)
+        world_seed = rng.randrange(SEED_LIMIT) if parsed.seed is None else chosen_world_seed(parsed.seed)
         return generate(parsed, world_seed)
 
     def turn_order(self, state: Game) -> tuple[int, ...]:
@@ -107,6 +124,10 @@ class RoguelikeMode(ModeAdapter):
 
     def view(self, state: Game, seat: int) -> JSON:
         return view(state)
+
+    def may_reveal(self, settings: Mapping[str, Any], state: Game) -> bool:
+        """A world drawn for this match only; never a chosen seed's, which others may still play."""
+        return settings.get("seed") is None
 
     def outcome(self, state: Game) -> Outcome | None:
         if state.won:

@@ -181,8 +181,20 @@ class ModeAdapter(ABC):
         """
 
     def full_view(self, state: Any) -> JSON:
-        """Everything (for the admin and finished matches); by default the state's JSON."""
+        """Everything (for the admin, and the ``revealed`` part of a finished match's view when
+        ``may_reveal`` allows it); by default the state's JSON."""
         return self.state_to_json(state)
+
+    def may_reveal(self, settings: Mapping[str, Any], state: Any) -> bool:
+        """Whether the hidden content of this finished game may be shown to its players: the view's
+        ``revealed`` (``full_view``), the replay's seed, final state and the other seats' actions.
+
+        No by default, so a mode reveals nothing it has not thought about. A mode says yes only when
+        what it would reveal lets nobody see into a game still to be played: a map drawn from the
+        match's own secret seed may be shown, a designer map other lobbies may still name may not.
+        Asked on every read of a finished match, whatever ended it.
+        """
+        return False
 
     def picture(self, state: Any) -> str:
         """An SVG picture of the board or map for the admin ("" when the mode has none)."""

@@ -82,10 +82,12 @@ def match_payload(match: Match, player: Player, *, since: int) -> dict[str, Any]
     if match.state is not None:
         state = adapter.state_from_json(match.state)
         order = [by_seat[s] for s in adapter.turn_order(state)]
-        if match.is_over:
-            view = adapter.full_view(state)
-        elif seat is not None:
+        if seat is not None:
+            # After the end a seat keeps its own view (what it knew); the hidden rest comes under
+            # ``revealed`` only when the mode says nothing still in play would leak (may_reveal).
             view = adapter.view(state, seat)
+            if match.is_over and adapter.may_reveal(match.settings, state):
+                view = {**view, "revealed": adapter.full_view(state)}
         if seat is not None and mine is not None and may_act(match, mine):
             allowed = adapter.legal_actions(state, seat)
     deadline = turn_deadline(MATCH_TURNS, match)
@@ -132,22 +134,32 @@ def match_for_reader(*, match_id: int, player: Player) -> Match:
 
 
 def match_replay(*, match_id: int, player: Player) -> dict[str, Any]:
-    """Seed, settings, seats and every step of a finished match: enough to replay it exactly."""
+    """Seed, settings, seats and every step of a finished match: enough to replay it exactly.
+
+    Unless the mode lets the game's hidden content be revealed (``ModeAdapter.may_reveal``): then the
+    replay is ``withheld``: no seed, no final state, and only the caller's own actions (another seat's
+    start cell or path would show a designer map still in play), each other step by turn and seat.
+    """
     match = Match.objects.filter(pk=match_id).first()
-    seat = None if match is None else MatchSeat.objects.filter(match=match, player=player).first()
-    if match is None or seat is None or seat.seat is None:
+    mine = None if match is None else MatchSeat.objects.filter(match=match, player=player).first()
+    if match is None or mine is None or mine.seat is None:
         raise NotFound("match_not_found", "No such match.", {"match": match_id})
     if match.status not in (MatchStatus.FINISHED, MatchStatus.ABANDONED):
         raise RuleViolation(
             "match_not_over", "The replay is available after the end.", {"status": match.status}
         )
+    adapter = mode_adapter(match.mode)
+    withheld = match.state is None or not adapter.may_reveal(
+        match.settings, adapter.state_from_json(match.state)
+    )
     steps = (
         MatchAction.objects.filter(match=match).order_by("turn").values("turn", "seat", "player_id", "action")
     )
     return {
         "id": match.pk,
         "mode": match.mode,
-        "seed": match.seed,
+        "withheld": withheld,
+        "seed": None if withheld else match.seed,
         "settings": match.settings,
         "seats": [
             {"seat": seat, "player": player_id}
@@ -160,11 +172,11 @@ def match_replay(*, match_id: int, player: Player) -> dict[str, Any]:
                 "turn": s["turn"],
                 "seat": s["seat"],
                 "player": s["player_id"],
-                "action": s["action"],
+                "action": None if withheld and s["seat"] != mine.seat else s["action"],
                 "timeout": s["action"] is None,
             }
             for s in steps
         ],
         "result": match.result,
-        "final_state": match.state,
+        "final_state": None if withheld else match.state,
     }

@@ -101,7 +101,9 @@ class MatchOutput(serializers.Serializer):
         allow_null=True, help_text="When the awaited turn times out; null: nobody awaited, or no deadline."
     )
     view = serializers.DictField(
-        allow_null=True, help_text="The game as the caller may know it (mode-specific)."
+        allow_null=True,
+        help_text="The game as the caller may know it (mode-specific); after the end the same, plus "
+        "`revealed` (everything) when the mode may show it.",
     )
     allowed_actions = serializers.ListField(
         child=serializers.DictField(),
@@ -133,7 +135,9 @@ class ReplayStepOutput(serializers.Serializer):
     turn = serializers.IntegerField()
     seat = serializers.IntegerField()
     player = serializers.IntegerField()
-    action = serializers.DictField(allow_null=True, help_text="Null for a timeout.")
+    action = serializers.DictField(
+        allow_null=True, help_text="Null for a timeout, and for another seat's action in a withheld replay."
+    )
     timeout = serializers.BooleanField()
 
 
@@ -145,9 +149,13 @@ class ReplaySeatOutput(serializers.Serializer):
 class MatchReplayOutput(serializers.Serializer):
     id = serializers.IntegerField()
     mode = serializers.CharField()
-    seed = serializers.IntegerField()
+    withheld = serializers.BooleanField(
+        help_text="True while the game's hidden content is still in play (a designer map in the pool, "
+        "a chosen roguelike seed): no seed, no final state, only the caller's own actions."
+    )
+    seed = serializers.IntegerField(allow_null=True)
     settings = serializers.DictField()
     seats = ReplaySeatOutput(many=True)
     actions = ReplayStepOutput(many=True)
     result = serializers.DictField(allow_null=True)
-    final_state = serializers.DictField()
+    final_state = serializers.DictField(allow_null=True)

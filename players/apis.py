@@ -104,7 +104,8 @@ class InventoryApi(PlayerApi):
 
 
 class InventoryItemApi(PlayerApi):
-    @extend_schema(request=None, responses={204: None, **errors(401, 404)}, summary="Drop a carried item")
+    @extend_schema(request=None, responses={204: None, **errors(401, 404, 409)},
+                   summary="Drop a carried item (not the labyrinth's torch while its run is on)")
     def delete(self, request: Request, item_id: int) -> Response:
         services.inventory_remove(player=self.player, item_id=item_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -119,7 +120,7 @@ class InventoryEquipApi(PlayerApi):
 
 
 class InventoryUnequipApi(PlayerApi):
-    @extend_schema(request=None, responses={200: InventoryItemOutput, **errors(401, 404)},
+    @extend_schema(request=None, responses={200: InventoryItemOutput, **errors(401, 404, 409)},
                    summary="Take off armor or put a weapon away (it stays carried)")
     def post(self, request: Request, item_id: int) -> Response:
         item = services.inventory_unequip(player=self.player, item_id=item_id)

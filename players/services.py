@@ -9,7 +9,7 @@ from django.db import IntegrityError, transaction
 from backend.errors import InvalidInput, NotFound, RuleViolation
 from backend.names import clean_name, name_key
 from players import inventory, selectors
-from players.models import InventoryItem, ItemKind, Player, PlayerSettings
+from players.models import InventoryItem, ItemCategory, ItemKind, Player, PlayerSettings
 
 
 @transaction.atomic
@@ -89,14 +89,25 @@ def _check_equip(player: Player, item: InventoryItem, others: list[InventoryItem
         raise _refuse(violation, item.item_kind)
 
 
+def _check_not_run_torch(item: InventoryItem) -> None:
+    """The Labyrinth of Darkness's torch (a torch acquired in a run) stays in its bearer's hand until
+    that run ends, when the labyrinth takes it back (docs/darkness.md)."""
+    if (item.item_kind.category == ItemCategory.TORCH and item.acquired_in_run_id is not None
+            and InventoryItem.objects.filter(pk=item.pk, acquired_in_run__ended_at__isnull=True).exists()):
+        raise RuleViolation("torch_in_use", "The labyrinth's torch stays in its bearer's hand until the run "
+                            "ends.", {"item": item.pk, "run": item.acquired_in_run_id})
+
+
 @transaction.atomic
 def inventory_add(*, player: Player, item_kind: ItemKind, equip: bool = False,
-                  acquired_in_run_id: int | None = None) -> InventoryItem:
+                  acquired_in_run_id: int | None = None, over_capacity: bool = False) -> InventoryItem:
     """Give the player one item, if every carry limit allows it: the one way items enter an inventory.
 
     Shops and dungeon pickups call this inside their own transaction; a refusal (409 naming the
     limit, with ``limit`` and ``current`` in the details) rolls their whole operation back, so the
     item stays where it was and no money moves. ``equip`` also equips a weapon, torch or armor.
+    ``over_capacity``: the weight limit is not applied (every slot rule is), only for what a player
+    cannot refuse: the labyrinth's torch passed on to them when its bearer falls.
     """
     player = player_lock(player.pk)
     items = selectors.inventory_list(player=player)
@@ -104,7 +115,8 @@ def inventory_add(*, player: Player, item_kind: ItemKind, equip: bool = False,
                                   weight=item_kind.weight)
     violation = inventory.pickup_violation(carried=selectors.carried(items), candidate=candidate,
                                            limits=selectors.carry_limits(player=player))
-    if violation is not None:
+    # Weight is the last rule checked, so a weight refusal means every slot rule held.
+    if violation is not None and not (over_capacity and violation.code == inventory.WEIGHT_LIMIT):
         raise _refuse(violation, item_kind)
     item = InventoryItem(player=player, item_kind=item_kind, acquired_in_run_id=acquired_in_run_id)
     if equip:
@@ -116,9 +128,11 @@ def inventory_add(*, player: Player, item_kind: ItemKind, equip: bool = False,
 
 @transaction.atomic
 def inventory_remove(*, player: Player, item_id: int) -> None:
-    """Drop (or use up) one carried item; another player's item is a 404."""
+    """Drop (or use up) one carried item; another player's item is a 404; the labyrinth's torch stays
+    (409 ``torch_in_use``)."""
     player = player_lock(player.pk)
     item, _ = _locked_item(player, item_id)
+    _check_not_run_torch(item)
     item.delete()
 
 
@@ -137,10 +151,12 @@ def inventory_equip(*, player: Player, item_id: int) -> InventoryItem:
 
 @transaction.atomic
 def inventory_unequip(*, player: Player, item_id: int) -> InventoryItem:
-    """Take off armor or put a weapon away; it stays carried and still counts against the limits."""
+    """Take off armor or put a weapon away; it stays carried and still counts against the limits. The
+    labyrinth's torch stays in hand (409 ``torch_in_use``)."""
     player = player_lock(player.pk)
     item, _ = _locked_item(player, item_id)
     if item.equipped:
+        _check_not_run_torch(item)
         item.equipped = False
         item.save(update_fields=["equipped"])
     return item

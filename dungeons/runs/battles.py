@@ -167,8 +167,10 @@ def battle_begin(run: Run, party: list[RunMember], *, is_boss: bool, settings: C
     seed = run_rules.room_rng(run.seed, run.floor, run.room, "battle").randrange(MAX_SEED)
     battle, result = battle_create(run_id=run.pk, floor=run.floor, room=run.room, setup=setup, seed=seed,
                                    enemy_kinds=slugs)
-    _carry(run, battle, result.state, result.events, members={m.player_id: m for m in party}, save=False)
+    # Logged before the first turns' consequences: a member the enemies kill before anyone could act
+    # dies in this battle, so their ``died`` comes after its ``battle`` entry.
     log(run, BattleBegun(battle=battle.pk, enemies=[e.name for e in enemies]))
+    _carry(run, battle, result.state, result.events, members={m.player_id: m for m in party}, save=False)
     return battle
 
 

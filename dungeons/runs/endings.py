@@ -19,7 +19,9 @@ from players.services import player_lock
 
 def die(run: Run, member: RunMember) -> None:
     """Out of the run; Charon respawns the player for a tenth of their money and this run's items."""
+    hooks = run_kind_hooks(run.kind)
     player = player_lock(member.player_id)
+    hooks.member_leaving(run=run, member=member)  # e.g. the labyrinth takes its torch back
     fee = run_rules.charon_fee(money=player.money, rules=run_rules_get())
     lost, _ = InventoryItem.objects.filter(player=player, acquired_in_run=run).delete()
     Player.objects.filter(pk=player.pk).update(money=F("money") - fee)
@@ -27,12 +29,14 @@ def die(run: Run, member: RunMember) -> None:
     member.money_lost, member.items_lost = fee, lost
     member.save(update_fields=["status", "active", "hp", "money_lost", "items_lost"])
     log(run, Died(player=member.player_id, charon_fee=fee, items_lost=lost))
-    run_kind_hooks(run.kind).member_died(run=run)
+    hooks.member_left(run=run)  # e.g. the torch passes on
 
 
 def escape(run: Run, member: RunMember, *, purpose: str) -> None:
     """Out of the run alive, losing the loss fraction of everything carried (seeded choice)."""
+    hooks = run_kind_hooks(run.kind)
     player = player_lock(member.player_id)
+    hooks.member_leaving(run=run, member=member)
     percent = run_rules.escape_loss_percent(luck=player.luck, attentiveness=player.attentiveness,
                                             rules=run_rules_get())
     carried = list(InventoryItem.objects.filter(player=player).order_by("pk").values_list("pk", flat=True))
@@ -42,6 +46,7 @@ def escape(run: Run, member: RunMember, *, purpose: str) -> None:
     member.status, member.active, member.items_lost = MemberStatus.ESCAPED, False, len(lost)
     member.save(update_fields=["status", "active", "items_lost"])
     log(run, MemberEscaped(player=member.player_id, loss_percent=percent, items_lost=len(lost)))
+    hooks.member_left(run=run)
 
 
 def end_if_party_gone(run: Run, members: Iterable[RunMember] | None = None) -> None:
@@ -68,11 +73,12 @@ def complete(run: Run, party: list[RunMember]) -> None:
     """The last boss fell: the members inside keep everything, count a completed dungeon, and an NPC
     with the party is rescued for its guild."""
     # The rescue writes the guild row before any player row is touched here, the guild services'
-    # order (guild, then player), so a completion never deadlocks with a kick or a leave.
-    run_kind_hooks(run.kind).run_ending(run=run)
+    # order (guild, then player), so a completion never deadlocks with a kick or a leave; the kind's
+    # end comes after it, as it may give items back (darkness: the weapons set aside).
     rescued = run.has_npc and run.guild_id is not None
     if rescued:
         npc_rescue(guild_id=run.guild_id, kind=run.npc_kind, run_id=run.pk)
+    run_kind_hooks(run.kind).run_ending(run=run)
     for member in party:
         member.status, member.active = MemberStatus.FINISHED, False
     rows_update(party, ["status", "active"])

@@ -48,7 +48,9 @@ def run_open(*, player: Player, kind: str) -> Run:
     """Open a lobby of ``kind`` (ordinary or frenzy) with the player as host and first member."""
     if kind not in (DungeonKind.ORDINARY, DungeonKind.FRENZY, DungeonKind.DARKNESS):
         raise InvalidInput("invalid_kind", "Runs are ordinary, frenzy or darkness.", {"kind": kind})
-    run = Run.objects.create(kind=kind, host=player, seed=dungeon_services.new_seed())
+    run = Run(kind=kind, host=player, seed=dungeon_services.new_seed())
+    run_kind_hooks(kind).seat_check(run=run, player=player)  # e.g. a darkness lobby is its host's guild's
+    run.save(force_insert=True)
     _join(run, player, 0)
     return run
 
@@ -63,6 +65,7 @@ def run_join(*, player: Player, run_id: int) -> Run:
     members = run_party(run, MemberStatus.JOINED)
     if any(m.player_id == player.pk for m in members):
         raise RuleViolation("already_in_party", "You are already in this party.", {"run": run.pk})
+    run_kind_hooks(run.kind).seat_check(run=run, player=player)
     limit = run_rules_get().max_party_size
     if len(members) >= limit:
         raise RuleViolation("party_full", "The party is full.", {"run": run.pk, "limit": limit})
@@ -79,15 +82,20 @@ def _reorder(members: list[RunMember]) -> None:
     rows_update(moved, ["position"])
 
 
+def _unseat(run: Run, member: RunMember) -> None:
+    """The member is out of the lobby: the starting weapon goes back to the junk dealer."""
+    InventoryItem.objects.filter(player_id=member.player_id, acquired_in_run=run).delete()
+    member.status, member.active, member.weapon_choice = MemberStatus.LEFT, False, WeaponChoice.PENDING
+    member.save(update_fields=["status", "active", "weapon_choice"])
+
+
 @transaction.atomic
 def run_leave(*, player: Player, run_id: int) -> Run:
     """Leave a lobby: the starting weapon goes back to the junk dealer; the last one out cancels it."""
     run = lock_run(run_id)
     member = run_member(run, player, MemberStatus.JOINED)
     require_status(run, RunStatus.LOBBY)
-    InventoryItem.objects.filter(player=player, acquired_in_run=run).delete()
-    member.status, member.active, member.weapon_choice = MemberStatus.LEFT, False, WeaponChoice.PENDING
-    member.save(update_fields=["status", "active", "weapon_choice"])
+    _unseat(run, member)
     rest = run_party(run, MemberStatus.JOINED)
     _reorder(rest)
     if not rest:
@@ -216,6 +224,12 @@ def run_start(*, player: Player, run_id: int) -> RunStarted:
     require_status(run, RunStatus.LOBBY)
     if run.host_id != player.pk:
         raise NotAllowed("not_host", "Only the host starts the run.")
+    outsiders = run_kind_hooks(run.kind).unseated(run=run, members=members)  # e.g. left the lobby's guild
+    if outsiders:
+        for member in outsiders:
+            _unseat(run, member)
+        members = [m for m in members if m not in outsiders]
+        _reorder(members)
     pending = [m.player_id for m in members if m.weapon_choice == WeaponChoice.PENDING]
     if pending:
         raise RuleViolation("weapon_choice_pending", "Every member takes or refuses a starting weapon first.",

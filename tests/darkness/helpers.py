@@ -5,6 +5,8 @@ from typing import Any
 
 from darkness.models import DarknessSettings, GuildMaze
 from guilds.models import Guild
+from players.models import Player
+from tests.dungeons.run_helpers import run_settings
 
 API = "/api/v1"
 
@@ -28,6 +30,15 @@ def only(content: str, **more: Any) -> DarknessSettings:
                "treasure_weight": 0.0, "empty_weight": 0.0}
     weights[f"{content}_weight"] = 1.0
     return darkness_settings(**weights, **more)
+
+
+def deadly_trap(victim: Player, survivor: Player) -> None:
+    """Every ordinary room holds a trap that kills ``victim`` (no attentiveness) and spares ``survivor``."""
+    only("trap")
+    Player.objects.filter(pk=victim.pk).update(attentiveness=0)
+    Player.objects.filter(pk=survivor.pk).update(attentiveness=10)
+    run_settings(trap_damage_base=60, trap_damage_per_floor=0, trap_mitigation_per_attentiveness=0.1,
+                 trap_mitigation_max=0.9, trap_effect_chance=0.0)
 
 
 def install_maze(guild: Guild, text: str = CORRIDOR, *, entrance: tuple[int, int] = (0, 0),

@@ -7,7 +7,9 @@ import pytest
 from django.test import Client
 
 from darkness.drawing import CELL, MARGIN
-from darkness.models import DarknessRun, DarknessSettings, GuildMaze
+from darkness.models import DarknessRun, DarknessSettings, GuildMaze, SetAsideWeapon
+from players.models import ItemKind
+from players.services import inventory_add
 from tests.darkness.helpers import install_maze, only
 from tests.dungeons.run_helpers import Party, guild_party, lobby
 
@@ -49,6 +51,19 @@ def test_the_darkness_run_page_draws_its_path(admin_client: Client) -> None:
               [(0, 0), (0, 1), (1, 1), (1, 0)]]
     assert points == centre
     assert admin_client.get("/admin/darkness/darknessrun/").status_code == 200
+
+
+def test_the_darkness_run_page_names_the_weapons_set_aside(admin_client: Client) -> None:
+    only("empty")
+    players, guild = guild_party(1)
+    install_maze(guild)
+    for kind in ItemKind.objects.filter(category="weapon").order_by("pk")[:2]:
+        inventory_add(player=players[0], item_kind=kind, equip=True)
+    run = lobby(players, kind="darkness")
+    assert Party(players).post(players[0], f"runs/{run.pk}/start/").status_code == 200
+    kept = SetAsideWeapon.objects.get()
+    page = admin_client.get(f"/admin/darkness/darknessrun/{DarknessRun.objects.get().pk}/change/")
+    assert f"{kept.item_kind} (item {kept.item_id}) of {players[0]}" in page.content.decode()
 
 
 def test_the_settings_open_as_one_row_and_refuse_an_impossible_maze(admin_client: Client) -> None:

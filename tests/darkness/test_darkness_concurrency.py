@@ -1,5 +1,5 @@
-"""Darkness moves under real concurrent requests on PostgreSQL: one move per step, and parties of one
-guild moving at the same moment both add to what the guild knows."""
+"""Darkness runs under real concurrent requests on PostgreSQL: one move per step, parties of one guild
+moving at the same moment both add to what the guild knows, and a lobby's seats go to its guild only."""
 from __future__ import annotations
 
 from collections import Counter
@@ -8,11 +8,12 @@ from functools import partial
 import pytest
 
 from darkness.models import DarknessRun, GuildMaze
-from dungeons.models import Run
+from dungeons.models import MemberStatus, Run, RunMember
 from dungeons.runs.lobby import run_start
 from tests.darkness.helpers import API, install_maze, only
 from tests.dungeons.concurrency import all_at_once, live_url_fixture, request, token  # noqa: F401 (fixture)
-from tests.dungeons.run_helpers import guild_party, lobby
+from tests.dungeons.run_helpers import guild_party, lobby, run_settings
+from tests.factories import PlayerFactory, make_guild
 
 pytestmark = pytest.mark.postgres
 
@@ -62,3 +63,24 @@ def test_two_parties_of_one_guild_moving_at_once_both_add_to_its_knowledge(live_
 
     assert [r.status for r in replies] == [200, 200], replies
     assert GuildMaze.objects.get(guild=guild).visited == [0, 1, 2]
+
+
+def test_concurrent_joins_seat_only_the_guilds_members_up_to_the_party_limit(live_url) -> None:
+    # given: a darkness lobby of a guild, four seats; six more of its members, six players of other
+    # guilds or of none
+    run_settings(max_party_size=4)
+    players, guild = guild_party(7)
+    run = lobby(players[:1], kind="darkness")
+    outsiders = [make_guild().leader for _ in range(3)] + [PlayerFactory() for _ in range(3)]
+
+    # when: all twelve ask for a seat at once
+    replies = all_at_once([partial(request, "POST", f"{live_url}{API}/runs/{run.pk}/join/", token(p))
+                           for p in [*players[1:], *outsiders]])
+
+    # then: three members sat down and three found it full; every outsider was refused
+    members, others = replies[:6], replies[6:]
+    assert Counter((r.status, r.code) for r in members) == {(200, None): 3, (409, "party_full"): 3}, members
+    assert {(r.status, r.code) for r in others} == {(409, "not_guild_member")}, others
+    seated = RunMember.objects.filter(run=run, status=MemberStatus.JOINED)
+    assert sorted(seated.values_list("position", flat=True)) == [0, 1, 2, 3]
+    assert set(seated.values_list("player_id", flat=True)) <= {p.pk for p in players}

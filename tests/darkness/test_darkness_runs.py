@@ -8,7 +8,7 @@ from dungeons.models import MemberStatus, Run, RunMember, RunStatus
 from guilds.models import PersonRunDay
 from npcs.models import GuildNpc
 from players.models import InventoryItem, Player
-from tests.darkness.helpers import API, CORRIDOR_PATH, install_maze, only
+from tests.darkness.helpers import API, CORRIDOR_PATH, deadly_trap, install_maze, only
 from tests.dungeons.run_helpers import (
     Party,
     assert_error,
@@ -180,11 +180,7 @@ def test_all_dead_in_a_trap_fails_the_run(corridor) -> None:
 
 def test_the_torch_passes_to_the_next_member_when_its_bearer_dies(corridor) -> None:
     players, _, party = corridor
-    only("trap")
-    Player.objects.filter(pk=players[0].pk).update(attentiveness=0)
-    Player.objects.filter(pk=players[1].pk).update(attentiveness=10)
-    run_settings(trap_damage_base=60, trap_damage_per_floor=0, trap_mitigation_per_attentiveness=0.1,
-                 trap_mitigation_max=0.9, trap_effect_chance=0.0)
+    deadly_trap(players[0], players[1])
     run = start(players, party)
     run = walk(party, players[1], run, ["RIGHT"])
     assert run["status"] == "active"
@@ -224,16 +220,17 @@ def test_a_battle_must_be_over_before_moving_on(corridor) -> None:
 
 
 def test_a_party_from_two_guilds_or_none_cannot_enter(corridor) -> None:
+    # A member of another guild cannot even sit in the lobby, nor a guildless player open one (issue 24:
+    # both used to sit down and only the start refused, 409 darkness_needs_one_guild, blocking the lobby).
     players, _, party = corridor
     stranger = PlayerFactory()
     make_guild(leader=stranger)
-    run = lobby([players[0], stranger], kind="darkness")
-    assert_error(Party([players[0], stranger]).post(players[0], f"runs/{run.pk}/start/"), 409,
-                 "darkness_needs_one_guild")
+    run = lobby([players[0]], kind="darkness")
+    assert_error(Party([stranger]).post(stranger, f"runs/{run.pk}/join/"), 409, "not_guild_member")
+    assert party.post(players[0], f"runs/{run.pk}/start/").json()["members"][0]["player"] == players[0].pk
     loner = PlayerFactory()
-    run = lobby([loner], kind="darkness")
-    assert_error(Party([loner]).post(loner, f"runs/{run.pk}/start/"), 409, "darkness_needs_one_guild")
-    assert Run.objects.get(pk=run.pk).status == RunStatus.LOBBY
+    assert_error(Party([loner]).post(loner, "runs/", {"kind": "darkness"}), 409, "not_guild_member")
+    assert Run.objects.get(pk=run.pk).status == RunStatus.ACTIVE
 
 
 def test_bad_input_on_the_move_route(corridor) -> None:
@@ -266,7 +263,9 @@ def test_an_ordinary_run_does_not_move_by_direction(corridor) -> None:
                  "not_darkness")
 
 
-def test_a_member_with_full_weapon_slots_passes_the_torch_on(corridor) -> None:
+def test_a_member_with_full_weapon_slots_sets_a_weapon_aside_to_bear_the_torch(corridor) -> None:
+    # Issue 24: the first in formation bears it, a weapon set aside; before, they were skipped (and with
+    # every member's slots full, nobody bore it). tests/darkness/test_darkness_torch.py has the rest.
     from players.models import ItemKind
     from players.services import inventory_add
 
@@ -275,8 +274,9 @@ def test_a_member_with_full_weapon_slots_passes_the_torch_on(corridor) -> None:
     for _ in range(2):
         inventory_add(player=players[0], item_kind=sword)
     run = start(players, party)
-    assert run["darkness"]["torch"]["bearer"] == players[1].pk
-    assert not torches(players[0]) and len(torches(players[1])) == 1
+    assert run["darkness"]["torch"]["bearer"] == players[0].pk
+    assert len(torches(players[0])) == 1 and not torches(players[1])
+    assert InventoryItem.objects.filter(player=players[0], item_kind=sword).count() == 1
 
 
 def test_the_last_unit_into_a_camp_relights_instead_of_losing_the_party(corridor) -> None:
@@ -288,7 +288,8 @@ def test_the_last_unit_into_a_camp_relights_instead_of_losing_the_party(corridor
     assert run["darkness"]["torch"]["left"] == 4
 
 
-def test_a_bearer_who_flees_hands_the_torch_on_at_the_next_move(corridor, monkeypatch) -> None:
+def test_a_bearer_who_flees_hands_the_torch_on_at_once(corridor, monkeypatch) -> None:
+    # Issue 24: at once, so the run always has a bearer inside; before, at the party's next move.
     from tests.dungeons.run_helpers import first_attack, fix_seed
 
     players, _, party = corridor
@@ -306,6 +307,8 @@ def test_a_bearer_who_flees_hands_the_torch_on_at_the_next_move(corridor, monkey
     run = party.run(run["id"], who=players[1])
     assert final["outcome"] == "victory", (final["outcome"], run["members"], run["log"][-6:])
     assert [m["status"] for m in run["members"]] == ["escaped", "in_dungeon"]
+    assert run["darkness"]["torch"]["bearer"] == players[1].pk
+    assert not torches(players[0]) and len(torches(players[1])) == 1
     run = walk(party, players[1], run, ["LEFT"])
     assert run["darkness"]["torch"]["bearer"] == players[1].pk
     assert not torches(players[0]) and len(torches(players[1])) == 1

@@ -1,4 +1,5 @@
-"""The run log's typed entries: each writes the documented JSON and is read back as itself (issue 13)."""
+"""The run log's typed entries: each writes the documented JSON and is read back as itself (issue 13);
+and the order entries are written in (issue 24)."""
 from __future__ import annotations
 
 import dataclasses
@@ -9,7 +10,20 @@ import pytest
 
 import darkness.log_entries  # noqa: F401 - registers the darkness entries, as the app does at start
 from dungeons import run_log
+from dungeons.models import RunStatus
 from dungeons.run_log import ENTRY_TYPES, LogEntry, describe_json, entry_from_json
+from dungeons.runs.lobby import run_start
+from tests.dungeons.run_helpers import (
+    bestiary,
+    combat_settings,
+    fix_seed,
+    lobby,
+    log_kinds,
+    rooms_are,
+    seed_where,
+    small_dungeons,
+)
+from tests.factories import PlayerFactory
 
 SAMPLES: list[LogEntry] = [
     run_log.Started(party=[1, 2], rank=1.5, completed=3.0),
@@ -38,6 +52,7 @@ SAMPLES: list[LogEntry] = [
     darkness.log_entries.EnteredAgain(),
     darkness.log_entries.TorchOut(),
     darkness.log_entries.Moved(direction="UP", outcome="moved", burn=1, torch=11),
+    darkness.log_entries.TurnedAway(players=[2]),
 ]
 
 
@@ -71,3 +86,41 @@ def test_an_unknown_kind_or_shape_falls_back_to_its_fields() -> None:
     assert entry_from_json({"kind": "portal", "colour": "blue"}) is None
     assert entry_from_json({"kind": "died", "player": 1}) is None  # a known kind missing fields
     assert describe_json({"kind": "died", "player": 1}, {}) == "died: player=1"
+
+
+def _nth_layout(rooms: list[str], n: int):
+    """A predicate for ``seed_where``: the (n+1)-th dungeon whose one floor is exactly ``rooms``."""
+    matches = 0
+
+    def predicate(dungeon) -> bool:
+        nonlocal matches
+        if not rooms_are(*rooms)(dungeon):
+            return False
+        matches += 1
+        return matches > n
+
+    return predicate
+
+
+@pytest.mark.django_db
+def test_a_member_killed_before_anyone_acts_dies_after_the_battle_entry(monkeypatch) -> None:
+    # given: a rat that never misses and kills in one bite, in the first room of a solo run
+    rooms = ["enemy", "trap", "treasure", "rest", "boss"]
+    small_dungeons(rooms=len(rooms))
+    bestiary(enemy_hp=200, enemy_damage=1000)
+    combat_settings(base_miss_chance=0.0, min_miss_chance=0.0)
+    # when: runs start until one whose rat acts before the player (the turn order is the seed's)
+    for attempt in range(40):
+        player = PlayerFactory()
+        fix_seed(monkeypatch, seed_where(_nth_layout(rooms, attempt), players=[player]))
+        run = lobby([player])
+        run_start(player=player, run_id=run.pk)
+        run.refresh_from_db()
+        if run.status == RunStatus.FAILED:
+            break
+    else:
+        raise AssertionError("no seed lets the rat act first")
+    # then: the log tells the battle, then the death it brought, then the battle's end
+    assert log_kinds(run) == ["started", "entered", "battle", "died", "battle_over", "failed"]
+    battle = run.log[2]["battle"]
+    assert run.log[4]["battle"] == battle and run.log[3]["player"] == player.pk

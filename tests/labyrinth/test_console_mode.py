@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 import time_machine
 
-from labyrinth.engine import DIRECTIONS, Direction, StepOutcome, parse_map, step
+from labyrinth.engine import DIRECTIONS, Direction, StepOutcome, parse_map, step, unreachable_cells
 from labyrinth.engine.console import ConsoleGame, game_from_dict
 from matches.models import Match, MatchAction, MatchStatus
 from matches.modes import get_mode, rng_for
@@ -103,7 +103,7 @@ def test_one_player_alone_plays_a_whole_game_to_the_exit() -> None:
     assert [e["kind"] for e in answers[-1]["events"]][-2:] == ["won", "match_over"]
     end = read(player, match_id)
     assert end["status"] == "finished" and end["allowed_actions"] == []
-    assert end["view"]["map"] == match.state["map"]
+    assert end["view"]["revealed"]["map"] == match.state["map"]  # a generated map is shown after the end
 
 
 def test_a_lone_player_is_never_timed_out() -> None:
@@ -135,7 +135,8 @@ def test_two_players_play_a_generated_labyrinth_to_a_win() -> None:
     assert [e["kind"] for e in last["events"]][-2:] == ["won", "match_over"]
     for reader in people:
         body = read(reader, match.pk)
-        assert body["status"] == "finished" and body["view"]["map"] == match.state["map"]
+        assert body["status"] == "finished" and body["view"]["revealed"]["map"] == match.state["map"]
+        assert body["view"]["field"] == {"rows": 5, "cols": 6}  # the seat's own view keeps its shape
 
 
 def test_each_player_hears_only_their_own_answers_and_sees_only_public_facts_of_the_other() -> None:
@@ -252,6 +253,29 @@ def test_a_designer_map_is_played_as_uploaded_and_an_inactive_one_is_refused() -
     assert match.status == MatchStatus.FINISHED and len(match.result["winners"]) == 1
     reply = api_client(people[0]).post(MATCHES, {"mode": MODE, "settings": {"map": draft.pk}}, format="json")
     assert reply.status_code == 400 and reply.json()["error"]["code"] == "unknown_map"
+
+
+def test_a_designer_map_deactivated_before_the_start_gives_a_generated_map() -> None:
+    from labyrinth.models import LabyrinthMapDesign
+
+    # given: a lobby on a designer map, which a designer takes out of the pool before the start
+    corridor = LabyrinthMapDesign.objects.create(name="corridor", text="1 5\n. . . . E\nE Exit(RIGHT)\n")
+    host, guest = PlayerFactory(), PlayerFactory()
+    settings = {"map": corridor.pk, "rows": 4, "cols": 5}
+    lobby = api_client(host).post(MATCHES, {"mode": MODE, "settings": settings}, format="json").json()["id"]
+    assert api_client(guest).post(url(lobby, "join/")).status_code == 200
+    LabyrinthMapDesign.objects.filter(pk=corridor.pk).update(is_active=False)
+    # when
+    reply = api_client(host).post(url(lobby, "start/"))
+    # then: the match starts on a map of rows x cols generated from its seed, as the paper mode does
+    assert reply.status_code == 200 and reply.json()["status"] == "active"
+    match = Match.objects.get(pk=lobby)
+    generated = parse_map(match.state["map"])
+    assert (generated.fields[0].rows, generated.fields[0].cols) == (4, 5)
+    assert unreachable_cells(generated) == []
+    adapter = get_mode(MODE)
+    assert adapter is not None
+    assert adapter.create(settings=match.settings, seats=2, rng=rng_for(match.seed, 0)) == match.state
 
 
 def test_a_turn_limit_ends_a_game_nobody_won_as_a_draw() -> None:

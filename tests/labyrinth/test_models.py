@@ -66,8 +66,8 @@ def test_generated_designs_record_seed_version_and_settings():
 
 
 def test_generation_refuses_sizes_outside_the_admin_limits():
-    with pytest.raises(ValueError, match="between 2 and 200"):
-        LabyrinthMapDesign.generated(name="big", rows=201, cols=5, seed=1, settings=GeneratorSettings())
+    with pytest.raises(ValueError, match="between 2 and 50"):
+        LabyrinthMapDesign.generated(name="big", rows=51, cols=5, seed=1, settings=GeneratorSettings())
 
 
 def test_generator_settings_refuse_rates_over_one():

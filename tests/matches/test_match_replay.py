@@ -20,11 +20,12 @@ from tests.matches.helpers import MATCHES, url
 
 pytestmark = pytest.mark.django_db
 
-# Small boards keep a random game short; other modes play with their defaults. The roguelike, which
-# no deadline ends, plays a fixed small world that random play is known to end (its play draws nothing).
+# Small boards keep a random game short; other modes play with their defaults.
 SMALL_SETTINGS = {"cell_capture": {"width": 5, "height": 5},
                   "labyrinth_console": {"rows": 3, "cols": 3, "max_turns": 40},
-                  "labyrinth_roguelike": {"seed": 3, "width": 3, "height": 3, "floors": 1}}
+                  "labyrinth_roguelike": {"width": 3, "height": 3, "floors": 1}}
+#: a game no deadline ends (the roguelike) and random play has not ended by then is ended by a new game
+NEW_GAME_AFTER = 300
 MAX_STEPS = 3000
 TIMEOUT_EVERY = 3
 OUT_OF_TURN_EVERY = 5  # a player who is not awaited sends what the mode lets them (e.g. a timer call)
@@ -59,6 +60,10 @@ def _play_to_the_end(mode: str, seed: int) -> Match:
             match = Match.objects.get(pk=match_id)
             if match.is_over:
                 return match
+            if step == NEW_GAME_AFTER and adapter.new_game_ends_old:  # the seed's /new_game ends it
+                new = clients[people[0].pk].post(MATCHES, {"mode": mode, "settings": {}}, format="json")
+                assert new.status_code == 201, new.json()
+                continue
             deadline = None
             if step % TIMEOUT_EVERY == TIMEOUT_EVERY - 1:
                 deadline = clients[people[0].pk].get(url(match_id)).json()["deadline"]

@@ -85,6 +85,9 @@ class SecretRaceMode(ModeAdapter):
     def view(self, state: JSON, seat: int) -> JSON:
         return {"my_score": state["scores"][seat], "target": state["target"]}
 
+    def may_reveal(self, settings: Mapping[str, Any], state: JSON) -> bool:
+        return True  # its secrets (the picks) belong to the match alone
+
     def outcome(self, state: JSON) -> Outcome | None:
         return None if state["winner"] is None else Outcome((state["winner"],))
 

@@ -34,6 +34,7 @@ from labyrinth.engine.paper.movement import (
 )
 from labyrinth.engine.paper.movement import step as movement_step
 from labyrinth.engine.paper.requests import (
+    Action,
     Condition,
     Conditional,
     Cycle,
@@ -309,6 +310,7 @@ class _Turn:
         self.changed = False
         self.skipped = False
         self.arrived = False
+        self.refilled = False
         self.fallen: set[int] = set()
         self.wounded_self = False
         self.start = self.p.pos
@@ -466,8 +468,18 @@ class _Turn:
         if self.can_carry_ammo(p):
             p.bullets = max(p.bullets, CARRY_MAX)
         p.grenades = max(p.grenades, CARRY_MAX)
+        self.refilled = True
         self.say("refilled", f"У тебя {p.bullets} пули, {p.grenades} гранаты", bullets=p.bullets,
                  grenades=p.grenades)
+
+    def replace_spent(self) -> None:
+        """In an arsenal, what the player has just spent, thrown or left is replaced at once (C§5.3,
+        Q§5.3: "незамедлительно заменяются ... (или находится в оном)"); said only when it changed."""
+        p = self.p
+        if not p.in_game or p.outside is not None or cell_type(self.s, p.pos) is not CellType.ARSENAL:
+            return
+        if p.grenades < CARRY_MAX or (self.can_carry_ammo(p) and p.bullets < CARRY_MAX):
+            self.refill(p)
 
     def infectious_here(self, pos: Pos) -> bool:
         tick = self.s.ticks.get(pos)
@@ -514,14 +526,16 @@ class _Turn:
             self.pickup(p, pos)
 
     def stay(self) -> None:
-        """A movement (or skip) that left the player where they were: staying in an arsenal refills,
-        staying on an infectious cell infects (the waker who does not leave at once, C§4.7). A
-        quantum action that is not a movement (a shot, a grenade ...) is not a stay."""
+        """A turn that ended where it began, without arriving anywhere: a movement that left the player
+        where they were, a skip, or a quantum action (a shot, a grenade, a throw, a mine). Staying in an
+        arsenal refills (told once a turn); staying on an infectious cell infects, so the waker who does
+        not leave on their first move is infected whatever that move was (C§4.7, Q§4.7)."""
         p = self.p
         if not p.in_game or p.outside is not None:
             return
-        if cell_type(self.s, p.pos) is CellType.ARSENAL:
-            self.refill(p)
+        if (cell_type(self.s, p.pos) is CellType.ARSENAL and (self.facts.moved or self.skipped)
+                and not self.refilled):
+            self.refill(p)  # an action's replacement was told when it happened (``replace_spent``)
         if self.infectious_here(p.pos):
             self.infect(p)
 
@@ -914,21 +928,26 @@ class _Turn:
                 self.eliminate()
             else:
                 self.say("skipped", "Пропустил ход")
-        elif isinstance(step, Shoot):
-            self.shoot(step)
-        elif isinstance(step, Grenade):
-            self.grenade(step)
-        elif isinstance(step, Throw):
-            self.throw(step)
-        elif isinstance(step, PlaceMine):
-            self.place_mine(step)
-        else:
+        elif isinstance(step, Conditional):
             met = self.holds(step.condition)
             self.say("condition", f"Условие «{step.condition.value}»: " + ("да" if met else "нет"),
                      condition=step.condition.value, met=met)
             if met:
                 for inner in step.then:
                     self.do(inner)
+        else:
+            self.action(step)
+            self.replace_spent()
+
+    def action(self, step: Action) -> None:
+        if isinstance(step, Shoot):
+            self.shoot(step)
+        elif isinstance(step, Grenade):
+            self.grenade(step)
+        elif isinstance(step, Throw):
+            self.throw(step)
+        else:
+            self.place_mine(step)
 
     def run(self) -> list[Message]:
         p = self.p
@@ -946,7 +965,7 @@ class _Turn:
             self.eliminate()  # a quantum action (or a skip) outside: not back in at once
         for step in turn.steps:
             self.do(step)
-        if not self.arrived and (self.facts.moved or self.skipped):
+        if not self.arrived:
             self.stay()
         if (started_sick and p.health == "sick" and p.cure_left is not None and self.arrived
                 and p.pos != self.start):

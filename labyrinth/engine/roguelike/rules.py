@@ -1,8 +1,10 @@
 """Seed 000's turn: the player's action, the cell's effects, then every monster attacks at once.
 
 ``play(game, action)`` returns ``Played(game, events)`` or ``Impossible(code, message)`` (a value:
-nothing changes). The turn has no random outcome, so it takes no random generator; the world's
-randomness is all in ``generate``.
+nothing changes). Only GO, SHOOT, BOMB and BUILD (and the soft lock's WAIT) take a turn (section 8.1):
+an arsenal item chosen or a lift ridden is answered at once, with no monster phase and no turn
+counted. The turn has no random outcome, so it takes no random generator; the world's randomness is
+all in ``generate``.
 """
 from __future__ import annotations
 
@@ -64,8 +66,9 @@ class Ride:
 
 @dataclass(frozen=True)
 class Wait:
-    """Only when nothing else is allowed (walled in by one's own cement, no arrows, no bombs): the
-    monsters act. The seed forbids skipping a turn but admits soft locks; see docs/roguelike.md."""
+    """Only when no action that takes a turn is allowed (walled in by one's own cement, no arrows, no
+    bombs): the monsters act. The seed forbids skipping a turn but admits soft locks; see
+    docs/roguelike.md."""
 
 
 Action: TypeAlias = Go | Shoot | Bomb | Build | Take | Ride | Wait
@@ -163,8 +166,20 @@ def _free_slots(player: Player) -> int:
     return player.slots - len(player.items)
 
 
+def takes_turn(game: Game, action: Action) -> bool:
+    """Whether ``action`` takes a turn (section 8.1: GO, SHOOT, BOMB, BUILD; and WAIT): the monsters act
+    after it and the turn counter rises. An arsenal item chosen, a lift ridden (instant, 5.5) and a GO
+    out of the exit without the gold (nothing happens, 3.1) take none."""
+    if isinstance(action, (Take, Ride)):
+        return False
+    if isinstance(action, Go):
+        return game.player.gold or game.world.side(game.player.cell, action.direction) is not Side.EXIT
+    return True
+
+
 def legal_actions(game: Game) -> list[Action]:
-    """Every action the player may take now, in a stable order (none once the game is over)."""
+    """Every action the player may take now, in a stable order (none once the game is over); WAIT only
+    when none of them takes a turn."""
     if game.over:
         return []
     world, player = game.world, game.player
@@ -180,7 +195,9 @@ def legal_actions(game: Game) -> list[Action]:
         found += [Take(item) for item in Item if item in game.stock]
     if here is Building.LIFT:
         found += [Ride(f) for f in range(world.floors) if f != player.cell[0]]
-    return found or [Wait()]
+    if not any(takes_turn(game, action) for action in found):
+        found.append(Wait())  # the only way to let a turn pass: the monsters may end the soft lock
+    return found
 
 
 def check(game: Game, action: Action) -> Impossible | None:
@@ -214,8 +231,8 @@ def check(game: Game, action: Action) -> Impossible | None:
         if action.item not in game.stock:
             return Impossible("item_not_in_arsenal", "The arsenal has none of that item now.")
     elif isinstance(action, Wait):
-        if legal_actions(game) != [Wait()]:
-            return Impossible("must_act", "Skipping a turn is allowed only when nothing else is.")
+        if Wait() not in legal_actions(game):
+            return Impossible("must_act", "Skipping a turn is allowed only when no action takes one.")
     else:
         if world.building(player.cell) is not Building.LIFT:
             return Impossible("not_in_lift", "Floors are chosen in the lift.")
@@ -247,9 +264,9 @@ class _Turn:
     def say(self, kind: str, **details: Detail) -> None:
         self.events.append(event(kind, **details))
 
-    def done(self) -> Played:
+    def done(self, turns: int) -> Played:
         game = replace(self.game, world=self.world, player=self.player, monsters=tuple(self.monsters),
-                       ground=tuple(self.ground), stock=tuple(self.stock), turn=self.game.turn + 1,
+                       ground=tuple(self.ground), stock=tuple(self.stock), turn=self.game.turn + turns,
                        won=self.won, lost=self.lost)
         return Played(game, tuple(self.events))
 
@@ -428,7 +445,8 @@ class _Turn:
             if struck is None:
                 continue
             health = struck.health - damage
-            self.say("monster_hit", monster=struck.kind.value, damage=damage)
+            # no kind, no loot: a monster is known only on its cell or by its attack (13.2)
+            self.say("monster_hit", damage=damage)
             index = self.monsters.index(struck)
             if health > 0:
                 self.monsters[index] = replace(struck, health=health)
@@ -436,7 +454,7 @@ class _Turn:
             del self.monsters[index]
             loot = LOOT_OF[struck.kind]
             self.ground.append((cell, loot))
-            self.say("monster_killed", monster=struck.kind.value, loot=loot.value)
+            self.say("monster_killed")
             return
         self.say("arrow_hit_wall", direction=direction.value)
 
@@ -469,15 +487,18 @@ def _flight(world: World, cell: Cell, direction: Direction) -> list[Cell]:
 
 
 def play(game: Game, action: Action) -> Played | Impossible:
-    """One turn of section 8: the action, the cell's effects on entering, then the monsters' attacks."""
+    """One turn of section 8: the action, the cell's effects on entering, then the monsters' attacks;
+    an action that takes no turn (``takes_turn``) is only the action and its cell's effects."""
     refused = check(game, action)
     if refused is not None:
         return refused
     turn = _Turn(game)
     turn.act(action)
+    if not takes_turn(game, action):
+        return turn.done(turns=0)
     if not turn.won and not turn.lost:
         turn.monsters_attack()
-    return turn.done()
+    return turn.done(turns=1)
 
 
 def view(game: Game) -> dict[str, JSONValue]:

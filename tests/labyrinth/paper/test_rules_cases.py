@@ -248,8 +248,10 @@ def test_case_17_quantum_range_one_and_into_the_own_cell() -> None:
     carry(q, 2, health="wounded")
     carry(q, 3, health="sick")
     q, msgs = play(q, 0, Shoot(None))
-    assert [p.health for p in q.players] == ["healthy", "wounded", "dead", "dead"]
+    # the sick victim's corpse makes the cell infectious (Q§5.6), and the shooter stays on it (Q§4.7)
+    assert [p.health for p in q.players] == ["sick", "wounded", "dead", "dead"]
     assert msgs[0].data == {"wounded": [1], "killed": [2, 3], "bullets": 2}
+    assert codes(msgs)[:2] == ["shot", "infected"]
     assert q.piles[(0, 1)].corpses[-1] == Corpse(seat=3, infectious=True)
 
 
@@ -259,7 +261,8 @@ def test_case_18_quantum_shot_without_bullets_is_a_skip_and_from_an_arsenal_miss
 |А С|
  _ _"""), [(0, 0), (0, 1)], "quantum")
     q, msgs = play(q, 0, Shoot(RIGHT))
-    assert q.players[1].health == "healthy" and q.players[0].bullets == 2
+    assert q.players[1].health == "healthy" and msgs[0].data["bullets"] == 2   # spent (Q§5.5) ...
+    assert q.players[0].bullets == 3 and msgs[1].code == "refilled"          # ... and replaced (Q§5.3)
     carry(q, 1, bullets=0)
     q, msgs = play(q, 1, Shoot(LEFT))
     assert codes(msgs)[0] == "no_bullets" and q.skips == 1

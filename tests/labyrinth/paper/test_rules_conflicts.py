@@ -332,7 +332,8 @@ def test_conflict_21_unaffordable_or_forbidden_actions_are_answered_not_refused(
 |А С|
  _ _"""), [(0, 0), (0, 1)], "quantum")
     q2, msgs = play(q, 0, Shoot(RIGHT))                      # quantum: the bullet is spent, no hit
-    assert q2.players[0].bullets == 2 and q2.players[1].health == "healthy"
+    assert msgs[0].data["bullets"] == 2 and q2.players[1].health == "healthy"
+    assert q2.players[0].bullets == 3                        # (then replaced: it is an arsenal, Q§5.3)
     with pytest.raises(Refused):                             # shape errors are refused: changes nothing
         play(s, 0, Conditional(Condition.SCREAM, (Move(UP),)), Move(UP))
     assert s.players[0].grenades == 0 and s.current == 0

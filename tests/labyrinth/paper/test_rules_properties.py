@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from labyrinth.engine.grid import DIRECTIONS
 from labyrinth.engine.paper.examples import EXAMPLES
 from labyrinth.engine.paper.generator import generate_paper_map
-from labyrinth.engine.paper.model import PaperMap
+from labyrinth.engine.paper.model import CellType, PaperMap
 from labyrinth.engine.paper.requests import (
     Condition,
     Conditional,
@@ -109,6 +109,20 @@ def check_invariants(state: GameState) -> None:
         assert state.players[state.current or 0].in_game
 
 
+def check_arsenal_kit(state: GameState, seat: int, turn: Turn) -> None:
+    """A turn that ends in an arsenal ends with a full kit unless the refill was declined (C§4.3,
+    §5.3, Q§5.3): what was spent there was replaced at once. A classic wounded or sick player gets
+    grenades only (conflict 4)."""
+    p = state.players[seat]
+    if not turn.refill or not p.in_game or p.outside is not None:
+        return
+    if state.map.cells[p.pos] is not CellType.ARSENAL:
+        return
+    assert p.grenades == 3, p
+    if p.health == "healthy" or state.options.variant == "quantum":
+        assert p.bullets == 3, p
+
+
 def run_game(seed: int, name: str | PaperMap, variant: str, players: int, turns: int
              ) -> tuple[GameState, list[object]]:
     rng = random.Random(seed)
@@ -136,6 +150,7 @@ def run_game(seed: int, name: str | PaperMap, variant: str, players: int, turns:
                 assert json.dumps(state_to_json(state), sort_keys=True) == before  # nothing changed
                 log.append(("refused", refused.code))
                 continue
+            check_arsenal_kit(state, seat, request)
         for message in msgs:
             assert set(message.data) <= PUBLIC_KEYS, message
             json.dumps(message.to_json())
