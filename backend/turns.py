@@ -69,8 +69,8 @@ class TurnTable(ABC, Generic[Row]):
         """The row locked for update (inside a transaction), or NotFound as in ``read``."""
 
     @abstractmethod
-    def deadline_seconds(self, row: Row) -> int:
-        """How long the awaited player has for a turn."""
+    def deadline_seconds(self, row: Row) -> int | None:
+        """How long the awaited player has for a turn; None: the turn has no deadline."""
 
     @abstractmethod
     def waiting_since(self, row: Row) -> datetime | None:
@@ -120,11 +120,12 @@ class TurnTable(ABC, Generic[Row]):
 
 
 def turn_deadline(table: TurnTable[Row], row: Row) -> datetime | None:
-    """When the awaited player's turn times out; None when nobody is awaited."""
+    """When the awaited player's turn times out; None when nobody is awaited or the turn has no deadline."""
     started = table.waiting_since(row)
     if started is None:
         return None
-    return started + timedelta(seconds=table.deadline_seconds(row))
+    seconds = table.deadline_seconds(row)
+    return None if seconds is None else started + timedelta(seconds=seconds)
 
 
 def deadlines_apply(table: TurnTable[Row], row: Row, *, now: datetime) -> int:

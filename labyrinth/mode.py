@@ -5,7 +5,8 @@ gives a generated map instead) or, with ``map`` null, a map of ``rows`` x ``cols
 the match seed; ``max_turns`` (null: none, the seed's rule)
 ends a game nobody has won after that many spent turns, as a draw; ``start_positions`` "random"
 draws the hidden starts, "chosen" lets each player first send ``{"start": [row, col]}`` in secret.
-Seats play in an order drawn at the start. An action is one of the seed's commands,
+Seats play in an order drawn at the start; one player alone plays the seed's single-player game
+(its command line's default), with no deadline. An action is one of the seed's commands,
 ``{"command": "W"}``, ``{"command": "X D"}``, ``{"command": "E"}``, ``{"command": "?"}`` (any
 case). Every answer of the game master is a private event of the seat it is for. The state holds
 the map text and the lobby's settings freeze the admin's generator settings, so the replay
@@ -65,7 +66,7 @@ def _generator_settings() -> JSON:
 class LabyrinthConsoleMode(ModeAdapter):
     name = "labyrinth_console"
     title = "Labyrinth (seed 003's console game)"
-    min_players = 2
+    min_players = 1
     max_players = 8
 
     # -- settings --
@@ -219,6 +220,11 @@ class LabyrinthConsoleMode(ModeAdapter):
         assert command is not None
         game, events = act(self._game(state), state["order"].index(seat), command)
         return self._step(state, game, events)
+
+    def deadline_seconds(self, state: JSON, seconds: int) -> int | None:
+        """None for a lone player: nobody waits for them (the seed's command line has no clock either),
+        and a missed deadline would throw the game away (a whole round of timeouts abandons a match)."""
+        return None if len(state["order"]) == 1 else seconds
 
     def timeout(self, state: JSON, seat: int, rng: random.Random) -> tuple[JSON, Sequence[Event]]:
         if state["game"] is None:

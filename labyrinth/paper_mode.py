@@ -15,8 +15,12 @@
   both variants; the engine refuses a turn malformed for the variant (409 with its code).
 - **Information**: every answer of the game master is a public event; the view shows the caller's
   own status, the outline and the public record; nothing else of the map or of positions.
-- **Deadline** 60 s (the seed's minute, C§9): a silent player loses (the engine's ``timeout``);
-  a missed start choice draws a start instead.
+- **Clock** (C§9, labyrinth/paper_clock.py): by default no turn has a time limit until another
+  player calls the timer (``{"type": "timer"}``, sent out of turn) or the game master does after a
+  long silence; then the awaited player has a minute or loses (the engine's ``timeout``; a missed
+  start choice draws a start instead). Each player may once per game take a five-minute pause
+  (``{"type": "pause"}``). Setting ``timer`` "every_turn" keeps the minute (the mode's deadline)
+  on every turn instead.
 
 Seats and numbers: the engine's seat ``e`` is the ``e``-th player in the turn order (its texts say
 "Игрок e+1"); the match seat is ``order[e]``. Events carry both (``seat``, ``number``).
@@ -36,7 +40,9 @@ from labyrinth.engine.paper.requests import JSONValue, Message, Options, Refused
 from labyrinth.engine.paper import rules
 from labyrinth.engine.paper.state import GameState, map_to_json, state_from_json, state_to_json
 from labyrinth.engine.paper.svg import paper_map_svg
+from labyrinth import paper_clock
 from labyrinth.paper_actions import ActionFormatError, cell_index, public_request, turn_from_json
+from labyrinth.paper_clock import CLOCK_ACTIONS, PAUSE_ACTION, TIMER_ACTION, ClockRefused
 from matches.modes import JSON, ActionRefused, Event, ModeAdapter, Outcome
 
 MAX_ID = 2**31 - 1
@@ -158,7 +164,8 @@ class PaperLabyrinthMode(ModeAdapter):
         return {"variant": "classic", "map": None, "rows": None, "cols": None, "cut_corners": False,
                 "starts": "chosen", "cure_time": None, "nstop": None, "starting_mines": 0,
                 "river_mode": None, "shot_range": None, "reorders": None, "last_survivor_turns": None,
-                **{name: None for name in BOOL_OPTIONS}}
+                **{name: None for name in BOOL_OPTIONS},
+                "timer": paper_clock.ON_CALL, "gm_timer_after": paper_clock.GM_TIMER_AFTER}
 
     def validate_settings(self, settings: Mapping[str, Any]) -> JSON:
         defaults = self.default_settings()
@@ -201,6 +208,13 @@ class PaperLabyrinthMode(ModeAdapter):
             value = s[name]
             if value is not None and not (_is_int(value) and low <= value <= high):
                 raise _bad(f"bad_{name}", f"{name} is null (the default) or {low} to {high}.", **{name: value})
+        if s["timer"] not in paper_clock.TIMERS:
+            raise _bad("bad_timer", "timer is \"on_call\" (the minute when called, C§9) or \"every_turn\".",
+                       timer=s["timer"])
+        low, high = paper_clock.GM_TIMER_LIMITS
+        if not (_is_int(s["gm_timer_after"]) and low <= s["gm_timer_after"] <= high):
+            raise _bad("bad_gm_timer_after", f"gm_timer_after is {low} to {high} seconds.",
+                       gm_timer_after=s["gm_timer_after"])
         map_id = s["map"]
         if map_id is not None:
             if not _is_int(map_id) or not 1 <= map_id <= MAX_ID:
@@ -228,6 +242,9 @@ class PaperLabyrinthMode(ModeAdapter):
         options = options_from_settings(settings, len(m.cells))
         state: JSON = {"map": format_paper_map(m), "order": order, "options": dataclasses.asdict(options),
                        "chosen": [], "opening": [], "game": None}
+        clock = paper_clock.new_clock(settings)
+        if clock is not None:  # an "every_turn" state has none: as old matches' states, so they replay
+            state["clock"] = clock
         if settings["starts"] == "random":
             cells = len(m.cells)
             picks = rng.sample(range(cells), seats) if cells >= seats else [rng.randrange(cells)
@@ -285,15 +302,23 @@ class PaperLabyrinthMode(ModeAdapter):
         return None if engine_seat is None else int(state["order"][engine_seat])
 
     def legal_actions(self, state: JSON, seat: int) -> list[JSON]:
-        """Every one-step turn the engine accepts now, or the starts. The engine's ``check_turn`` is exactly the
-        refusal part of ``rules.apply`` (the turn itself never refuses); tests apply every listed action."""
-        if state["game"] is None:
-            if self.awaiting(state) != seat:
-                return []
-            return [{"type": "start", "cell": k} for k in range(len(self._stored(state).cells))]
-        game = self._game(state)
-        if self._awaiting(state, game) != seat:
+        """The awaited seat: every one-step turn the engine accepts now, or the starts, and the pause while
+        unused. Another seat: the timer call while it may be called (an out-of-turn action)."""
+        game = None if state["game"] is None else self._game(state)
+        awaited = self.awaiting(state) if game is None else self._awaiting(state, game)
+        if awaited is None:
             return []
+        if awaited != seat:
+            return [dict(TIMER_ACTION)] if paper_clock.may_call(state) else []
+        if game is None:
+            own = [{"type": "start", "cell": k} for k in range(len(self._stored(state).cells))]
+        else:
+            own = self._turns(state, game, seat)
+        return own + ([dict(PAUSE_ACTION)] if paper_clock.may_pause(state, seat) else [])
+
+    def _turns(self, state: JSON, game: GameState, seat: int) -> list[JSON]:
+        """Every one-step turn the engine accepts now. The engine's ``check_turn`` is exactly the refusal
+        part of ``rules.apply`` (the turn itself never refuses); tests apply every listed action."""
         engine_seat = state["order"].index(seat)
         found = []
         variant = game.options.variant
@@ -308,18 +333,24 @@ class PaperLabyrinthMode(ModeAdapter):
     def check_action(self, state: JSON, action: Mapping[str, Any]) -> None:
         self._parse(state, action)
 
-    def _parse(self, state: Mapping[str, Any], action: Mapping[str, Any]) -> Pos | Turn:
-        """The start cell of a ``start`` action, or the engine's ``Turn``; ActionRefused(input) if malformed."""
+    def _parse(self, state: Mapping[str, Any], action: Mapping[str, Any]) -> Pos | Turn | str:
+        """The start cell of a ``start`` action, the engine's ``Turn``, or "timer" / "pause";
+        ActionRefused(input) if malformed."""
         cells = self._stored(state).cells
         try:
             kind = action.get("type")
+            if kind in CLOCK_ACTIONS:
+                if set(action) != {"type"}:
+                    raise ActionFormatError(f"a {kind} action is {{\"type\": \"{kind}\"}} alone.", "action")
+                return str(kind)
             if kind == "start":
                 if set(action) != {"type", "cell"}:
                     raise ActionFormatError("a start is {\"type\": \"start\", \"cell\": k}.", "action")
                 return cell_index(action.get("cell"), cells, "cell")
             if kind == "turn":
                 return turn_from_json(action, cells)
-            raise ActionFormatError("type is \"start\" (before the game) or \"turn\".", "type")
+            raise ActionFormatError("type is \"start\" (before the game), \"turn\", \"timer\" or \"pause\".",
+                                    "type")
         except ActionFormatError as exc:
             raise ActionRefused("bad_action", exc.problem, kind="input",
                                 details={"field": exc.field, "cells": len(cells)}) from exc
@@ -327,12 +358,15 @@ class PaperLabyrinthMode(ModeAdapter):
     def apply(self, state: JSON, seat: int, action: Mapping[str, Any],
               rng: random.Random) -> tuple[JSON, Sequence[Event]]:
         parsed = self._parse(state, action)
+        if isinstance(parsed, str):
+            return self._clock_action(state, seat, parsed)
         engine_seat = state["order"].index(seat)
         number = engine_seat + 1
         if state["game"] is None:
             if not isinstance(parsed, tuple):
                 raise ActionRefused("choose_start_first", "Every player first chooses a start cell.")
-            return self._chosen(state, parsed, rng)
+            chosen, events = self._chosen(state, parsed, rng)
+            return paper_clock.turn_over(chosen), events
         if isinstance(parsed, tuple):
             raise ActionRefused("game_started", "The start cells are chosen: the game is on.")
         try:
@@ -340,8 +374,23 @@ class PaperLabyrinthMode(ModeAdapter):
         except Refused as exc:
             raise ActionRefused(exc.code, exc.detail) from exc
         heard = Event({"kind": "request", "seat": seat, "number": number, "request": public_request(action)})
-        return ({**state, "game": state_to_json(game)},
+        return (paper_clock.turn_over({**state, "game": state_to_json(game)}),
                 [heard, *(Event(self._event_data(state, msg)) for msg in messages)])
+
+    def _clock_action(self, state: JSON, seat: int, kind: str) -> tuple[JSON, list[Event]]:
+        """A timer call (by a seat not awaited) or the awaited seat's pause: a public event, no game step."""
+        awaited = self.awaiting(state)
+        try:
+            if kind == "timer":
+                assert awaited is not None  # the machinery asks nothing of a game that is over
+                new, data = paper_clock.call(state, seat, awaited)
+            elif seat != awaited:
+                raise ClockRefused("not_your_turn", "A pause is taken before one's own move.")
+            else:
+                new, data = paper_clock.pause(state, seat)
+        except ClockRefused as exc:
+            raise ActionRefused(exc.code, exc.message) from exc
+        return new, [Event(data)]
 
     def _chosen(self, state: JSON, start: Pos, rng: random.Random) -> tuple[JSON, list[Event]]:
         stored = self._stored(state)
@@ -355,13 +404,26 @@ class PaperLabyrinthMode(ModeAdapter):
         began, more = self._begin(chosen, rng)
         return began, events + more
 
+    def deadline_seconds(self, state: JSON, seconds: int) -> int | None:
+        """The clock's: a pause, the minute, or the game master's patience; the admin's ``seconds`` on an
+        "every_turn" table."""
+        return paper_clock.deadline_seconds(state, seconds)
+
     def timeout(self, state: JSON, seat: int, rng: random.Random) -> tuple[JSON, Sequence[Event]]:
-        """Before the game a missed choice draws the start; in the game the player loses (C§9)."""
+        """A pause over or the game master's patience spent: the minute starts. The minute (or an
+        "every_turn" deadline) spent: before the game the start is drawn; in the game the player loses
+        (C§9)."""
+        expired = paper_clock.expire(state, seat)
+        if expired is not None:
+            new, data = expired
+            return new, [Event(data)]
         if state["game"] is None:
             cells = self._stored(state).cells
-            return self._chosen(state, cells[rng.randrange(len(cells))], rng)
+            chosen, events = self._chosen(state, cells[rng.randrange(len(cells))], rng)
+            return paper_clock.turn_over(chosen), events
         game, messages = rules.timeout(self._game(state), state["order"].index(seat))
-        return {**state, "game": state_to_json(game)}, [Event(self._event_data(state, m)) for m in messages]
+        return (paper_clock.turn_over({**state, "game": state_to_json(game)}),
+                [Event(self._event_data(state, m)) for m in messages])
 
     def view(self, state: JSON, seat: int) -> JSON:
         """What ``seat`` may know: the outline (its own plan), its own status, the public record."""
@@ -369,7 +431,8 @@ class PaperLabyrinthMode(ModeAdapter):
         engine_seat = state["order"].index(seat)
         outline = [[(r, c) in m.cells for c in range(m.cols)] for r in range(m.rows)]
         base: JSON = {"variant": state["options"]["variant"], "number": engine_seat + 1,
-                      "outline": outline, "cell_count": len(m.cells), "opening": state["opening"]}
+                      "outline": outline, "cell_count": len(m.cells), "opening": state["opening"],
+                      "clock": paper_clock.clock_view(state, seat)}
         if state["game"] is None:
             return {**base, "phase": "choosing_starts", "start_chosen": engine_seat < len(state["chosen"]),
                     "status": None, "turns_played": 0, "last_answers": {}, "result": None}

@@ -12,7 +12,9 @@ seed's daily challenge), otherwise from a number drawn from the match's creation
 is public (lobby settings) and the engine is open, so its world is built from an HMAC of the seed
 under the server's key (``chosen_world_seed``): the same on this server, not computable elsewhere,
 and never revealed after the end (anyone may play that seed again). A drawn world may be.
-Opening a lobby of this mode ends the player's active one (the seed's ``/new_game``).
+The game waits for its player as long as it takes (no deadline) and ``leave/`` keeps it (the
+seed: leaving and coming back goes on from the same place); opening a lobby of this mode ends
+the player's active one (the seed's ``/new_game``).
 """
 from __future__ import annotations
 
@@ -49,7 +51,6 @@ ONLY_PLAYER = frozenset({PLAYER})
 #: are the mode's defaults, edited by designers in the admin
 LOBBY_SETTINGS = frozenset({"seed", "width", "height", "floors", "dragon_count", "archer_count",
                             "portal_count", "mine_count", "hospital_count", "arsenal_count"})
-ONE_DAY = 86400
 #: the HMAC's purpose: a key derived for this use only, never the bare SECRET_KEY
 WORLD_KEY_SALT = "deepdelve.labyrinth_roguelike.chosen_world_seed"
 
@@ -68,9 +69,9 @@ class RoguelikeMode(ModeAdapter):
     title = "Labyrinth roguelike (seed 000)"
     min_players = 1
     max_players = 1
-    default_turn_deadline_seconds = ONE_DAY
     lobby_settings = LOBBY_SETTINGS
     new_game_ends_old = True
+    leave_keeps_game = True
 
     def default_settings(self) -> JSON:
         return Settings().to_json()
@@ -111,9 +112,14 @@ class RoguelikeMode(ModeAdapter):
             raise ActionRefused(result.code, result.message, details={"action": dict(action)})
         return result.game, [Event(e.to_json(), ONLY_PLAYER) for e in result.events]
 
+    def deadline_seconds(self, state: Game, seconds: int) -> int | None:
+        """None: nobody else waits for the only player, and the seed's game goes on from the same place
+        whenever they come back (the admin's seconds do not apply); so idling never ends it."""
+        return None
+
     def timeout(self, state: Game, seat: int, rng: random.Random) -> tuple[Game, Sequence[Event]]:
-        """A silent day: nothing happens in the labyrinth (the seed has no skipped turn); the match
-        machinery then abandons the match, since its only player is idle."""
+        """Nothing happens in the labyrinth (the seed has no skipped turn). Without a deadline it is
+        reached no more; it stays for the replays of games that timed out before."""
         return state, []
 
     def view(self, state: Game, seat: int) -> JSON:

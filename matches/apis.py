@@ -38,6 +38,7 @@ class MatchListCreateApi(PlayerApi):
     )
     def get(self, request: Request) -> Response:
         query = valid(MatchListQuery, request.query_params)
+        services.match_list_refresh(player=self.player, mode=query["mode"] or None)
         page = selectors.match_list(
             player=self.player,
             mode=query["mode"] or None,
@@ -71,10 +72,14 @@ class MatchJoinApi(PlayerApi):
 
 
 class MatchLeaveApi(PlayerApi):
-    @_lobby_action("Leave a lobby, or walk out of a started match (one's turns then time out at once)")
+    @_lobby_action(
+        "Leave a lobby, or walk out of a started match (one's turns then time out at once); "
+        "the answer is the match as the leaver now sees it (a cancelled lobby after the last one left)"
+    )
     def post(self, request: Request, match_id: int) -> Response:
-        services.match_leave(player=self.player, match_id=match_id)
-        return Response(_match(match_id, request, self.player))
+        match = services.match_leave(player=self.player, match_id=match_id)
+        # Not read again: a lobby the last player left is cancelled, which no one may read any more.
+        return Response(MatchOutput(selectors.match_payload(match, self.player, since=0)).data)
 
 
 class MatchStartApi(PlayerApi):

@@ -91,6 +91,8 @@ class ModeAdapter(ABC):
     lobby_settings: frozenset[str] | None = None
     #: a single-player game's "new game": opening a lobby ends the player's active match of the mode
     new_game_ends_old: bool = False
+    #: a game its player comes back to: ``leave/`` of the started match keeps it as it is (no walk-out)
+    leave_keeps_game: bool = False
 
     # --- settings ---------------------------------------------------------------------------
 
@@ -121,7 +123,12 @@ class ModeAdapter(ABC):
 
     @abstractmethod
     def legal_actions(self, state: Any, seat: int) -> list[JSON]:
-        """Every action ``seat`` may send now (empty when it is not their turn)."""
+        """Every action ``seat`` may send now.
+
+        For a seat that is not awaited this is usually empty; a mode may list actions sent out of
+        turn (e.g. calling a timer on the awaited player). The machinery takes from such a seat
+        exactly the actions listed for it, and anything else is 409 ``not_your_turn``.
+        """
 
     @abstractmethod
     def apply(
@@ -129,10 +136,21 @@ class ModeAdapter(ABC):
     ) -> tuple[Any, Sequence[Event]]:
         """``seat`` plays ``action``: the new state and the events, or raises ActionRefused.
 
-        The machinery calls it only for the awaiting seat; ``state`` must not be mutated.
+        The machinery calls it for the awaiting seat, or for another seat with one of the actions
+        ``legal_actions`` lists for that seat; ``state`` must not be mutated.
         A malformed action (wrong shape, a cell off the board) is kind "input"; a well-formed
         action the rules refuse is kind "rule".
         """
+
+    def deadline_seconds(self, state: Any, seconds: int) -> int | None:
+        """How long the awaited seat has, in seconds from the step that began its wait; None: no deadline.
+
+        ``seconds`` is the match's deadline (the mode's admin row, copied onto the match at the
+        start), and by default the answer. Every step restarts the count, so a step that changes
+        the answer (a timer called, a pause taken) starts the new one. The machinery's own rule
+        comes first: the turns of a seat that walked out time out at once.
+        """
+        return seconds
 
     @abstractmethod
     def timeout(self, state: Any, seat: int, rng: random.Random) -> tuple[Any, Sequence[Event]]:

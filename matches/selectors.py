@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
 
 from django.db.models import Count, Exists, OuterRef, Q
 
 from backend.api.pagination import Page, keyset_page
 from backend.errors import NotFound, RuleViolation
+from backend.turns import turn_deadline
 from matches.models import Match, MatchAction, MatchEvent, MatchSeat, MatchStatus
-from matches.services import may_read, mode_adapter, seating
+from matches.services import MATCH_TURNS, READER_SEATS, may_act, may_read, mode_adapter, seating
 from players.models import Player
 
 EVENTS_PER_READ = 500
@@ -34,10 +34,11 @@ MATCH_LIST_COLUMNS = {
 def match_list(
     *, player: Player, mode: str | None, status: str | None, cursor: str | None, page_size: int
 ) -> Page:
-    """Lobbies open to the player (guild lobbies for members only) and the player's matches, newest first."""
+    """Lobbies open to the player (guild lobbies for members only) and the matches the player may read
+    (``may_read``: not those of a lobby left before its start), newest first."""
     from guilds.models import Membership
 
-    mine = Exists(MatchSeat.objects.filter(match=OuterRef("pk"), player=player))
+    mine = Exists(MatchSeat.objects.filter(READER_SEATS, match=OuterRef("pk"), player=player))
     member = Exists(Membership.objects.filter(guild=OuterRef("guild"), player=player, left_at__isnull=True))
     open_lobby = Q(status=MatchStatus.LOBBY) & (Q(guild__isnull=True) | Q(member))
     qs = Match.objects.filter(open_lobby | Q(mine))
@@ -87,11 +88,9 @@ def match_payload(match: Match, player: Player, *, since: int) -> dict[str, Any]
             view = adapter.view(state, seat)
             if match.is_over and adapter.may_reveal(match.settings, state):
                 view = {**view, "revealed": adapter.full_view(state)}
-        if seat is not None and match.awaiting_id == player.pk and mine is not None and mine.active:
+        if seat is not None and mine is not None and may_act(match, mine):
             allowed = adapter.legal_actions(state, seat)
-    deadline = None
-    if match.status == MatchStatus.ACTIVE and match.turn_started_at is not None:
-        deadline = match.turn_started_at + timedelta(seconds=match.turn_deadline_seconds)
+    deadline = turn_deadline(MATCH_TURNS, match)
     events, last = (
         match_events_since(match=match, seat=seat, since=since) if match.state is not None else ([], 0)
     )

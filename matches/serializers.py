@@ -97,7 +97,9 @@ class MatchOutput(serializers.Serializer):
     order = serializers.ListField(child=serializers.IntegerField(), help_text="Player ids in turn order.")
     turn = serializers.IntegerField(help_text="The turn an action must name.")
     awaiting = serializers.IntegerField(allow_null=True, help_text="The player whose turn it is.")
-    deadline = serializers.DateTimeField(allow_null=True, help_text="When the awaited turn is skipped.")
+    deadline = serializers.DateTimeField(
+        allow_null=True, help_text="When the awaited turn times out; null: nobody awaited, or no deadline."
+    )
     view = serializers.DictField(
         allow_null=True,
         help_text="The game as the caller may know it (mode-specific); after the end the same, plus "
@@ -105,7 +107,8 @@ class MatchOutput(serializers.Serializer):
     )
     allowed_actions = serializers.ListField(
         child=serializers.DictField(),
-        help_text="Every action the caller may post now, each usable as `action`.",
+        help_text="Every action the caller may post now, each usable as `action` (a mode may list some "
+        "for a player it does not await, e.g. a timer call).",
     )
     events = serializers.ListField(
         child=serializers.DictField(), help_text="Events after ?since= the caller may see."

@@ -13,16 +13,27 @@ from datetime import datetime
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from backend.errors import InvalidInput, NotAllowed, NotFound, RuleViolation
-from backend.turns import Taken, TurnOutcome, TurnTable, deadlines_apply, turn_act, turn_refresh
+from backend.turns import (
+    Taken,
+    TurnOutcome,
+    TurnTable,
+    deadlines_apply,
+    turn_act,
+    turn_deadline,
+    turn_refresh,
+)
 from matches.models import Match, MatchAction, MatchEvent, MatchModeSettings, MatchSeat, MatchStatus
 from matches.modes import ActionRefused, Event, ModeAdapter, get_mode, registered_modes, rng_for
 from players.models import Player
 
 _SEED_SOURCE = random.SystemRandom()
 SEED_LIMIT = 2**63 - 1
+#: the seat rows whose player may read their match (``may_read``): seated now, or given a seat at the start
+READER_SEATS = Q(active=True) | Q(seat__isnull=False)
 
 
 def mode_adapter(name: str) -> ModeAdapter:
@@ -84,7 +95,10 @@ def _seat_of(match: Match, player: Player) -> MatchSeat | None:
 
 
 def may_read(match: Match, player: Player, seat: MatchSeat | None) -> bool:
-    """Seated players (current, or former ones of a started match); in a lobby, whoever may join."""
+    """Seated players (current, or former ones of a started match); in a lobby, whoever may join.
+
+    ``READER_SEATS`` is the same rule for queries.
+    """
     if seat is not None and (seat.active or seat.seat is not None):
         return True
     return _may_see_lobby(match, player)
@@ -187,7 +201,8 @@ def match_leave(*, player: Player, match_id: int, now: datetime | None = None) -
     """Leave a lobby, or walk out of a started match (one's turns then time out at once).
 
     The host leaving a lobby hands it to the earliest remaining player; an empty lobby is
-    cancelled, and a started match nobody is left in is abandoned.
+    cancelled, and a started match nobody is left in is abandoned. A started game of a mode that
+    keeps it (``leave_keeps_game``) stays as it is: its player comes back to it.
     """
     now = now or timezone.now()
     match = _locked(match_id)
@@ -196,6 +211,8 @@ def match_leave(*, player: Player, match_id: int, now: datetime | None = None) -
         raise _not_found(match_id)
     if not seat.active:
         raise RuleViolation("not_seated", "You are not seated at this match.", {"status": match.status})
+    if match.status == MatchStatus.ACTIVE and mode_adapter(match.mode).leave_keeps_game:
+        return match
     seat.active, seat.left_at = False, now
     seat.save(update_fields=["active", "left_at"])
     _forget_seating(match)
@@ -342,6 +359,35 @@ def _awaited_seat(match: Match) -> int | None:
     return None
 
 
+def may_act(match: Match, seat: MatchSeat) -> bool:
+    """Whether the seat's player may send actions at all: seated in the running match, not walked out."""
+    return (
+        match.status == MatchStatus.ACTIVE
+        and seat.active
+        and seat.seat is not None
+        and seat.seat not in match.absent_seats
+    )
+
+
+def _acting_seat(
+    match: Match, player: Player, adapter: ModeAdapter, state: Any, action: dict[str, Any]
+) -> int:
+    """The seat the action is for: the awaited player's, or another seated player's when the mode lists
+    exactly this action for them now (an out-of-turn action, e.g. a call on the awaited player)."""
+    if match.awaiting_id == player.pk:
+        seat = _awaited_seat(match)
+        assert seat is not None
+        return seat
+    mine = _seat_of(match, player)
+    if mine is not None and may_act(match, mine):
+        assert mine.seat is not None
+        if action in adapter.legal_actions(state, mine.seat):
+            return mine.seat
+    raise RuleViolation(
+        "not_your_turn", "It is not your turn.", {"turn": match.turn, "awaiting": match.awaiting_id}
+    )
+
+
 class _MatchTurns(TurnTable[Match]):
     """A match in the shared turn protocol: the match row is the lock; a turn is a step of the game."""
 
@@ -359,8 +405,11 @@ class _MatchTurns(TurnTable[Match]):
             raise _not_found(object_id)
         return match
 
-    def deadline_seconds(self, row: Match) -> int:
-        return 0 if _awaited_seat(row) in row.absent_seats else row.turn_deadline_seconds
+    def deadline_seconds(self, row: Match) -> int | None:
+        if row.absent_seats and _awaited_seat(row) in row.absent_seats:
+            return 0
+        adapter = mode_adapter(row.mode)
+        return adapter.deadline_seconds(adapter.state_from_json(row.state), row.turn_deadline_seconds)
 
     def waiting_since(self, row: Match) -> datetime | None:
         if row.status != MatchStatus.ACTIVE or row.awaiting_id is None:
@@ -413,18 +462,13 @@ class _MatchTurns(TurnTable[Match]):
         return dict(action)
 
     def take(self, row: Match, player: Player, action: dict[str, Any], *, now: datetime) -> Taken:
-        if row.awaiting_id != player.pk:
-            raise RuleViolation(
-                "not_your_turn", "It is not your turn.", {"turn": row.turn, "awaiting": row.awaiting_id}
-            )
         adapter = mode_adapter(row.mode)
-        seat = _awaited_seat(row)
-        assert seat is not None and row.seed is not None
+        before = adapter.state_from_json(row.state)
+        seat = _acting_seat(row, player, adapter, before, action)
+        assert row.seed is not None
         turn = row.turn
         try:
-            state, events = adapter.apply(
-                adapter.state_from_json(row.state), seat, action, rng_for(row.seed, turn)
-            )
+            state, events = adapter.apply(before, seat, action, rng_for(row.seed, turn))
         except ActionRefused as exc:
             raise _refusal(exc) from exc
         row.idle_steps = 0
@@ -471,6 +515,25 @@ def deadlines_apply_now(match: Match, *, now: datetime) -> None:
 def match_refresh(*, player: Player, match_id: int, now: datetime | None = None) -> Match:
     """The match for a reader, after applying passed deadlines."""
     return turn_refresh(MATCH_TURNS, object_id=match_id, player=player, now=now)
+
+
+def match_list_refresh(*, player: Player, mode: str | None = None, now: datetime | None = None) -> None:
+    """Apply passed deadlines to every running match the player may read (of ``mode``, if given).
+
+    The list shows ``status``, ``turn`` and ``awaiting``; without this it would show a turn that a
+    read of the same match answers as timed out (reading is what moves a silent player on).
+    Each match is locked only when one of its deadlines has passed, as ``turn_refresh`` does.
+    """
+    now = now or timezone.now()
+    seated = MatchSeat.objects.filter(READER_SEATS, player=player).values("match_id")
+    running = Match.objects.filter(status=MatchStatus.ACTIVE, pk__in=seated)
+    if mode:
+        running = running.filter(mode=mode)
+    for match in running:
+        deadline = turn_deadline(MATCH_TURNS, match)
+        if deadline is not None and deadline <= now:
+            with transaction.atomic():
+                deadlines_apply_now(_locked(match.pk), now=now)
 
 
 def match_act(

@@ -2,13 +2,15 @@
 from __future__ import annotations
 
 from collections import deque
+from datetime import timedelta
 from typing import Any
 
 import pytest
+import time_machine
 
 from labyrinth.engine import DIRECTIONS, Direction, StepOutcome, parse_map, step, unreachable_cells
 from labyrinth.engine.console import ConsoleGame, game_from_dict
-from matches.models import Match, MatchStatus
+from matches.models import Match, MatchAction, MatchStatus
 from matches.modes import get_mode, rng_for
 from players.models import Player
 from tests.factories import PlayerFactory, api_client
@@ -69,7 +71,50 @@ def play_to_the_end(people: list[Player], match: Match, limit: int = 600) -> lis
 
 def test_the_mode_is_registered_with_its_limits() -> None:
     mode = get_mode(MODE)
-    assert mode is not None and (mode.min_players, mode.max_players) == (2, 8)
+    assert mode is not None and (mode.min_players, mode.max_players) == (1, 8)
+
+
+def test_one_player_alone_plays_a_whole_game_to_the_exit() -> None:
+    # given: a lobby of one player, started alone (the seed's game is single-player by default)
+    player = PlayerFactory()
+    settings = {"rows": 5, "cols": 6}
+    lobby = api_client(player).post(MATCHES, {"mode": MODE, "settings": settings}, format="json")
+    assert lobby.status_code == 201, lobby.json()
+    match_id = lobby.json()["id"]
+    started_body = api_client(player).post(url(match_id, "start/"))
+    assert started_body.status_code == 200, started_body.json()
+    assert started_body.json()["order"] == [player.pk] and started_body.json()["deadline"] is None
+    match = Match.objects.get(pk=match_id)
+    # when: the player walks the way out, command by command, each read first as a client would
+    answers = []
+    for _ in range(600):
+        body = read(player, match_id)
+        if body["status"] != "active":
+            break
+        assert body["awaiting"] == player.pk and body["deadline"] is None
+        assert {"command": "W"} in body["allowed_actions"]
+        game, _ = hidden_game(match)
+        reply = act(player, match_id, {"command": way_out(game, 0)}, turn=body["turn"])
+        assert reply.status_code == 200, reply.json()
+        answers.append(reply.json())
+    # then: leaving through the exit won the game and ended the match
+    match.refresh_from_db()
+    assert match.status == MatchStatus.FINISHED and match.result["winners"] == [player.pk]
+    assert [e["kind"] for e in answers[-1]["events"]][-2:] == ["won", "match_over"]
+    end = read(player, match_id)
+    assert end["status"] == "finished" and end["allowed_actions"] == []
+    assert end["view"]["revealed"]["map"] == match.state["map"]  # a generated map is shown after the end
+
+
+def test_a_lone_player_is_never_timed_out() -> None:
+    # given: a solo game, the admin's deadline one minute
+    people, match = started(MODE, players=1, settings={"rows": 4, "cols": 4}, deadline=60)
+    # when: the player comes back a day later
+    with time_machine.travel(match.turn_started_at + timedelta(days=1), tick=False):
+        body = read(people[0], match.pk)
+    # then: the game waited (a whole round of timeouts would have abandoned it)
+    assert body["status"] == "active" and body["turn"] == 1 and body["deadline"] is None
+    assert not MatchAction.objects.filter(match=match).exists()
 
 
 def test_two_players_play_a_generated_labyrinth_to_a_win() -> None:

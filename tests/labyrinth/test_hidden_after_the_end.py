@@ -228,9 +228,11 @@ def assert_world_withheld(table: Table) -> None:
     assert [cell for body in table.seen for cell in cells_in(body)] == []  # no [floor, row, col] at all
 
 
-def test_a_chosen_seed_world_stays_hidden_when_the_player_walks_out() -> None:
+def test_a_chosen_seed_world_stays_hidden_when_the_player_leaves_and_a_new_game_ends_it() -> None:
     table = Table("labyrinth_roguelike", 1, {"seed": 20260101})
-    table.walk_out()
+    table.walk_out()  # leaving keeps a roguelike game: its player comes back to it
+    assert table.match().status == MatchStatus.ACTIVE
+    table.post(table.people[0], MATCHES, {"mode": "labyrinth_roguelike", "settings": {}}, 201)
     assert table.match().status == MatchStatus.ABANDONED
     assert_world_withheld(table)
 
@@ -258,7 +260,8 @@ def test_a_chosen_seed_world_stays_hidden_after_a_win() -> None:
 
 def test_a_world_drawn_for_the_match_is_revealed_after_the_end() -> None:
     table = Table("labyrinth_roguelike", 1, {"width": 4, "height": 4})
-    table.walk_out()
+    table.post(table.people[0], MATCHES, {"mode": "labyrinth_roguelike", "settings": {}}, 201)  # a new game
+    assert table.match().status == MatchStatus.ABANDONED
     assert_revealed(table, world_needles(table))
 
 

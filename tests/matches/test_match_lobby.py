@@ -120,3 +120,34 @@ def test_the_list_shows_open_lobbies_and_own_matches_with_filters_and_cursor() -
     assert api_client(viewer).get(MATCHES, {"mode": "other"}).json()["results"] == []
     assert len(api_client(viewer).get(MATCHES, {"mode": "", "status": ""}).json()["results"]) == 4
     assert read(viewer, mine)["players"][0]["player"] == viewer.pk
+
+
+def test_the_last_player_leaving_a_lobby_gets_the_cancelled_lobby() -> None:
+    # given: a lobby its host sits in alone
+    host = PlayerFactory()
+    match_id = open_lobby(host)["id"]
+    # when: the host leaves
+    reply = api_client(host).post(url(match_id, "leave/"))
+    # then: the leave is answered with the lobby as it now is, cancelled and empty
+    assert reply.status_code == 200, reply.json()
+    body = reply.json()
+    assert body["id"] == match_id and body["status"] == "cancelled" and body["ended_at"] is not None
+    assert body["players"] == [] and body["seat"] is None
+    assert Match.objects.get(pk=match_id).status == MatchStatus.CANCELLED
+
+
+def test_a_player_who_left_a_lobby_no_longer_lists_it_once_it_started() -> None:
+    # given: a lobby of three; one leaves before the start; the other two start it
+    host, guest, leaver = PlayerFactory(), PlayerFactory(), PlayerFactory()
+    match_id = open_lobby(host)["id"]
+    for player in (guest, leaver):
+        assert api_client(player).post(url(match_id, "join/")).status_code == 200
+    left = api_client(leaver).post(url(match_id, "leave/"))
+    assert left.status_code == 200 and [p["player"] for p in left.json()["players"]] == [host.pk, guest.pk]
+    assert api_client(host).post(url(match_id, "start/")).status_code == 200
+    # when: each of them lists their matches
+    listed = {p.pk: [m["id"] for m in api_client(p).get(MATCHES).json()["results"]] for p in (host, leaver)}
+    # then: the started match is the players' only; the leaver, who cannot read it, does not list it
+    assert listed[host.pk] == [match_id]
+    assert listed[leaver.pk] == []
+    assert api_client(leaver).get(url(match_id)).status_code == 404

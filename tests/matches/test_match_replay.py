@@ -1,10 +1,11 @@
-"""For every registered mode: a whole game played over the API (random legal actions, some turns timed
-out) replays from the stored seed, settings and actions to exactly the stored final state."""
+"""For every registered mode: a whole game played over the API (random legal actions, some sent out of
+turn where the mode allows it, some turns timed out where the mode has deadlines) replays from the
+stored seed, settings and actions to exactly the stored final state."""
 
 from __future__ import annotations
 
 import random
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 import time_machine
@@ -13,7 +14,6 @@ from rest_framework.test import APIClient
 
 from matches.models import Match
 from matches.modes import get_mode, registered_modes, replay
-from matches.services import mode_settings
 from players.models import Player
 from tests.factories import PlayerFactory, api_client
 from tests.matches.helpers import MATCHES, url
@@ -22,9 +22,15 @@ pytestmark = pytest.mark.django_db
 
 # Small boards keep a random game short; other modes play with their defaults.
 SMALL_SETTINGS = {"cell_capture": {"width": 5, "height": 5},
-                  "labyrinth_console": {"rows": 3, "cols": 3, "max_turns": 40}}
+                  "labyrinth_console": {"rows": 3, "cols": 3, "max_turns": 40},
+                  "labyrinth_roguelike": {"width": 3, "height": 3, "floors": 1}}
+#: a game no deadline ends (the roguelike) and random play has not ended by then is ended by a new game
+NEW_GAME_AFTER = 300
 MAX_STEPS = 3000
 TIMEOUT_EVERY = 3
+OUT_OF_TURN_EVERY = 5  # a player who is not awaited sends what the mode lets them (e.g. a timer call)
+#: modes whose turns wait as long as it takes (the roguelike: its player comes back to it)
+WITHOUT_DEADLINES = {"labyrinth_roguelike"}
 
 
 def _client(player: Player) -> APIClient:
@@ -38,8 +44,8 @@ def _play_to_the_end(mode: str, seed: int) -> Match:
     adapter = get_mode(mode)
     assert adapter is not None
     chooser = random.Random(seed)
-    deadline = mode_settings(mode).turn_deadline_seconds
-    people = [PlayerFactory() for _ in range(adapter.min_players)]
+    # two players where the mode allows it (a lone player of a game for several has no deadlines)
+    people = [PlayerFactory() for _ in range(min(max(adapter.min_players, 2), adapter.max_players))]
     clients = {p.pk: _client(p) for p in people}
     with time_machine.travel(timezone.now(), tick=False) as clock:
         match_id = (
@@ -54,14 +60,27 @@ def _play_to_the_end(mode: str, seed: int) -> Match:
             match = Match.objects.get(pk=match_id)
             if match.is_over:
                 return match
+            if step == NEW_GAME_AFTER and adapter.new_game_ends_old:  # the seed's /new_game ends it
+                new = clients[people[0].pk].post(MATCHES, {"mode": mode, "settings": {}}, format="json")
+                assert new.status_code == 201, new.json()
+                continue
+            deadline = None
             if step % TIMEOUT_EVERY == TIMEOUT_EVERY - 1:
-                clock.shift(timedelta(seconds=deadline + 1))  # this turn times out on the next read
+                deadline = clients[people[0].pk].get(url(match_id)).json()["deadline"]
+            if deadline is not None:
+                # this turn times out on the next read (the mode's deadline: the payload says when)
+                clock.move_to(datetime.fromisoformat(deadline.replace("Z", "+00:00")) + timedelta(seconds=1))
                 clients[people[0].pk].get(url(match_id))
                 continue
-            view = clients[match.awaiting_id].get(url(match_id)).json()
+            actor = match.awaiting_id
+            if step % OUT_OF_TURN_EVERY == OUT_OF_TURN_EVERY - 1 and len(people) > 1:
+                actor = chooser.choice([p.pk for p in people if p.pk != match.awaiting_id])
+            view = clients[actor].get(url(match_id)).json()
             assert "allowed_actions" in view, view
+            if not view["allowed_actions"]:  # nothing to send out of turn (most modes, most of the time)
+                continue
             action = chooser.choice(view["allowed_actions"])
-            reply = clients[match.awaiting_id].post(
+            reply = clients[actor].post(
                 url(match_id, "actions/"), {"turn": view["turn"], "action": action}, format="json"
             )
             assert reply.status_code == 200, reply.json()
@@ -85,4 +104,6 @@ def test_the_replay_reproduces_the_final_state(mode: str, seed: int) -> None:
     # then: the same final state, and the replay's actions are every step
     assert adapter.state_to_json(final) == match.state == body["final_state"]
     assert [s["turn"] for s in body["actions"]] == list(range(1, match.turn))
-    assert any(s["timeout"] for s in body["actions"])
+    assert any(s["timeout"] for s in body["actions"]) == (mode not in WITHOUT_DEADLINES)
+    called = any(s["action"] == {"type": "timer"} for s in body["actions"])  # sent out of turn
+    assert called == (mode == "labyrinth_paper")

@@ -235,3 +235,27 @@ def test_reading_without_a_passed_deadline_takes_no_lock(django_assert_max_num_q
     with django_assert_max_num_queries(8):
         read(people[0], match.pk)
     assert timezone.now() < match.turn_started_at + timedelta(hours=1)
+
+
+def test_the_list_applies_passed_deadlines_before_showing_turn_and_awaiting() -> None:
+    # given: three players, a 60 s deadline; 150 s pass without anyone acting
+    people, match = started(players=3, deadline=60)
+    with time_machine.travel(match.turn_started_at + timedelta(seconds=150), tick=False):
+        # when: a player lists the matches (nobody has read the match itself)
+        listed = api_client(people[0]).get("/api/v1/matches/").json()["results"]
+    # then: the two passed turns were timed out, and the list shows the turn a read would show
+    match.refresh_from_db()
+    assert match.turn == 3
+    assert [(m["id"], m["turn"], m["awaiting"]) for m in listed] == [(match.pk, 3, match.awaiting_id)]
+
+
+def test_the_lists_status_filter_sees_a_match_its_deadlines_ended() -> None:
+    # given: two players who both stayed away for two days (a whole round of timeouts abandons it)
+    people, match = started(deadline=60)
+    with time_machine.travel(match.turn_started_at + timedelta(days=2), tick=False):
+        # when: one of them lists the active matches, then the abandoned ones
+        active = api_client(people[1]).get("/api/v1/matches/", {"status": "active"}).json()["results"]
+        abandoned = api_client(people[1]).get("/api/v1/matches/", {"status": "abandoned"}).json()["results"]
+    # then: the match is listed as what it now is
+    assert active == []
+    assert [(m["id"], m["status"], m["awaiting"]) for m in abandoned] == [(match.pk, "abandoned", None)]

@@ -1,5 +1,6 @@
-"""Every registered mode keeps the adapter contract (DB-free, hypothesis): legal actions apply, states
-survive JSON, the awaited seat is the only one with actions, and replay(seed, steps) is the game."""
+"""Every registered mode keeps the adapter contract (DB-free, hypothesis): legal actions apply (those of
+the awaited seat, and those a mode lists for other seats: out-of-turn actions such as a timer call),
+states survive JSON, and replay(seed, steps) is the game."""
 
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ def test_the_adapter_contract_holds_along_any_game(mode: str, seed: int, choices
     adapter = get_mode(mode)
     assert adapter is not None
     game_settings = adapter.validate_settings({**adapter.default_settings(), **SMALL_SETTINGS.get(mode, {})})
-    seats = adapter.min_players
+    seats = min(max(adapter.min_players, 2), adapter.max_players)  # two where the mode allows it
     state = adapter.create(settings=game_settings, seats=seats, rng=rng_for(seed, 0))
     assert sorted(adapter.turn_order(state)) == list(range(seats))
     steps: list[tuple[int, dict | None]] = []
@@ -37,10 +38,17 @@ def test_the_adapter_contract_holds_along_any_game(mode: str, seed: int, choices
             assert adapter.outcome(state) is not None
             break
         assert adapter.outcome(state) is None
-        for seat in set(range(seats)) - {awaited}:
-            assert adapter.legal_actions(state, seat) == []
+        out_of_turn = [(seat, action) for seat in sorted(set(range(seats)) - {awaited})
+                       for action in adapter.legal_actions(state, seat)]
+        for seat, action in out_of_turn:
+            adapter.check_action(state, action)
+            adapter.apply(state, seat, action, rng_for(seed, turn))  # a listed action is never refused
         legal = adapter.legal_actions(state, awaited)
-        if choice is None or not legal:
+        if choice is not None and choice % 7 == 6 and out_of_turn:
+            seat, action = out_of_turn[choice % len(out_of_turn)]
+            state, events = adapter.apply(state, seat, action, rng_for(seed, turn))
+            steps.append((seat, action))
+        elif choice is None or not legal:
             state, events = adapter.timeout(state, awaited, rng_for(seed, turn))
             steps.append((awaited, None))
         else:

@@ -118,7 +118,8 @@ def test_each_player_chooses_a_secret_start_from_the_outline() -> None:
     view = body["view"]
     assert view["phase"] == "choosing_starts"
     assert view["outline"] == [[(r, c) in m.cells for c in range(m.cols)] for r in range(m.rows)]
-    assert body["allowed_actions"] == [{"type": "start", "cell": k} for k in range(len(m.cells))]
+    starts = [{"type": "start", "cell": k} for k in range(len(m.cells))]
+    assert body["allowed_actions"] == [*starts, {"type": "pause"}]  # the player's pause (C§9) too
     # a turn before the starts is refused by the rules; a cell off the outline is malformed
     assert table.post(first, SKIP, status=409)["error"]["code"] == "choose_start_first"
     assert table.post(first, {"type": "start", "cell": len(m.cells)}, status=400)["error"]["code"] == "bad_action"
@@ -140,9 +141,14 @@ def test_each_player_chooses_a_secret_start_from_the_outline() -> None:
     table.assert_nothing_leaked()
 
 
-def test_a_missed_start_choice_draws_a_start() -> None:
-    adapter_state = ADAPTER.create(settings=ADAPTER.validate_settings({}), seats=2, rng=rng_for(3, 0))
+@pytest.mark.parametrize("timer", ["on_call", "every_turn"])
+def test_a_missed_start_choice_draws_a_start(timer: str) -> None:
+    adapter_state = ADAPTER.create(settings=ADAPTER.validate_settings({"timer": timer}), seats=2,
+                                   rng=rng_for(3, 0))
     seat = ADAPTER.awaiting(adapter_state)
+    if timer == "on_call":  # the game master's patience runs out first: the minute starts
+        adapter_state, events = ADAPTER.timeout(adapter_state, seat, rng_for(3, 1))
+        assert adapter_state["chosen"] == [] and [e.data["kind"] for e in events] == ["timer_started"]
     state, events = ADAPTER.timeout(adapter_state, seat, rng_for(3, 1))
     assert len(state["chosen"]) == 1 and state["game"] is None
     assert all("cell" not in e.data for e in events)
@@ -213,7 +219,7 @@ def test_a_player_out_of_turn_gets_409_not_your_turn() -> None:
     table = Table.open(3, {"starts": "random"})
     waiting = next(p for p in table.people if p != table.awaited())
     assert table.post(waiting, SKIP, status=409)["error"]["code"] == "not_your_turn"
-    assert table.read(waiting)["allowed_actions"] == []
+    assert table.read(waiting)["allowed_actions"] == [{"type": "timer"}]  # only the call on the awaited one
 
 
 def test_every_answer_is_public_and_the_request_is_heard_without_the_reorder_cell() -> None:

@@ -108,8 +108,9 @@ def test_the_true_treasure_thrown_out_draws() -> None:
 
 
 def test_a_silent_player_loses_at_the_deadline_and_the_last_one_left_wins() -> None:
+    # given: a table that keeps the minute on every turn (the default calls it instead: test_mode_clock)
     with time_machine.travel(timezone.now(), tick=False) as clock:
-        table = Table.open(3, CALM, deadline=60)
+        table = Table.open(3, {**CALM, "timer": "every_turn"}, deadline=60)
         table.choose_starts([0, 1, 2])
         silent = table.awaited()
         # when: the first player names no move within the minute

@@ -1,16 +1,19 @@
 """Mode ``labyrinth_roguelike`` through the match routes: a whole game won, what the view hides,
-settings, refusals and the seed's /new_game (opening a new game ends the old)."""
+settings, refusals, the seed's /new_game (opening a new game ends the old) and its keeping of a
+game (no deadline, leaving keeps it)."""
 from __future__ import annotations
 
 import json
 from collections import deque
+from datetime import timedelta
 from typing import Any
 
 import pytest
+import time_machine
 
 from labyrinth.engine.grid import DIRECTIONS, Cell, neighbour
 from labyrinth.engine.roguelike import Game, Side, game_from_json, gold_cell
-from matches.models import Match, MatchSeat, MatchStatus
+from matches.models import Match, MatchAction, MatchSeat, MatchStatus
 from players.models import Player
 from tests.factories import PlayerFactory, api_client
 from tests.matches.helpers import MATCHES, act, read, url
@@ -167,12 +170,58 @@ def test_a_single_player_game_cannot_be_joined() -> None:
     assert reply.status_code == 409 and reply.json()["error"]["code"] == "match_full"
 
 
-def test_the_modes_admin_row_starts_with_a_days_deadline_and_the_seeds_defaults() -> None:
+def test_the_modes_admin_row_starts_with_the_seeds_defaults() -> None:
     from matches.services import mode_settings
 
     row = mode_settings(MODE)
-    assert row.turn_deadline_seconds == 86400
     assert row.defaults["respawn_health_percent"] == 80 and row.defaults["spawn_location"] == "graveyard"
+
+
+def test_an_idle_game_is_never_thrown_away_and_goes_on_from_the_same_place() -> None:
+    # given: a game one step in, and an admin deadline of one second (which this mode does not use)
+    from matches.services import mode_settings
+
+    row = mode_settings(MODE)
+    row.turn_deadline_seconds = 1
+    row.save()
+    player = PlayerFactory()
+    match_id = open_game(player, CALM)
+    game = server_game(match_id)
+    first = next(d for d in DIRECTIONS if game.world.side(game.player.cell, d) is Side.SPACE)
+    assert act(player, match_id, {"type": "go", "direction": first.value}).status_code == 200
+    before = Match.objects.get(pk=match_id)
+    seen = read(player, match_id)["view"]
+    # when: the player comes back a year later and lists, reads and plays
+    with time_machine.travel(before.turn_started_at + timedelta(days=365), tick=False):
+        listed = api_client(player).get(MATCHES, {"mode": MODE}).json()["results"]
+        body = read(player, match_id)
+        again = act(player, match_id, {"type": "go", "direction": first.opposite.value})
+    # then: the game waited, with no deadline and no timeout, exactly where it was
+    assert [(m["id"], m["status"], m["turn"]) for m in listed] == [(match_id, "active", before.turn)]
+    assert body["status"] == "active" and body["deadline"] is None and body["turn"] == before.turn
+    assert body["view"] == seen and body["allowed_actions"]
+    assert again.status_code == 200, again.json()
+    assert not MatchAction.objects.filter(match_id=match_id, action__isnull=True).exists()
+
+
+def test_leaving_a_started_game_keeps_it_and_only_a_new_game_ends_it() -> None:
+    # given: a started game
+    player = PlayerFactory()
+    match_id = open_game(player, CALM)
+    before = Match.objects.get(pk=match_id)
+    # when: the player leaves it
+    reply = api_client(player).post(url(match_id, "leave/"))
+    # then: nothing changed: the game is theirs to come back to, and goes on
+    assert reply.status_code == 200, reply.json()
+    assert reply.json()["status"] == "active" and reply.json()["players"][0]["active"] is True
+    after = Match.objects.get(pk=match_id)
+    assert (after.status, after.state, after.turn, after.absent_seats) == ("active", before.state, 1, [])
+    assert MatchSeat.objects.get(match_id=match_id).active
+    assert read(player, match_id)["allowed_actions"]
+    # and when the player opens a new game, the old one ends
+    assert api_client(player).post(MATCHES, {"mode": MODE, "settings": {}}, format="json").status_code == 201
+    ended = Match.objects.get(pk=match_id)
+    assert ended.status == MatchStatus.ABANDONED and ended.result["ended_by"] == "new_game"
 
 
 def test_the_admin_picture_draws_the_floors() -> None:
