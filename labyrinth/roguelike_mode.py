@@ -28,6 +28,7 @@ from django.utils.crypto import salted_hmac
 from labyrinth.engine.roguelike import (
     ActionFormatError,
     Game,
+    GenerationError,
     Impossible,
     Settings,
     SettingsError,
@@ -86,7 +87,11 @@ class RoguelikeMode(ModeAdapter):
     def create(self, *, settings: Mapping[str, Any], seats: int, rng: random.Random) -> Game:
         parsed = settings_from_json(settings)
         world_seed = rng.randrange(SEED_LIMIT) if parsed.seed is None else chosen_world_seed(parsed.seed)
-        return generate(parsed, world_seed)
+        try:
+            return generate(parsed, world_seed)
+        except GenerationError as exc:  # settings that fit, but no playable draw: rare, refused at the start
+            raise ActionRefused("world_not_generated", "No playable labyrinth was found for these settings; "
+                                "change the size or the counts.", details={"problem": str(exc)}) from exc
 
     def turn_order(self, state: Game) -> tuple[int, ...]:
         return (PLAYER,)

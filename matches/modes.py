@@ -111,7 +111,11 @@ class ModeAdapter(ABC):
 
     @abstractmethod
     def create(self, *, settings: Mapping[str, Any], seats: int, rng: random.Random) -> Any:
-        """A new game for ``seats`` players (seats 0..seats-1); the turn order is drawn from ``rng``."""
+        """A new game for ``seats`` players (seats 0..seats-1); the turn order is drawn from ``rng``.
+
+        A game that cannot be built from these settings raises ActionRefused: the start is refused
+        with its code and nothing is written.
+        """
 
     @abstractmethod
     def turn_order(self, state: Any) -> tuple[int, ...]:

@@ -259,7 +259,10 @@ def match_start(*, player: Player, match_id: int, now: datetime | None = None) -
     MatchSeat.objects.bulk_update(seats, ["seat"])
     _forget_seating(match)
     match.seed = _SEED_SOURCE.randrange(SEED_LIMIT)
-    state = adapter.create(settings=match.settings, seats=len(seats), rng=rng_for(match.seed, 0))
+    try:
+        state = adapter.create(settings=match.settings, seats=len(seats), rng=rng_for(match.seed, 0))
+    except ActionRefused as exc:  # the game cannot be built from these settings: nothing is written
+        raise _refusal(exc) from exc
     match.status, match.started_at, match.turn = MatchStatus.ACTIVE, now, 1
     order = [seats[number].player_id for number in adapter.turn_order(state)]
     started = Event(

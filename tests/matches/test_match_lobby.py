@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
+from matches import modes
+from matches.modes import ActionRefused
 from matches.models import Match, MatchSeat, MatchStatus
 from tests.factories import PlayerFactory, add_member, api_client, make_guild
 from tests.matches.helpers import MATCHES, open_lobby, read, url
+from tests.matches.toy_mode import SecretRaceMode
 
 pytestmark = pytest.mark.django_db
 
@@ -151,3 +156,25 @@ def test_a_player_who_left_a_lobby_no_longer_lists_it_once_it_started() -> None:
     assert listed[host.pk] == [match_id]
     assert listed[leaver.pk] == []
     assert api_client(leaver).get(url(match_id)).status_code == 404
+
+
+class _UnbuildableMode(SecretRaceMode):
+    """A mode whose game cannot be built from its settings at the start (e.g. a map gone since the lobby)."""
+
+    name = "secret_race_unbuildable"
+
+    def create(self, *, settings: Any, seats: int, rng: Any) -> Any:
+        raise ActionRefused("cannot_build", "This game cannot be built now.", details={"why": "test"})
+
+
+def test_a_game_that_cannot_be_built_refuses_the_start_and_changes_nothing(monkeypatch: Any) -> None:
+    monkeypatch.setitem(modes._REGISTRY, _UnbuildableMode.name, _UnbuildableMode())  # this test's only
+    host, guest = PlayerFactory(), PlayerFactory()
+    match_id = open_lobby(host, "secret_race_unbuildable")["id"]
+    assert api_client(guest).post(url(match_id, "join/")).status_code == 200
+    reply = api_client(host).post(url(match_id, "start/"))
+    assert reply.status_code == 409 and reply.json()["error"] == {
+        "code": "cannot_build", "message": "This game cannot be built now.", "details": {"why": "test"}}
+    match = Match.objects.get(pk=match_id)
+    assert match.status == MatchStatus.LOBBY and match.seed is None and match.state is None
+    assert list(MatchSeat.objects.filter(match=match).values_list("seat", flat=True)) == [None, None]
