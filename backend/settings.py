@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "rest_framework_simplejwt.token_blacklist",
     "django_filters",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # the Swagger UI files, served by the project: /api/docs/ works offline
     "django_celery_beat",
     "backend",
     "players",
@@ -202,6 +203,9 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "The authoritative game master of the Deepdelve cooperative dungeon crawler.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     # One named enum per choice set that appears under a shared field name ("kind", "status").
     "ENUM_NAME_OVERRIDES": {

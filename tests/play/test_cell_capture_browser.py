@@ -8,21 +8,16 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import time
 from pathlib import Path
 
 import pytest
 import requests
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
-from django.contrib.staticfiles.handlers import StaticFilesHandler
-from django.core.servers.basehttp import WSGIServer
-from django.db import connections
-from django.test.testcases import LiveServerThread, QuietWSGIRequestHandler
 
-CHROMIUM = shutil.which("chromium") or next(
-    (p for p in ("/usr/bin/chromium", "/usr/bin/chromium-browser") if os.path.exists(p)), None)
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary: `apt-get install chromium`")
+from tests.play.browser import NEEDS_CHROMIUM, browser, serial_live_server  # noqa: F401 - fixtures
+
+pytestmark = NEEDS_CHROMIUM
 
 SHOTS = os.environ.get("CELL_CAPTURE_SCREENSHOTS")
 PASSWORD = "a long enough passphrase 42"
@@ -31,48 +26,6 @@ WAIT_MS = 20_000
 # highest piece (ties: the lowest cell). On 5x5 this game takes 22 moves with captures and
 # two-wave chains, and the win comes in the middle of a chain.
 PLACES = [(3, 3), (4, 4)]
-
-
-class SerialLiveServerThread(LiveServerThread):
-    """A live server that answers one request at a time.
-
-    On SQLite the test database lives in memory and every thread of a live server shares the test's
-    one connection: a threaded server interleaves the transactions of concurrent requests on it
-    ("database table is locked"). Browsers poll concurrently, so serve them in turn (Django then
-    answers with Connection: close, so no browser holds the server).
-    """
-
-    def _create_server(self, connections_override=None):
-        return WSGIServer((self.host, self.port), QuietWSGIRequestHandler, allow_reuse_address=False)
-
-
-@pytest.fixture
-def serial_live_server(transactional_db):
-    shared = {c.alias: c for c in connections.all() if c.vendor == "sqlite" and c.is_in_memory_db()}
-    for connection in shared.values():
-        connection.inc_thread_sharing()
-    thread = SerialLiveServerThread("localhost", StaticFilesHandler, connections_override=shared)
-    thread.daemon = True
-    thread.start()
-    thread.is_ready.wait()
-    if thread.error:
-        raise thread.error
-    yield f"http://localhost:{thread.port}"
-    thread.terminate()
-    for connection in shared.values():
-        connection.dec_thread_sharing()
-
-
-@pytest.fixture
-def browser(monkeypatch):
-    from playwright.sync_api import sync_playwright  # noqa: PLC0415
-
-    # Playwright's sync API runs an event loop in this thread; the test's own ORM reads are sync.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield chromium
-        chromium.close()
 
 
 class Api:

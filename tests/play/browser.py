@@ -1,0 +1,64 @@
+"""What every browser test shares: Debian's Chromium driven by Playwright, and a live server for it.
+
+Debian's chromium is driven through Playwright's Python package (never `playwright install`); a test
+module marks itself with ``NEEDS_CHROMIUM`` so it is skipped, saying why, only when no chromium binary
+exists. Import the fixtures in the test module (``from tests.play.browser import browser, ...``).
+"""
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.contrib.staticfiles.handlers import StaticFilesHandler
+from django.core.servers.basehttp import WSGIServer
+from django.db import connections
+from django.test.testcases import LiveServerThread, QuietWSGIRequestHandler
+
+CHROMIUM = shutil.which("chromium") or next(
+    (p for p in ("/usr/bin/chromium", "/usr/bin/chromium-browser") if os.path.exists(p)), None)
+NEEDS_CHROMIUM = pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary: `apt-get install chromium`")
+
+
+class SerialLiveServerThread(LiveServerThread):
+    """A live server that answers one request at a time.
+
+    On SQLite the test database lives in memory and every thread of a live server shares the test's
+    one connection: a threaded server interleaves the transactions of concurrent requests on it
+    ("database table is locked"). Browsers poll concurrently, so serve them in turn (Django then
+    answers with Connection: close, so no browser holds the server).
+    """
+
+    def _create_server(self, connections_override: Any = None) -> WSGIServer:
+        return WSGIServer((self.host, self.port), QuietWSGIRequestHandler, allow_reuse_address=False)
+
+
+@pytest.fixture
+def serial_live_server(transactional_db: None) -> Iterator[str]:
+    shared = {c.alias: c for c in connections.all() if c.vendor == "sqlite" and c.is_in_memory_db()}
+    for connection in shared.values():
+        connection.inc_thread_sharing()
+    thread = SerialLiveServerThread("localhost", StaticFilesHandler, connections_override=shared)
+    thread.daemon = True
+    thread.start()
+    thread.is_ready.wait()
+    if thread.error:
+        raise thread.error
+    yield f"http://localhost:{thread.port}"
+    thread.terminate()
+    for connection in shared.values():
+        connection.dec_thread_sharing()
+
+
+@pytest.fixture
+def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright  # noqa: PLC0415
+
+    # Playwright's sync API runs an event loop in this thread; the test's own ORM reads are sync.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield chromium
+        chromium.close()
