@@ -8,9 +8,7 @@ class LabyrinthConfig(AppConfig):
     def ready(self) -> None:
         from labyrinth.mode import LabyrinthConsoleMode
         from labyrinth.paper_mode import PaperLabyrinthMode
-        from labyrinth.roguelike_mode import RoguelikeMode
         from matches.modes import register
 
         register(LabyrinthConsoleMode())
-        register(RoguelikeMode())
         register(PaperLabyrinthMode())

@@ -17,7 +17,7 @@ from rest_framework.test import APIClient
 from labyrinth.engine import format_map, generate_map
 from labyrinth.engine.paper import format_paper_map, parse_paper_map
 from labyrinth.engine.paper.examples import SMALL_CLASSIC_TEXT
-from labyrinth.engine.roguelike import game_from_json, gold_cell
+from roguelike.engine import game_from_json, gold_cell
 from labyrinth.models import LabyrinthMapDesign, PaperMapDesign
 from matches.models import Match, MatchStatus
 from matches.modes import ModeAdapter, get_mode

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from labyrinth.engine.grid import DIRECTIONS
-from labyrinth.engine.roguelike import (
+from roguelike.engine import (
     Building,
     Loot,
     MonsterKind,

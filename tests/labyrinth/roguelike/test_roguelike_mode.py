@@ -12,7 +12,7 @@ import pytest
 import time_machine
 
 from labyrinth.engine.grid import DIRECTIONS, Cell, neighbour
-from labyrinth.engine.roguelike import Game, Side, game_from_json, gold_cell
+from roguelike.engine import Game, Side, game_from_json, gold_cell
 from matches.models import Match, MatchAction, MatchSeat, MatchStatus
 from players.models import Player
 from tests.factories import PlayerFactory, api_client

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from labyrinth.engine.grid import has_wall
-from labyrinth.engine.roguelike import (
+from roguelike.engine import (
     Action,
     Bomb,
     Build,

@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from labyrinth.engine.grid import Cell, Direction, Field, LabyrinthMap, with_wall
-from labyrinth.engine.roguelike import (
+from roguelike.engine import (
     ARSENAL_ITEMS,
     Building,
     Game,
@@ -16,7 +16,7 @@ from labyrinth.engine.roguelike import (
     Settings,
     World,
 )
-from labyrinth.engine.roguelike.model import with_exit
+from roguelike.engine.model import with_exit
 
 U, L, D, R = Direction.UP, Direction.LEFT, Direction.DOWN, Direction.RIGHT
 

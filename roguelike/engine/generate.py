@@ -11,7 +11,7 @@ import random
 from collections import deque
 
 from labyrinth.engine.grid import DIRECTIONS, Cell, Direction, LabyrinthMap, neighbour, with_wall
-from labyrinth.engine.roguelike.model import (
+from roguelike.engine.model import (
     ARSENAL_ITEMS,
     FLOOR_RANGE,
     SIDE_RANGE,

@@ -4,8 +4,8 @@
 action, the cell's effects, the monsters' attacks) and ``view`` (the fog of war) play it;
 ``game_to_json`` / ``game_from_json`` store it.
 """
-from labyrinth.engine.roguelike.generate import GenerationError, generate, gold_cell, playable, reachable
-from labyrinth.engine.roguelike.model import (
+from roguelike.engine.generate import GenerationError, generate, gold_cell, playable, reachable
+from roguelike.engine.model import (
     ARSENAL_ITEMS,
     GENERATOR_VERSION,
     Building,
@@ -24,7 +24,7 @@ from labyrinth.engine.roguelike.model import (
     game_to_json,
     settings_from_json,
 )
-from labyrinth.engine.roguelike.rules import (
+from roguelike.engine.rules import (
     Action,
     ActionFormatError,
     Bomb,

@@ -25,7 +25,9 @@ from typing import Any
 from django.conf import settings as django_settings
 from django.utils.crypto import salted_hmac
 
-from labyrinth.engine.roguelike import (
+from labyrinth.engine.svg import map_svg
+from matches.modes import JSON, ActionRefused, Event, ModeAdapter, Outcome
+from roguelike.engine import (
     ActionFormatError,
     Game,
     GenerationError,
@@ -42,9 +44,7 @@ from labyrinth.engine.roguelike import (
     settings_from_json,
     view,
 )
-from labyrinth.engine.roguelike.model import SEED_LIMIT
-from labyrinth.engine.svg import map_svg
-from matches.modes import JSON, ActionRefused, Event, ModeAdapter, Outcome
+from roguelike.engine.model import SEED_LIMIT
 
 PLAYER = 0
 ONLY_PLAYER = frozenset({PLAYER})

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from typing import TypeAlias
 
 from labyrinth.engine.grid import DIRECTIONS, Cell, Direction, neighbour, with_wall
-from labyrinth.engine.roguelike.model import (
+from roguelike.engine.model import (
     LOOT_OF,
     Building,
     Game,
