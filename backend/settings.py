@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "matches",
     "labyrinth",
     "roguelike",
+    "paper_labyrinth",
     "cell_capture",
     "play",
     "darkness",

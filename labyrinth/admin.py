@@ -15,9 +15,9 @@ from django.utils.safestring import SafeString, mark_safe
 
 from backend.admin import SingletonAdmin
 from labyrinth.engine import MapFormatError, map_svg, parse_map
-from labyrinth.engine.paper import PaperMapFormatError, paper_map_svg, parse_paper_map
-from labyrinth.engine.paper.generator import MAX_SIDE as MAX_PAPER_SIDE
-from labyrinth.engine.paper.generator import MIN_SIDE as MIN_PAPER_SIDE
+from paper_labyrinth.engine import PaperMapFormatError, paper_map_svg, parse_paper_map
+from paper_labyrinth.engine.generator import MAX_SIDE as MAX_PAPER_SIDE
+from paper_labyrinth.engine.generator import MIN_SIDE as MIN_PAPER_SIDE
 from labyrinth.models import (
     GENERATOR_FIELDS,
     MAX_GENERATED_SIDE,

@@ -19,7 +19,7 @@ from labyrinth.engine import (
     parse_map,
     unreachable_cells,
 )
-from labyrinth.engine.paper import (
+from paper_labyrinth.engine import (
     PAPER_GENERATOR_VERSION,
     Finding,
     PaperMap,
@@ -29,7 +29,7 @@ from labyrinth.engine.paper import (
     parse_paper_map,
     validate_paper_map,
 )
-from labyrinth.engine.paper.generator import MAX_SIDE as PAPER_LOBBY_MAX_SIDE
+from paper_labyrinth.engine.generator import MAX_SIDE as PAPER_LOBBY_MAX_SIDE
 from labyrinth.mode import MAX_SIDE as CONSOLE_LOBBY_MAX_SIDE
 
 _DEFAULTS = GeneratorSettings()

@@ -12,7 +12,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 ENGINES = ["dungeons.generation", "combat.engine", "cell_capture.engine", "labyrinth.engine"]
 ENGINES += ["roguelike.engine"]  # seed 000 roguelike
-ENGINES += ["labyrinth.engine.paper"]  # seed 002 paper Labyrinth: a subpackage too
+ENGINES += ["paper_labyrinth.engine"]  # seed 002 paper Labyrinth
 FORBIDDEN_ROOTS = {"django", "rest_framework", "celery", "kombu", "drf_spectacular", "backend"}
 
 

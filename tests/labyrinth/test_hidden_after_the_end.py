@@ -15,8 +15,8 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from labyrinth.engine import format_map, generate_map
-from labyrinth.engine.paper import format_paper_map, parse_paper_map
-from labyrinth.engine.paper.examples import SMALL_CLASSIC_TEXT
+from paper_labyrinth.engine import format_paper_map, parse_paper_map
+from paper_labyrinth.engine.examples import SMALL_CLASSIC_TEXT
 from roguelike.engine import game_from_json, gold_cell
 from labyrinth.models import LabyrinthMapDesign, PaperMapDesign
 from matches.models import Match, MatchStatus

@@ -13,12 +13,12 @@ from typing import Any
 
 from rest_framework.test import APIClient
 
-from labyrinth.engine.paper import rules
-from labyrinth.engine.paper.model import Side
-from labyrinth.engine.paper.requests import Refused, Skip, Turn
-from labyrinth.engine.paper.state import GameState, state_from_json
-from labyrinth.paper_actions import turn_from_json, turn_to_json
-from labyrinth.paper_mode import PaperLabyrinthMode
+from paper_labyrinth.engine import rules
+from paper_labyrinth.engine.model import Side
+from paper_labyrinth.engine.requests import Refused, Skip, Turn
+from paper_labyrinth.engine.state import GameState, state_from_json
+from paper_labyrinth.actions import turn_from_json, turn_to_json
+from paper_labyrinth.mode import PaperLabyrinthMode
 from matches.models import Match
 from matches.services import mode_settings
 from players.models import Player

@@ -4,11 +4,11 @@ from __future__ import annotations
 from typing import Any
 
 from labyrinth.engine.grid import Direction
-from labyrinth.engine.paper.mapformat import parse_paper_map
-from labyrinth.engine.paper.model import PaperMap, Pos
-from labyrinth.engine.paper.requests import Message, Options, Result, Step, Turn
-from labyrinth.engine.paper.rules import apply, new_game, outcome
-from labyrinth.engine.paper.state import GameState, Pile, Slot
+from paper_labyrinth.engine.mapformat import parse_paper_map
+from paper_labyrinth.engine.model import PaperMap, Pos
+from paper_labyrinth.engine.requests import Message, Options, Result, Step, Turn
+from paper_labyrinth.engine.rules import apply, new_game, outcome
+from paper_labyrinth.engine.state import GameState, Pile, Slot
 
 UP, DOWN, LEFT, RIGHT = Direction.UP, Direction.DOWN, Direction.LEFT, Direction.RIGHT
 

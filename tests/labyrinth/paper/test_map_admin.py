@@ -10,8 +10,8 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.test import Client
 
-from labyrinth.engine.paper import format_paper_map, generate_paper_map, validate_paper_map
-from labyrinth.engine.paper.examples import SMALL_CLASSIC_TEXT
+from paper_labyrinth.engine import format_paper_map, generate_paper_map, validate_paper_map
+from paper_labyrinth.engine.examples import SMALL_CLASSIC_TEXT
 from labyrinth.models import PaperMapDesign
 
 ADD = "/admin/labyrinth/papermapdesign/add/"

@@ -1,4 +1,4 @@
-"""labyrinth.paper_maps: the map a paper match is played on (a designer's, or generated)."""
+"""paper_labyrinth.maps: the map a paper match is played on (a designer's, or generated)."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from labyrinth.engine.paper import generate_paper_map, validate_paper_map
-from labyrinth.engine.paper.examples import SMALL_CLASSIC, SMALL_CLASSIC_TEXT
+from paper_labyrinth.engine import generate_paper_map, validate_paper_map
+from paper_labyrinth.engine.examples import SMALL_CLASSIC, SMALL_CLASSIC_TEXT
 from labyrinth.models import PaperMapDesign
-from labyrinth.paper_maps import PaperMapUnavailable, default_size, paper_map_for_match
+from paper_labyrinth.maps import PaperMapUnavailable, default_size, paper_map_for_match
 
 pytestmark = pytest.mark.django_db
 NO_OPEN_EXIT = SMALL_CLASSIC_TEXT.replace("oС М С|С Я|", "xС М С|С Я|")

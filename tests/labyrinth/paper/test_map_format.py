@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from labyrinth.engine.grid import DIRECTIONS, Direction
-from labyrinth.engine.paper import (
+from paper_labyrinth.engine import (
     CellType,
     Outer,
     PaperMap,
@@ -22,7 +22,7 @@ from labyrinth.engine.paper import (
     parse_paper_map,
     step_pos,
 )
-from labyrinth.engine.paper.examples import CUT_CORNERS, EXAMPLES, SMALL_CLASSIC, SMALL_CLASSIC_TEXT
+from paper_labyrinth.engine.examples import CUT_CORNERS, EXAMPLES, SMALL_CLASSIC, SMALL_CLASSIC_TEXT
 
 GOOD = "map 1 2\n _ _\n|С А|\n o x\n"
 

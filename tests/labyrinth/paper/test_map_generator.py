@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from labyrinth.engine.grid import DIRECTIONS
-from labyrinth.engine.paper import (
+from paper_labyrinth.engine import (
     PAPER_GENERATOR_VERSION,
     CellType,
     Outer,
@@ -22,7 +22,7 @@ from labyrinth.engine.paper import (
     true_treasures,
     validate_paper_map,
 )
-from labyrinth.engine.paper.generator import plain_paper_map
+from paper_labyrinth.engine.generator import plain_paper_map
 
 USUAL = [(4, 4), (3, 6), (4, 5), (4, 6), (5, 5)]
 

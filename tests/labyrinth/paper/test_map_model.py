@@ -1,4 +1,4 @@
-"""The map model's small helpers (labyrinth.engine.paper.model) on the named examples."""
+"""The map model's small helpers (paper_labyrinth.engine.model) on the named examples."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from labyrinth.engine.grid import Direction
-from labyrinth.engine.paper import (
+from paper_labyrinth.engine import (
     CellType,
     Outer,
     PaperMap,
@@ -30,7 +30,7 @@ from labyrinth.engine.paper import (
     upstream,
     wall_between,
 )
-from labyrinth.engine.paper.examples import (
+from paper_labyrinth.engine.examples import (
     CUT_CORNERS,
     SMALL_CLASSIC,
     SMALL_HOLES,

@@ -1,4 +1,4 @@
-"""Movement without grenades (labyrinth.engine.paper.movement): the summary's test cases 1-7 where
+"""Movement without grenades (paper_labyrinth.engine.movement): the summary's test cases 1-7 where
 they are about where a player ends up, and the reachability the validator builds on."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from labyrinth.engine.grid import Direction
-from labyrinth.engine.paper import (
+from paper_labyrinth.engine import (
     CellType,
     Side,
     StepKind,
@@ -24,7 +24,7 @@ from labyrinth.engine.paper import (
     step,
     unreachable,
 )
-from labyrinth.engine.paper.examples import SMALL_CLASSIC, SMALL_HOLES
+from paper_labyrinth.engine.examples import SMALL_CLASSIC, SMALL_HOLES
 
 UP, LEFT, DOWN, RIGHT = Direction.UP, Direction.LEFT, Direction.DOWN, Direction.RIGHT
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from labyrinth.engine.paper import paper_map_svg
-from labyrinth.engine.paper.examples import CUT_CORNERS, SMALL_CLASSIC
+from paper_labyrinth.engine import paper_map_svg
+from paper_labyrinth.engine.examples import CUT_CORNERS, SMALL_CLASSIC
 
 NS = "{http://www.w3.org/2000/svg}"
 

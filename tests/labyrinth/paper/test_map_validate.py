@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from labyrinth.engine.grid import Direction
-from labyrinth.engine.paper import CellType, Outer, parse_paper_map, validate_paper_map
-from labyrinth.engine.paper.examples import CUT_CORNERS, EXAMPLES, SMALL_CLASSIC
+from paper_labyrinth.engine import CellType, Outer, parse_paper_map, validate_paper_map
+from paper_labyrinth.engine.examples import CUT_CORNERS, EXAMPLES, SMALL_CLASSIC
 
 BOTH = ["classic", "quantum"]
 W = frozenset

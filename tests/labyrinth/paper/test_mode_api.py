@@ -11,11 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from labyrinth.engine.paper.bot import random_request
-from labyrinth.engine.paper.model import CellType
-from labyrinth.engine.paper.mapformat import format_paper_map, parse_paper_map
+from paper_labyrinth.engine.bot import random_request
+from paper_labyrinth.engine.model import CellType
+from paper_labyrinth.engine.mapformat import format_paper_map, parse_paper_map
 from labyrinth.models import PaperMapDesign
-from labyrinth.paper_actions import turn_to_json
+from paper_labyrinth.actions import turn_to_json
 from matches.models import Match
 from matches.modes import ActionRefused, rng_for
 from matches.services import mode_settings

@@ -1,4 +1,4 @@
-"""The pure random bot (labyrinth/engine/paper/bot.py) over many generated maps: every request it
+"""The pure random bot (paper_labyrinth/engine/bot.py) over many generated maps: every request it
 draws is accepted, and no game breaks an invariant (one true treasure, carry limits, nobody off the
 map), from the first turn to the end."""
 from __future__ import annotations
@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from labyrinth.engine.paper import rules
-from labyrinth.engine.paper.bot import random_request
-from labyrinth.engine.paper.generator import generate_paper_map
-from labyrinth.engine.paper.requests import Options
-from labyrinth.engine.paper.state import CARRY_MAX, GameState, state_from_json, state_to_json
+from paper_labyrinth.engine import rules
+from paper_labyrinth.engine.bot import random_request
+from paper_labyrinth.engine.generator import generate_paper_map
+from paper_labyrinth.engine.requests import Options
+from paper_labyrinth.engine.state import CARRY_MAX, GameState, state_from_json, state_to_json
 
 MAX_TURNS = 5000
 

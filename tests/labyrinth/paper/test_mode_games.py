@@ -9,8 +9,8 @@ import time_machine
 from django.utils import timezone
 
 from labyrinth.engine.grid import DIRECTIONS
-from labyrinth.engine.paper import rules
-from labyrinth.engine.paper.model import Side
+from paper_labyrinth.engine import rules
+from paper_labyrinth.engine.model import Side
 from labyrinth.models import PaperMapDesign
 from matches.models import MatchStatus
 from tests.labyrinth.paper.mode_helpers import SKIP, Table, plan

@@ -1,4 +1,4 @@
-"""The hosted mode's per-process cache of parsed maps (labyrinth/paper_mode.py, ``stored_map``) and the
+"""The hosted mode's per-process cache of parsed maps (paper_labyrinth/mode.py, ``stored_map``) and the
 shortcuts of ``state_from_json`` it allows: a cached map is used only for exactly its stored text,
 a game's map only when its stored JSON is exactly that map's, and the parsed state is the same with
 or without the shortcuts, turn after turn (grenades change walls and exits)."""
@@ -9,13 +9,13 @@ import random
 
 import pytest
 
-from labyrinth.engine.paper import rules
-from labyrinth.engine.paper.bot import random_request
-from labyrinth.engine.paper.generator import generate_paper_map
-from labyrinth.engine.paper.mapformat import format_paper_map
-from labyrinth.engine.paper.requests import Options
-from labyrinth.engine.paper.state import map_from_json, map_to_json, state_from_json, state_to_json
-from labyrinth.paper_mode import PaperLabyrinthMode, stored_map
+from paper_labyrinth.engine import rules
+from paper_labyrinth.engine.bot import random_request
+from paper_labyrinth.engine.generator import generate_paper_map
+from paper_labyrinth.engine.mapformat import format_paper_map
+from paper_labyrinth.engine.requests import Options
+from paper_labyrinth.engine.state import map_from_json, map_to_json, state_from_json, state_to_json
+from paper_labyrinth.mode import PaperLabyrinthMode, stored_map
 
 ADAPTER = PaperLabyrinthMode()
 

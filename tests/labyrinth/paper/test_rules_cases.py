@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from labyrinth.engine.paper.requests import (
+from paper_labyrinth.engine.requests import (
     Condition,
     Conditional,
     Cycle,
@@ -22,10 +22,10 @@ from labyrinth.engine.paper.requests import (
     Throw,
     Visibility,
 )
-from labyrinth.engine.paper.model import Outer
-from labyrinth.engine.paper.rules import apply, outcome, timeout, whose_turn
-from labyrinth.engine.paper.requests import Status
-from labyrinth.engine.paper.state import Corpse, Slot
+from paper_labyrinth.engine.model import Outer
+from paper_labyrinth.engine.rules import apply, outcome, timeout, whose_turn
+from paper_labyrinth.engine.requests import Status
+from paper_labyrinth.engine.state import Corpse, Slot
 
 from tests.labyrinth.paper.rules_boards import (
     DOWN,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from labyrinth.engine.paper.requests import (
+from paper_labyrinth.engine.requests import (
     Condition,
     Conditional,
     Downstream,
@@ -22,9 +22,9 @@ from labyrinth.engine.paper.requests import (
     Turn,
     Visibility,
 )
-from labyrinth.engine.paper.rules import apply, new_game, opening, outcome, status
-from labyrinth.engine.paper.requests import Options
-from labyrinth.engine.paper.state import Corpse, Slot, Tick
+from paper_labyrinth.engine.rules import apply, new_game, opening, outcome, status
+from paper_labyrinth.engine.requests import Options
+from paper_labyrinth.engine.state import Corpse, Slot, Tick
 
 from tests.labyrinth.paper.rules_boards import (
     DOWN,

@@ -2,10 +2,10 @@
 the mode's tests): a classic win, a quantum game with wounds, a kill and a win, and a timeout."""
 from __future__ import annotations
 
-from labyrinth.engine.paper.examples import SMALL_CLASSIC, SMALL_TRUE_TREASURE
-from labyrinth.engine.paper.requests import Move, Shoot, Status
-from labyrinth.engine.paper.rules import apply, opening, timeout, whose_turn
-from labyrinth.engine.paper.state import Slot
+from paper_labyrinth.engine.examples import SMALL_CLASSIC, SMALL_TRUE_TREASURE
+from paper_labyrinth.engine.requests import Move, Shoot, Status
+from paper_labyrinth.engine.rules import apply, opening, timeout, whose_turn
+from paper_labyrinth.engine.state import Slot
 
 from tests.labyrinth.paper.rules_boards import DOWN, LEFT, RIGHT, UP, codes, ended, game, play
 

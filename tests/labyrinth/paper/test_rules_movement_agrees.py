@@ -11,10 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from labyrinth.engine.grid import DIRECTIONS
-from labyrinth.engine.paper.generator import generate_paper_map
-from labyrinth.engine.paper.movement import StepKind, step
-from labyrinth.engine.paper.requests import Move, Options, Turn
-from labyrinth.engine.paper.rules import apply, new_game
+from paper_labyrinth.engine.generator import generate_paper_map
+from paper_labyrinth.engine.movement import StepKind, step
+from paper_labyrinth.engine.requests import Move, Options, Turn
+from paper_labyrinth.engine.rules import apply, new_game
 
 
 @settings(max_examples=25, deadline=None)

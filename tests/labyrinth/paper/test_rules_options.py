@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from labyrinth.engine.paper.requests import (
+from paper_labyrinth.engine.requests import (
     Condition,
     Conditional,
     Item,
@@ -15,8 +15,8 @@ from labyrinth.engine.paper.requests import (
     Throw,
     Visibility,
 )
-from labyrinth.engine.paper.rules import outcome, status
-from labyrinth.engine.paper.state import Slot
+from paper_labyrinth.engine.rules import outcome, status
+from paper_labyrinth.engine.state import Slot
 
 from tests.labyrinth.paper.rules_boards import (
     LEFT,

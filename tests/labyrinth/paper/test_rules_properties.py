@@ -9,10 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from labyrinth.engine.grid import DIRECTIONS
-from labyrinth.engine.paper.examples import EXAMPLES
-from labyrinth.engine.paper.generator import generate_paper_map
-from labyrinth.engine.paper.model import CellType, PaperMap
-from labyrinth.engine.paper.requests import (
+from paper_labyrinth.engine.examples import EXAMPLES
+from paper_labyrinth.engine.generator import generate_paper_map
+from paper_labyrinth.engine.model import CellType, PaperMap
+from paper_labyrinth.engine.requests import (
     Condition,
     Conditional,
     Cycle,
@@ -33,8 +33,8 @@ from labyrinth.engine.paper.requests import (
     Turn,
     Visibility,
 )
-from labyrinth.engine.paper.rules import apply, can_reorder, new_game, timeout, whose_turn
-from labyrinth.engine.paper.state import GameState, state_from_json, state_to_json
+from paper_labyrinth.engine.rules import apply, can_reorder, new_game, timeout, whose_turn
+from paper_labyrinth.engine.state import GameState, state_from_json, state_to_json
 
 PUBLIC_KEYS = {"cell", "drift", "found", "treasures", "bullets", "grenades", "mines", "corpses", "scream",
                "fell", "underfoot", "wounded", "killed", "result", "item", "reason", "condition", "met",

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from labyrinth.engine.paper.requests import Grenade, Item, Move, PlaceMine, Shoot, Skip, Step, Throw
-from labyrinth.engine.paper.state import Slot, Tick
+from paper_labyrinth.engine.requests import Grenade, Item, Move, PlaceMine, Shoot, Skip, Step, Throw
+from paper_labyrinth.engine.state import Slot, Tick
 
 from tests.labyrinth.paper.rules_boards import DOWN, LEFT, RIGHT, UP, board, carry, codes, game, play
 

@@ -12,11 +12,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from labyrinth.engine.paper import rules
-from labyrinth.engine.paper.bot import random_request
-from labyrinth.engine.paper.generator import generate_paper_map
-from labyrinth.engine.paper.requests import Options
-from labyrinth.engine.paper.state import GameState
+from paper_labyrinth.engine import rules
+from paper_labyrinth.engine.bot import random_request
+from paper_labyrinth.engine.generator import generate_paper_map
+from paper_labyrinth.engine.requests import Options
+from paper_labyrinth.engine.state import GameState
 
 
 def mutable_parts(value: object, skip: set[int]) -> Iterator[object]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from labyrinth.engine.paper import PaperMap, RiverMode, generate_paper_map, validate_paper_map
+from paper_labyrinth.engine import PaperMap, RiverMode, generate_paper_map, validate_paper_map
 from labyrinth.models import PaperMapDesign
 
 # The seed's usual sizes (C§6: 4x4, 3x6, 4x5, 4x6, 5x5; "4x5 for 3-4 players is played in 1-1.5 hours").

@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from labyrinth.engine.grid import Direction
-from labyrinth.engine.paper.requests import (
+from paper_labyrinth.engine.requests import (
     Condition,
     Conditional,
     Cycle,
@@ -45,7 +45,7 @@ from labyrinth.engine.paper.requests import (
     Turn,
     Visibility,
 )
-from labyrinth.engine.paper.model import Pos
+from paper_labyrinth.engine.model import Pos
 
 HERE = "HERE"
 DIRECTION_NAMES = tuple(d.value for d in Direction)

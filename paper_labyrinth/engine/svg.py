@@ -10,8 +10,8 @@ from __future__ import annotations
 from html import escape
 
 from labyrinth.engine.grid import DIRECTIONS, Direction
-from labyrinth.engine.paper.mapformat import LETTERS
-from labyrinth.engine.paper.model import CellType, Outer, PaperMap, Pos, neighbour, outer_kind
+from paper_labyrinth.engine.mapformat import LETTERS
+from paper_labyrinth.engine.model import CellType, Outer, PaperMap, Pos, neighbour, outer_kind
 
 COLOURS: dict[CellType, str] = {
     CellType.LAND: "#f3ead2", CellType.HOSPITAL: "#f7b2b2", CellType.ARSENAL: "#c4c4c4",

@@ -18,8 +18,8 @@ treasures (the stack on (2,2) holds a false one under the true one).
 """
 from __future__ import annotations
 
-from labyrinth.engine.paper.mapformat import parse_paper_map
-from labyrinth.engine.paper.model import PaperMap, Pos
+from paper_labyrinth.engine.mapformat import parse_paper_map
+from paper_labyrinth.engine.model import PaperMap, Pos
 
 SMALL_CLASSIC_TEXT = """\
 # SMALL_CLASSIC: seed 002's usual 4x5 map

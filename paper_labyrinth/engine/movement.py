@@ -28,7 +28,7 @@ from enum import Enum
 from typing import AbstractSet, Literal
 
 from labyrinth.engine.grid import DIRECTIONS, Direction
-from labyrinth.engine.paper.model import (
+from paper_labyrinth.engine.model import (
     CellType,
     Outer,
     PaperMap,

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from labyrinth.engine.grid import Direction
-from labyrinth.engine.paper.model import CellType, Outer, PaperMap, Pos
-from labyrinth.engine.paper.requests import JSONValue, Message, Options, Result
+from paper_labyrinth.engine.model import CellType, Outer, PaperMap, Pos
+from paper_labyrinth.engine.requests import JSONValue, Message, Options, Result
 
 Health = Literal["healthy", "wounded", "sick", "dead"]
 SlotKind = Literal["treasure", "mine", "corpse"]

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from labyrinth.engine.grid import Direction
-from labyrinth.engine.paper.model import (
+from paper_labyrinth.engine.model import (
     CellType,
     Outer,
     PaperMap,
@@ -25,15 +25,15 @@ from labyrinth.engine.paper.model import (
     neighbour,
     side,
 )
-from labyrinth.engine.paper.movement import (
+from paper_labyrinth.engine.movement import (
     StepKind,
     StepResult,
     cycle_move,
     downstream_move,
     enter,
 )
-from labyrinth.engine.paper.movement import step as movement_step
-from labyrinth.engine.paper.requests import (
+from paper_labyrinth.engine.movement import step as movement_step
+from paper_labyrinth.engine.requests import (
     Action,
     Condition,
     Conditional,
@@ -58,7 +58,7 @@ from labyrinth.engine.paper.requests import (
     Turn,
     Visibility,
 )
-from labyrinth.engine.paper.state import (
+from paper_labyrinth.engine.state import (
     CARRY_MAX,
     SLOT_RANK,
     Corpse,

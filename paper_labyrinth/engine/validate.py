@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from labyrinth.engine.grid import DIRECTIONS
-from labyrinth.engine.paper.model import (
+from paper_labyrinth.engine.model import (
     CellType,
     Outer,
     PaperMap,
@@ -25,7 +25,7 @@ from labyrinth.engine.paper.model import (
     step_pos,
     upstream,
 )
-from labyrinth.engine.paper.movement import RiverMode, default_river_mode, unreachable
+from paper_labyrinth.engine.movement import RiverMode, default_river_mode, unreachable
 
 MAX_PLAYERS = 5
 

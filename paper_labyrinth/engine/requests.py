@@ -18,7 +18,7 @@ from enum import Enum
 from typing import Any, Literal, TypeAlias
 
 from labyrinth.engine.grid import Direction
-from labyrinth.engine.paper.model import Pos
+from paper_labyrinth.engine.model import Pos
 
 JSONValue: TypeAlias = Any
 """Anything ``json.dumps`` takes (None, bool, int, str, lists and str-keyed dicts of those)."""

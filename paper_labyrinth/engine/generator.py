@@ -22,9 +22,9 @@ import random
 from dataclasses import replace
 
 from labyrinth.engine.grid import DIRECTIONS, Direction
-from labyrinth.engine.paper.model import CellType, Outer, PaperMap, Pos, step_pos
-from labyrinth.engine.paper.movement import RiverMode, default_river_mode
-from labyrinth.engine.paper.validate import validate_paper_map
+from paper_labyrinth.engine.model import CellType, Outer, PaperMap, Pos, step_pos
+from paper_labyrinth.engine.movement import RiverMode, default_river_mode
+from paper_labyrinth.engine.validate import validate_paper_map
 
 PAPER_GENERATOR_VERSION = 1
 MIN_SIDE, MAX_SIDE = 3, 12

@@ -4,7 +4,7 @@
 ``validate`` (the seed's mandatory map rules of C§8 and the recommendations as warnings), ``generator``,
 ``svg``, ``examples``. The rules engine (``requests``, ``state``, ``rules``) plays games on a map.
 """
-from labyrinth.engine.paper.model import (
+from paper_labyrinth.engine.model import (
     CellType,
     Outer,
     PaperMap,
@@ -29,9 +29,9 @@ from labyrinth.engine.paper.model import (
     upstream,
     wall_between,
 )
-from labyrinth.engine.paper.generator import PAPER_GENERATOR_VERSION, generate_paper_map
-from labyrinth.engine.paper.mapformat import PaperMapFormatError, format_paper_map, parse_paper_map
-from labyrinth.engine.paper.movement import (
+from paper_labyrinth.engine.generator import PAPER_GENERATOR_VERSION, generate_paper_map
+from paper_labyrinth.engine.mapformat import PaperMapFormatError, format_paper_map, parse_paper_map
+from paper_labyrinth.engine.movement import (
     RiverMode,
     StepKind,
     StepResult,
@@ -44,8 +44,8 @@ from labyrinth.engine.paper.movement import (
     step,
     unreachable,
 )
-from labyrinth.engine.paper.svg import paper_map_svg
-from labyrinth.engine.paper.validate import Finding, ValidationResult, validate_paper_map
+from paper_labyrinth.engine.svg import paper_map_svg
+from paper_labyrinth.engine.validate import Finding, ValidationResult, validate_paper_map
 
 __all__ = [
     "paper_map_svg",

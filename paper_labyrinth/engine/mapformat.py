@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 
 from labyrinth.engine.grid import DIRECTIONS, Direction
-from labyrinth.engine.paper.model import (
+from paper_labyrinth.engine.model import (
     CellType,
     Outer,
     PaperMap,

@@ -1,7 +1,7 @@
 """Seed 002's paper Labyrinth hosted as match mode ``labyrinth_paper`` (SPEC 9.4, issue 18).
 
 2-5 players, variant ``classic`` or ``quantum``; the server is the game master (the rules engine
-``labyrinth.engine.paper.rules``). docs/paper-labyrinth.md ("Hosting") describes the hosted form:
+``paper_labyrinth.engine.rules``). docs/paper-labyrinth.md ("Hosting") describes the hosted form:
 
 - **Settings** (``validate_settings``): the variant, the map (a designer map's id, or null: a map of
   ``rows`` x ``cols`` generated from the match seed for the number of seats), how starts are chosen,
@@ -11,11 +11,11 @@
   ``{"type": "start", "cell": k}`` in turn order, ``k`` an anonymous index into the outline (the
   player's empty plan); nobody else learns it. "random": distinct cells drawn from the seed. Then
   the game master announces each player's cell type (C§6.2).
-- **Turns**: ``{"type": "turn", "steps": [...], ...}`` (labyrinth/paper_actions.py), one shape for
+- **Turns**: ``{"type": "turn", "steps": [...], ...}`` (paper_labyrinth/actions.py), one shape for
   both variants; the engine refuses a turn malformed for the variant (409 with its code).
 - **Information**: every answer of the game master is a public event; the view shows the caller's
   own status, the outline and the public record; nothing else of the map or of positions.
-- **Clock** (C§9, labyrinth/paper_clock.py): by default no turn has a time limit until another
+- **Clock** (C§9, paper_labyrinth/clock.py): by default no turn has a time limit until another
   player calls the timer (``{"type": "timer"}``, sent out of turn) or the game master does after a
   long silence; then the awaited player has a minute or loses (the engine's ``timeout``; a missed
   start choice draws a start instead). Each player may once per game take a five-minute pause
@@ -33,17 +33,17 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from labyrinth.engine.paper.generator import MAX_SIDE as GEN_MAX_SIDE, MIN_SIDE as GEN_MIN_SIDE
-from labyrinth.engine.paper.mapformat import format_paper_map, parse_paper_map
-from labyrinth.engine.paper.model import PaperMap, Pos
-from labyrinth.engine.paper.requests import JSONValue, Message, Options, Refused, Turn
-from labyrinth.engine.paper import rules
-from labyrinth.engine.paper.state import GameState, map_to_json, state_from_json, state_to_json
-from labyrinth.engine.paper.svg import paper_map_svg
-from labyrinth import paper_clock
-from labyrinth.paper_actions import ActionFormatError, cell_index, public_request, turn_from_json
-from labyrinth.paper_clock import CLOCK_ACTIONS, PAUSE_ACTION, TIMER_ACTION, ClockRefused
 from matches.modes import JSON, ActionRefused, Event, ModeAdapter, Outcome
+from paper_labyrinth.engine.generator import MAX_SIDE as GEN_MAX_SIDE, MIN_SIDE as GEN_MIN_SIDE
+from paper_labyrinth.engine.mapformat import format_paper_map, parse_paper_map
+from paper_labyrinth.engine.model import PaperMap, Pos
+from paper_labyrinth.engine.requests import JSONValue, Message, Options, Refused, Turn
+from paper_labyrinth.engine import rules
+from paper_labyrinth.engine.state import GameState, map_to_json, state_from_json, state_to_json
+from paper_labyrinth.engine.svg import paper_map_svg
+from paper_labyrinth import clock as paper_clock
+from paper_labyrinth.actions import ActionFormatError, cell_index, public_request, turn_from_json
+from paper_labyrinth.clock import CLOCK_ACTIONS, PAUSE_ACTION, TIMER_ACTION, ClockRefused
 
 MAX_ID = 2**31 - 1
 PICTURE_CELL = 44
@@ -70,7 +70,7 @@ def _bad(code: str, message: str, **details: Any) -> ActionRefused:
 
 def _designer_map(map_id: int, variant: str, river_mode: str | None) -> PaperMap:
     """An active designer map that passes the variant's map rules; ActionRefused(input) otherwise."""
-    from labyrinth.paper_maps import PaperMapUnavailable, design_map
+    from paper_labyrinth.maps import PaperMapUnavailable, design_map
 
     try:
         return design_map(map_id, variant, river_mode=river_mode)  # type: ignore[arg-type]
@@ -227,7 +227,7 @@ class PaperLabyrinthMode(ModeAdapter):
     def create(self, *, settings: Mapping[str, Any], seats: int, rng: random.Random) -> JSON:
         order = list(range(seats))
         rng.shuffle(order)
-        from labyrinth.paper_maps import paper_map_for_match
+        from paper_labyrinth.maps import paper_map_for_match
 
         m = None
         if settings["map"] is not None:

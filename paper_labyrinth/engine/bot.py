@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 from labyrinth.engine.grid import DIRECTIONS, Direction
-from labyrinth.engine.paper.requests import (
+from paper_labyrinth.engine.requests import (
     Condition,
     Conditional,
     Cycle,
@@ -29,8 +29,8 @@ from labyrinth.engine.paper.requests import (
     Turn,
     Visibility,
 )
-from labyrinth.engine.paper.rules import can_reorder
-from labyrinth.engine.paper.state import GameState
+from paper_labyrinth.engine.rules import can_reorder
+from paper_labyrinth.engine.state import GameState
 
 MAX_EXTRA = 3
 ITEMS = tuple(Item)
