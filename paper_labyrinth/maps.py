@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 from paper_labyrinth.engine import PaperMap, RiverMode, generate_paper_map, validate_paper_map
-from labyrinth.models import PaperMapDesign
+from paper_labyrinth.models import PaperMapDesign
 
 # The seed's usual sizes (C§6: 4x4, 3x6, 4x5, 4x6, 5x5; "4x5 for 3-4 players is played in 1-1.5 hours").
 USUAL_SIZES: dict[int, tuple[int, int]] = {2: (4, 4), 3: (4, 5), 4: (4, 6), 5: (5, 5)}

@@ -466,7 +466,7 @@ class PaperLabyrinthMode(ModeAdapter):
     def may_reveal(self, settings: Mapping[str, Any], state: JSON) -> bool:
         """A generated map (from the match's own seed), or a designer map no longer in the pool: while
         lobbies may still name it, showing it would make every later game on it transparent."""
-        from labyrinth.models import PaperMapDesign
+        from paper_labyrinth.models import PaperMapDesign
 
         return not PaperMapDesign.in_pool(settings.get("map"))
 

@@ -12,17 +12,17 @@ from django.test import Client
 
 from paper_labyrinth.engine import format_paper_map, generate_paper_map, validate_paper_map
 from paper_labyrinth.engine.examples import SMALL_CLASSIC_TEXT
-from labyrinth.models import PaperMapDesign
+from paper_labyrinth.models import PaperMapDesign
 
-ADD = "/admin/labyrinth/papermapdesign/add/"
-LIST = "/admin/labyrinth/papermapdesign/"
+ADD = "/admin/paper_labyrinth/papermapdesign/add/"
+LIST = "/admin/paper_labyrinth/papermapdesign/"
 TWO_TRUE = SMALL_CLASSIC_TEXT.replace("treasure (1,3) false", "treasure (1,3) true")
 
 pytestmark = pytest.mark.django_db
 
 
 def change_url(design: PaperMapDesign) -> str:
-    return f"/admin/labyrinth/papermapdesign/{design.pk}/change/"
+    return f"/admin/paper_labyrinth/papermapdesign/{design.pk}/change/"
 
 
 def test_the_examples_are_loaded_and_the_pages_render(admin_client: Client):

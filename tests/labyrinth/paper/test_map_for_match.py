@@ -8,8 +8,8 @@ import pytest
 
 from paper_labyrinth.engine import generate_paper_map, validate_paper_map
 from paper_labyrinth.engine.examples import SMALL_CLASSIC, SMALL_CLASSIC_TEXT
-from labyrinth.models import PaperMapDesign
 from paper_labyrinth.maps import PaperMapUnavailable, default_size, paper_map_for_match
+from paper_labyrinth.models import PaperMapDesign
 
 pytestmark = pytest.mark.django_db
 NO_OPEN_EXIT = SMALL_CLASSIC_TEXT.replace("oС М С|С Я|", "xС М С|С Я|")

@@ -11,8 +11,8 @@ from django.utils import timezone
 from labyrinth.engine.grid import DIRECTIONS
 from paper_labyrinth.engine import rules
 from paper_labyrinth.engine.model import Side
-from labyrinth.models import PaperMapDesign
 from matches.models import MatchStatus
+from paper_labyrinth.models import PaperMapDesign
 from tests.labyrinth.paper.mode_helpers import SKIP, Table, plan
 from tests.matches.helpers import url
 
