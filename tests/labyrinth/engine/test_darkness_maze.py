@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from labyrinth.engine.darkness import (
+from darkness.engine import (
     MazeParams,
     MoveOutcome,
     RoomWeights,
