@@ -9,9 +9,9 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 from labyrinth.engine import GeneratorSettings, format_map, generate_map
+from labyrinth.models import LabyrinthMapDesign
 from paper_labyrinth.engine import format_paper_map
 from paper_labyrinth.engine.generator import plain_paper_map
-from labyrinth.models import LabyrinthMapDesign
 from paper_labyrinth.models import PaperMapDesign
 
 BEFORE = [("labyrinth", "0005_map_design_help_texts")]

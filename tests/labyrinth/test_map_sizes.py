@@ -11,9 +11,9 @@ from django.db import IntegrityError, transaction
 from django.test import Client
 
 from labyrinth.engine import GeneratorSettings, format_map, generate_map
+from labyrinth.models import LabyrinthMapDesign, MapDesign
 from paper_labyrinth.engine import format_paper_map
 from paper_labyrinth.engine.generator import plain_paper_map
-from labyrinth.models import LabyrinthMapDesign, MapDesign
 from paper_labyrinth.models import PaperMapDesign
 from tests.factories import PlayerFactory, api_client
 from tests.matches.helpers import MATCHES

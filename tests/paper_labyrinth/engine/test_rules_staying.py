@@ -7,7 +7,7 @@ import pytest
 from paper_labyrinth.engine.requests import Grenade, Item, Move, PlaceMine, Shoot, Skip, Step, Throw
 from paper_labyrinth.engine.state import Slot, Tick
 
-from tests.labyrinth.paper.rules_boards import DOWN, LEFT, RIGHT, UP, board, carry, codes, game, play
+from tests.paper_labyrinth.engine.rules_boards import DOWN, LEFT, RIGHT, UP, board, carry, codes, game, play
 
 ENC = """\
  _ _ _

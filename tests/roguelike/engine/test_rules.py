@@ -29,7 +29,7 @@ from roguelike.engine import (
     legal_actions,
     play,
 )
-from tests.labyrinth.roguelike.worlds import D, L, R, U, archer, dragon, game, world
+from tests.roguelike.engine.worlds import D, L, R, U, archer, dragon, game, world
 
 
 def turn(g: Game, action: Action) -> tuple[Game, list[dict[str, Any]]]:

@@ -11,17 +11,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paper_labyrinth.engine.bot import random_request
-from paper_labyrinth.engine.model import CellType
-from paper_labyrinth.engine.mapformat import format_paper_map, parse_paper_map
-from paper_labyrinth.actions import turn_to_json
 from matches.models import Match
 from matches.modes import ActionRefused, rng_for
 from matches.services import mode_settings
+from paper_labyrinth.actions import turn_to_json
+from paper_labyrinth.engine.bot import random_request
+from paper_labyrinth.engine.mapformat import format_paper_map, parse_paper_map
+from paper_labyrinth.engine.model import CellType
 from paper_labyrinth.models import PaperMapDesign
 from tests.factories import PlayerFactory
-from tests.labyrinth.paper.mode_helpers import ADAPTER, MODE, SKIP, Table, client
 from tests.matches.helpers import MATCHES, url
+from tests.paper_labyrinth.mode_helpers import ADAPTER, MODE, SKIP, Table, client
 
 pytestmark = pytest.mark.django_db
 

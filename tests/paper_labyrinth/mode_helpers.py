@@ -13,14 +13,14 @@ from typing import Any
 
 from rest_framework.test import APIClient
 
+from matches.models import Match
+from matches.services import mode_settings
+from paper_labyrinth.actions import turn_from_json, turn_to_json
 from paper_labyrinth.engine import rules
 from paper_labyrinth.engine.model import Side
 from paper_labyrinth.engine.requests import Refused, Skip, Turn
 from paper_labyrinth.engine.state import GameState, state_from_json
-from paper_labyrinth.actions import turn_from_json, turn_to_json
 from paper_labyrinth.mode import PaperLabyrinthMode
-from matches.models import Match
-from matches.services import mode_settings
 from players.models import Player
 from tests.factories import PlayerFactory
 from tests.matches.helpers import MATCHES, url

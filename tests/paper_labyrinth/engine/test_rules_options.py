@@ -18,7 +18,7 @@ from paper_labyrinth.engine.requests import (
 from paper_labyrinth.engine.rules import outcome, status
 from paper_labyrinth.engine.state import Slot
 
-from tests.labyrinth.paper.rules_boards import (
+from tests.paper_labyrinth.engine.rules_boards import (
     LEFT,
     R1,
     RIGHT,

@@ -7,7 +7,7 @@ from paper_labyrinth.engine.requests import Move, Shoot, Status
 from paper_labyrinth.engine.rules import apply, opening, timeout, whose_turn
 from paper_labyrinth.engine.state import Slot
 
-from tests.labyrinth.paper.rules_boards import DOWN, LEFT, RIGHT, UP, codes, ended, game, play
+from tests.paper_labyrinth.engine.rules_boards import DOWN, LEFT, RIGHT, UP, codes, ended, game, play
 
 
 def test_a_classic_game_to_a_win_with_the_true_treasure() -> None:

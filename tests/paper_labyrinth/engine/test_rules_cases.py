@@ -1,11 +1,12 @@
 """The summary's test cases 1-30 and 32 (seed 002, `seeds/002_summary_en.md` section 7), one test each.
 
-Case 31 (the map validator) is tested with the maps (tests/labyrinth/paper/test_map_*.py).
+Case 31 (the map validator) is tested with the maps (tests/paper_labyrinth/engine/test_map_*.py).
 """
 from __future__ import annotations
 
 import pytest
 
+from paper_labyrinth.engine.model import Outer
 from paper_labyrinth.engine.requests import (
     Condition,
     Conditional,
@@ -22,12 +23,11 @@ from paper_labyrinth.engine.requests import (
     Throw,
     Visibility,
 )
-from paper_labyrinth.engine.model import Outer
-from paper_labyrinth.engine.rules import apply, outcome, timeout, whose_turn
 from paper_labyrinth.engine.requests import Status
+from paper_labyrinth.engine.rules import apply, outcome, timeout, whose_turn
 from paper_labyrinth.engine.state import Corpse, Slot
 
-from tests.labyrinth.paper.rules_boards import (
+from tests.paper_labyrinth.engine.rules_boards import (
     DOWN,
     H1,
     H2,

@@ -22,11 +22,11 @@ from paper_labyrinth.engine.requests import (
     Turn,
     Visibility,
 )
-from paper_labyrinth.engine.rules import apply, new_game, opening, outcome, status
 from paper_labyrinth.engine.requests import Options
+from paper_labyrinth.engine.rules import apply, new_game, opening, outcome, status
 from paper_labyrinth.engine.state import Corpse, Slot, Tick
 
-from tests.labyrinth.paper.rules_boards import (
+from tests.paper_labyrinth.engine.rules_boards import (
     DOWN,
     H1,
     HOLES,

@@ -10,7 +10,7 @@ import pytest
 
 from matches.models import MatchAction, MatchEvent
 from tests.dungeons.concurrency import all_at_once, live_url_fixture, request, token  # noqa: F401 (fixture)
-from tests.labyrinth.paper.mode_helpers import Table
+from tests.paper_labyrinth.mode_helpers import Table
 
 pytestmark = pytest.mark.postgres
 CLIENTS = 32

@@ -9,12 +9,12 @@ import time_machine
 from django.utils import timezone
 
 from labyrinth.engine.grid import DIRECTIONS
+from matches.models import MatchStatus
 from paper_labyrinth.engine import rules
 from paper_labyrinth.engine.model import Side
-from matches.models import MatchStatus
 from paper_labyrinth.models import PaperMapDesign
-from tests.labyrinth.paper.mode_helpers import SKIP, Table, plan
 from tests.matches.helpers import url
+from tests.paper_labyrinth.mode_helpers import SKIP, Table, plan
 
 pytestmark = pytest.mark.django_db
 CALM = {"nstop": 500, "cure_time": "unlimited"}

@@ -12,9 +12,9 @@ import pytest
 import time_machine
 
 from labyrinth.engine.grid import DIRECTIONS, Cell, neighbour
-from roguelike.engine import Game, Side, game_from_json, gold_cell
 from matches.models import Match, MatchAction, MatchSeat, MatchStatus
 from players.models import Player
+from roguelike.engine import Game, Side, game_from_json, gold_cell
 from tests.factories import PlayerFactory, api_client
 from tests.matches.helpers import MATCHES, act, read, url
 

@@ -12,9 +12,9 @@ from django.utils import timezone
 
 from matches.models import Match, MatchAction
 from tests.factories import PlayerFactory, api_client
-from tests.labyrinth.paper.mode_helpers import SKIP, Table
-from tests.labyrinth.paper.test_mode_games import safe_step
 from tests.matches.helpers import MATCHES, url
+from tests.paper_labyrinth.mode_helpers import SKIP, Table
+from tests.paper_labyrinth.test_mode_games import safe_step
 
 pytestmark = pytest.mark.django_db
 CALM = {"starts": "random", "nstop": 500, "cure_time": "unlimited"}

@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 from django.test import override_settings
 
+from matches.models import Match
 from roguelike.engine import game_from_json, game_to_json, generate, settings_from_json
 from roguelike.mode import chosen_world_seed
-from matches.models import Match
 from tests.factories import PlayerFactory
-from tests.labyrinth.roguelike.test_roguelike_mode import open_game, server_game
 from tests.matches.helpers import act, read
+from tests.roguelike.test_mode import open_game, server_game
 
 pytestmark = pytest.mark.django_db
 SEED = 77
