@@ -34,16 +34,16 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from matches.modes import JSON, ActionRefused, Event, ModeAdapter, Outcome
+from paper_labyrinth import clock as paper_clock
+from paper_labyrinth.actions import ActionFormatError, cell_index, public_request, turn_from_json
+from paper_labyrinth.clock import CLOCK_ACTIONS, PAUSE_ACTION, TIMER_ACTION, ClockRefused
+from paper_labyrinth.engine import rules
 from paper_labyrinth.engine.generator import MAX_SIDE as GEN_MAX_SIDE, MIN_SIDE as GEN_MIN_SIDE
 from paper_labyrinth.engine.mapformat import format_paper_map, parse_paper_map
 from paper_labyrinth.engine.model import PaperMap, Pos
 from paper_labyrinth.engine.requests import JSONValue, Message, Options, Refused, Turn
-from paper_labyrinth.engine import rules
 from paper_labyrinth.engine.state import GameState, map_to_json, state_from_json, state_to_json
 from paper_labyrinth.engine.svg import paper_map_svg
-from paper_labyrinth import clock as paper_clock
-from paper_labyrinth.actions import ActionFormatError, cell_index, public_request, turn_from_json
-from paper_labyrinth.clock import CLOCK_ACTIONS, PAUSE_ACTION, TIMER_ACTION, ClockRefused
 
 MAX_ID = 2**31 - 1
 PICTURE_CELL = 44
