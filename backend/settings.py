@@ -35,7 +35,7 @@ if not SECRET_KEY:
     if not DEBUG:
         raise RuntimeError("SECRET_KEY must be set when DEBUG is off")
     SECRET_KEY = "embedded-development-key-not-for-production-use-0123456789abcdef"
-# The key of the roguelike's chosen seeds (labyrinth/roguelike_mode.py): empty derives one from
+# The key of the roguelike's chosen seeds (roguelike/mode.py): empty derives one from
 # SECRET_KEY; set it to keep every chosen seed's world when SECRET_KEY is rotated.
 ROGUELIKE_SEED_KEY = os.environ.get("ROGUELIKE_SEED_KEY", "")
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
@@ -63,6 +63,8 @@ INSTALLED_APPS = [
     "npcs",
     "matches",
     "labyrinth",
+    "roguelike",
+    "paper_labyrinth",
     "cell_capture",
     "play",
     "darkness",

@@ -71,7 +71,7 @@ def main() -> None:
 def run(n: int) -> None:
     from darkness.models import DarknessRun, DarknessSettings, GuildMaze
     from dungeons.runs import lobby as run_services
-    from labyrinth.engine.darkness import MoveOutcome, move
+    from darkness.engine import MoveOutcome, move
     from labyrinth.engine.grid import DIRECTIONS
     from tests.factories import api_client
     from tests.dungeons.run_helpers import guild_party, run_settings

@@ -96,7 +96,7 @@ def paper(seconds: float) -> None:
 
     django.setup()
     from cell_capture.mode import CellCaptureMode
-    from labyrinth.paper_mode import PaperLabyrinthMode
+    from paper_labyrinth.mode import PaperLabyrinthMode
 
     capture, adapter = CellCaptureMode(), PaperLabyrinthMode()
     board = capture.state_to_json(capture.create(settings=capture.validate_settings({}), seats=2,

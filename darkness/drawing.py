@@ -4,8 +4,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
-from labyrinth.engine.darkness import GuildMaze as MazeLayout
-from labyrinth.engine.darkness import Pos
+from darkness.engine import GuildMaze as MazeLayout
+from darkness.engine import Pos
 from labyrinth.engine.grid import Direction, has_wall
 
 CELL = 28

@@ -6,8 +6,8 @@ import random
 import secrets
 from typing import Any
 
+from darkness.engine import DARKNESS_GENERATOR_VERSION, MazeParams, generate_guild_maze
 from labyrinth.engine import format_map
-from labyrinth.engine.darkness import DARKNESS_GENERATOR_VERSION, MazeParams, generate_guild_maze
 
 #: Seeds are stored in a signed 64-bit column.
 MAX_SEED = 2**63 - 1

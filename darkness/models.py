@@ -8,9 +8,9 @@ from django.db import models
 from django.db.models import Q
 
 from backend.models import SingletonSettings
+from darkness.engine import GuildMaze as MazeLayout
+from darkness.engine import MazeParams, Pos, RoomWeights
 from labyrinth.engine import parse_map
-from labyrinth.engine.darkness import GuildMaze as MazeLayout
-from labyrinth.engine.darkness import MazeParams, Pos, RoomWeights
 
 _MAZE = MazeParams()
 _WEIGHTS = RoomWeights()

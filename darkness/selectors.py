@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from backend.errors import NotAllowed, NotFound
+from darkness.engine import Pos, known_rooms
 from darkness.models import DarknessRun, GuildMaze
 from guilds.models import Guild, Membership
-from labyrinth.engine.darkness import Pos, known_rooms
 from players.models import Player
 
 

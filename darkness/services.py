@@ -52,8 +52,8 @@ from dungeons.runs.endings import die, end_if_party_gone
 from dungeons.runs.rooms import enter_room
 from guilds.models import Guild, Membership
 from guilds.services import guild_person_runs_record
-from labyrinth.engine.darkness import GuildMaze as MazeLayout
-from labyrinth.engine.darkness import MoveOutcome, Pos, RoomWeights, move, room_content
+from darkness.engine import GuildMaze as MazeLayout
+from darkness.engine import MoveOutcome, Pos, RoomWeights, move, room_content
 from labyrinth.engine.grid import Direction
 from npcs.selectors import guild_npc_kinds_unrescued
 from npcs.services import warlock_buffs_claim_party

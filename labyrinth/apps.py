@@ -1,4 +1,4 @@
-"""App config for labyrinth (the maze engine's maps and the labyrinth games); registers their match modes."""
+"""App config for labyrinth (the grid-maze engine's maps, seed 003's game): registers labyrinth_console."""
 from django.apps import AppConfig
 
 
@@ -7,10 +7,6 @@ class LabyrinthConfig(AppConfig):
 
     def ready(self) -> None:
         from labyrinth.mode import LabyrinthConsoleMode
-        from labyrinth.paper_mode import PaperLabyrinthMode
-        from labyrinth.roguelike_mode import RoguelikeMode
         from matches.modes import register
 
         register(LabyrinthConsoleMode())
-        register(RoguelikeMode())
-        register(PaperLabyrinthMode())

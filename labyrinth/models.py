@@ -1,9 +1,10 @@
-"""Labyrinth tables: the generator's default rates (singleton) and the maps designers upload or generate."""
+"""Labyrinth tables: the generator's default rates (singleton), seed 003's maps designers upload or
+generate, and the abstract ``MapDesign`` the game apps' designer maps share."""
 from __future__ import annotations
 
 import dataclasses
 from random import Random
-from typing import Any, Self
+from typing import Any, Protocol, Self
 
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -19,17 +20,6 @@ from labyrinth.engine import (
     parse_map,
     unreachable_cells,
 )
-from labyrinth.engine.paper import (
-    PAPER_GENERATOR_VERSION,
-    Finding,
-    PaperMap,
-    PaperMapFormatError,
-    format_paper_map,
-    generate_paper_map,
-    parse_paper_map,
-    validate_paper_map,
-)
-from labyrinth.engine.paper.generator import MAX_SIDE as PAPER_LOBBY_MAX_SIDE
 from labyrinth.mode import MAX_SIDE as CONSOLE_LOBBY_MAX_SIDE
 
 _DEFAULTS = GeneratorSettings()
@@ -101,7 +91,7 @@ class MapDesignQuerySet(models.QuerySet[Any]):
 
 class MapDesign(models.Model):
     """A map a designer uploaded or generated, in its seed's text format (the abstract base of
-    ``LabyrinthMapDesign`` and ``PaperMapDesign``).
+    ``LabyrinthMapDesign`` here and of the game apps' maps, e.g. paper_labyrinth's ``PaperMapDesign``).
 
     Saving parses the text (a format error -> ValidationError naming the line) and stores what the
     list shows (``_derive``: the size, the checks' findings). A map that fails its checks
@@ -239,84 +229,15 @@ class LabyrinthMapDesign(MapDesign):
                    generator_settings=dataclasses.asdict(settings))
 
 
-def format_error(text: str, error: MapFormatError | PaperMapFormatError) -> str:
+class LineError(Protocol):
+    """A map format's parse error (``MapFormatError``, the paper format's ``PaperMapFormatError``, ...)."""
+
+    line: int
+
+
+def format_error(text: str, error: LineError) -> str:
     """The parser's message with the offending line quoted, for designers."""
     lines = text.removeprefix("\ufeff").split("\n")
     if 1 <= error.line <= len(lines) and lines[error.line - 1].strip():
         return f"{error} (line {error.line} reads: {lines[error.line - 1].rstrip()!r})"
     return str(error)
-
-
-PAPER_VARIANTS = (("classic", "classic"), ("quantum", "quantum"))
-
-
-class PaperMapDesign(MapDesign):
-    """A map of seed 002's paper Labyrinth in the designers' text format (docs/paper-labyrinth-maps.md),
-    validated for one variant: the list shows the size and the validator's errors and warnings
-    (each: rule, cells, message); a map with errors cannot be active."""
-
-    MAX_SIDE = PAPER_LOBBY_MAX_SIDE
-    MAX_CELLS = PAPER_LOBBY_MAX_SIDE * PAPER_LOBBY_MAX_SIDE
-
-    text = models.TextField(help_text="The paper map format: 'map R C', the picture, then holes, treasures "
-                                      "and items (docs/paper-labyrinth-maps.md).")
-    variant = models.CharField(max_length=10, choices=PAPER_VARIANTS, default="classic",
-                               help_text="The variant the map is validated for (quantum needs an open exit, "
-                                         "classic forbids exits next to sources; rivers move differently).")
-    errors = models.JSONField(editable=False, default=list, blank=True,
-                              help_text="The broken map rules: {rule, cells, message}.")
-    error_count = models.PositiveIntegerField(editable=False, default=0)
-    warnings = models.JSONField(editable=False, default=list, blank=True,
-                                help_text="The recommendations not followed: {rule, cells, message}.")
-    warning_count = models.PositiveIntegerField(editable=False, default=0)
-    generator_players = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
-
-    class Meta(MapDesign.Meta):
-        verbose_name = "paper labyrinth map"
-        constraints = [
-            models.CheckConstraint(condition=~models.Q(is_active=True, error_count__gt=0),
-                                   name="labyrinth_active_paper_maps_are_valid"),
-            models.CheckConstraint(
-                condition=models.Q(is_active=False) | models.Q(
-                    rows__lte=PAPER_LOBBY_MAX_SIDE, cols__lte=PAPER_LOBBY_MAX_SIDE),
-                name="labyrinth_active_paper_maps_fit_a_lobby"),
-        ]
-
-    @property
-    def is_valid(self) -> bool:
-        return not self.errors
-
-    def to_map(self) -> PaperMap:
-        """The parsed map (the text was readable when saved)."""
-        return parse_paper_map(self.text)
-
-    def check_problem(self) -> str | None:
-        if not self.errors:
-            return None
-        return (f"the map breaks {len(self.errors)} map rule(s) of the {self.variant} game: keep it inactive "
-                "until it passes")
-
-    def _derive(self) -> None:
-        if self.variant not in dict(PAPER_VARIANTS):
-            raise ValidationError({"variant": "classic or quantum"})
-        try:
-            m = parse_paper_map(self.text)
-        except PaperMapFormatError as error:
-            raise ValidationError({"text": format_error(self.text, error)}) from error
-        result = validate_paper_map(m, self.variant)
-        self.rows, self.cols, self.cell_count = m.rows, m.cols, len(m.cells)
-        self.errors = [_finding(f) for f in result.errors]
-        self.warnings = [_finding(f) for f in result.warnings]
-        self.error_count, self.warning_count = len(self.errors), len(self.warnings)
-
-    @classmethod
-    def generated(cls, *, name: str, rows: int, cols: int, players: int, variant: str, seed: int,
-                  cut_corners: bool = False) -> PaperMapDesign:
-        """An unsaved design holding a freshly generated map (ValueError on bad sizes, players or variant)."""
-        m = generate_paper_map(Random(seed), rows, cols, players, variant, cut_corners=cut_corners)
-        return cls(name=name, text=format_paper_map(m), variant=variant, seed=seed,
-                   generator_version=PAPER_GENERATOR_VERSION, generator_players=players)
-
-
-def _finding(f: Finding) -> dict[str, object]:
-    return {"rule": f.rule, "cells": [list(p) for p in f.cells], "message": f.message}

@@ -11,8 +11,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINES = ["dungeons.generation", "combat.engine", "cell_capture.engine", "labyrinth.engine"]
-ENGINES += ["labyrinth.engine.roguelike"]  # seed 000 roguelike: a subpackage, its files are not in the glob above
-ENGINES += ["labyrinth.engine.paper"]  # seed 002 paper Labyrinth: a subpackage too
+ENGINES += ["roguelike.engine"]  # seed 000 roguelike
+ENGINES += ["paper_labyrinth.engine"]  # seed 002 paper Labyrinth
+ENGINES += ["darkness.engine"]  # the Labyrinth of Darkness (SPEC 9.5)
 FORBIDDEN_ROOTS = {"django", "rest_framework", "celery", "kombu", "drf_spectacular", "backend"}
 
 

@@ -1,10 +1,10 @@
-"""Load seed 002's example paper maps (labyrinth/engine/paper/examples.py) as designer maps."""
+"""Load seed 002's example paper maps (paper_labyrinth/engine/examples.py) as designer maps."""
 from django.db import migrations
 
 
 def load(apps, schema_editor):
-    from labyrinth.engine.paper import parse_paper_map, validate_paper_map
-    from labyrinth.engine.paper.examples import CUT_CORNERS_TEXT, SMALL_CLASSIC_TEXT
+    from paper_labyrinth.engine import parse_paper_map, validate_paper_map
+    from paper_labyrinth.engine.examples import CUT_CORNERS_TEXT, SMALL_CLASSIC_TEXT
 
     Design = apps.get_model("labyrinth", "PaperMapDesign")
     for name, text in (("Seed 002: small classic example", SMALL_CLASSIC_TEXT),

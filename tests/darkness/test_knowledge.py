@@ -10,11 +10,11 @@ from django.apps import apps as global_apps
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from darkness.engine import move as maze_move
 from darkness.models import DarknessSettings, GuildMaze
 from darkness.services import guild_maze_create
 from guilds.models import Guild, Membership
 from labyrinth.engine import Direction, format_map, has_wall, parse_map, with_special, with_wall
-from labyrinth.engine.darkness import move as maze_move
 from labyrinth.engine.grid import Stun
 from tests.darkness.helpers import API, darkness_settings, install_maze, only
 from tests.dungeons.run_helpers import Party, guild_party, lobby

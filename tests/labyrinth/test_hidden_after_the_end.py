@@ -15,17 +15,18 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from labyrinth.engine import format_map, generate_map
-from labyrinth.engine.paper import format_paper_map, parse_paper_map
-from labyrinth.engine.paper.examples import SMALL_CLASSIC_TEXT
-from labyrinth.engine.roguelike import game_from_json, gold_cell
-from labyrinth.models import LabyrinthMapDesign, PaperMapDesign
+from labyrinth.models import LabyrinthMapDesign
 from matches.models import Match, MatchStatus
 from matches.modes import ModeAdapter, get_mode
+from paper_labyrinth.engine import format_paper_map, parse_paper_map
+from paper_labyrinth.engine.examples import SMALL_CLASSIC_TEXT
+from paper_labyrinth.models import PaperMapDesign
 from players.models import Player
+from roguelike.engine import game_from_json, gold_cell
 from tests.factories import PlayerFactory
-from tests.labyrinth.roguelike.test_roguelike_mode import CALM, cells_in, way
 from tests.labyrinth.test_console_mode import play_to_the_end
 from tests.matches.helpers import MATCHES, url
+from tests.roguelike.test_mode import CALM, cells_in, way
 
 pytestmark = pytest.mark.django_db
 

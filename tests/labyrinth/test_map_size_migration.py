@@ -9,9 +9,10 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 from labyrinth.engine import GeneratorSettings, format_map, generate_map
-from labyrinth.engine.paper import format_paper_map
-from labyrinth.engine.paper.generator import plain_paper_map
-from labyrinth.models import LabyrinthMapDesign, PaperMapDesign
+from labyrinth.models import LabyrinthMapDesign
+from paper_labyrinth.engine import format_paper_map
+from paper_labyrinth.engine.generator import plain_paper_map
+from paper_labyrinth.models import PaperMapDesign
 
 BEFORE = [("labyrinth", "0005_map_design_help_texts")]
 AFTER = [("labyrinth", "0006_designer_maps_fit_a_lobby")]

@@ -11,16 +11,17 @@ from django.db import IntegrityError, transaction
 from django.test import Client
 
 from labyrinth.engine import GeneratorSettings, format_map, generate_map
-from labyrinth.engine.paper import format_paper_map
-from labyrinth.engine.paper.generator import plain_paper_map
-from labyrinth.models import LabyrinthMapDesign, MapDesign, PaperMapDesign
+from labyrinth.models import LabyrinthMapDesign, MapDesign
+from paper_labyrinth.engine import format_paper_map
+from paper_labyrinth.engine.generator import plain_paper_map
+from paper_labyrinth.models import PaperMapDesign
 from tests.factories import PlayerFactory, api_client
 from tests.matches.helpers import MATCHES
 
 pytestmark = pytest.mark.django_db
 
 CONSOLE_ADD = "/admin/labyrinth/labyrinthmapdesign/add/"
-PAPER_ADD = "/admin/labyrinth/papermapdesign/add/"
+PAPER_ADD = "/admin/paper_labyrinth/papermapdesign/add/"
 # field 0 of 10 x 10 and two dream fields of 50 x 50: 5,100 cells, each field within 50 x 50
 DREAMS = GeneratorSettings(sleep_rate=0.05, dream_fields=2, dream_rows=50, dream_cols=50)
 

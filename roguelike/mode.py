@@ -1,0 +1,152 @@
+"""Seed 000's Labyrinth roguelike hosted as match mode ``labyrinth_roguelike`` (SPEC 9.3).
+
+A single-player game: seat 0 is always awaited until the game is won or lost. The state is the
+whole game (map included) and stays on the server; the player's view is the engine's fog of war
+(their own state and the cell they stand on), and every event is private to seat 0. Actions are
+the engine's JSON (``{"type": "go", "direction": "UP"}``, ``{"type": "take", "item": "armor"}``,
+``{"type": "lift", "floor": 2}``, ...): a malformed one is a 400 ``bad_action``, one the rules
+refuse a 409 with the engine's code (``wall``, ``no_arrows``, ``no_cement``, ...).
+
+The world comes from ``settings.seed`` when given (the same seed gives the same labyrinth: the
+seed's daily challenge), otherwise from a number drawn from the match's creation rng. A chosen seed
+is public (lobby settings) and the engine is open, so its world is built from an HMAC of the seed
+under the server's key (``chosen_world_seed``): the same on this server, not computable elsewhere,
+and never revealed after the end (anyone may play that seed again). A drawn world may be.
+The game waits for its player as long as it takes (no deadline) and ``leave/`` keeps it (the
+seed: leaving and coming back goes on from the same place); opening a lobby of this mode ends
+the player's active one (the seed's ``/new_game``).
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.conf import settings as django_settings
+from django.utils.crypto import salted_hmac
+
+from labyrinth.engine.svg import map_svg
+from matches.modes import JSON, ActionRefused, Event, ModeAdapter, Outcome
+from roguelike.engine import (
+    ActionFormatError,
+    Game,
+    GenerationError,
+    Impossible,
+    Settings,
+    SettingsError,
+    action_from_json,
+    action_to_json,
+    game_from_json,
+    game_to_json,
+    generate,
+    legal_actions,
+    play,
+    settings_from_json,
+    view,
+)
+from roguelike.engine.model import SEED_LIMIT
+
+PLAYER = 0
+ONLY_PLAYER = frozenset({PLAYER})
+#: what a lobby may choose (the seed's per-game choices: the seed, the size, the counts); the rest
+#: are the mode's defaults, edited by designers in the admin
+LOBBY_SETTINGS = frozenset({"seed", "width", "height", "floors", "dragon_count", "archer_count",
+                            "portal_count", "mine_count", "hospital_count", "arsenal_count"})
+#: the HMAC's purpose: a key derived for this use only, never the bare SECRET_KEY
+WORLD_KEY_SALT = "deepdelve.labyrinth_roguelike.chosen_world_seed"
+
+
+def chosen_world_seed(seed: int) -> int:
+    """The world seed (0..SEED_LIMIT) of a lobby's chosen ``seed``: an HMAC-SHA256 of it under
+    ``ROGUELIKE_SEED_KEY`` (by default a key derived from SECRET_KEY), so a public seed names a world
+    that only this server can build."""
+    key = django_settings.ROGUELIKE_SEED_KEY or django_settings.SECRET_KEY
+    digest = salted_hmac(WORLD_KEY_SALT, str(seed), secret=key, algorithm="sha256").digest()
+    return int.from_bytes(digest[:8], "big") % (SEED_LIMIT + 1)
+
+
+class RoguelikeMode(ModeAdapter):
+    name = "labyrinth_roguelike"
+    title = "Labyrinth roguelike (seed 000)"
+    min_players = 1
+    max_players = 1
+    lobby_settings = LOBBY_SETTINGS
+    new_game_ends_old = True
+    leave_keeps_game = True
+
+    def default_settings(self) -> JSON:
+        return Settings().to_json()
+
+    def validate_settings(self, settings: Mapping[str, Any]) -> JSON:
+        try:
+            return settings_from_json(settings).to_json()
+        except SettingsError as exc:
+            raise ActionRefused("bad_setting", str(exc), kind="input",
+                                details={"setting": exc.name, "problem": exc.problem}) from exc
+
+    def create(self, *, settings: Mapping[str, Any], seats: int, rng: random.Random) -> Game:
+        parsed = settings_from_json(settings)
+        world_seed = rng.randrange(SEED_LIMIT) if parsed.seed is None else chosen_world_seed(parsed.seed)
+        try:
+            return generate(parsed, world_seed)
+        except GenerationError as exc:  # settings that fit, but no playable draw: rare, refused at the start
+            raise ActionRefused("world_not_generated", "No playable labyrinth was found for these settings; "
+                                "change the size or the counts.", details={"problem": str(exc)}) from exc
+
+    def turn_order(self, state: Game) -> tuple[int, ...]:
+        return (PLAYER,)
+
+    def awaiting(self, state: Game) -> int | None:
+        return None if state.over else PLAYER
+
+    def legal_actions(self, state: Game, seat: int) -> list[JSON]:
+        return [action_to_json(a) for a in legal_actions(state)] if seat == PLAYER else []
+
+    def check_action(self, state: Game, action: Mapping[str, Any]) -> None:
+        try:
+            action_from_json(action)
+        except ActionFormatError as exc:
+            raise ActionRefused("bad_action", str(exc), kind="input",
+                                details={"action": dict(action)}) from exc
+
+    def apply(self, state: Game, seat: int, action: Mapping[str, Any],
+              rng: random.Random) -> tuple[Game, Sequence[Event]]:
+        self.check_action(state, action)
+        result = play(state, action_from_json(action))
+        if isinstance(result, Impossible):
+            raise ActionRefused(result.code, result.message, details={"action": dict(action)})
+        return result.game, [Event(e.to_json(), ONLY_PLAYER) for e in result.events]
+
+    def deadline_seconds(self, state: Game, seconds: int) -> int | None:
+        """None: nobody else waits for the only player, and the seed's game goes on from the same place
+        whenever they come back (the admin's seconds do not apply); so idling never ends it."""
+        return None
+
+    def timeout(self, state: Game, seat: int, rng: random.Random) -> tuple[Game, Sequence[Event]]:
+        """Nothing happens in the labyrinth (the seed has no skipped turn). Without a deadline it is
+        reached no more; it stays for the replays of games that timed out before."""
+        return state, []
+
+    def view(self, state: Game, seat: int) -> JSON:
+        return view(state)
+
+    def may_reveal(self, settings: Mapping[str, Any], state: Game) -> bool:
+        """A world drawn for this match only; never a chosen seed's, which others may still play."""
+        return settings.get("seed") is None
+
+    def outcome(self, state: Game) -> Outcome | None:
+        if state.won:
+            return Outcome((PLAYER,), {"victory": True, "turns": state.turn, "deaths": state.player.deaths})
+        if state.lost:
+            return Outcome((), {"defeat": True, "turns": state.turn, "deaths": state.player.deaths})
+        return None
+
+    def state_to_json(self, state: Game) -> JSON:
+        return game_to_json(state)
+
+    def state_from_json(self, data: Mapping[str, Any]) -> Game:
+        return game_from_json(data)
+
+    def picture(self, state: Game) -> str:
+        """The floors side by side with the exit; the player's cell tinted."""
+        return map_svg(state.world.maze, highlight=[state.player.cell], teleport_lines=False)
