@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
-"""Deepdelve's two commands for a fresh machine that has only Python.
+"""Deepdelve's commands for a fresh machine that has only Python.
 
     python3 dev.py serve   # make .venv, install requirements, migrate, load demo data,
                            # start a Celery worker with embedded beat and serve on :8000
     python3 dev.py test    # make .venv, install requirements-dev.txt (runtime + test tools), run the tests
+    python3 dev.py check   # the same .venv; the lint (ruff) and the type check (mypy) of every app
 
 Embedded defaults: SQLite and kombu's filesystem broker under var/. Set DATABASE_URL and
 CELERY_BROKER_URL (and REDIS_URL for the cache) to use PostgreSQL and Redis instead.
-Extra arguments after ``test`` go to pytest; after ``serve`` an address (default 127.0.0.1:8000).
+Extra arguments after ``test`` go to pytest; after ``check`` to ruff (e.g. ``--fix``); after ``serve`` an
+address (default 127.0.0.1:8000).
 Benchmarks (not part of the tests): ``python3 dev.py bench NAME`` runs bench/bench_NAME.py.
 """
 from __future__ import annotations
@@ -188,8 +190,16 @@ def bench(args: list[str]) -> int:
     return subprocess.call([str(PYTHON), str(ROOT / "bench" / f"bench_{args[0]}.py"), *args[1:]], cwd=ROOT)
 
 
+def check(args: list[str]) -> int:
+    """The lint (ruff) and the type check (mypy), both configured in pyproject.toml; fails if either does."""
+    ensure_venv(dev=True)
+    linted = subprocess.call([str(BIN / "ruff"), "check", *args], cwd=ROOT)
+    typed = subprocess.call([str(PYTHON), "-m", "mypy"], cwd=ROOT)
+    return linted or typed
+
+
 def main() -> int:
-    commands = {"serve": serve, "test": test, "bench": bench}
+    commands = {"serve": serve, "test": test, "bench": bench, "check": check}
     if len(sys.argv) < 2 or sys.argv[1] not in commands:
         print(__doc__)
         return 2

@@ -1,8 +1,11 @@
 """Admin building blocks shared by the apps."""
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import admin
-from django.http import HttpRequest, HttpResponseRedirect
+from django.db.models import Model
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 
 
@@ -12,13 +15,15 @@ class SingletonAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return not self.model.objects.exists()
 
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:  # noqa: ANN001
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def changelist_view(self, request: HttpRequest, extra_context=None):  # noqa: ANN001
+    def changelist_view(self, request: HttpRequest,
+                        extra_context: dict[str, Any] | None = None) -> HttpResponse:
         obj = self.model.load()
         meta = self.model._meta
-        return HttpResponseRedirect(reverse(f"admin:{meta.app_label}_{meta.model_name}_change", args=[obj.pk]))
+        change = f"admin:{meta.app_label}_{meta.model_name}_change"
+        return HttpResponseRedirect(reverse(change, args=[obj.pk]))
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -27,13 +32,13 @@ class ReadOnlyInline(admin.TabularInline):
     extra = 0
     can_delete = False
 
-    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:  # noqa: ANN001
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:  # noqa: ANN001
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:  # noqa: ANN001
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
 
@@ -43,8 +48,8 @@ class ReadOnlyAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:  # noqa: ANN001
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:  # noqa: ANN001
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False

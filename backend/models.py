@@ -4,7 +4,7 @@ from __future__ import annotations
 import dataclasses
 import secrets
 from contextvars import ContextVar
-from typing import Any, ClassVar, Self, TypeVar
+from typing import Any, ClassVar, NoReturn, Self, TypeVar, cast
 
 from django.db import IntegrityError, models, router, transaction
 from django.db.models.expressions import RawSQL
@@ -55,7 +55,7 @@ def settings_changed(model: type[models.Model] | None, *, using: str | None = No
         singleton_settings_changed.send(sender=model, using=using)
 
 
-class SingletonQuerySet(models.QuerySet):
+class SingletonQuerySet(models.QuerySet[Any]):
     """A settings table's rows: an ``update()`` replaces the token too, as a ``save()`` does."""
 
     def update(self, **kwargs: Any) -> int:
@@ -75,21 +75,21 @@ class SingletonSettings(models.Model):
 
     singleton_id = 1
     # This process's copies: class -> (the token they were read with, the row).
-    _cache: ClassVar[dict[type, tuple[int, "SingletonSettings"]]] = {}
+    _cache: ClassVar[dict[type, tuple[int, SingletonSettings]]] = {}
 
     objects = SingletonQuerySet.as_manager()
 
     class Meta:
         abstract = True
 
-    def save(self, *args, **kwargs) -> None:  # noqa: ANN002, ANN003 - Django signature
+    def save(self, *args: Any, **kwargs: Any) -> None:
         self.pk = self.singleton_id
         using = kwargs.get("using") or router.db_for_write(type(self), instance=self)
         with transaction.atomic(using=using):
             super().save(*args, **kwargs)
             settings_changed(type(self), using=using)
 
-    def delete(self, *args, **kwargs):  # noqa: ANN002, ANN003 - the row must stay
+    def delete(self, *args: Any, **kwargs: Any) -> NoReturn:  # the row must stay
         raise ValueError(f"{type(self).__name__} is a singleton and cannot be deleted")
 
     def as_value(self, value_type: type[V]) -> V:
@@ -125,4 +125,4 @@ class SingletonSettings(models.Model):
             return cls.load()
         if row.settings_token is not None:  # None: the token's row is missing (a flush), keep nothing
             SingletonSettings._cache[cls] = (row.settings_token, row)
-        return row
+        return cast(Self, row)  # annotate() loses the model type in the stubs

@@ -31,8 +31,9 @@ CONFUSABLES: dict[str, str] = {
     "а": "a", "в": "b", "е": "e", "ё": "e", "һ": "h", "н": "h", "і": "i", "ї": "i", "ј": "j", "к": "k",
     "ӏ": "l", "м": "m", "о": "o", "р": "p", "ԛ": "q", "ѕ": "s", "т": "t", "у": "y", "ү": "y", "х": "x",
     "с": "c", "ԁ": "d", "ԝ": "w", "ɡ": "g",
-    # Greek: case-folded capitals that look Latin (Α Β Ε Ζ Η Ι Κ Μ Ν Ο Ρ Τ Υ Χ); where the small letter
-    # looks like another Latin one (ν like v, υ like u, η like n), the capital wins: ALL-CAPS copies are likelier
+    # Greek: case-folded capitals that look Latin (Α Β Ε Ζ Η Ι Κ Μ Ν Ο Ρ Τ Υ Χ); where the small
+    # letter looks like another Latin one (ν like v, υ like u, η like n), the capital wins: ALL-CAPS
+    # copies are likelier
     "α": "a", "β": "b", "ε": "e", "ζ": "z", "η": "h", "ι": "i", "κ": "k", "μ": "m", "ν": "n", "ο": "o",
     "ρ": "p", "τ": "t", "υ": "y", "χ": "x", "ϲ": "c", "ϳ": "j",
     # Latin letters that pass for others
@@ -55,9 +56,11 @@ def clean_name(raw: str, *, min_length: int = 1, max_length: int | None = None, 
     """The stored form of a chosen name, or 400 ``invalid_name`` naming what is wrong."""
     text = _visible_form(raw)
     if not any(_visible(char) for char in text):
-        raise InvalidInput("invalid_name", f"The {field} needs at least one visible character.", {"field": field})
+        raise InvalidInput("invalid_name", f"The {field} needs at least one visible character.",
+                           {"field": field})
     if len(text) < min_length or (max_length is not None and len(text) > max_length):
-        raise InvalidInput("invalid_name", f"The {field} must be {min_length} to {max_length} characters long.",
+        raise InvalidInput("invalid_name",
+                           f"The {field} must be {min_length} to {max_length} characters long.",
                            {"field": field, "min_length": min_length, "max_length": max_length})
     return text
 

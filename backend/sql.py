@@ -45,6 +45,21 @@ def quoted(name: str) -> str:
     return f'"{name}"'
 
 
+def column_of(field: models.Field[Any, Any]) -> str:
+    """A concrete field's column (the stubs allow None, which only a field without a column has)."""
+    if field.column is None:
+        raise ValueError(f"{field} has no column")
+    return field.column
+
+
+def concrete_field(model: type[models.Model], name: str) -> models.Field[Any, Any]:
+    """The model's field ``name``, which must be a column (not a reverse relation)."""
+    field = model._meta.get_field(name)
+    if not isinstance(field, models.Field):
+        raise TypeError(f"{model.__name__}.{name} is not a column")
+    return field
+
+
 class Columns(Generic[M]):
     """The concrete columns of ``model`` but ``exclude`` (field names), in the model's order."""
 
@@ -59,7 +74,7 @@ class Columns(Generic[M]):
     def select(self) -> str:
         """The select list: ``"table"."column", ...``."""
         table = quoted(self.model._meta.db_table)
-        return ", ".join(f"{table}.{quoted(f.column)}" for f in self.fields)
+        return ", ".join(f"{table}.{quoted(column_of(f))}" for f in self.fields)
 
     def _converters_for(self, connection: BaseDatabaseWrapper) -> list[tuple[int, Any, list[_Converter]]]:
         found = self._converters.get(connection.vendor)
@@ -104,18 +119,21 @@ def rows_update(objs: Sequence[models.Model], fields: Sequence[str]) -> None:
     if found is None:
         meta = model._meta
         quote = connection.ops.quote_name
-        columns = [meta.pk, *(meta.get_field(name) for name in fields)]
+        columns = [meta.pk, *(concrete_field(model, name) for name in fields)]
         # SQLite's CAST converts by the type name's affinity (a datetime's text would become a number):
         # there the values are stored as an ordinary UPDATE's are, by the column's affinity.
-        casts = [f"v.column{i}" if connection.vendor == "sqlite" else f"CAST(v.column{i} AS {field.db_type(connection)})"
+        casts = [f"v.column{i}" if connection.vendor == "sqlite"
+                 else f"CAST(v.column{i} AS {field.db_type(connection)})"
                  for i, field in enumerate(columns, start=1)]
         sets = ", ".join(f"{quote(field.column)} = {cast}" for field, cast in zip(columns[1:], casts[1:]))
         row = "(" + ", ".join(["%s"] * len(columns)) + ")"
         table = quote(meta.db_table)
-        found = _WRITES[key] = (columns, f"UPDATE {table} SET {sets} FROM (VALUES {', '.join([row] * len(objs))}) AS v "
-                                         f"WHERE {table}.{quote(meta.pk.column)} = {casts[0]}")
+        rows = ", ".join([row] * len(objs))
+        found = _WRITES[key] = (columns, (f"UPDATE {table} SET {sets} FROM (VALUES {rows}) AS v "
+                                          f"WHERE {table}.{quote(meta.pk.column)} = {casts[0]}"))
     columns, sql = found
-    params = [field.get_db_prep_save(getattr(obj, field.attname), connection) for obj in objs for field in columns]
+    params = [field.get_db_prep_save(getattr(obj, field.attname), connection)
+              for obj in objs for field in columns]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
 
@@ -124,26 +142,27 @@ def rows_update(objs: Sequence[models.Model], fields: Sequence[str]) -> None:
 #: passes them to PostgreSQL as one JSON document (``rows_insert``). Text is cast to ``text`` (the column
 #: then refuses an over-long value, where a cast to ``varchar(n)`` would cut it).
 _JSON_CASTS = {
-    "AutoField": None, "BigAutoField": None, "SmallAutoField": None, "IntegerField": None, "BigIntegerField": None,
-    "SmallIntegerField": None, "PositiveIntegerField": None, "PositiveSmallIntegerField": None,
-    "PositiveBigIntegerField": None, "BooleanField": None, "FloatField": None, "CharField": "text", "TextField": "text",
+    "AutoField": None, "BigAutoField": None, "SmallAutoField": None, "IntegerField": None,
+    "BigIntegerField": None, "SmallIntegerField": None, "PositiveIntegerField": None,
+    "PositiveSmallIntegerField": None, "PositiveBigIntegerField": None, "BooleanField": None,
+    "FloatField": None, "CharField": "text", "TextField": "text",
 }
 
 
-def _from_json(field: models.Field, index: int, connection: BaseDatabaseWrapper) -> str | None:
+def _from_json(field: models.Field[Any, Any], index: int, connection: BaseDatabaseWrapper) -> str | None:
     """The SQL of ``field``'s value in the element ``r`` of a JSON array of rows (``rows_insert``), or
     None if its values are not JSON's own. A JSON column (no encoder of its own) is the element itself,
     as its ``json.dumps`` would write it (None: SQL NULL, as the ORM stores it)."""
     if isinstance(field, models.JSONField):
         return None if field.encoder is not None else f"NULLIF(r->{index}, 'null'::jsonb)"
-    target = field.target_field if field.is_relation else field
+    target = field.target_field if isinstance(field, models.ForeignKey) else field
     internal = target.get_internal_type()
     if internal not in _JSON_CASTS:
         return None
     return f"(r->>{index})::{_JSON_CASTS[internal] or field.db_type(connection)}"
 
 
-def _json_value(field: models.Field, obj: models.Model, connection: BaseDatabaseWrapper) -> Any:
+def _json_value(field: models.Field[Any, Any], obj: models.Model, connection: BaseDatabaseWrapper) -> Any:
     value = field.pre_save(obj, True)
     if isinstance(field, models.JSONField):
         return None if value is None else field.get_prep_value(value)
@@ -176,7 +195,8 @@ def rows_insert(objs: Sequence[M]) -> list[M]:
         if many and all(values):
             head += f"SELECT {', '.join(v for v in values if v)} FROM jsonb_array_elements(%s::jsonb) r"
         elif many:
-            head += f"SELECT * FROM UNNEST({', '.join(f'%s::{field.db_type(connection)}[]' for field in fields)})"
+            arrays = ", ".join(f"%s::{field.db_type(connection)}[]" for field in fields)
+            head += f"SELECT * FROM UNNEST({arrays})"
         found = _WRITES[key] = (fields, head, many and all(values))
     fields, head, as_json = found
     tail = f" RETURNING {connection.ops.quote_name(model._meta.pk.column)}"
@@ -214,10 +234,11 @@ def singletons_load(*settings: type[Any]) -> list[Any]:
     if found is None:
         columns = [Columns(model) for model in settings]
         tables = ", ".join(quoted(model._meta.db_table) for model in settings)
-        where = " AND ".join(f"{quoted(model._meta.db_table)}.{quoted(model._meta.pk.column)} = {int(model.singleton_id)}"
-                             for model in settings)
-        found = _SINGLETONS[settings] = (columns, f"SELECT {', '.join(c.select() for c in columns)} "
-                                                 f"FROM {tables} WHERE {where}")
+        where = " AND ".join(
+            f"{quoted(model._meta.db_table)}.{quoted(model._meta.pk.column)} = {int(model.singleton_id)}"
+            for model in settings)
+        found = _SINGLETONS[settings] = (columns, (f"SELECT {', '.join(c.select() for c in columns)} "
+                                                  f"FROM {tables} WHERE {where}"))
     columns, sql = found
     connection = transaction.get_connection()
     with connection.cursor() as cursor:
@@ -233,7 +254,7 @@ def singletons_load(*settings: type[Any]) -> list[Any]:
 
 
 #: Every ``Prepared`` statement by its name (``prepared_sql``).
-_PREPARED: dict[str, "Prepared"] = {}
+_PREPARED: dict[str, Prepared] = {}
 
 
 def prepared_sql(statement: str) -> str:
@@ -268,7 +289,8 @@ class Prepared:
         self._sessions: weakref.WeakSet[Any] = weakref.WeakSet()
         _PREPARED[self.name] = self
 
-    def execute(self, cursor: Any, params: Sequence[Any], connection: BaseDatabaseWrapper = default_connection) -> None:
+    def execute(self, cursor: Any, params: Sequence[Any],
+                connection: BaseDatabaseWrapper = default_connection) -> None:
         """Run the statement on ``cursor`` (a cursor of ``connection``)."""
         if connection.vendor != "postgresql" or not settings.DB_PREPARED_STATEMENTS:
             cursor.execute(self.sql, params)

@@ -21,15 +21,18 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from typing_extensions import TypeVar
 
 from backend.errors import DomainError, RuleViolation
-from players.models import Player
 
 Row = TypeVar("Row")
+#: Who acts: the apps' player. The protocol only passes it on to the table, so the plumbing names no app
+#: (an app's table may say ``TurnTable[Battle, Player]``; ``TurnTable[Battle]`` leaves it unchecked).
+Actor = TypeVar("Actor", default=Any)
 
 
 @dataclass(frozen=True)
@@ -54,18 +57,18 @@ class TurnOutcome(Generic[Row]):
     replayed: bool = False
 
 
-class TurnTable(ABC, Generic[Row]):
+class TurnTable(ABC, Generic[Row, Actor]):
     """How one kind of turn-based row plugs into the shared protocol."""
 
     #: the word used in messages ("battle", "match")
     noun: str
 
     @abstractmethod
-    def read(self, object_id: int, player: Player) -> Row:
+    def read(self, object_id: int, player: Actor) -> Row:
         """The row without locks, or NotFound when it does not exist or the player may not see it."""
 
     @abstractmethod
-    def lock(self, object_id: int, player: Player) -> Row:
+    def lock(self, object_id: int, player: Actor) -> Row:
         """The row locked for update (inside a transaction), or NotFound as in ``read``."""
 
     @abstractmethod
@@ -92,15 +95,15 @@ class TurnTable(ABC, Generic[Row]):
         """
 
     @abstractmethod
-    def replayed_response(self, row: Row, player: Player, key: str) -> dict[str, Any] | None:
+    def replayed_response(self, row: Row, player: Actor, key: str) -> dict[str, Any] | None:
         """The stored answer of the player's earlier action with this idempotency key, if any."""
 
     @abstractmethod
-    def parse(self, row: Row, player: Player, action: Mapping[str, Any]) -> Any:
+    def parse(self, row: Row, player: Actor, action: Mapping[str, Any]) -> Any:
         """The action checked for shape (InvalidInput, a 400, before any turn rule)."""
 
     @abstractmethod
-    def take(self, row: Row, player: Player, action: Any, *, now: datetime) -> Taken:
+    def take(self, row: Row, player: Actor, action: Any, *, now: datetime) -> Taken:
         """Apply the action for the current turn (a refusal changes nothing) and persist the new state,
         here or in ``record`` (a battle writes the step and its action row in one statement)."""
 
@@ -108,7 +111,7 @@ class TurnTable(ABC, Generic[Row]):
     def record(
         self,
         row: Row,
-        player: Player,
+        player: Actor,
         *,
         turn: int,
         action: dict[str, Any],
@@ -119,7 +122,7 @@ class TurnTable(ABC, Generic[Row]):
         the step's own writes if ``take`` left them to it."""
 
 
-def turn_deadline(table: TurnTable[Row], row: Row) -> datetime | None:
+def turn_deadline(table: TurnTable[Row, Actor], row: Row) -> datetime | None:
     """When the awaited player's turn times out; None when nobody is awaited or the turn has no deadline."""
     started = table.waiting_since(row)
     if started is None:
@@ -128,7 +131,7 @@ def turn_deadline(table: TurnTable[Row], row: Row) -> datetime | None:
     return None if seconds is None else started + timedelta(seconds=seconds)
 
 
-def deadlines_apply(table: TurnTable[Row], row: Row, *, now: datetime) -> int:
+def deadlines_apply(table: TurnTable[Row, Actor], row: Row, *, now: datetime) -> int:
     """Time out every turn whose deadline has passed (holding the row lock); returns turns skipped."""
     skipped = 0
     while True:
@@ -140,7 +143,7 @@ def deadlines_apply(table: TurnTable[Row], row: Row, *, now: datetime) -> int:
 
 
 def turn_refresh(
-    table: TurnTable[Row], *, object_id: int, player: Player, now: datetime | None = None
+    table: TurnTable[Row, Actor], *, object_id: int, player: Actor, now: datetime | None = None
 ) -> Row:
     """The row for a reader, after applying passed deadlines.
 
@@ -164,10 +167,10 @@ def _stale(noun: str, details: dict[str, Any]) -> RuleViolation:
 
 @transaction.atomic
 def turn_act(
-    table: TurnTable[Row],
+    table: TurnTable[Row, Actor],
     *,
     object_id: int,
-    player: Player,
+    player: Actor,
     turn: int,
     action: Mapping[str, Any],
     idempotency_key: str = "",
@@ -191,10 +194,10 @@ def turn_act(
 
 
 def turn_act_locked(
-    table: TurnTable[Row],
+    table: TurnTable[Row, Actor],
     row: Row,
     *,
-    player: Player,
+    player: Actor,
     turn: int,
     action: Mapping[str, Any],
     idempotency_key: str = "",
@@ -220,8 +223,8 @@ def turn_act_locked(
 
 
 def _take(
-    table: TurnTable[Row], row: Row, player: Player, turn: int, action: Mapping[str, Any], idempotency_key: str,
-    now: datetime,
+    table: TurnTable[Row, Actor], row: Row, player: Actor, turn: int, action: Mapping[str, Any],
+    idempotency_key: str, now: datetime,
 ) -> TurnOutcome[Row]:
     parsed = table.parse(row, player, action)
     deadlines_apply(table, row, now=now)

@@ -241,9 +241,9 @@ def drive(clients: Sequence[Client], *, port: int, seconds: float, warmup: float
                 target = record.statuses.setdefault(label, {})
                 for status, n in counts.items():
                     target[status] = target.get(status, 0) + n
-            for label, counts in mine.codes.items():
+            for label, code_counts in mine.codes.items():
                 target_codes = record.codes.setdefault(label, {})
-                for code, n in counts.items():
+                for code, n in code_counts.items():
                     target_codes[code] = target_codes.get(code, 0) + n
 
     threads = [threading.Thread(target=worker, args=(client,), daemon=True) for client in clients]

@@ -115,25 +115,26 @@ def seed_background(*, runs: int, battles_per_run: int, events_per_battle: int, 
         ("players.Player", {
             "user_id": "id", "display_name": "username", "money": "50 + id %% 2000",
             "completed_dungeons": "id %% 23", "created_at": "date_joined",
-        }, f"auth_user WHERE username LIKE '{BACKGROUND_PREFIX}%%' "
-           f"AND username <> '{BACKGROUND_PREFIX}template'"),
+        }, (f"auth_user WHERE username LIKE '{BACKGROUND_PREFIX}%%' "
+            f"AND username <> '{BACKGROUND_PREFIX}template'")),
         # Guilds of 8: the first player of every block of 8 leads it.
         ("guilds.Guild", {
             "name": "'Background guild ' || p.n", "description": "''", "leader_id": "p.id", "is_open": "true",
             "members_count": "%(size)s", "rank": "p.n %% 7",
             "created_at": "now() - interval '60 days'",
-        }, "(SELECT id, row_number() OVER (ORDER BY id)::int AS n FROM players_player "
-           "WHERE display_name LIKE %(bg)s AND display_name <> 'bench_bg_template') AS p "
-           "WHERE p.n %% %(size)s = 1"),
+        }, ("(SELECT id, row_number() OVER (ORDER BY id)::int AS n FROM players_player "
+            "WHERE display_name LIKE %(bg)s AND display_name <> 'bench_bg_template') AS p "
+            "WHERE p.n %% %(size)s = 1")),
         ("guilds.GuildActivity", {"guild_id": "g.id", "activity_a": "0", "computed_at": "NULL"},
-         "guilds_guild AS g WHERE NOT EXISTS (SELECT 1 FROM guilds_guildactivity AS a WHERE a.guild_id = g.id)"),
+         ("guilds_guild AS g "
+          "WHERE NOT EXISTS (SELECT 1 FROM guilds_guildactivity AS a WHERE a.guild_id = g.id)")),
         ("guilds.Membership", {
             "guild_id": "g.id", "player_id": "p.id", "joined_at": "g.created_at", "left_at": "NULL",
             "left_reason": "''",
-        }, "(SELECT id, row_number() OVER (ORDER BY id)::int AS n FROM players_player "
-           "WHERE display_name LIKE %(bg)s AND display_name <> 'bench_bg_template') AS p "
-           "JOIN (SELECT id, created_at, row_number() OVER (ORDER BY id)::int AS n FROM guilds_guild) AS g "
-           "ON g.n = (p.n - 1) / %(size)s + 1"),
+        }, ("(SELECT id, row_number() OVER (ORDER BY id)::int AS n FROM players_player "
+            "WHERE display_name LIKE %(bg)s AND display_name <> 'bench_bg_template') AS p "
+            "JOIN (SELECT id, created_at, row_number() OVER (ORDER BY id)::int AS n FROM guilds_guild) AS g "
+            "ON g.n = (p.n - 1) / %(size)s + 1")),
         ("dungeons.Dungeon", {
             "kind": "CASE WHEN n %% 4 = 0 THEN 'frenzy' ELSE 'ordinary' END",
             "seed": "(n::bigint * 2654435761) %% 9223372036854775807", "generator_version": "%(gen)s",
@@ -148,9 +149,9 @@ def seed_background(*, runs: int, battles_per_run: int, events_per_battle: int, 
                     "WHEN (d.id + f + i) %% 5 = 0 THEN 'trap' WHEN (d.id + f + i) %% 7 = 0 THEN 'treasure' "
                     "ELSE 'enemy' END",
             "npc_kind": "''", "story_item": "''",
-        }, "dungeons_dungeon AS d CROSS JOIN LATERAL generate_series(0, d.floor_count - 1) AS f "
-           "CROSS JOIN generate_series(0, %(rpf)s - 1) AS i "
-           "WHERE NOT EXISTS (SELECT 1 FROM dungeons_run AS x WHERE x.dungeon_id = d.id)"),
+        }, ("dungeons_dungeon AS d CROSS JOIN LATERAL generate_series(0, d.floor_count - 1) AS f "
+            "CROSS JOIN generate_series(0, %(rpf)s - 1) AS i "
+            "WHERE NOT EXISTS (SELECT 1 FROM dungeons_run AS x WHERE x.dungeon_id = d.id)")),
         ("dungeons.Run", {
             "kind": "d.kind",
             "status": "(ARRAY['completed','completed','failed','escaped'])[1 + d.id %% 4]",
@@ -173,8 +174,8 @@ def seed_background(*, runs: int, battles_per_run: int, events_per_battle: int, 
                                    'party', jsonb_build_array()))""",
             "created_at": "d.created_at", "started_at": "d.created_at + interval '1 minute'",
             "ended_at": "d.created_at + interval '25 minutes'",
-        }, "dungeons_dungeon AS d "
-           "WHERE NOT EXISTS (SELECT 1 FROM dungeons_run AS x WHERE x.dungeon_id = d.id)"),
+        }, ("dungeons_dungeon AS d "
+            "WHERE NOT EXISTS (SELECT 1 FROM dungeons_run AS x WHERE x.dungeon_id = d.id)")),
         # Parties of 1-4 distinct players; the host first. Nobody is active in a past run.
         ("dungeons.RunMember", {
             # the host first, then players a quarter of the range apart: distinct within a party
@@ -185,10 +186,10 @@ def seed_background(*, runs: int, battles_per_run: int, events_per_battle: int, 
                       "ELSE 'escaped' END",
             "active": "false", "weapon_choice": "'taken'", "guild_id": "NULL", "hp": "0", "max_hp": "20",
             "kills": "jsonb_build_object('giant-rat', k + 1)", "joined_at": "r.created_at",
-        }, "dungeons_run AS r JOIN dungeons_dungeon AS d ON d.id = r.dungeon_id "
-           "CROSS JOIN (SELECT min(id) AS low FROM players_player WHERE display_name LIKE %(bg)s) AS m "
-           "CROSS JOIN LATERAL generate_series(0, d.party_size - 1) AS k "
-           "WHERE r.status IN ('completed', 'failed', 'escaped')"),
+        }, ("dungeons_run AS r JOIN dungeons_dungeon AS d ON d.id = r.dungeon_id "
+            "CROSS JOIN (SELECT min(id) AS low FROM players_player WHERE display_name LIKE %(bg)s) AS m "
+            "CROSS JOIN LATERAL generate_series(0, d.party_size - 1) AS k "
+            "WHERE r.status IN ('completed', 'failed', 'escaped')")),
         ("combat.Battle", {
             "run_id": "r.id", "floor": "0", "room": "b", "seed": "(r.seed + b) %% 9223372036854775807",
             "engine_version": "%(eng)s", "setup": "(SELECT setup FROM combat_battle WHERE id = %(tpl)s)",
@@ -197,8 +198,8 @@ def seed_background(*, runs: int, battles_per_run: int, events_per_battle: int, 
             "enemy_kinds": """'{"e1": "giant-rat", "e2": "goblin-cutthroat"}'::jsonb""",
             "created_at": "r.started_at + make_interval(mins => b)",
             "ended_at": "r.started_at + make_interval(mins => b + 1)",
-        }, "dungeons_run AS r CROSS JOIN generate_series(0, %(bpr)s - 1) AS b "
-           "WHERE r.status IN ('completed', 'failed', 'escaped')"),
+        }, ("dungeons_run AS r CROSS JOIN generate_series(0, %(bpr)s - 1) AS b "
+            "WHERE r.status IN ('completed', 'failed', 'escaped')")),
         ("combat.BattleEvent", {
             "battle_id": "b.id", "seq": "s",
             "data": """CASE s %% 4
@@ -216,8 +217,8 @@ def seed_background(*, runs: int, battles_per_run: int, events_per_battle: int, 
             "response": "jsonb_build_object('turn', s, 'next_turn', s + 1, 'first_event', s * 4, 'events', "
                         "jsonb_build_array(), 'outcome', 'ongoing')",
             "created_at": "b.created_at + make_interval(secs => s)",
-        }, "combat_battle AS b JOIN dungeons_run AS r ON r.id = b.run_id "
-           "CROSS JOIN generate_series(1, %(apb)s) AS s WHERE b.id <> %(tpl)s"),
+        }, ("combat_battle AS b JOIN dungeons_run AS r ON r.id = b.run_id "
+            "CROSS JOIN generate_series(1, %(apb)s) AS s WHERE b.id <> %(tpl)s")),
     ]
     with transaction.atomic(), connection.cursor() as cur:
         # The rows are consistent by construction: skip the per-row foreign-key triggers.
@@ -271,7 +272,8 @@ def make_players(*, count: int, group_size: int) -> tuple[str, list[tuple[int, s
             "created_at": "now() - interval '90 days'",
         }, _numbered() + " AS p WHERE (p.n - 1) %% %(size)s = 0"),
         ("guilds.GuildActivity", {"guild_id": "g.id", "activity_a": "0", "computed_at": "NULL"},
-         "guilds_guild AS g WHERE NOT EXISTS (SELECT 1 FROM guilds_guildactivity AS a WHERE a.guild_id = g.id)"),
+         ("guilds_guild AS g "
+          "WHERE NOT EXISTS (SELECT 1 FROM guilds_guildactivity AS a WHERE a.guild_id = g.id)")),
         ("guilds.Membership", {
             "guild_id": "g.id", "player_id": "p.id", "joined_at": "g.created_at", "left_at": "NULL",
             "left_reason": "''",
@@ -324,7 +326,7 @@ def check_lobby_shape() -> None:
     from dungeons.runs import lobby as services
     from players.models import Player
 
-    (token, sql_run_id), = make_lobbies(count=1, party_size=2)
+    (_token, sql_run_id), = make_lobbies(count=1, party_size=2)
     _tag, players = make_players(count=2, group_size=2)
     host, guest = (Player.objects.get(pk=pid) for pid, _ in players)
     run = services.run_open(player=host, kind="ordinary")

@@ -23,11 +23,12 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cell_capture.engine import Exploded, Game  # noqa: E402
+from cell_capture.engine import Exploded, Game
 
 COLOURS = tuple(f"p{i}" for i in range(10))
 
@@ -83,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
         waves = max(e.wave for e in events if isinstance(e, Exploded))
         explosions = sum(len(e.pieces) for e in events if isinstance(e, Exploded))
         game.play(start)  # warm the per-size tables
-        wall, cpu = timed(lambda: game.play(start), args.repeat)
+        wall, cpu = timed(partial(game.play, start), args.repeat)
         median, median_cpu = statistics.median(wall), statistics.median(cpu)
         worst, worst_cpu = max(worst, median), max(worst_cpu, median_cpu)
         print(f"{name:8} {waves:3} waves {explosions:6} explosions {len(events):4} events  "

@@ -117,7 +117,8 @@ def _plain(setup: Any) -> Any:
     )
 
 
-def _play(engine: Any, setup: Any, seeds: range, *, server: bool = False) -> tuple[int, int, float, list[Any]]:
+def _play(engine: Any, setup: Any, seeds: range, *,
+          server: bool = False) -> tuple[int, int, float, list[Any]]:
     """One battle per seed, players attacking random valid targets.
 
     Returns (turns, engine calls, CPU seconds, [events and final state of each battle]); with
@@ -139,8 +140,8 @@ def _play(engine: Any, setup: Any, seeds: range, *, server: bool = False) -> tup
                 state = engine.BattleState.from_dict(json.loads(stored))
             attacks = [a for a in engine.allowed_actions(state) if isinstance(a, AttackAction)]
             step = engine.act(state, chooser.choice(attacks))
-            if not isinstance(step, engine.Success):
-                raise RuntimeError(f"the bench policy chose an impossible action: {step.reason}")
+            if not isinstance(step, engine.Success):  # an Impossible result, not a wrong type:
+                raise RuntimeError(f"the bench policy chose an impossible action: {step.reason}")  # noqa: TRY004
             calls += 1
             turns += sum(isinstance(e, TurnStarted) for e in step.events)
             state = step.state
@@ -165,8 +166,8 @@ def worker(engine_root: str) -> None:
     """Serve measurements of one engine (imported from engine_root): a request per stdin line,
     `FIGURE FIRST_SEED BATTLES`, answered with one JSON line on stdout."""
     sys.path.insert(0, engine_root)
-    import combat.engine as engine  # noqa: PLC0415 (imported from the chosen root)
-    import combat.engine.events  # noqa: F401, PLC0415
+    import combat.engine.events  # noqa: F401
+    from combat import engine
 
     assert Path(engine.__file__).resolve().is_relative_to(Path(engine_root).resolve()), engine.__file__
     rich = _effect_setup(engine)
@@ -186,10 +187,11 @@ def worker(engine_root: str) -> None:
 def _extract_baseline(ref: str, into: Path) -> None:
     found = subprocess.run(
         ["git", "-C", str(ROOT), "archive", "--format=tar", ref, "combat/__init__.py", "combat/engine"],
-        capture_output=True,
+        capture_output=True, check=False,
     )
     if found.returncode != 0:
-        raise SystemExit(f"cannot read the baseline engine at {ref} from git ({found.stderr.decode().strip()}); "
+        raise SystemExit(f"cannot read the baseline engine at {ref} from git "
+                         f"({found.stderr.decode().strip()}); "
                          "pass --baseline-ref with a commit this checkout has")
     archive = found.stdout
     with tempfile.TemporaryFile() as tar_file:
@@ -244,7 +246,8 @@ def _rate(figure: dict[str, Any]) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--battles", type=int, default=200, help="battles per measurement (default 200)")
     parser.add_argument("--runs", type=int, default=3, help="alternating runs of both engines (default 3)")
     parser.add_argument("--seed", type=int, default=0, help="first battle seed")
@@ -311,9 +314,10 @@ def main(argv: list[str] | None = None) -> int:
           f"{effects_now / ISSUE_FIGURE:>6.2f}x {AIM * ISSUE_FIGURE:>10,.0f}  "
           f"{'yes' if effects_now >= AIM * ISSUE_FIGURE else 'NO'}")
     first = results["current"][0]
-    print(f"turns per measurement: {first['effects']['turns']} with effects ({first['effects']['calls']} engine "
-          f"calls), {first['plain']['turns']} without")
-    print(f"same results as the baseline (events and final states of every battle): {'yes' if same else 'NO'}")
+    print(f"turns per measurement: {first['effects']['turns']} with effects "
+          f"({first['effects']['calls']} engine calls), {first['plain']['turns']} without")
+    print("same results as the baseline (events and final states of every battle): "
+          f"{'yes' if same else 'NO'}")
     return 0 if same else 1
 
 

@@ -24,23 +24,32 @@ import os
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bench.bench_settings")
 
+if TYPE_CHECKING:
+    from players.models import Player
+
 import django  # noqa: E402
 
 django.setup()
 
 from django.db import connection  # noqa: E402
-from django.test.utils import CaptureQueriesContext, setup_databases, setup_test_environment  # noqa: E402
-from django.test.utils import teardown_databases  # noqa: E402
+from django.test.utils import (  # noqa: E402
+    CaptureQueriesContext,
+    setup_databases,
+    setup_test_environment,
+    teardown_databases,
+)
 
 
-def measure(label: str, calls: list, rows: list) -> None:
+def measure(label: str, calls: list[Callable[[], int]], rows: list[tuple[str, float, float, float]]) -> None:
     times, counts = [], []
     for call in calls:
         connection.queries_log.clear()  # a full log (9000 entries) would capture nothing
@@ -69,12 +78,12 @@ def main() -> None:
 
 
 def run(n: int) -> None:
+    from darkness.engine import MoveOutcome, move
     from darkness.models import DarknessRun, DarknessSettings, GuildMaze
     from dungeons.runs import lobby as run_services
-    from darkness.engine import MoveOutcome, move
     from labyrinth.engine.grid import DIRECTIONS
-    from tests.factories import api_client
     from tests.dungeons.run_helpers import guild_party, run_settings
+    from tests.factories import api_client
 
     settings = DarknessSettings.load()
     settings.torch_length = 500
@@ -85,7 +94,7 @@ def run(n: int) -> None:
     sized = {size: guild_party(size)[0] for size in (1, 8)}  # a guild each, for the start alone
     sized_clients = {size: api_client(party[0]) for size, party in sized.items()}
     host = clients[0]
-    rows: list = []
+    rows: list[tuple[str, float, float, float]] = []
     measure("baseline write", [lambda: host.post("/bench/baseline-write/").status_code] * n, rows)
 
     def weights(content: str) -> None:
@@ -94,7 +103,7 @@ def run(n: int) -> None:
         settings.enemy_weight_per_section = 0.0
         settings.save()
 
-    def lobby(party: list = players) -> int:
+    def lobby(party: list[Player] = players) -> int:
         run = run_services.run_open(player=party[0], kind="darkness")
         for p in party[1:]:
             run_services.run_join(player=p, run_id=run.pk)
@@ -114,14 +123,14 @@ def run(n: int) -> None:
     open_dirs = [d for d in DIRECTIONS if outcomes[d] is not MoveOutcome.WALL]
     wall_dirs = [d for d in DIRECTIONS if outcomes[d] is MoveOutcome.WALL]
 
-    start_times: list = []
-    start_counts: list = []
-    move_rows: dict[str, tuple[list, list]] = {k: ([], []) for k in (
+    start_times: list[float] = []
+    start_counts: list[int] = []
+    move_rows: dict[str, tuple[list[float], list[int]]] = {k: ([], []) for k in (
         "move, new empty room", "move, new enemy room (battle starts)", "move, room entered before",
         "move into a wall (409)")}
-    sized_rows: dict[int, tuple[list, list]] = {size: ([], []) for size in sized}
+    sized_rows: dict[int, tuple[list[float], list[int]]] = {size: ([], []) for size in sized}
 
-    def timed(label: str, fn) -> int:
+    def timed(label: str, fn: Callable[[], int]) -> int:
         connection.queries_log.clear()  # a full log (9000 entries) would capture nothing
         with CaptureQueriesContext(connection) as queries:
             t = time.perf_counter()
@@ -134,26 +143,32 @@ def run(n: int) -> None:
         return status
 
     d = open_dirs[0]
+    # The requests to time, built with the loop's values of the moment (each runs at once, in its iteration).
+    def starting(client: Any, run_id: int) -> Callable[[], int]:
+        return lambda: client.post(f"/api/v1/runs/{run_id}/start/").status_code
+
+    def moving(run_id: int, step: int, direction: str) -> Callable[[], int]:
+        return lambda: clients[1].post(f"/api/v1/runs/{run_id}/move/", {"step": step, "direction": direction},
+                                       format="json").status_code
+
+    def starting_kept(run_id: int, reply: dict[str, Any]) -> Callable[[], int]:
+        return lambda: (reply.update(host.post(f"/api/v1/runs/{run_id}/start/").json()), 200)[1]
+
     for i in range(n):
         weights("enemy" if i % 2 else "empty")
         for size, party in sized.items():  # the start alone, by a party of 1 and of 8
             run_id = lobby(party)
-            url = f"/api/v1/runs/{run_id}/start/"
-            status = timed(str(size), lambda: sized_clients[size].post(url).status_code)
+            status = timed(str(size), starting(sized_clients[size], run_id))
             assert status == 200, status
             end(run_id)
         run_id = lobby()
-        reply = {}
-        timed("start", lambda: (reply.update(host.post(f"/api/v1/runs/{run_id}/start/").json()), 200)[1])
+        reply: dict[str, Any] = {}
+        timed("start", starting_kept(run_id, reply))
         step = reply["step"]
         if wall_dirs:
-            timed("move into a wall (409)", lambda: clients[1].post(
-                f"/api/v1/runs/{run_id}/move/", {"step": step, "direction": wall_dirs[0].value},
-                format="json").status_code)
+            timed("move into a wall (409)", moving(run_id, step, wall_dirs[0].value))
         label = "move, new enemy room (battle starts)" if i % 2 else "move, new empty room"
-        status = timed(label, lambda: clients[1].post(f"/api/v1/runs/{run_id}/move/",
-                                                     {"step": step, "direction": d.value},
-                                                     format="json").status_code)
+        status = timed(label, moving(run_id, step, d.value))
         assert status == 200, status
         if not i % 2:  # back to the entrance, entered before
             back = d.opposite
@@ -162,12 +177,10 @@ def run(n: int) -> None:
             if dark.position != there:  # a teleport moved the party: no way straight back
                 end(run_id)
                 continue
-            timed("move, room entered before", lambda: clients[1].post(
-                f"/api/v1/runs/{run_id}/move/", {"step": step + 1, "direction": back.value},
-                format="json").status_code)
+            timed("move, room entered before", moving(run_id, step + 1, back.value))
         end(run_id)
 
-    def row(label: str, times: list, counts: list) -> tuple:
+    def row(label: str, times: list[float], counts: list[int]) -> tuple[str, float, float, float]:
         times = sorted(times)
         p90 = times[math.ceil(len(times) * 0.9) - 1]
         return (label, statistics.median(counts), statistics.median(times), p90)

@@ -13,14 +13,16 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/deepdelve_bench"
 
-PARTIES = {
+PARTIES: dict[str, dict[str, Any]] = {
     "small (N=1, R=0, C=0)": {"n": 1, "rank": 0.0, "completed": 0.0},
     "medium (N=4, R=3, C=10)": {"n": 4, "rank": 3.0, "completed": 10.0},
     "large (N=8, R=12, C=120)": {"n": 8, "rank": 12.0, "completed": 120.0},
@@ -98,10 +100,10 @@ def bench_engine(seconds: float) -> None:
             for _ in range(draws):
                 rng.random()
 
-        def current(i: int, party: dict = party) -> None:
+        def current(i: int, party: dict[str, Any] = party) -> None:
             generate_dungeon(kind="ordinary", same_guild=True, params=params, rng=random.Random(i), **party)
 
-        def version2(i: int, party: dict = party) -> None:
+        def version2(i: int, party: dict[str, Any] = party) -> None:
             generate_dungeon(kind="ordinary", same_guild=True, params=params, rng=random.Random(i), version=2,
                              **party)
 
@@ -154,29 +156,31 @@ def bench_persist(url: str, runs: int) -> None:
 
     call_command("migrate", verbosity=0)
     with connection.cursor() as cursor:
-        cursor.execute("CREATE TABLE IF NOT EXISTS bench_trivial_row (id bigserial PRIMARY KEY, value integer)")
+        cursor.execute("CREATE TABLE IF NOT EXISTS bench_trivial_row "
+                       "(id bigserial PRIMARY KEY, value integer)")
 
     @transaction.atomic
     def trivial(i: int) -> None:
         with connection.cursor() as cursor:
             cursor.execute("INSERT INTO bench_trivial_row (value) VALUES (%s)", [i])
 
-    def persist(i: int, party: dict) -> None:
-        dungeon_generate(kind="ordinary", party_size=party["n"], rank=party["rank"], completed=party["completed"],
-                         same_guild=True, seed=i)
+    def persist(i: int, party: dict[str, Any]) -> None:
+        dungeon_generate(kind="ordinary", party_size=party["n"], rank=party["rank"],
+                         completed=party["completed"], same_guild=True, seed=i)
 
-    print(f"\nGenerate and persist one dungeon on PostgreSQL ({url.rsplit('/', 1)[1]}), median of {runs} runs")
+    print(f"\nGenerate and persist one dungeon on PostgreSQL ({url.rsplit('/', 1)[1]}), "
+          f"median of {runs} runs")
     print(f"  {'party':<26} {'ms':>8} {'rows':>5} {'baseline ms':>12} {'ratio':>7}")
     try:
         for name, party in PARTIES.items():
             times: dict[str, list[float]] = {"persist": [], "trivial": []}
             for i in range(runs + 20):  # interleaved so both see the same server state; 20 warm-up runs
-                for label, fn in (("persist", lambda i=i: persist(i, party)), ("trivial", lambda i=i: trivial(i))):
+                for label, fn in (("persist", partial(persist, i, party)), ("trivial", partial(trivial, i))):
                     started = time.perf_counter()
                     fn()
                     if i >= 20:
                         times[label].append(time.perf_counter() - started)
-            rows = 1 + Dungeon.objects.order_by("-id").first().rooms.count()
+            rows = 1 + Dungeon.objects.latest("id").rooms.count()
             ms = statistics.median(times["persist"]) * 1000
             base = statistics.median(times["trivial"]) * 1000
             print(f"  {name:<26} {ms:>8.3f} {rows:>5} {base:>12.3f} {ms / base:>6.1f}x")

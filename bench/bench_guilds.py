@@ -26,8 +26,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import datetime, timedelta
-from datetime import timezone as dt_timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode, urlsplit, urlunsplit
@@ -124,9 +123,9 @@ SEED_STEPS: list[tuple[str, dict[str, str], str]] = [
     # went idle; person-runs per day vary with the guild's size and a per-guild zeal, with idle days.
     # Nothing pending: every seeded person-run counts as folded already.
     ("guilds.PersonRunDay", {"guild_id": "s.guild_id", "day": "s.day", "person_runs": "s.runs"},
-     "(SELECT g.id AS guild_id, current_date - (d + CASE WHEN g.id %% 10 = 3 THEN 25 ELSE 0 END) AS day, "
-     "floor(random() * (greatest(g.members_count, 1) * (1 + (g.id * 13) %% 5) + 1))::int AS runs "
-     "FROM guilds_guild AS g CROSS JOIN generate_series(0, %(days)s - 1) AS d) AS s"),
+     ("(SELECT g.id AS guild_id, current_date - (d + CASE WHEN g.id %% 10 = 3 THEN 25 ELSE 0 END) AS day, "
+      "floor(random() * (greatest(g.members_count, 1) * (1 + (g.id * 13) %% 5) + 1))::int AS runs "
+      "FROM guilds_guild AS g CROSS JOIN generate_series(0, %(days)s - 1) AS d) AS s")),
 ]
 
 
@@ -155,7 +154,8 @@ def _insert_select(cur: Any, label: str, exprs: dict[str, str], source: str, par
 
 
 SEEDED_TABLES = ["guilds_personrunpending", "guilds_personrunday", "guilds_disbandvote", "guilds_invitation",
-                 "guilds_application", "guilds_membership", "guilds_guildactivity", "guilds_guild", "players_player", "auth_user"]
+                 "guilds_application", "guilds_membership", "guilds_guildactivity", "guilds_guild",
+                 "players_player", "auth_user"]
 
 
 def _counts() -> tuple[int, int]:
@@ -252,7 +252,7 @@ def _simulate_ten_minutes_of_runs(today: Any, rng: random.Random) -> tuple[int, 
     with connection.cursor() as cur:
         cur.execute("SELECT COALESCE(SUM(person_runs), 0), COUNT(*) FROM guilds_personrunday WHERE day = %s",
                     [today])
-        per_day, rows_today = cur.fetchone()
+        per_day, _rows_today = cur.fetchone()
         records = max(1, int(per_day) // 144 // 3)  # a started run records 1-5 person-runs, 3 on average
         cur.execute("""
             WITH u AS (UPDATE guilds_personrunday SET person_runs = person_runs + 1 + (id %% 5)
@@ -274,8 +274,8 @@ def bench_recompute(*, runs: int, naive_sample: int, naive_full: bool, ticks: in
     from guilds.models import ActivityFold, Guild, GuildActivity, GuildRules, PersonRunDay
     from guilds.services import activity_divisor, guild_activity_fold, guild_activity_recompute_all
 
-    today = timezone.localdate(timezone.now(), dt_timezone.utc)
-    now = datetime.combine(today, datetime.min.time(), tzinfo=dt_timezone.utc) + timedelta(hours=12)
+    today = timezone.localdate(timezone.now(), UTC)
+    now = datetime.combine(today, datetime.min.time(), tzinfo=UTC) + timedelta(hours=12)
     captured: list[tuple[str, Any]] = []
 
     def capture(execute: Any, sql: str, params: Any, many: bool, context: dict[str, Any]) -> Any:
@@ -283,8 +283,8 @@ def bench_recompute(*, runs: int, naive_sample: int, naive_full: bool, ticks: in
             captured.append((sql, params))
         return execute(sql, params, many, context)
 
-    print("activity: full recompute (guild_activity_recompute_all), every living guild's value new (both slots: "
-          "today's and the next day's)", flush=True)
+    print("activity: full recompute (guild_activity_recompute_all), every living guild's value new "
+          "(both slots: today's and the next day's)", flush=True)
     timings: list[float] = []
     updated = 0
     for run in range(runs):
@@ -358,8 +358,9 @@ def bench_recompute(*, runs: int, naive_sample: int, naive_full: bool, ticks: in
         return timings
 
     tick_timings = run_ticks(now, "one-slot")
-    midnight = datetime.combine(today + timedelta(days=1), datetime.min.time(), tzinfo=dt_timezone.utc)
-    with connection.cursor() as cur:  # the other slot holds the day before yesterday's values, as in a real day
+    midnight = datetime.combine(today + timedelta(days=1), datetime.min.time(), tzinfo=UTC)
+    # The other slot holds the day before yesterday's values, as in a real day.
+    with connection.cursor() as cur:
         other = "b" if ActivityFold.current_slot() == "a" else "a"
         cur.execute(f"UPDATE guilds_guildactivity SET activity_{other} = activity_{other} / 2, "
                     f"runs_{other} = runs_{other} / 2")
@@ -396,7 +397,8 @@ def bench_recompute(*, runs: int, naive_sample: int, naive_full: bool, ticks: in
             "naive_total_s": naive_total_s, "naive_full": naive_full, "mismatches": mismatches,
             "ticks": tick_timings, "prepared_ticks": prepared_ticks, "prepare_s": prepare_s,
             "prepare_written": prepare_written, "day_tick_s": day_tick_s, "day_written": day_written,
-            "fallback_s": fallback_s, "fallback_written": fallback_written, "fold_mismatches": fold_mismatches}
+            "fallback_s": fallback_s, "fallback_written": fallback_written,
+            "fold_mismatches": fold_mismatches}
 
 
 # --- the HTTP benchmark -----------------------------------------------------------------------------
@@ -429,15 +431,16 @@ def _list_path(ordering: str, search: str = "", cursor: str = "", page_size: int
 
 def _expected_deep_cursor(depth: int, ordering: str = "-activity", search: str = "") -> str:
     """The cursor a client holds after reading ``depth`` rows, built from the row itself."""
-    from backend.api.pagination import cursor_scope, encode_cursor
     from django.db.models import F
 
+    from backend.api.pagination import cursor_scope, encode_cursor
     from guilds.selectors import GUILD_ORDERINGS, listed_guilds, with_activity
 
     key, descending = GUILD_ORDERINGS[ordering]
     base = with_activity(listed_guilds())
     qs = base.filter(name__icontains=search) if search else base
-    rows = qs.annotate(k=F(key) if isinstance(key, str) else key).order_by("-k" if descending else "k", "-pk" if descending else "pk")
+    rows = (qs.annotate(k=F(key) if isinstance(key, str) else key)
+            .order_by("-k" if descending else "k", "-pk" if descending else "pk"))
     value, pk = rows.values_list("k", "pk")[depth - 1]
     return str(encode_cursor(value, pk, scope=cursor_scope(listed_guilds(), key, descending)))
 
@@ -508,10 +511,12 @@ def _list_scenarios(port: int, headers: dict[str, str], depth: int) -> list[tupl
         cursor, seconds = _walk_to_depth(port, headers, depth, ordering, search)
         walked += seconds
         expected = _expected_deep_cursor(depth, ordering, search)
-        assert cursor.split(":")[0] == expected.split(":")[0], f"{label}: walked {cursor}, row {depth}: {expected}"
+        assert cursor.split(":")[0] == expected.split(":")[0], (
+            f"{label}: walked {cursor}, row {depth}: {expected}")
         scenarios += [(f"{label}, first page", _list_path(ordering, search)),
                       (f"{label}, {depth:,} deep", _list_path(ordering, search, cursor))]
-    print(f"  every deep cursor walked ({walked:.1f} s in all) equals the cursor of row {depth:,}", flush=True)
+    print(f"  every deep cursor walked ({walked:.1f} s in all) equals the cursor of row {depth:,}",
+          flush=True)
     return scenarios
 
 
@@ -528,7 +533,8 @@ def bench_http(*, seconds: float, warmup: float, rounds: int, workers: int, thre
             print(f"http: gunicorn gthread {workers} workers x {threads} threads on 127.0.0.1:{port}; "
                   f"guild list pages kept: {'yes' if os.environ.get('GUILD_LIST_CACHE') == '1' else 'NO'}",
                   flush=True)
-            scenarios = [("baseline (bare JSON view + JWT)", BASELINE_PATH), *_list_scenarios(port, headers, depth)]
+            scenarios = [("baseline (bare JSON view + JWT)", BASELINE_PATH),
+                         *_list_scenarios(port, headers, depth)]
             # Scenarios are interleaved in short rounds so that a burst of other load on the machine
             # hits all of them alike instead of skewing one ratio.
             for conns in connections:
@@ -553,7 +559,8 @@ def bench_http(*, seconds: float, warmup: float, rounds: int, workers: int, thre
     return {"results": results, "depth": depth}
 
 
-def bench_in_process(*, depth: int, rounds: int = 12, requests: int = 50) -> list[tuple[str, float, float, int]]:
+def bench_in_process(*, depth: int, rounds: int = 12,
+                     requests: int = 50) -> list[tuple[str, float, float, int]]:
     """Cost of one request without HTTP or concurrency (Django test client, one thread): explains
     the throughput ratios above; the list from a kept page and computed (kept pages off). Paired
     rounds: each round runs every scenario back to back, and the figures are the medians over the
@@ -643,9 +650,11 @@ def report(http: dict[str, Any] | None, recompute: dict[str, Any] | None,
                 print(line)
             ratios = sorted(r.rps / baseline.rps for r in results[1:] if baseline.rps)
             if ratios:
+                together = (sum(r.requests for r in results[1:]) / sum(r.seconds for r in results[1:])
+                            / baseline.rps)
                 print(f"  @{conns} conns, the {len(ratios)} list scenarios: throughput vs baseline min "
-                      f"{ratios[0]:.2f}x, median {statistics.median(ratios):.2f}x, max {ratios[-1]:.2f}x; all "
-                      f"list requests together {sum(r.requests for r in results[1:]) / sum(r.seconds for r in results[1:]) / baseline.rps:.2f}x")
+                      f"{ratios[0]:.2f}x, median {statistics.median(ratios):.2f}x, max {ratios[-1]:.2f}x; "
+                      f"all list requests together {together:.2f}x")
         if in_process:
             print(f"\n{'one request in-process (test client, 1 thread; medians of paired rounds)':<56}"
                   f"{'ms/req':>8}{'CPU vs baseline':>17}{'SQL':>5}")
@@ -674,23 +683,26 @@ def report(http: dict[str, Any] | None, recompute: dict[str, Any] | None,
              recompute["prepare_s"]),
             (f"incremental fold, ten-minute tick, median of {len(ticks)}", tick_median),
             ("incremental fold, ten-minute tick, worst", max(ticks)),
-            ("tick after the 23:40 recompute (both slots), median", statistics.median(recompute["prepared_ticks"])),
+            ("tick after the 23:40 recompute (both slots), median",
+             statistics.median(recompute["prepared_ticks"])),
             (f"first tick of a new day, prepared (switches; {recompute['day_written']:,} rows)",
              recompute["day_tick_s"]),
-            (f"first tick of a new day, unprepared ({recompute['fallback_written']:,} rows)", recompute["fallback_s"]),
+            (f"first tick of a new day, unprepared ({recompute['fallback_written']:,} rows)",
+             recompute["fallback_s"]),
         ]
         for label, seconds in rows:
             print(f"{label:<64}{seconds:>10.3f}{naive / seconds:>11.0f}x")
         print(f"{'naive per-guild loop (' + kind + ')':<64}{naive:>10.1f}{1:>11.0f}x")
-        print(f"values differing from the naive loop: {recompute['mismatches']}; between the switched slot and "
-              f"a full recompute: {recompute['fold_mismatches']}")
+        print(f"values differing from the naive loop: {recompute['mismatches']}; between the switched slot "
+              f"and a full recompute: {recompute['fold_mismatches']}")
         ok_full = median <= AIM_RECOMPUTE_S and recompute["prepare_s"] <= AIM_RECOMPUTE_S
         every_tick = [tick_median, statistics.median(recompute["prepared_ticks"]), recompute["day_tick_s"]]
         ok_tick = all(t <= AIM_TICK_S and naive / t >= AIM_TICK_VS_NAIVE for t in every_tick)
         all_met &= ok_full and ok_tick and recompute["mismatches"] == 0 and recompute["fold_mismatches"] == 0
-        print(f"aim: full recompute (and the 23:40 one) <= {AIM_RECOMPUTE_S:.0f} s: {_aim(ok_full)}; ten-minute "
-              f"tick (either kind, and a new day's first) <= {AIM_TICK_S} s and >= {AIM_TICK_VS_NAIVE:.0f}x the "
-              f"naive loop: {_aim(ok_tick)} (the unprepared day change is reported, not part of the aim)")
+        print(f"aim: full recompute (and the 23:40 one) <= {AIM_RECOMPUTE_S:.0f} s: {_aim(ok_full)}; "
+              f"ten-minute tick (either kind, and a new day's first) <= {AIM_TICK_S} s and "
+              f">= {AIM_TICK_VS_NAIVE:.0f}x the naive loop: {_aim(ok_tick)} "
+              "(the unprepared day change is reported, not part of the aim)")
     print("=" * 100)
     return all_met
 

@@ -92,7 +92,7 @@ def paper_states(adapter: Any, variant: str, count: int = 8) -> list[dict[str, A
 
 def paper(seconds: float) -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "backend.settings")
-    import django  # type: ignore[import-untyped]
+    import django
 
     django.setup()
     from cell_capture.mode import CellCaptureMode
@@ -115,15 +115,17 @@ def paper(seconds: float) -> None:
         awaited = [seat for s in states if (seat := adapter.awaiting(s)) is not None]
         actions = [adapter.legal_actions(s, seat)[0] for s, seat in zip(states, awaited)]
 
-        def allowed(i: int) -> None:
+        # The loop's values are bound as defaults (as engine() does): each variant times its own states.
+        def allowed(i: int, states: list[dict[str, Any]] = states, awaited: list[int] = awaited) -> None:
             k = i % len(states)
             adapter.legal_actions(adapter.state_from_json(states[k]), awaited[k])
 
-        def view(i: int) -> None:
+        def view(i: int, states: list[dict[str, Any]] = states, awaited: list[int] = awaited) -> None:
             k = i % len(states)
             adapter.view(adapter.state_from_json(states[k]), awaited[k])
 
-        def step(i: int) -> None:
+        def step(i: int, states: list[dict[str, Any]] = states, awaited: list[int] = awaited,
+                 actions: list[Any] = actions) -> None:
             k = i % len(states)
             adapter.check_action(adapter.state_from_json(states[k]), actions[k])
             new, _ = adapter.apply(adapter.state_from_json(states[k]), awaited[k], actions[k],

@@ -203,7 +203,7 @@ def bench_in_process(*, repeats: int = 25) -> list[tuple[str, float, int]]:
         def action() -> Any:
             token = match["tokens"][match["awaiting"]]
             body = transport("GET", f"/api/v1/matches/{match['id']}/", token)[1]
-            match["awaiting"] = [p for p in match["tokens"] if p != body["awaiting"]][0]
+            match["awaiting"] = next(p for p in match["tokens"] if p != body["awaiting"])
             payload = {
                 "turn": body["turn"],
                 "action": rng.choice(body["allowed_actions"]),

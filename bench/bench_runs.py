@@ -36,6 +36,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -103,7 +104,7 @@ def play_to_battle(call: Call, players: list[tuple[int, str]], *, kind: str = "o
     """Through the API, as clients do: the first player opens a lobby, the others join, everyone
     takes the first weapon the junk dealer offers, the host starts and the party advances until a
     room holds a battle. Returns each member's view of that battle."""
-    (host_id, host_token), others = players[0], players[1:]
+    (_host_id, host_token), others = players[0], players[1:]
     run = _ok(*call("POST", "/api/v1/runs/", host_token, {"kind": kind}), "open")
     run_id = run["id"]
     for _, token in others:
@@ -178,7 +179,7 @@ LABELS = {
 
 def bench_http(*, port: int, connections: list[int], seconds: float, rounds: int, warmup: float,
                poll_interval: float, skip_share: float, think: float) -> dict[str, Any]:
-    from bench._runs_seed import make_players, make_lobbies
+    from bench._runs_seed import make_lobbies, make_players
 
     call = http_call(port)
     window = seconds / rounds
@@ -344,10 +345,13 @@ def bench_in_process(*, repeats: int = 15) -> dict[str, Any]:
         for size, key in ((1, "act_distinct"), (PARTY, "act_one")):
             fighters = prepare_battles(transport, runs=1, party_size=size)
             by_player = {pid: (tok, view) for pid, tok, view in fighters}
-            measure(LABELS[key], lambda by_player=by_player: action_request(by_player))
+            measure(LABELS[key], partial(action_request, by_player))
         _pid, (tok, view) = next(iter(by_player.items()))
-        measure(LABELS["poll_one"].strip(), lambda: lambda: transport(
-            "GET", f"/api/v1/battles/{view.battle_id}/?since={view.last_event}", tok))
+
+        def poll_request() -> Callable[[], tuple[int, Any]]:
+            return lambda: transport("GET", f"/api/v1/battles/{view.battle_id}/?since={view.last_event}", tok)
+
+        measure(LABELS["poll_one"].strip(), poll_request)
     return {"rows": rows, "details": details, "written": written}
 
 
@@ -387,7 +391,8 @@ def report(http: dict[str, Any] | None, in_process: dict[str, Any] | None) -> No
                   f"{one.p99_ms:.1f} ms, {_aim(one.p99_ms < AIM_ONE_RUN_P99_MS)}")
             base_p99 = at8["baseline"].p99_ms
             print(f"aim (issue 13): paced battle action p99 at 8 clients <= {AIM_PACED_P99_VS_BASE:g}x the "
-                  f"baseline write's p99: {paced.p99_ms:.1f} / {base_p99:.1f} ms = {paced.p99_ms / base_p99:.1f}x, "
+                  f"baseline write's p99: {paced.p99_ms:.1f} / {base_p99:.1f} ms = "
+                  f"{paced.p99_ms / base_p99:.1f}x, "
                   f"{_aim(paced.p99_ms <= AIM_PACED_P99_VS_BASE * base_p99)}")
         for warning in http["warnings"]:
             print("note:", warning)

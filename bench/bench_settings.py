@@ -6,7 +6,7 @@ nor the API pays a PostgreSQL connection set-up per request.
 """
 import os
 
-from backend.settings import *  # noqa: F401,F403 - the benchmark serves exactly the real configuration
+from backend.settings import *  # the benchmark serves exactly the real configuration
 from backend.settings import DATABASES
 
 ROOT_URLCONF = "bench.bench_urls"

@@ -215,9 +215,9 @@ def background_counts() -> tuple[int, int]:
 def ensure_background(*, lobbies: int, battles: int, reserve_pairs: int) -> None:
     """Open lobbies (half with a second member) and started runs stopped in an ongoing battle, made
     through the real services. ``reserve_pairs`` free pairs are kept for the load clients."""
+    from dungeons.models import Run, RunStatus
     from dungeons.runs import lobby as runs
     from dungeons.runs.rooms import run_advance
-    from dungeons.models import Run, RunStatus
     from players.models import Player
 
     have_lobbies, have_battles = background_counts()

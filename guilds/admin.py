@@ -1,6 +1,8 @@
 """Admin for guilds: members inline, requests, the activity ledger and the guild rules."""
 from __future__ import annotations
 
+from typing import ClassVar
+
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
@@ -81,11 +83,11 @@ class GuildAdmin(admin.ModelAdmin):
 
 
 class RequestAdmin(admin.ModelAdmin):
-    list_display = ("id", "guild", "player", "status", "created_at", "decided_at")
+    list_display: tuple[str, ...] = ("id", "guild", "player", "status", "created_at", "decided_at")
     list_filter = ("status",)
     search_fields = ("guild__name", "player__user__username")
     list_select_related = ("guild", "player")
-    raw_id_fields = ("guild", "player")
+    raw_id_fields: ClassVar[tuple[str, ...]] = ("guild", "player")
     date_hierarchy = "created_at"
 
 

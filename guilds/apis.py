@@ -5,13 +5,13 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers, status
+from rest_framework import status
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from backend.api.schema import errors
-from backend.api.views import PlayerApi
+from backend.api.views import valid
 from backend.errors import NotAllowed
 from guilds import listcache, selectors, services
 from guilds.serializers import (
@@ -27,12 +27,9 @@ from guilds.serializers import (
     PlayerIdInput,
     RejectInput,
 )
-
-
-def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
+from players.caller import PlayerApi
+from players.selectors import inventory_with_carry
+from players.serializers import MeOutput
 
 
 def _detail(guild_id: int) -> dict[str, Any]:
@@ -48,7 +45,8 @@ class GuildListCreateApi(PlayerApi):
         if kept is None:
             return super().dispatch(request, *args, **kwargs)
         self.headers = self.default_response_headers
-        return self.finalize_response(request, kept)
+        # DRF renders only a Response and takes any request here; its stubs ask for Request and Response.
+        return self.finalize_response(request, kept)  # type: ignore[arg-type]
 
     def get_authenticators(self) -> list[Any]:
         # The JWT user lookup also reads the list's generation (no round trip of its own for a kept page).
@@ -64,7 +62,7 @@ class GuildListCreateApi(PlayerApi):
         min_members = selectors.guild_min_members()
 
         def list_page() -> dict[str, Any]:
-            query = _valid(GuildListQuery, request.query_params)
+            query = valid(GuildListQuery, request.query_params)
             page = selectors.guild_list(ordering=query["ordering"], search=query["search"],
                                         cursor=query["cursor"] or None, page_size=query["page_size"],
                                         min_members=min_members)
@@ -87,7 +85,7 @@ class GuildListCreateApi(PlayerApi):
     @extend_schema(request=GuildCreateInput, responses={201: GuildDetailOutput, **errors(400, 401, 409)},
                    summary="Found a guild (guildless players only)")
     def post(self, request: Request) -> Response:
-        guild = services.guild_create(player=self.player, **_valid(GuildCreateInput, request.data))
+        guild = services.guild_create(player=self.player, **valid(GuildCreateInput, request.data))
         return Response(_detail(guild.pk), status=status.HTTP_201_CREATED)
 
 
@@ -99,7 +97,7 @@ class GuildDetailApi(PlayerApi):
     @extend_schema(request=GuildUpdateInput, responses={200: GuildDetailOutput, **errors(400, 401, 403, 404)},
                    summary="Edit the description or open/close the guild (leader)")
     def patch(self, request: Request, guild_id: int) -> Response:
-        services.guild_update(actor=self.player, guild_id=guild_id, **_valid(GuildUpdateInput, request.data))
+        services.guild_update(actor=self.player, guild_id=guild_id, **valid(GuildUpdateInput, request.data))
         return Response(_detail(guild_id))
 
 
@@ -134,7 +132,7 @@ class ApplicationRejectApi(PlayerApi):
     def post(self, request: Request, guild_id: int, application_id: int) -> Response:
         application = services.guild_application_reject(actor=self.player, guild_id=guild_id,
                                                          application_id=application_id,
-                                                         reason=_valid(RejectInput, request.data)["reason"])
+                                                         reason=valid(RejectInput, request.data)["reason"])
         return Response(ApplicationOutput(application).data)
 
 
@@ -148,11 +146,12 @@ class ApplicationWithdrawApi(PlayerApi):
 
 
 class GuildInvitationsApi(PlayerApi):
-    @extend_schema(request=PlayerIdInput, responses={201: InvitationOutput, **errors(400, 401, 403, 404, 409)},
+    @extend_schema(request=PlayerIdInput,
+                   responses={201: InvitationOutput, **errors(400, 401, 403, 404, 409)},
                    summary="Invite a player (leader)")
     def post(self, request: Request, guild_id: int) -> Response:
         invitation = services.guild_invitation_create(actor=self.player, guild_id=guild_id,
-                                                      player_id=_valid(PlayerIdInput, request.data)["player"])
+                                                      player_id=valid(PlayerIdInput, request.data)["player"])
         return Response(InvitationOutput(invitation).data, status=status.HTTP_201_CREATED)
 
 
@@ -160,7 +159,8 @@ class MyInvitationsApi(PlayerApi):
     @extend_schema(responses={200: InvitationOutput(many=True), **errors(401)},
                    summary="The caller's pending invitations")
     def get(self, request: Request) -> Response:
-        return Response(InvitationOutput(selectors.player_pending_invitations(player=self.player), many=True).data)
+        invitations = selectors.player_pending_invitations(player=self.player)
+        return Response(InvitationOutput(invitations, many=True).data)
 
 
 class MyApplicationsApi(PlayerApi):
@@ -169,6 +169,18 @@ class MyApplicationsApi(PlayerApi):
                            "(with reasons)")
     def get(self, request: Request) -> Response:
         return Response(ApplicationOutput(selectors.player_applications(player=self.player), many=True).data)
+
+
+# /me/ lives here, not in players/apis.py: it shows the caller's guild, and players is below guilds.
+# (No docstring: the schema's description of the operation stays PlayerApi's.)
+class MeApi(PlayerApi):
+    @extend_schema(responses={200: MeOutput, **errors(401, 404)},
+                   summary="The caller's player: stats, money, guild, inventory and carry totals")
+    def get(self, request: Request) -> Response:
+        player = self.player
+        player.guild = selectors.player_current_guild(player=player)
+        player.carried_items, player.carry_summary = inventory_with_carry(player=player)
+        return Response(MeOutput(player).data)
 
 
 class InvitationAcceptApi(PlayerApi):
@@ -188,20 +200,22 @@ class InvitationDeclineApi(PlayerApi):
 
 
 class GuildLeaderApi(PlayerApi):
-    @extend_schema(request=PlayerIdInput, responses={200: GuildDetailOutput, **errors(400, 401, 403, 404, 409)},
+    @extend_schema(request=PlayerIdInput,
+                   responses={200: GuildDetailOutput, **errors(400, 401, 403, 404, 409)},
                    summary="Hand leadership to another member (leader)")
     def post(self, request: Request, guild_id: int) -> Response:
         services.guild_leader_hand_over(actor=self.player, guild_id=guild_id,
-                                        player_id=_valid(PlayerIdInput, request.data)["player"])
+                                        player_id=valid(PlayerIdInput, request.data)["player"])
         return Response(_detail(guild_id))
 
 
 class GuildKickApi(PlayerApi):
-    @extend_schema(request=PlayerIdInput, responses={200: GuildDetailOutput, **errors(400, 401, 403, 404, 409)},
+    @extend_schema(request=PlayerIdInput,
+                   responses={200: GuildDetailOutput, **errors(400, 401, 403, 404, 409)},
                    summary="Remove a member (leader)")
     def post(self, request: Request, guild_id: int) -> Response:
         guild = services.guild_member_kick(actor=self.player, guild_id=guild_id,
-                                           player_id=_valid(PlayerIdInput, request.data)["player"])
+                                           player_id=valid(PlayerIdInput, request.data)["player"])
         if guild.is_disbanded:  # the kicked member's departure completed a unanimous disband vote
             return Response(LeaveOutput({"guild": guild.pk, "disbanded": True}).data)
         return Response(_detail(guild_id))
@@ -219,7 +233,8 @@ class GuildDisbandVoteApi(PlayerApi):
     @extend_schema(request=None, responses={200: DisbandStateOutput, **errors(401, 403, 404, 409)},
                    summary="Vote to disband; the last vote disbands at once (member)")
     def post(self, request: Request, guild_id: int) -> Response:
-        return Response(DisbandStateOutput(services.guild_disband_vote(player=self.player, guild_id=guild_id)).data)
+        state = services.guild_disband_vote(player=self.player, guild_id=guild_id)
+        return Response(DisbandStateOutput(state).data)
 
     @extend_schema(request=None, responses={200: DisbandStateOutput, **errors(401, 403, 404, 409)},
                    summary="Withdraw one's disband vote (member)")

@@ -70,6 +70,7 @@ from rest_framework_simplejwt.authentication import JWTAuthentication
 from rest_framework_simplejwt.settings import api_settings as jwt_settings
 
 from backend.api.authentication import JWTAuthentication as ProjectJWTAuthentication
+from backend.sql import concrete_field
 
 logger = logging.getLogger(__name__)
 
@@ -144,7 +145,8 @@ def _fingerprint() -> str:
     """The keys cursors are signed and checked with: a page and its cursors of other keys never matches."""
     keys = (settings.SECRET_KEY, *getattr(settings, "SECRET_KEY_FALLBACKS", ()))
     if _fingerprint_memo["keys"] != keys:
-        _fingerprint_memo.update(keys=keys, digest=hashlib.blake2b(repr(keys).encode(), digest_size=8).hexdigest())
+        digest = hashlib.blake2b(repr(keys).encode(), digest_size=8).hexdigest()
+        _fingerprint_memo.update(keys=keys, digest=digest)
     return str(_fingerprint_memo["digest"])
 
 
@@ -227,7 +229,7 @@ def _jwt_user_generation(request: HttpRequest) -> int | None:
     if jwt_settings.CHECK_REVOKE_TOKEN or getattr(request, "_force_auth_user", None) is not None:
         return None  # a revocation check or a test client's forced user: the full path
     authenticator = _authenticator()
-    header = authenticator.get_header(request)
+    header = authenticator.get_header(request)  # type: ignore[arg-type]  # it reads only request.META
     if header is None:
         return None
     try:
@@ -240,8 +242,9 @@ def _jwt_user_generation(request: HttpRequest) -> int | None:
     sql = _user_sql()
     if user_id is None or sql is None:
         return None
+    id_field = concrete_field(authenticator.user_model, jwt_settings.USER_ID_FIELD)
     try:  # the conversion the ORM's lookup makes (the claim is a string: "42")
-        user_pk = authenticator.user_model._meta.get_field(jwt_settings.USER_ID_FIELD).get_prep_value(user_id)
+        user_pk = id_field.get_prep_value(user_id)
     except (TypeError, ValueError, ValidationError):
         return None
     if type(user_pk) is not int or not 0 < user_pk < 2**31:  # an id the prepared query surely takes as is
@@ -292,7 +295,8 @@ def _on_guild_saved_or_deleted(sender: type, **kwargs: Any) -> None:
 
 
 def _on_user_saved(sender: type, *, created: bool = False, update_fields: Any = None, **kwargs: Any) -> None:
-    """A leader's username is in the list; a new user leads nothing, a save of other fields changes nothing."""
+    """A leader's username is in the list; a new user leads nothing, a save of other fields changes
+    nothing."""
     if created or (update_fields is not None and "username" not in update_fields):
         return
     guild_list_changed(using=kwargs.get("using"))

@@ -40,7 +40,8 @@ class GuildRules(SingletonSettings):
                   "disbanded are free.",
     )
     activity_window_days = models.PositiveSmallIntegerField(
-        default=14, help_text="Activity averages person-runs over this many days (or the guild's age if younger)."
+        default=14,
+        help_text="Activity averages person-runs over this many days (or the guild's age if younger)."
     )
 
     class Meta:
@@ -88,7 +89,8 @@ class Guild(models.Model):
 
     def clean(self) -> None:
         # The admin's form cannot validate the key's constraint itself (the key is not a form field).
-        taken = Guild.objects.filter(name_key=name_key(self.name), disbanded_at__isnull=True).exclude(pk=self.pk)
+        taken = (Guild.objects.filter(name_key=name_key(self.name), disbanded_at__isnull=True)
+                 .exclude(pk=self.pk))
         if self.disbanded_at is None and taken.exists():
             raise ValidationError({"name": "A living guild has this name or one that looks the same."})
 
@@ -142,7 +144,8 @@ class GuildActivity(models.Model):
     the one read; the daily full recompute fills the other with the next UTC day's values, which
     the folds keep up to date, so the first fold of that day only switches slots."""
 
-    guild = models.OneToOneField(Guild, on_delete=models.CASCADE, primary_key=True, related_name="activity_row")
+    guild = models.OneToOneField(Guild, on_delete=models.CASCADE, primary_key=True,
+                                 related_name="activity_row")
     activity_a = models.FloatField(default=0.0)
     # Person-runs in the slot's activity window as of the last pass (activity = runs / divisor).
     runs_a = models.PositiveIntegerField(default=0, editable=False)

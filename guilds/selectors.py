@@ -4,7 +4,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import F, FilteredRelation, Prefetch, Q, QuerySet, Subquery
+from django.db.models import Expression, F, FilteredRelation, Prefetch, Q, QuerySet, Subquery
 from django.db.models.functions import Lower
 from django.utils import timezone
 
@@ -16,7 +16,7 @@ from players.models import Player
 # ordering parameter -> (sort key, descending); every key has a (key, id) index: the name and member
 # orderings partial ones on guilds_guild, the activity orderings the current slot's
 # guild_activity_list_<slot> on guilds_guildactivity (its (activity_<slot>, guild_id); see guild_list).
-GUILD_ORDERINGS: dict[str, tuple[object, bool]] = {
+GUILD_ORDERINGS: dict[str, tuple[Expression | str, bool]] = {
     "name": (Lower("name"), False),
     "-name": (Lower("name"), True),
     "members_count": ("members_count", False),
@@ -46,7 +46,9 @@ def with_activity(queryset: QuerySet[Guild], *, slot: str | None = None) -> Quer
     ``ActivityFold`` unless given) to sort, filter and read by; an inner join: every guild has its
     activity row (made with the guild)."""
     slot = slot or ActivityFold.current_slot()
-    return queryset.filter(activity_row__isnull=False).annotate(activity=F(f"activity_row__activity_{slot}"))
+    # The annotation takes the name of Guild.activity (a property) on purpose: the list reads values.
+    return queryset.filter(activity_row__isnull=False).annotate(  # type: ignore[no-redef]
+        activity=F(f"activity_row__activity_{slot}"))
 
 
 def with_activity_slot(queryset: QuerySet[Guild]) -> QuerySet[Guild]:
@@ -79,10 +81,12 @@ def guild_list(*, ordering: str = DEFAULT_GUILD_ORDERING, search: str = "", curs
 
 def guild_get(*, guild_id: int) -> Guild:
     """A living guild with its leader and current members (closed guilds are visible by id)."""
-    members = Membership.objects.filter(left_at__isnull=True).select_related("player__user").order_by("joined_at", "pk")
+    members = (Membership.objects.filter(left_at__isnull=True).select_related("player__user")
+               .order_by("joined_at", "pk"))
     guild = (with_activity_slot(Guild.objects.filter(pk=guild_id, disbanded_at__isnull=True))
              .select_related("leader__user", "activity_row")
-             .prefetch_related(Prefetch("memberships", queryset=members, to_attr="current_memberships")).first())
+             .prefetch_related(Prefetch("memberships", queryset=members, to_attr="current_memberships"))
+             .first())
     if guild is None:
         raise NotFound("guild_not_found", "No such guild.", {"guild": guild_id})
     return guild
@@ -93,11 +97,13 @@ def guild_min_members() -> int:
 
 
 def guild_pending_applications(*, guild: Guild) -> QuerySet[Application]:
-    return guild.applications.filter(status=RequestStatus.PENDING).select_related("player__user").order_by("created_at", "pk")
+    return (guild.applications.filter(status=RequestStatus.PENDING).select_related("player__user")
+            .order_by("created_at", "pk"))
 
 
 def player_current_guild(*, player: Player) -> Guild | None:
-    membership = (Membership.objects.filter(player=player, left_at__isnull=True).select_related("guild").first())
+    membership = (Membership.objects.filter(player=player, left_at__isnull=True).select_related("guild")
+                  .first())
     return membership.guild if membership else None
 
 
@@ -105,12 +111,13 @@ def with_current_guild(queryset: QuerySet[Any], player: str) -> QuerySet[Any]:
     """``player_current_guild`` joined into a read of rows that name a player (``player``: the path to
     it, e.g. ``"player"``): each row gets ``current_guild_id`` and ``current_guild_rank`` (None when
     the player is in no guild). One row per row read: a player has at most one current membership."""
-    return queryset.annotate(
+    annotated: QuerySet[Any] = queryset.annotate(
         current_membership=FilteredRelation(f"{player}__memberships",
                                             condition=Q(**{f"{player}__memberships__left_at__isnull": True})),
         current_guild_id=F("current_membership__guild_id"),
         current_guild_rank=F("current_membership__guild__rank"),
     )
+    return annotated
 
 
 def player_pending_invitations(*, player: Player) -> QuerySet[Invitation]:

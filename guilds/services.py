@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
-from datetime import timezone as dt_timezone
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.backends.utils import CursorWrapper
-from django.db.models import Case, F, FloatField, OuterRef, Subquery, Sum, Value, When
-from django.db.models.functions import Cast, Coalesce
+from django.db.models import F
 from django.utils import timezone
 
 from backend.errors import NotAllowed, NotFound, RuleViolation
@@ -38,7 +37,6 @@ from guilds.signals import guild_created
 from players.models import Player
 from players.services import player_lock
 
-
 # --- locking and lookups --------------------------------------------------------------------
 
 def _lock_guilds(*guild_ids: int) -> dict[int, Guild]:
@@ -46,7 +44,8 @@ def _lock_guilds(*guild_ids: int) -> dict[int, Guild]:
     wanted = sorted(set(guild_ids))
     guilds = {
         g.pk: g
-        for g in Guild.objects.select_for_update().filter(pk__in=wanted, disbanded_at__isnull=True).order_by("pk")
+        for g in (Guild.objects.select_for_update().filter(pk__in=wanted, disbanded_at__isnull=True)
+                  .order_by("pk"))
     }
     for guild_id in wanted:
         if guild_id not in guilds:
@@ -71,7 +70,8 @@ def _require_member(guild: Guild, player_id: int) -> Membership:
 
 
 def _retry_details(when: datetime, now: datetime) -> dict[str, object]:
-    return {"retry_after": when.isoformat(), "retry_after_seconds": max(1, math.ceil((when - now).total_seconds()))}
+    return {"retry_after": when.isoformat(),
+            "retry_after_seconds": max(1, math.ceil((when - now).total_seconds()))}
 
 
 # --- rules shared by joining paths ------------------------------------------------------------
@@ -132,11 +132,11 @@ def _check_hop(*, rules: GuildRules, player: Player, left: Membership, now: date
     free_from = left.left_at + timedelta(days=rules.leave_counts_as_transfer_days)
     details = {"left_guild": left.guild_id, "left_at": left.left_at.isoformat(),
                **_retry_details(free_from, now)}
-    if player.last_transfer_at is not None:
-        if left.left_at <= player.last_transfer_at + timedelta(days=rules.transfer_cooldown_days):
-            raise RuleViolation("transfer_cooldown",
-                                "You left your guild too soon after your last transfer; joining another now "
-                                "counts as a transfer.", details)
+    if (player.last_transfer_at is not None
+            and left.left_at <= player.last_transfer_at + timedelta(days=rules.transfer_cooldown_days)):
+        raise RuleViolation("transfer_cooldown",
+                            "You left your guild too soon after your last transfer; joining another now "
+                            "counts as a transfer.", details)
     if left.members_at_leave is not None and left.members_at_leave <= rules.transfer_source_min_members:
         raise RuleViolation("source_guild_too_small",
                             "The guild you left was too small to allow a transfer; joining another now "
@@ -158,8 +158,8 @@ def _remove_member(*, guild: Guild, membership: Membership, reason: str, now: da
 
 
 def _withdraw_other_requests(*, player_id: int, joined: Guild, now: datetime) -> None:
-    Application.objects.filter(player_id=player_id, status=RequestStatus.PENDING).exclude(guild=joined).update(
-        status=RequestStatus.WITHDRAWN, decided_at=now)
+    (Application.objects.filter(player_id=player_id, status=RequestStatus.PENDING).exclude(guild=joined)
+     .update(status=RequestStatus.WITHDRAWN, decided_at=now))
     Invitation.objects.filter(player_id=player_id, status=RequestStatus.PENDING).exclude(guild=joined).update(
         status=RequestStatus.DECLINED, decided_at=now)
 
@@ -215,7 +215,8 @@ def guild_create(*, player: Player, name: str, description: str = "") -> Guild:
     player = player_lock(player.pk)
     current = _current_membership(player.pk)
     if current is not None:
-        raise RuleViolation("already_in_guild", "Leave your guild before founding one.", {"guild": current.guild_id})
+        raise RuleViolation("already_in_guild", "Leave your guild before founding one.",
+                            {"guild": current.guild_id})
     name = clean_name(name, min_length=3, max_length=64)
     if Guild.objects.filter(name_key=name_key(name), disbanded_at__isnull=True).exists():
         raise RuleViolation("name_taken", "A guild with that name exists.", {"name": name})
@@ -263,7 +264,8 @@ def guild_application_create(*, player: Player, guild_id: int) -> Application:
         raise RuleViolation("guild_closed", "The guild is closed to applications.", {"guild": guild_id})
     _check_can_join(rules=ctx.rules, target=ctx.target, player=ctx.player, source=ctx.source,
                     source_guild=ctx.source_guild, now=now)
-    if Application.objects.filter(guild_id=guild_id, player=ctx.player, status=RequestStatus.PENDING).exists():
+    pending = Application.objects.filter(guild_id=guild_id, player=ctx.player, status=RequestStatus.PENDING)
+    if pending.exists():
         raise RuleViolation("application_pending", "You already applied to this guild.", {"guild": guild_id})
     return Application.objects.create(guild=ctx.target, player=ctx.player, created_at=now)
 
@@ -343,7 +345,8 @@ def guild_invitation_create(*, actor: Player, guild_id: int, player_id: int) -> 
     _require_leader(ctx.target, actor)
     _check_can_join(rules=ctx.rules, target=ctx.target, player=ctx.player, source=ctx.source,
                     source_guild=ctx.source_guild, now=now)
-    if Invitation.objects.filter(guild_id=guild_id, player_id=player_id, status=RequestStatus.PENDING).exists():
+    pending = Invitation.objects.filter(guild_id=guild_id, player_id=player_id, status=RequestStatus.PENDING)
+    if pending.exists():
         raise RuleViolation("invitation_pending", "This player already has a pending invitation.",
                             {"guild": guild_id, "player": player_id})
     return Invitation.objects.create(guild=ctx.target, player=ctx.player, invited_by=actor, created_at=now)
@@ -388,7 +391,8 @@ def guild_leader_hand_over(*, actor: Player, guild_id: int, player_id: int) -> G
     if player_id == actor.pk:
         raise RuleViolation("already_leader", "You already lead this guild.")
     if not Membership.objects.filter(guild=guild, player_id=player_id, left_at__isnull=True).exists():
-        raise RuleViolation("not_member", "The new leader must be a member of the guild.", {"player": player_id})
+        raise RuleViolation("not_member", "The new leader must be a member of the guild.",
+                            {"player": player_id})
     guild.leader_id = player_id
     guild.save(update_fields=["leader"])
     return guild
@@ -400,7 +404,8 @@ def guild_member_kick(*, actor: Player, guild_id: int, player_id: int) -> Guild:
     guild = _lock_guilds(guild_id)[guild_id]
     _require_leader(guild, actor)
     if player_id == actor.pk:
-        raise RuleViolation("cannot_kick_self", "A leader cannot kick themselves; leave or hand over instead.")
+        raise RuleViolation("cannot_kick_self",
+                            "A leader cannot kick themselves; leave or hand over instead.")
     membership = Membership.objects.filter(guild=guild, player_id=player_id, left_at__isnull=True).first()
     if membership is None:
         raise RuleViolation("not_member", "That player is not a member of the guild.", {"player": player_id})
@@ -417,7 +422,8 @@ def guild_leave(*, player: Player, guild_id: int) -> Guild:
     rules = GuildRules.load()
     allowed_from = membership.joined_at + timedelta(hours=rules.leave_after_hours)
     if now <= allowed_from:
-        raise RuleViolation("leave_too_soon", "You joined too recently to leave.", _retry_details(allowed_from, now))
+        raise RuleViolation("leave_too_soon", "You joined too recently to leave.",
+                            _retry_details(allowed_from, now))
     if guild.leader_id == player.pk:
         if guild.members_count > 1:
             raise RuleViolation("leader_must_hand_over", "Hand leadership to another member before leaving.",
@@ -440,9 +446,11 @@ class DisbandState:
 
 def _disband(guild: Guild, now: datetime) -> None:
     """Disband at once: members become guildless, applications rejected, invitations cancelled."""
-    guild.memberships.filter(left_at__isnull=True).update(left_at=now, left_reason=Membership.LeftReason.DISBANDED)
-    guild.applications.filter(status=RequestStatus.PENDING).update(status=RequestStatus.REJECTED, decided_at=now)
-    guild.invitations.filter(status=RequestStatus.PENDING).update(status=RequestStatus.CANCELLED, decided_at=now)
+    guild.memberships.filter(left_at__isnull=True).update(left_at=now,
+                                                           left_reason=Membership.LeftReason.DISBANDED)
+    pending = RequestStatus.PENDING
+    guild.applications.filter(status=pending).update(status=RequestStatus.REJECTED, decided_at=now)
+    guild.invitations.filter(status=pending).update(status=RequestStatus.CANCELLED, decided_at=now)
     guild.disband_votes.all().delete()
     guild.members_count = 0
     guild.disbanded_at = now
@@ -494,14 +502,15 @@ def guild_person_runs_record(*, guild_id: int, at: datetime, count: int = 1) -> 
     """
     if count <= 0:
         return
-    day = timezone.localdate(at, dt_timezone.utc) if timezone.is_aware(at) else at.date()
+    day = timezone.localdate(at, UTC) if timezone.is_aware(at) else at.date()
     table, pending = PersonRunDay._meta.db_table, PersonRunPending._meta.db_table
     with transaction.atomic(savepoint=False):
         connection = transaction.get_connection()
         params = [guild_id, connection.ops.adapt_datefield_value(day), count]
         log = f"INSERT INTO {pending} (guild_id, day, person_runs) VALUES (%s, %s, %s)"
         upsert = (f"INSERT INTO {table} (guild_id, day, person_runs) VALUES (%s, %s, %s) "
-                  f"ON CONFLICT (guild_id, day) DO UPDATE SET person_runs = {table}.person_runs + excluded.person_runs")
+                  f"ON CONFLICT (guild_id, day) DO UPDATE SET person_runs = {table}.person_runs "
+                  "+ excluded.person_runs")
         with connection.cursor() as cursor:
             if connection.vendor == "postgresql":  # both in one statement (a data-modifying WITH)
                 cursor.execute(f"WITH logged AS ({log}) {upsert}", params + params)
@@ -512,7 +521,7 @@ def guild_person_runs_record(*, guild_id: int, at: datetime, count: int = 1) -> 
 
 def activity_divisor(*, created_at: datetime, today: date, window_days: int) -> int:
     """Days the activity average spans: the window, or the guild's age in UTC days if younger (>= 1)."""
-    created_day = timezone.localdate(created_at, dt_timezone.utc)
+    created_day = timezone.localdate(created_at, UTC)
     return max(1, min(window_days, (today - created_day).days + 1))
 
 
@@ -522,14 +531,14 @@ def _divisor_sql(*, today: date, window: int) -> tuple[str, list[datetime]]:
     Creation-time thresholds instead of date arithmetic: the same SQL on SQLite and PostgreSQL,
     and an IEEE division by a float8, as in Python.
     """
-    midnight = datetime.combine(today, datetime.min.time(), tzinfo=dt_timezone.utc)
+    midnight = datetime.combine(today, datetime.min.time(), tzinfo=UTC)
     # A guild created on day (today - k) has age k + 1 days; older than the window -> window.
     whens = " ".join(f"WHEN guilds_guild.created_at >= %s THEN {float(k + 1)!r}" for k in range(window - 1))
     sql = f"(CASE {whens} ELSE {float(window)!r} END)" if whens else f"({float(window)!r})"
     return sql, [midnight - timedelta(days=k) for k in range(window - 1)]
 
 
-def _drained(cursor: CursorWrapper, today: date) -> tuple[str, list[object], str, list[object]]:
+def _drained(cursor: CursorWrapper, today: date) -> tuple[str, list[Any], str, list[Any]]:
     """(WITH prefix, its params, source, its params): ``source`` names the pending person-runs of
     days up to ``today`` (``guild_id, day, person_runs``), which the pass using them also deletes.
 
@@ -540,8 +549,8 @@ def _drained(cursor: CursorWrapper, today: date) -> tuple[str, list[object], str
     """
     day = cursor.db.ops.adapt_datefield_value(today)
     if cursor.db.vendor == "postgresql":
-        return ("WITH drained AS (DELETE FROM guilds_personrunpending WHERE day <= %s "
-                "RETURNING guild_id, day, person_runs) ", [day], "drained", [])
+        return (("WITH drained AS (DELETE FROM guilds_personrunpending WHERE day <= %s "
+                 "RETURNING guild_id, day, person_runs) "), [day], "drained", [])
     return "", [], "(SELECT guild_id, day, person_runs FROM guilds_personrunpending WHERE day <= %s)", [day]
 
 
@@ -591,7 +600,7 @@ def _other_slot(slot: str) -> str:
 @transaction.atomic
 def _activity_pass(*, now: datetime, full: bool) -> int:
     window = GuildRules.load().activity_window_days
-    today = timezone.localdate(now, dt_timezone.utc)
+    today = timezone.localdate(now, UTC)
     tomorrow = today + timedelta(days=1)
     _serialize_recomputes()
     state = _load_fold_state()
@@ -612,7 +621,8 @@ def _activity_pass(*, now: datetime, full: bool) -> int:
             state.slot, state.next_day = other, None
         else:
             prepare = other if full else None  # a fallback pass only makes today's values
-            written = _recompute_all(cursor, now=now, today=today, window=window, slot=current, prepare=prepare)
+            written = _recompute_all(cursor, now=now, today=today, window=window, slot=current,
+                                     prepare=prepare)
             state.full_at, state.next_day = now, tomorrow if prepare else None
     state.day, state.window_days, state.computed_at = today, window, now
     state.save()
@@ -639,9 +649,11 @@ def _recompute_all(cursor: CursorWrapper, *, now: datetime, today: date, window:
     divisor, divisor_params = _divisor_sql(today=today, window=window)
     divisor_params = [ops.adapt_datetimefield_value(t) for t in divisor_params]
     sets = [f"activity_{slot} = v.activity, runs_{slot} = v.runs"]
-    changed = [f"guilds_guildactivity.activity_{slot} <> v.activity", f"guilds_guildactivity.runs_{slot} <> v.runs"]
-    columns = [f"COALESCE(s.runs, 0) AS runs, CAST(COALESCE(s.runs, 0) AS DOUBLE PRECISION) / {divisor} AS activity"]
-    params: list[object] = list(divisor_params)
+    changed = [f"guilds_guildactivity.activity_{slot} <> v.activity",
+               f"guilds_guildactivity.runs_{slot} <> v.runs"]
+    columns = [("COALESCE(s.runs, 0) AS runs, "
+                f"CAST(COALESCE(s.runs, 0) AS DOUBLE PRECISION) / {divisor} AS activity")]
+    params: list[Any] = list(divisor_params)
     if prepare is None:
         sums, sum_params, last_day, pending, pending_params = "SUM(person_runs) AS runs", [], today, "", []
     else:
@@ -672,7 +684,7 @@ def _recompute_all(cursor: CursorWrapper, *, now: datetime, today: date, window:
             OR guilds_guildactivity.computed_at IS NULL)""",
                    [*with_params, ops.adapt_datetimefield_value(now), *params, *sum_params,
                     day(first_day), day(last_day), *pending_params])
-    written = cursor.rowcount
+    written: int = cursor.rowcount
     _drain_after(cursor, today)
     return written
 
@@ -691,12 +703,15 @@ def _fold(cursor: CursorWrapper, *, now: datetime, window: int, today: date, slo
         # both (measured: ~50 ms instead of ~105 ms for 2,800 guilds).
         cursor.execute("SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off")
     with_drained, with_params, drained, drained_params = _drained(cursor, today)
-    sets, columns, params = [], [], []
+    sets: list[str] = []
+    columns: list[str] = []
+    params: list[Any] = []
     for slot, day in slots.items():
         divisor, divisor_params = _divisor_sql(today=day, window=window)
         # In SET, guilds_guildactivity's columns are the row's values before this update.
         runs = f"guilds_guildactivity.runs_{slot} + v.delta_{slot}"
-        sets.append(f"runs_{slot} = {runs}, activity_{slot} = CAST({runs} AS DOUBLE PRECISION) / v.divisor_{slot}")
+        sets.append(f"runs_{slot} = {runs}, "
+                    f"activity_{slot} = CAST({runs} AS DOUBLE PRECISION) / v.divisor_{slot}")
         columns.append(f"SUM(CASE WHEN d.day >= %s THEN d.person_runs ELSE 0 END) AS delta_{slot}, "
                        f"{divisor} AS divisor_{slot}")
         params += [ops.adapt_datefield_value(day - timedelta(days=window - 1)),
@@ -710,7 +725,7 @@ def _fold(cursor: CursorWrapper, *, now: datetime, window: int, today: date, slo
         WHERE guilds_guildactivity.guild_id = v.id""",
                    [*with_params, ops.adapt_datetimefield_value(now), *params, *drained_params,
                     ops.adapt_datefield_value(first_day)])
-    written = cursor.rowcount
+    written: int = cursor.rowcount
     _drain_after(cursor, today)
     return written
 

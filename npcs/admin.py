@@ -4,7 +4,7 @@ hold and the read-only ledgers of rescues and trades."""
 from __future__ import annotations
 
 from django.contrib import admin
-from django.db.models import QuerySet
+from django.db.models import Model, QuerySet
 from django.http import HttpRequest
 
 from backend.admin import ReadOnlyAdmin, SingletonAdmin
@@ -54,7 +54,7 @@ class NpcKindAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # what a kind does is code (npcs.rules.SERVICES); the migration made every row
 
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:  # noqa: ANN001
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
     @admin.display(boolean=True, description="initial")

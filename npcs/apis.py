@@ -9,19 +9,19 @@ from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import serializers, status
+from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from backend.api.schema import errors
-from backend.api.views import PlayerApi
+from backend.api.views import valid
 from npcs import rules, selectors, services
 from npcs.serializers import (
     BeltOutput,
-    BuiltStructureOutput,
     BountyBoardOutput,
     BuffBoardOutput,
     BuffPurchaseOutput,
+    BuiltStructureOutput,
     GuildNpcsOutput,
     OfferOutput,
     PlayerBountyOutput,
@@ -35,15 +35,10 @@ from npcs.serializers import (
     UpgradeInput,
     UpgradeOutput,
 )
+from players.caller import PlayerApi
 
 # The NPC actions' errors: 401; 403 not_member; 404 guild/NPC/object not found.
 USE = (401, 403, 404)
-
-
-def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
 
 
 def _kind_parameter(service: str) -> OpenApiParameter:
@@ -94,7 +89,7 @@ class SellApi(PlayerApi):
                    responses={200: SaleOutput, **errors(400, *USE, 409)},
                    summary="Sell one carried item (404 if not carried, 409 not_bought_here)")
     def post(self, request: Request, guild_id: int, kind: str) -> Response:
-        item_id = _valid(SellInput, request.data)["item"]
+        item_id = valid(SellInput, request.data)["item"]
         sale = services.npc_sell(player=self.player, guild_id=guild_id, kind=kind, item_id=item_id)
         return Response(SaleOutput(sale).data)
 
@@ -152,7 +147,7 @@ class UpgradeApi(PlayerApi):
                    tags=["npcs"],
                    summary="Raise a stat for enchanted stones (409 not_enough_stones, stat_max_level)")
     def post(self, request: Request, guild_id: int) -> Response:
-        stat = _valid(UpgradeInput, request.data)["stat"]
+        stat = valid(UpgradeInput, request.data)["stat"]
         upgrade = services.shaman_upgrade(player=self.player, guild_id=guild_id, stat=stat)
         return Response(UpgradeOutput(upgrade).data)
 

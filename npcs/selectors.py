@@ -41,7 +41,6 @@ from npcs.models import (
 from players.models import STAT_NAMES, InventoryItem, ItemKind, ItemSubKind, Player
 from players.selectors import inventory_list
 
-
 # --- the runs' contract -------------------------------------------------------------------------------
 
 #: The kinds of NPC a guild rescued (a fixed read: a run start pays it).

@@ -1,6 +1,8 @@
 """Input and output shapes of the NPC endpoints (explicit fields; nested item shapes from players)."""
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
 from backend.api.converters import MAX_DB_ID
@@ -10,19 +12,18 @@ from npcs.models import BountyStatus
 from players.models import STAT_NAMES
 from players.serializers import InventoryItemOutput, ItemKindOutput, ItemKindRef
 
-
 # A plain string, not an enum: "effect" is already the combat effects' enum in the schema.
 STRUCTURE_EFFECT_HELP = "One of: " + "; ".join(f"{k} ({v})" for k, v in rules.STRUCTURE_EFFECTS.items())
 
 
-class PlayerRef(serializers.Serializer):
+class PlayerRef(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     display_name = serializers.CharField()
 
 
 # --- what a guild has ---------------------------------------------------------------------------------
 
-class GuildNpcOutput(serializers.Serializer):
+class GuildNpcOutput(serializers.Serializer[Any]):
     kind = serializers.CharField(source="kind.slug", help_text="The NPC kind's slug, used in its routes.")
     name = serializers.CharField(source="kind.name")
     description = serializers.CharField(source="kind.description")
@@ -38,7 +39,7 @@ class GuildNpcOutput(serializers.Serializer):
     last_rescued_at = serializers.DateTimeField(allow_null=True)
 
 
-class BuiltStructureOutput(serializers.Serializer):
+class BuiltStructureOutput(serializers.Serializer[Any]):
     id = serializers.IntegerField(source="structure.id")
     slug = serializers.CharField(source="structure.slug")
     name = serializers.CharField(source="structure.name")
@@ -48,12 +49,12 @@ class BuiltStructureOutput(serializers.Serializer):
     built_by = PlayerRef(allow_null=True)
 
 
-class JunkDealerTierOutput(serializers.Serializer):
+class JunkDealerTierOutput(serializers.Serializer[Any]):
     name = serializers.CharField()
     min_rank = serializers.IntegerField(help_text="The guild rank from which this tier is offered.")
 
 
-class GuildNpcsOutput(serializers.Serializer):
+class GuildNpcsOutput(serializers.Serializer[Any]):
     guild = serializers.IntegerField(source="guild.id")
     rank = serializers.IntegerField(source="guild.rank",
                                     help_text="The sum of the rank points of its rescues.")
@@ -70,7 +71,7 @@ class GuildNpcsOutput(serializers.Serializer):
 
 # --- shops ------------------------------------------------------------------------------------------
 
-class OfferOutput(serializers.Serializer):
+class OfferOutput(serializers.Serializer[Any]):
     id = serializers.IntegerField(source="offer.id")
     item_kind = ItemKindOutput(source="offer.item_kind")
     price = serializers.IntegerField(help_text="What the caller pays, after the guild's discount.")
@@ -81,24 +82,24 @@ class OfferOutput(serializers.Serializer):
     stock_left = serializers.IntegerField(allow_null=True, help_text="Units left today; null = unlimited.")
 
 
-class PurchaseOutput(serializers.Serializer):
+class PurchaseOutput(serializers.Serializer[Any]):
     item = InventoryItemOutput(help_text="The new item in the caller's inventory.")
     price = serializers.IntegerField(help_text="Coins paid.")
     money = serializers.IntegerField(help_text="The caller's money afterwards.")
 
 
-class QuoteOutput(serializers.Serializer):
+class QuoteOutput(serializers.Serializer[Any]):
     item = InventoryItemOutput()
     price = serializers.IntegerField(allow_null=True,
                                      help_text="What the NPC pays; null = it does not buy this.")
 
 
-class SellInput(serializers.Serializer):
+class SellInput(serializers.Serializer[Any]):
     item = serializers.IntegerField(min_value=1, max_value=MAX_DB_ID,
                                     help_text="The id of a carried item (GET /me/inventory/).")
 
 
-class SaleOutput(serializers.Serializer):
+class SaleOutput(serializers.Serializer[Any]):
     item = serializers.IntegerField(source="item_id", help_text="The sold item's id (no longer carried).")
     item_kind = ItemKindRef()
     price = serializers.IntegerField(help_text="Coins received.")
@@ -107,7 +108,7 @@ class SaleOutput(serializers.Serializer):
 
 # --- potion seller's belts ----------------------------------------------------------------------------
 
-class BeltOutput(serializers.Serializer):
+class BeltOutput(serializers.Serializer[Any]):
     level = serializers.IntegerField(
         help_text="Belts owned: 0, 1 or 2 (each raises the potion limit by one).")
     max_level = serializers.IntegerField()
@@ -118,7 +119,7 @@ class BeltOutput(serializers.Serializer):
 
 # --- warlock ----------------------------------------------------------------------------------------
 
-class BuffOfferOutput(serializers.Serializer):
+class BuffOfferOutput(serializers.Serializer[Any]):
     id = serializers.IntegerField(source="buff.id")
     name = serializers.CharField(source="buff.name")
     description = serializers.CharField(source="buff.description")
@@ -131,7 +132,7 @@ class BuffOfferOutput(serializers.Serializer):
     list_price = serializers.IntegerField(source="buff.price")
 
 
-class PlayerBuffOutput(serializers.Serializer):
+class PlayerBuffOutput(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     buff = serializers.IntegerField(source="buff_id")
     name = serializers.CharField(source="buff.name")
@@ -142,37 +143,37 @@ class PlayerBuffOutput(serializers.Serializer):
     bought_at = serializers.DateTimeField()
 
 
-class BuffBoardOutput(serializers.Serializer):
+class BuffBoardOutput(serializers.Serializer[Any]):
     offers = BuffOfferOutput(many=True)
     pending = PlayerBuffOutput(many=True, help_text="Bought buffs waiting for the caller's next run.")
 
 
-class BuffPurchaseOutput(serializers.Serializer):
+class BuffPurchaseOutput(serializers.Serializer[Any]):
     buff = PlayerBuffOutput()
     money = serializers.IntegerField(help_text="The caller's money afterwards.")
 
 
 # --- shaman -----------------------------------------------------------------------------------------
 
-class StatUpgradeOutput(serializers.Serializer):
+class StatUpgradeOutput(serializers.Serializer[Any]):
     stat = serializers.ChoiceField(choices=list(STAT_NAMES))
     level = serializers.IntegerField()
     cost = serializers.IntegerField(allow_null=True,
                                     help_text="Stone points for the next level; null = maximum.")
 
 
-class UpgradeBoardOutput(serializers.Serializer):
+class UpgradeBoardOutput(serializers.Serializer[Any]):
     stats = StatUpgradeOutput(many=True)
     stone_points = serializers.IntegerField(
         help_text="What the caller's enchanted stones are worth together.")
     max_level = serializers.IntegerField()
 
 
-class UpgradeInput(serializers.Serializer):
+class UpgradeInput(serializers.Serializer[Any]):
     stat = serializers.ChoiceField(choices=list(STAT_NAMES))
 
 
-class UpgradeOutput(serializers.Serializer):
+class UpgradeOutput(serializers.Serializer[Any]):
     stat = serializers.ChoiceField(choices=list(STAT_NAMES))
     level = serializers.IntegerField(help_text="The stat's new level.")
     stone_points = serializers.IntegerField(help_text="What the consumed stones were worth.")
@@ -181,12 +182,12 @@ class UpgradeOutput(serializers.Serializer):
 
 # --- inquisitor -------------------------------------------------------------------------------------
 
-class EnemyKindRef(serializers.Serializer):
+class EnemyKindRef(serializers.Serializer[Any]):
     slug = serializers.CharField()
     name = serializers.CharField()
 
 
-class BountyQuestOutput(serializers.Serializer):
+class BountyQuestOutput(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     title = serializers.CharField()
     description = serializers.CharField()
@@ -195,7 +196,7 @@ class BountyQuestOutput(serializers.Serializer):
     reward = serializers.IntegerField(help_text="Coins, before the guild's bounty bonus.")
 
 
-class PlayerBountyOutput(serializers.Serializer):
+class PlayerBountyOutput(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     quest = serializers.IntegerField(source="quest_id")
     title = serializers.CharField(source="quest.title")
@@ -209,7 +210,7 @@ class PlayerBountyOutput(serializers.Serializer):
     finished_at = serializers.DateTimeField(allow_null=True)
 
 
-class BountyBoardOutput(serializers.Serializer):
+class BountyBoardOutput(serializers.Serializer[Any]):
     quests = BountyQuestOutput(many=True)
     mine = PlayerBountyOutput(many=True, help_text="The caller's open and completed bounties, newest first.")
     max_open = serializers.IntegerField()
@@ -218,12 +219,12 @@ class BountyBoardOutput(serializers.Serializer):
 
 # --- carpenter and jeweler ----------------------------------------------------------------------------
 
-class MaterialOutput(serializers.Serializer):
+class MaterialOutput(serializers.Serializer[Any]):
     item_kind = ItemKindRef()
     quantity = serializers.IntegerField()
 
 
-class StructureOutput(serializers.Serializer):
+class StructureOutput(serializers.Serializer[Any]):
     id = serializers.IntegerField(source="structure.id")
     slug = serializers.CharField(source="structure.slug")
     name = serializers.CharField(source="structure.name")
@@ -240,7 +241,7 @@ class StructureOutput(serializers.Serializer):
         return rules.STRUCTURE_EFFECTS[view.structure.effect]  # type: ignore[attr-defined]
 
 
-class RecipeOutput(serializers.Serializer):
+class RecipeOutput(serializers.Serializer[Any]):
     id = serializers.IntegerField(source="recipe.id")
     amulet = ItemKindOutput(source="recipe.amulet")
     fee = serializers.IntegerField(help_text="What the caller pays, after the guild's discount.")

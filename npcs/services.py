@@ -19,14 +19,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import F
 from django.utils import timezone
 
 from backend.errors import InvalidInput, NotFound, RuleViolation
 from combat.engine import EffectSpec
 from dungeons.generation import NPC_KINDS
-from dungeons.models import MemberStatus, RunMember, RunStatus
 from dungeons.generation.rules import ALWAYS_RESCUABLE
+from dungeons.models import MemberStatus, RunMember, RunStatus
 from guilds.models import Guild
 from guilds.services import guild_rank_add
 from npcs import rules, selectors
@@ -309,12 +309,14 @@ def warlock_buffs_claim_party(*, player_ids: list[int], run_id: int) -> dict[int
     pending: dict[int, list[tuple[int, EffectSpec]]] = {player_id: [] for player_id in player_ids}
     connection = transaction.get_connection()
     with connection.cursor() as cursor:
-        cursor.execute(_BUFFS.format(players=", ".join(["%s"] * len(player_ids)))
-                       + (" FOR UPDATE" if connection.features.has_select_for_update else ""), [run_id, *player_ids])
+        lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+        players = ", ".join(["%s"] * len(player_ids))
+        cursor.execute(_BUFFS.format(players=players) + lock, [run_id, *player_ids])
         for pk, player_id, effect, turns, magnitude, claimed_run_id in cursor.fetchall():
             buff = (pk, EffectSpec(effect, turns=turns, magnitude=magnitude))  # PlayerBuff.spec
             (pending if claimed_run_id is None else claimed)[player_id].append(buff)
-    fresh = [(player_id, buff) for player_id, buffs in claimed.items() if not buffs for buff in pending[player_id]]
+    fresh = [(player_id, buff) for player_id, buffs in claimed.items() if not buffs
+             for buff in pending[player_id]]
     if fresh:
         PlayerBuff.objects.filter(pk__in=[pk for _, (pk, _) in fresh]).update(claimed_run_id=run_id,
                                                                               claimed_at=timezone.now())

@@ -8,7 +8,7 @@ from django.http import HttpRequest, HttpResponse
 #: A page runs only its own files, talks only to this server's API and cannot be framed: no inline
 #: script or style (they live in play/static/), no foreign origin. ``data:`` images are the pages' empty
 #: favicon (``<link rel="icon" href="data:,">``, which spares a request that would only 404).
-CONTENT_SECURITY_POLICY = "; ".join([
+CSP_DIRECTIVES = (
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self'",
@@ -18,7 +18,8 @@ CONTENT_SECURITY_POLICY = "; ".join([
     "base-uri 'none'",
     "form-action 'self'",
     "frame-ancestors 'none'",
-])
+)
+CONTENT_SECURITY_POLICY = "; ".join(CSP_DIRECTIVES)
 #: Every response under this path gets the headers (pages, their 404s and 405s alike).
 PAGES_PREFIX = "/play/"
 

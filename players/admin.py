@@ -1,5 +1,9 @@
 """Admin for players, the item catalog, carried items and the balancing numbers (new players, carrying)."""
+from __future__ import annotations
+
 from django.contrib import admin
+from django.db.models import Model, QuerySet
+from django.http import HttpRequest
 
 from backend.admin import SingletonAdmin
 from players.models import CarrySettings, InventoryItem, ItemKind, Player, PlayerSettings
@@ -12,10 +16,10 @@ class InventoryInline(admin.TabularInline):
     readonly_fields = ("item_kind", "category", "weight", "acquired_in_run", "created_at")
     extra = 0
 
-    def has_add_permission(self, request, obj=None) -> bool:  # noqa: ANN001
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False  # items enter through inventory_add, which checks the carry limits
 
-    def get_queryset(self, request):  # noqa: ANN001, ANN201
+    def get_queryset(self, request: HttpRequest) -> QuerySet[InventoryItem]:
         return super().get_queryset(request).select_related("item_kind")
 
     @admin.display(description="category")
@@ -73,7 +77,7 @@ class InventoryItemAdmin(admin.ModelAdmin):
     raw_id_fields = ("player",)
     readonly_fields = ("created_at",)
 
-    def has_add_permission(self, request) -> bool:  # noqa: ANN001
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # only inventory_add may add (carry limits)
 
 

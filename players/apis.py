@@ -1,28 +1,32 @@
-"""Player endpoints: registration, JWT login and refresh (throttled), /me/, the item catalog, inventory."""
+"""Player endpoints: registration, JWT login and refresh (throttled), the item catalog, inventory.
+
+/me/, which shows the guild, is in guilds/apis.py.
+"""
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import status
+from rest_framework.authentication import BaseAuthentication
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
-from backend.api.throttling import ResilientScopedRateThrottle, UsernameRateThrottle
+from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 from rest_framework_simplejwt.serializers import TokenObtainPairSerializer, TokenRefreshSerializer
 from rest_framework_simplejwt.tokens import RefreshToken
 from rest_framework_simplejwt.views import TokenObtainPairView, TokenRefreshView
 
 from backend.api.schema import errors
-from backend.api.views import PlayerApi
-from guilds.selectors import player_current_guild
+from backend.api.throttling import ResilientScopedRateThrottle, UsernameRateThrottle
 from players import selectors, services
-from players.models import Player
+from players.caller import PlayerApi
 from players.serializers import (
     InventoryItemOutput,
     InventoryOutput,
     ItemKindListQuery,
     ItemKindOutput,
-    MeOutput,
     RegisterInput,
     RegisterOutput,
 )
@@ -30,13 +34,13 @@ from players.services import player_register
 
 
 class AuthThrottled:
-    throttle_classes = [ResilientScopedRateThrottle]
+    throttle_classes: Sequence[type[BaseThrottle]] = [ResilientScopedRateThrottle]
     throttle_scope = "auth"
 
 
 class RegisterApi(AuthThrottled, APIView):
     permission_classes = [AllowAny]
-    authentication_classes: list = []
+    authentication_classes: Sequence[type[BaseAuthentication]] = []
 
     @extend_schema(request=RegisterInput, responses={201: RegisterOutput, **errors(400, 409, 429)},
                    summary="Register a user and create their player")
@@ -64,22 +68,6 @@ class TokenRefreshApi(AuthThrottled, TokenRefreshView):
     """Exchange a refresh token for a new access token."""
 
 
-def _inventory(player: Player) -> dict[str, object]:
-    items = selectors.inventory_list(player=player)
-    return {"inventory": items, "carry": selectors.carry_summary(player=player, items=items)}
-
-
-class MeApi(PlayerApi):
-    @extend_schema(responses={200: MeOutput, **errors(401, 404)},
-                   summary="The caller's player: stats, money, guild, inventory and carry totals")
-    def get(self, request: Request) -> Response:
-        player = self.player
-        player.guild = player_current_guild(player=player)
-        inventory = _inventory(player)
-        player.carried_items, player.carry_summary = inventory["inventory"], inventory["carry"]
-        return Response(MeOutput(player).data)
-
-
 class ItemKindListApi(PlayerApi):
     @extend_schema(parameters=[ItemKindListQuery],
                    responses={200: ItemKindOutput(many=True), **errors(400, 401)},
@@ -100,7 +88,8 @@ class InventoryApi(PlayerApi):
     @extend_schema(responses={200: InventoryOutput, **errors(401)},
                    summary="What the caller carries, with totals")
     def get(self, request: Request) -> Response:
-        return Response(InventoryOutput(_inventory(self.player)).data)
+        items, carry = selectors.inventory_with_carry(player=self.player)
+        return Response(InventoryOutput({"inventory": items, "carry": carry}).data)
 
 
 class InventoryItemApi(PlayerApi):

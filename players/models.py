@@ -11,9 +11,10 @@ from django.db import models
 from django.db.models import Q
 
 from backend.models import SingletonSettings
-from combat.engine import EffectSpec, Potion, Weapon
+from combat.engine import EffectSpec, Potion, PotionKind, Weapon
 from combat.engine.effects import EFFECTS
 from players import inventory
+from players.inventory import CarrySummary
 
 STAT_NAMES = ("strength", "stamina", "metabolism", "luck", "attentiveness")
 
@@ -57,6 +58,12 @@ class Player(models.Model):
         null=True, blank=True, help_text="When the player last moved from one guild to another."
     )
     created_at = models.DateTimeField(auto_now_add=True)
+
+    # Not columns: /me/ (guilds/apis.py) sets them for its answer. The guild is a guilds.Guild, which
+    # players, below guilds, does not name.
+    guild: object | None
+    carried_items: list[InventoryItem]
+    carry_summary: CarrySummary
 
     class Meta:
         constraints = [
@@ -287,7 +294,7 @@ class ItemKind(models.Model):
     def as_potion(self, item_id: int) -> Potion:
         if self.category != ItemCategory.POTION:
             raise ValueError(f"{self.name} is not a potion")
-        return Potion(str(item_id), self.sub_kind, heal=self.heal, effect=self.effect_spec(),
+        return Potion(str(item_id), PotionKind(self.sub_kind), heal=self.heal, effect=self.effect_spec(),
                       stat=self.stat or None, amount=self.stat_amount)
 
 

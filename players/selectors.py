@@ -63,3 +63,9 @@ def carry_limits(*, player: Player) -> inventory.CarryLimits:
 
 def carry_summary(*, player: Player, items: Iterable[InventoryItem]) -> inventory.CarrySummary:
     return inventory.carry_summary(carried=carried(items), limits=carry_limits(player=player))
+
+
+def inventory_with_carry(*, player: Player) -> tuple[list[InventoryItem], inventory.CarrySummary]:
+    """What the player carries and the totals against each limit (/me/ and /me/inventory/)."""
+    items = inventory_list(player=player)
+    return items, carry_summary(player=player, items=items)

@@ -1,30 +1,32 @@
 """Input and output shapes of the player endpoints."""
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from rest_framework import serializers
 
 from players.models import STAT_NAMES, ItemCategory, ItemSubKind, Rarity
 
 
-class RegisterInput(serializers.Serializer):
+class RegisterInput(serializers.Serializer[Any]):
     username = serializers.CharField(max_length=150, validators=[UnicodeUsernameValidator()])
     password = serializers.CharField(max_length=128, write_only=True, trim_whitespace=False)
 
 
-class RegisterOutput(serializers.Serializer):
+class RegisterOutput(serializers.Serializer[Any]):
     id = serializers.IntegerField(help_text="The player id that every other route uses.")
     username = serializers.CharField()
     access = serializers.CharField()
     refresh = serializers.CharField()
 
 
-class GuildRef(serializers.Serializer):
+class GuildRef(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     name = serializers.CharField()
 
 
-class Stats(serializers.Serializer):
+class Stats(serializers.Serializer[Any]):
     strength = serializers.IntegerField()
     stamina = serializers.IntegerField()
     metabolism = serializers.IntegerField()
@@ -35,7 +37,7 @@ class Stats(serializers.Serializer):
 assert tuple(Stats().fields) == STAT_NAMES
 
 
-class ItemKindRef(serializers.Serializer):
+class ItemKindRef(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     name = serializers.CharField()
     category = serializers.ChoiceField(choices=ItemCategory.choices)
@@ -43,17 +45,18 @@ class ItemKindRef(serializers.Serializer):
     weight = serializers.IntegerField()
 
 
-class InventoryItemOutput(serializers.Serializer):
+class InventoryItemOutput(serializers.Serializer[Any]):
     id = serializers.IntegerField(help_text="The carried item's id (one row per item).")
     item_kind = ItemKindRef()
     equipped = serializers.BooleanField(help_text="Armor worn, or a weapon/torch taken into battle.")
     acquired_in_run = serializers.IntegerField(
-        source="acquired_in_run_id", allow_null=True, help_text="The run it was picked up in (lost on death there); null = kept."
+        source="acquired_in_run_id", allow_null=True,
+        help_text="The run it was picked up in (lost on death there); null = kept.",
     )
     acquired_at = serializers.DateTimeField(source="created_at")
 
 
-class CarryOutput(serializers.Serializer):
+class CarryOutput(serializers.Serializer[Any]):
     weight = serializers.IntegerField(help_text="Total weight carried.")
     capacity = serializers.IntegerField(
         help_text="Weight limit: capacity_base + capacity_per_strength x strength."
@@ -64,17 +67,17 @@ class CarryOutput(serializers.Serializer):
     potion_limit = serializers.IntegerField(help_text="3, plus one per potion belt level by default.")
 
 
-class InventoryOutput(serializers.Serializer):
+class InventoryOutput(serializers.Serializer[Any]):
     inventory = InventoryItemOutput(many=True)
     carry = CarryOutput()
 
 
-class ItemKindListQuery(serializers.Serializer):
+class ItemKindListQuery(serializers.Serializer[Any]):
     category = serializers.ChoiceField(choices=ItemCategory.choices, required=False, default="")
     sub_kind = serializers.ChoiceField(choices=ItemSubKind.choices, required=False, default="")
 
 
-class ItemKindOutput(serializers.Serializer):
+class ItemKindOutput(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     name = serializers.CharField()
     description = serializers.CharField()
@@ -99,7 +102,7 @@ class ItemKindOutput(serializers.Serializer):
     torch_moves = serializers.IntegerField(help_text="Torches: moves before burning out.")
 
 
-class MeOutput(serializers.Serializer):
+class MeOutput(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     username = serializers.CharField(source="user.username")
     display_name = serializers.CharField()

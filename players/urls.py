@@ -7,7 +7,6 @@ urlpatterns = [
     path("auth/register/", apis.RegisterApi.as_view(), name="auth-register"),
     path("auth/token/", apis.TokenApi.as_view(), name="auth-token"),
     path("auth/token/refresh/", apis.TokenRefreshApi.as_view(), name="auth-token-refresh"),
-    path("me/", apis.MeApi.as_view(), name="me"),
     path("me/inventory/", apis.InventoryApi.as_view(), name="me-inventory"),
     path("me/inventory/<id:item_id>/", apis.InventoryItemApi.as_view(), name="me-inventory-item"),
     path("me/inventory/<id:item_id>/equip/", apis.InventoryEquipApi.as_view(), name="me-inventory-equip"),

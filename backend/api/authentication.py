@@ -43,6 +43,9 @@ class JWTAuthentication(SimpleJWTAuthentication):
     (``backend.models.SingletonSettings.cached``: the admin's edits apply in every process at once, with no
     statement of their own), and any column a view asks for with ``also_read``."""
 
+    # simplejwt types it as the user model class; here it is the stand-in (same lookups, more columns).
+    user_model: _Users  # type: ignore[assignment]
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.user_model = _users(self.user_model, ((SETTINGS_TOKEN_ATTR, SETTINGS_TOKEN_SQL),))
@@ -59,7 +62,7 @@ class JWTAuthentication(SimpleJWTAuthentication):
         return user
 
 
-class JWTScheme(SimpleJWTScheme):
+class JWTScheme(SimpleJWTScheme):  # type: ignore[no-untyped-call]  # drf-spectacular's registry hook
     """The OpenAPI security scheme of the project's JWT authentication: simplejwt's bearer scheme."""
 
     target_class = "backend.api.authentication.JWTAuthentication"

@@ -9,17 +9,19 @@ import sys
 from typing import Any
 
 from django import db
+from django.conf import settings
 from django.core.exceptions import (
     BadRequest,
     DisallowedHost,
-    PermissionDenied as DjangoPermissionDenied,
     RequestDataTooBig,
     SuspiciousOperation,
     TooManyFieldsSent,
     TooManyFilesSent,
 )
-from django.conf import settings
-from django.http import Http404, JsonResponse
+from django.core.exceptions import (
+    PermissionDenied as DjangoPermissionDenied,
+)
+from django.http import Http404, HttpRequest, JsonResponse
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -57,7 +59,7 @@ def error_body(code: str, message: str, details: dict[str, Any] | None = None) -
 def _drf_code(exc: exceptions.APIException) -> str:
     for cls in type(exc).__mro__:
         if cls in _DRF_CODES:
-            return _DRF_CODES[cls]  # type: ignore[index]
+            return _DRF_CODES[cls]
     return str(getattr(exc, "default_code", "error"))
 
 
@@ -132,18 +134,21 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if response is None or not isinstance(exc, exceptions.APIException):
         return response
     message, details = _message_and_details(exc)
-    if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
-        details["retry_after"] = int(exc.wait) + 1
+    # Throttled sets ``wait`` in its __init__; the stubs do not declare it.
+    wait: float | None = exc.wait if isinstance(exc, exceptions.Throttled) else None  # type: ignore[attr-defined]
+    if wait is not None:
+        details["retry_after"] = int(wait) + 1
     response.data = error_body(_drf_code(exc), message, details)
     return response
 
 
-def bad_request_view(request, exception=None):  # noqa: ANN001 - Django handler signature
+def bad_request_view(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
     return JsonResponse(bad_request_body(exception), status=status.HTTP_400_BAD_REQUEST)
 
 
-def permission_denied_view(request, exception=None):  # noqa: ANN001 - Django handler signature
-    return JsonResponse(error_body("permission_denied", "You may not do this."), status=status.HTTP_403_FORBIDDEN)
+def permission_denied_view(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
+    return JsonResponse(error_body("permission_denied", "You may not do this."),
+                        status=status.HTTP_403_FORBIDDEN)
 
 
 def database_unavailable_response(exc: BaseException) -> JsonResponse:
@@ -154,11 +159,11 @@ def database_unavailable_response(exc: BaseException) -> JsonResponse:
     return response
 
 
-def not_found_view(request, exception=None):  # noqa: ANN001 - Django handler signature
+def not_found_view(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
     return JsonResponse(error_body("not_found", "No such route."), status=status.HTTP_404_NOT_FOUND)
 
 
-def server_error_view(request):  # noqa: ANN001 - Django handler signature
+def server_error_view(request: HttpRequest) -> JsonResponse:
     exc = sys.exc_info()[1]  # handler500 is called while the error is being handled
     if exc is not None and database_unavailable(exc):  # e.g. in a middleware, before any view ran
         return database_unavailable_response(exc)

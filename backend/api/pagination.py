@@ -34,7 +34,7 @@ class Page:
     next_cursor: str | None
 
 
-def cursor_scope(queryset: QuerySet, key: Expression | str, descending: bool) -> str:
+def cursor_scope(queryset: QuerySet[Any], key: Expression | str, descending: bool) -> str:
     """What a cursor belongs to: the listed model and its ordering (a cursor of one ordering is
     refused by another, whose key column may have another type)."""
     key_expr = F(key) if isinstance(key, str) else key
@@ -76,7 +76,7 @@ def decode_cursor(token: str, *, scope: str) -> tuple[Any, int]:
     return key, pk
 
 
-def keyset_page(queryset: QuerySet, *, key: Expression | str, descending: bool, cursor: str | None,
+def keyset_page(queryset: QuerySet[Any], *, key: Expression | str, descending: bool, cursor: str | None,
                 page_size: int, values: Mapping[str, str | Expression], pk: str = "pk") -> Page:
     """One page of ``queryset`` ordered by ``(key, id)`` (both descending when ``descending``).
 

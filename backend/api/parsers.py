@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from typing import IO, Any
 
 from django.conf import settings
@@ -59,7 +60,7 @@ def _no_constant(name: str) -> Any:
 
 class JSONParser(parsers.JSONParser):
     def parse(self, stream: IO[bytes] | None, media_type: str | None = None,
-              parser_context: dict[str, Any] | None = None) -> Any:
+              parser_context: Mapping[str, Any] | None = None) -> Any:
         encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
         limit = body_limit()
         raw = b"" if stream is None else stream.read() if limit is None else stream.read(limit + 1)

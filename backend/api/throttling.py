@@ -13,13 +13,13 @@ import math
 import unicodedata
 
 from rest_framework.request import Request
-from rest_framework.throttling import ScopedRateThrottle, SimpleRateThrottle
+from rest_framework.throttling import BaseThrottle, ScopedRateThrottle, SimpleRateThrottle
 from rest_framework.views import APIView
 
 logger = logging.getLogger(__name__)
 
 
-class FailOpen:
+class FailOpen(BaseThrottle):
     """Lets the request through (and logs) when the cache is unreachable.
 
     Throttling is abuse protection, not a game rule: with Redis down we prefer answering players
@@ -28,8 +28,8 @@ class FailOpen:
 
     def allow_request(self, request: Request, view: APIView) -> bool:
         try:
-            return super().allow_request(request, view)  # type: ignore[misc]
-        except Exception:  # noqa: BLE001 - any cache backend error (redis.ConnectionError, timeouts)
+            return super().allow_request(request, view)
+        except Exception:
             logger.warning("throttle cache unavailable; allowing request", exc_info=True)
             return True
 
@@ -46,6 +46,9 @@ class AtomicRateThrottle(SimpleRateThrottle):
     """
 
     _wait: float = 0.0
+    # Set by SimpleRateThrottle.__init__ from the rate (parse_rate); the stubs do not declare them.
+    num_requests: int
+    duration: int
 
     def allow_request(self, request: Request, view: APIView) -> bool:
         if self.rate is None:

@@ -2,7 +2,7 @@
 from django.db import migrations, models
 
 
-def create_row(apps, schema_editor):  # noqa: ANN001, ANN201
+def create_row(apps, schema_editor):
     apps.get_model("guilds", "GuildListGeneration").objects.get_or_create(pk=1)
 
 

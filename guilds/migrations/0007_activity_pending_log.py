@@ -7,13 +7,13 @@ from django.db import migrations, models
 TO_LOG = """INSERT INTO guilds_personrunpending (guild_id, day, person_runs)
             SELECT guild_id, day, person_runs - folded FROM guilds_personrunday WHERE person_runs <> folded"""
 # Set-based both ways (no correlated subquery per ledger row): all folded, then less what is pending.
-FROM_LOG = [
+FROM_LOG = (
     "UPDATE guilds_personrunday SET folded = person_runs",
     """UPDATE guilds_personrunday SET folded = guilds_personrunday.person_runs - p.pending
        FROM (SELECT guild_id, day, SUM(person_runs) AS pending FROM guilds_personrunpending
              GROUP BY guild_id, day) AS p
        WHERE guilds_personrunday.guild_id = p.guild_id AND guilds_personrunday.day = p.day""",
-]
+)
 
 
 class Migration(migrations.Migration):

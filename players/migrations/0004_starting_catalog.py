@@ -1,4 +1,6 @@
 """Load the default carry settings row and the starting item catalog (docs/items.md explains the numbers)."""
+from typing import Any
+
 from django.db import migrations
 
 # (name, category, sub_kind, weight, price, rarity, is_basic, stats); the numbers are a designer's
@@ -6,7 +8,7 @@ from django.db import migrations
 W, A, P, S, M, T = "weapon", "armor", "potion", "special", "amulet", "torch"
 C, U, R = "common", "uncommon", "rare"
 
-CATALOG = [
+CATALOG: list[tuple[str, str, str, int, int, str, bool, dict[str, Any]]] = [
     # weapons: damage is the engine's weapon damage W; some carry an on-hit effect with a chance
     ("Rusty Sword", W, "sword", 5, 15, C, True, {"damage": 4}),
     ("Arming Sword", W, "sword", 6, 60, U, False, {"damage": 6}),

@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
@@ -35,7 +36,7 @@ class Command(BaseCommand):
             "--allow-demo-superuser", action="store_true",
             help="Load even though DEBUG is off: creates a superuser whose password is 'demo'.")
 
-    def handle(self, *args, **options) -> None:  # noqa: ANN002, ANN003
+    def handle(self, *args: Any, **options: Any) -> None:
         if not settings.DEBUG and not options["allow_demo_superuser"]:
             # A production database must never get an admin whose password is public (issue 11).
             raise CommandError("DEBUG is off: refusing to create the demo/demo superuser and demo players "
@@ -50,7 +51,8 @@ class Command(BaseCommand):
         now = timezone.now()
         for day_offset, (guild_name, names) in enumerate(GUILDS.items()):
             players = [player_register(username=name, password=DEMO_PASSWORD) for name in names]
-            guild = guild_create(player=players[0], name=guild_name, description=f"The {guild_name} of the deep.")
+            guild = guild_create(player=players[0], name=guild_name,
+                                 description=f"The {guild_name} of the deep.")
             for member in players[1:]:
                 application = guild_application_create(player=member, guild_id=guild.pk)
                 guild_application_approve(actor=players[0], guild_id=guild.pk, application_id=application.pk)
