@@ -11,3 +11,12 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_the_pure_engines_pass_mypy_strict():
     stdout, stderr, status = api.run(["--config-file", str(ROOT / "pyproject.toml"), "--no-incremental"])
     assert status == 0, stdout + stderr
+
+
+def test_every_pure_engine_is_among_the_checked_files():
+    import tomllib
+
+    from tests.test_engines_are_pure import ENGINES
+
+    files = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mypy"]["files"]
+    assert {engine.replace(".", "/") for engine in ENGINES} <= set(files)
