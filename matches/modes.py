@@ -360,7 +360,8 @@ _REGISTRY: dict[str, ModeAdapter[Any]] = {}
 
 def register(adapter: ModeAdapter[Any]) -> ModeAdapter[Any]:
     """Register a mode (from its app's ``AppConfig.ready()``); registering the same name again replaces it."""
-    if not adapter.name or not 1 <= adapter.min_players <= adapter.max_players or not adapter.phases:
+    phases = getattr(adapter, "phases", ())  # a mode without phases has no game to host
+    if not adapter.name or not 1 <= adapter.min_players <= adapter.max_players or not phases:
         raise ValueError(f"bad mode adapter {adapter!r}")
     _REGISTRY[adapter.name] = adapter
     return adapter

@@ -3,6 +3,9 @@
 Each turn the awaited seat picks 1..3 points; the pick is private to that seat (a private event),
 everyone else only sees that the seat moved; a seeded bonus of 0 or 1 (from the step's rng) is
 added, so replays prove the per-step rng. First to ``target`` points wins. A timeout scores 0.
+
+``secret_start_race`` is the same race after the framework's secret start phase: each seat first
+chooses a secret handicap of 0..2 points (a deadline draws one), added to its score when all have.
 """
 
 from __future__ import annotations
@@ -13,7 +16,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from gamekit.results import Impossible, Success
-from matches.modes import JSON, Event, ModeAdapter, Moved, Outcome, Phase
+from matches.modes import JSON, Event, ModeAdapter, Moved, Outcome, Phase, SecretStart, StartRules
+
+HANDICAPS = (0, 1, 2)
 
 
 @dataclass(frozen=True)
@@ -23,6 +28,8 @@ class Race:
     scores: tuple[int, ...]
     target: int
     winner: int | None = None
+    #: the secret handicaps chosen so far, in turn order; None once the race is on (or it has none)
+    handicaps: tuple[int, ...] | None = None
 
 
 class SecretRacePlay(Phase[Race]):
@@ -102,8 +109,65 @@ class SecretRaceMode(ModeAdapter[Race]):
 
     def state_to_json(self, state: Race) -> JSON:
         return {"order": list(state.order), "next": state.next, "scores": list(state.scores),
-                "target": state.target, "winner": state.winner}
+                "target": state.target, "winner": state.winner,
+                "handicaps": None if state.handicaps is None else list(state.handicaps)}
 
     def state_from_json(self, data: Mapping[str, Any]) -> Race:
+        handicaps = data["handicaps"]
         return Race(order=tuple(data["order"]), next=data["next"], scores=tuple(data["scores"]),
-                    target=data["target"], winner=data["winner"])
+                    target=data["target"], winner=data["winner"],
+                    handicaps=None if handicaps is None else tuple(handicaps))
+
+
+class RaceStarts(StartRules[Race, int]):
+    """A secret handicap per seat: told to its chooser, announced to the table as chosen."""
+
+    def chosen(self, state: Race) -> tuple[int, ...] | None:
+        return state.handicaps
+
+    def order(self, state: Race) -> tuple[int, ...]:
+        return state.order
+
+    def choices(self, state: Race) -> list[JSON]:
+        return [{"handicap": h} for h in HANDICAPS]
+
+    def parse(self, state: Race, action: Mapping[str, Any]) -> int | Impossible:
+        if set(action) == {"pick"}:
+            return Impossible("choose_handicap_first", "Every seat first chooses its handicap.")
+        handicap = action.get("handicap")
+        if set(action) != {"handicap"} or handicap not in HANDICAPS or isinstance(handicap, bool):
+            return Impossible("bad_handicap", "an action is {handicap: 0, 1 or 2}", kind="input")
+        return int(handicap)
+
+    def draw(self, state: Race, rng: random.Random) -> int:
+        return rng.choice(HANDICAPS)
+
+    def record(self, state: Race, start: int) -> Race:
+        assert state.handicaps is not None
+        return replace(state, handicaps=(*state.handicaps, start))
+
+    def told(self, state: Race, seat: int, start: int) -> JSON:
+        return {"kind": "handicap_chosen", "handicap": start}
+
+    def announced(self, state: Race, seat: int) -> JSON:
+        return {"kind": "has_chosen", "seat": seat}
+
+    def begin(self, state: Race, rng: random.Random) -> Success[Race, Event]:
+        assert state.handicaps is not None
+        scores = list(state.scores)
+        for seat, handicap in zip(state.order, state.handicaps):
+            scores[seat] += handicap
+        return Success(replace(state, scores=tuple(scores), handicaps=None), (Event({"kind": "race_started"}),))
+
+    def view(self, state: Race, seat: int) -> JSON:
+        assert state.handicaps is not None
+        return {"choosing": True, "chosen": state.order.index(seat) < len(state.handicaps)}
+
+
+class SecretStartRaceMode(SecretRaceMode):
+    name = "secret_start_race"
+    title = "Secret race with secret handicaps (test mode)"
+    phases = (SecretStart(RaceStarts()), SecretRacePlay())
+
+    def create(self, *, settings: Mapping[str, Any], seats: int, rng: random.Random) -> Race:
+        return replace(super().create(settings=settings, seats=seats, rng=rng), handicaps=())
