@@ -448,7 +448,7 @@ class _MatchTurns(TurnTable[Match]):
     def time_out(self, row: Match, *, deadline: datetime) -> None:
         adapter = mode_adapter(row.mode)
         seat = _awaited_seat(row)
-        assert seat is not None and row.seed is not None
+        assert seat is not None and row.seed is not None and row.awaiting_id is not None
         turn = row.turn
         timed_out = adapter.timeout(game_state(row), seat, rng_for(row.seed, turn))
         MatchAction.objects.create(

@@ -157,7 +157,8 @@ class RaceStarts(StartRules[Race, int]):
         scores = list(state.scores)
         for seat, handicap in zip(state.order, state.handicaps):
             scores[seat] += handicap
-        return Success(replace(state, scores=tuple(scores), handicaps=None), (Event({"kind": "race_started"}),))
+        began = Event({"kind": "race_started"})
+        return Success(replace(state, scores=tuple(scores), handicaps=None), (began,))
 
     def view(self, state: Race, seat: int) -> JSON:
         assert state.handicaps is not None
