@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from gamekit.results import Impossible
+
 
 class DomainError(Exception):
     status_code = 400
@@ -43,3 +45,11 @@ class RuleViolation(DomainError):
 
     status_code = 409
     default_code = "rule_violation"
+
+
+def refused(impossible: Impossible) -> InvalidInput | RuleViolation:
+    """The API error of a refusal that an engine or a game mode returned as a value: a malformed input is a
+    400 ``InvalidInput``, a move the rules refuse a 409 ``RuleViolation``, with the refusal's code, message
+    and details. The one place where a result value becomes an exception (matches and battles alike)."""
+    error = InvalidInput if impossible.kind == "input" else RuleViolation
+    return error(impossible.code, impossible.message, dict(impossible.details))

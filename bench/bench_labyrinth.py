@@ -8,8 +8,8 @@ Every figure is printed next to a baseline measured in the same run, as a ratio:
   against a bare breadth-first search over the generated grid's open passages;
 - the check against that bare breadth-first search (one source, no states, no specials);
 - paper mode: the adapter calls a request makes on a stored (JSON) state of a 3-player match on a
-  generated 4x5 map, a few turns in (allowed_actions; view; a step: check_action, apply, then
-  outcome, awaiting and state_to_json of the new state, as matches/services.py does), against cell
+  generated 4x5 map, a few turns in (allowed_actions; view; a step: the one decode, check_action,
+  apply, then outcome, awaiting and state_to_json of the new state, as matches/services.py does), against cell
   capture's legal_actions on its stored state (a cheap mode's read). No database: the adapters only.
 """
 from __future__ import annotations
@@ -78,15 +78,14 @@ def paper_states(adapter: Any, variant: str, count: int = 8) -> list[dict[str, A
     awaited seat's first allowed action (moves drawn from a fixed seed)."""
     rng = random.Random(2)
     settings = adapter.validate_settings({"variant": variant, "starts": "random"})
-    state = json.loads(json.dumps(adapter.create(settings=settings, seats=3, rng=rng)))
+    state = adapter.create(settings=settings, seats=3, rng=rng)
     found: list[dict[str, Any]] = []
     while len(found) < count:
         for _ in range(3):
             seat = adapter.awaiting(state)
-            new, _ = adapter.apply(state, seat, rng.choice(adapter.legal_actions(state, seat)), rng)
-            state = json.loads(json.dumps(adapter.state_to_json(new)))
+            state = adapter.apply(state, seat, rng.choice(adapter.legal_actions(state, seat)), rng).state
         assert adapter.outcome(state) is None, "the bench's match ended early: change its seed"
-        found.append(state)
+        found.append(json.loads(json.dumps(adapter.state_to_json(state))))
     return found
 
 
@@ -96,11 +95,15 @@ def paper(seconds: float) -> None:
 
     django.setup()
     from cell_capture.mode import CellCaptureMode
+    from gamekit import Impossible
     from paper_labyrinth.mode import PaperLabyrinthMode
 
     capture, adapter = CellCaptureMode(), PaperLabyrinthMode()
-    board = capture.state_to_json(capture.create(settings=capture.validate_settings({}), seats=2,
-                                                 rng=random.Random(1)))
+    settings = capture.validate_settings({})
+    assert not isinstance(settings, Impossible)
+    game = capture.create(settings=settings, seats=2, rng=random.Random(1))
+    assert not isinstance(game, Impossible)
+    board = capture.state_to_json(game)
     board = json.loads(json.dumps(board))
     mover = capture.awaiting(capture.state_from_json(board))
     assert mover is not None
@@ -112,8 +115,9 @@ def paper(seconds: float) -> None:
     print(f"  {'variant':>9} {'call':<30} {'ms per call':>11} {'baseline ms':>12} {'ratio':>7}")
     for variant in ("classic", "quantum"):
         states = paper_states(adapter, variant)
-        awaited = [seat for s in states if (seat := adapter.awaiting(s)) is not None]
-        actions = [adapter.legal_actions(s, seat)[0] for s, seat in zip(states, awaited)]
+        typed = [adapter.state_from_json(s) for s in states]
+        awaited = [seat for s in typed if (seat := adapter.awaiting(s)) is not None]
+        actions = [adapter.legal_actions(s, seat)[0] for s, seat in zip(typed, awaited)]
 
         # The loop's values are bound as defaults (as engine() does): each variant times its own states.
         def allowed(i: int, states: list[dict[str, Any]] = states, awaited: list[int] = awaited) -> None:
@@ -125,11 +129,13 @@ def paper(seconds: float) -> None:
             adapter.view(adapter.state_from_json(states[k]), awaited[k])
 
         def step(i: int, states: list[dict[str, Any]] = states, awaited: list[int] = awaited,
-                 actions: list[Any] = actions) -> None:
+                 actions: list[Any] = actions) -> None:  # one decode for the request, as the services do
             k = i % len(states)
-            adapter.check_action(adapter.state_from_json(states[k]), actions[k])
-            new, _ = adapter.apply(adapter.state_from_json(states[k]), awaited[k], actions[k],
-                                   random.Random(i))
+            before = adapter.state_from_json(states[k])
+            adapter.check_action(before, actions[k])
+            played = adapter.apply(before, awaited[k], actions[k], random.Random(i))
+            assert not isinstance(played, Impossible)
+            new = played.state
             adapter.outcome(new)
             adapter.awaiting(new)
             adapter.state_to_json(new)

@@ -2,20 +2,22 @@
 
 Seat i plays colour PALETTE[i]; the engine draws the turn order from the creation rng. An action
 is ``{"cell": [x, y]}``; every event is public (cell capture hides nothing); a deadline skips the
-turn (``Game.skip``). A malformed cell or one off the board is a 400 (``bad_cell``,
-``off_board``); a cell the rules refuse is a 409 with the engine's code (``occupied``,
-``empty_cell``, ``not_your_piece``).
+turn (``Game.skip``). One phase: the play. The state is the engine's ``Game`` (a frozen value).
+A malformed cell or one off the board is a 400 (``bad_cell``, ``off_board``); a cell the rules
+refuse is a 409 with the engine's code (``occupied``, ``empty_cell``, ``not_your_piece``): the
+engine's ``Game.move`` returns them as ``Impossible`` values, handed on unchanged.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from html import escape
 from typing import Any
 
-from cell_capture.engine import MAX_PLAYERS, MAX_SIZE, MIN_PLAYERS, MIN_SIZE, Game, IllegalMove, new_game
-from matches.modes import JSON, ActionRefused, Event, ModeAdapter, Outcome
+from cell_capture.engine import MAX_PLAYERS, MAX_SIZE, MIN_PLAYERS, MIN_SIZE, Game, new_game
+from gamekit.results import Impossible, Success
+from matches.modes import JSON, Event, ModeAdapter, Moved, Outcome, Phase
 
 PALETTE: tuple[str, ...] = (
     "red",
@@ -30,7 +32,6 @@ PALETTE: tuple[str, ...] = (
     "navy",
 )
 DEFAULT_SETTINGS: JSON = {"width": 8, "height": 8}
-INPUT_CODES = frozenset({"bad_cell", "off_board"})
 SETTING_KEYS = ("width", "height")
 _CELL_PX = 24
 
@@ -39,7 +40,7 @@ def _seat(colour: str | None) -> int | None:
     return None if colour is None else PALETTE.index(colour)
 
 
-def _cell(action: Mapping[str, Any]) -> tuple[int, int]:
+def _cell(action: Mapping[str, Any]) -> tuple[int, int] | Impossible:
     cell = action.get("cell") if isinstance(action, Mapping) else None
     if (
         not isinstance(cell, list)
@@ -47,50 +48,47 @@ def _cell(action: Mapping[str, Any]) -> tuple[int, int]:
         or not all(isinstance(v, int) and not isinstance(v, bool) for v in cell)
         or set(action) != {"cell"}
     ):
-        raise ActionRefused(
+        return Impossible(
             "bad_cell",
             'An action is {"cell": [x, y]} with two integers.',
+            {"action": dict(action) if isinstance(action, Mapping) else action},
             kind="input",
-            details={"action": dict(action) if isinstance(action, Mapping) else action},
         )
     return cell[0], cell[1]
 
 
-class CellCaptureMode(ModeAdapter):
-    name = "cell_capture"
-    title = "Cell capture"
-    min_players = MIN_PLAYERS
-    max_players = MAX_PLAYERS
+def _board_cell(state: Game, action: Mapping[str, Any]) -> tuple[int, int] | Impossible:
+    """The cell an action names, or the 400 of a malformed action or of a cell off the board."""
+    cell = _cell(action)
+    if not isinstance(cell, Impossible) and not state.on_board(cell):
+        return Impossible(
+            "off_board",
+            "The cell is outside the board.",
+            {"cell": list(cell), "width": state.width, "height": state.height},
+            kind="input",
+        )
+    return cell
 
-    def default_settings(self) -> JSON:
-        return dict(DEFAULT_SETTINGS)
 
-    def validate_settings(self, settings: Mapping[str, Any]) -> JSON:
-        unknown = sorted(set(settings) - set(SETTING_KEYS))
-        if unknown:
-            raise ActionRefused(
-                "unknown_setting",
-                "Cell capture's settings are width and height.",
-                kind="input",
-                details={"unknown": unknown},
-            )
-        complete = {**DEFAULT_SETTINGS, **settings}
-        for key in SETTING_KEYS:
-            value = complete[key]
-            if not isinstance(value, int) or isinstance(value, bool) or not MIN_SIZE <= value <= MAX_SIZE:
-                raise ActionRefused(
-                    "bad_size",
-                    f"{key} is a whole number from {MIN_SIZE} to {MAX_SIZE}.",
-                    kind="input",
-                    details={key: value},
-                )
-        return {key: complete[key] for key in SETTING_KEYS}
+def _board(state: Game) -> JSON:
+    """Cell capture hides nothing: the board with seats and colours, the round, who is out."""
+    return {
+        "width": state.width,
+        "height": state.height,
+        "round": state.round,
+        "to_move": _seat(state.to_move),
+        "winner": _seat(state.winner),
+        "colours": {str(PALETTE.index(c)): c for c in state.order},
+        "eliminated": [PALETTE.index(c) for c in state.eliminated],
+        "board": [
+            {"x": x, "y": y, "seat": PALETTE.index(colour), "colour": colour, "level": level}
+            for (x, y), (colour, level) in sorted(state.board.items())
+        ],
+    }
 
-    def create(self, *, settings: Mapping[str, Any], seats: int, rng: random.Random) -> Game:
-        return new_game(width=settings["width"], height=settings["height"], colors=PALETTE[:seats], rng=rng)
 
-    def turn_order(self, state: Game) -> tuple[int, ...]:
-        return tuple(PALETTE.index(colour) for colour in state.order)
+class CellCapturePlay(Phase[Game]):
+    """The whole game: the mover places (round 1) or upgrades a piece; a missed deadline skips the turn."""
 
     def awaiting(self, state: Game) -> int | None:
         return _seat(state.to_move)
@@ -100,55 +98,68 @@ class CellCaptureMode(ModeAdapter):
             return []
         return [{"cell": [x, y]} for x, y in state.legal_moves()]
 
-    def check_action(self, state: Game, action: Mapping[str, Any]) -> None:
-        x, y = _cell(action)
-        if not state.on_board((x, y)):
-            raise ActionRefused(
-                "off_board",
-                "The cell is outside the board.",
-                kind="input",
-                details={"cell": [x, y], "width": state.width, "height": state.height},
-            )
+    def check_action(self, state: Game, action: Mapping[str, Any]) -> Impossible | None:
+        cell = _board_cell(state, action)
+        return cell if isinstance(cell, Impossible) else None
 
-    def apply(
-        self, state: Game, seat: int, action: Mapping[str, Any], rng: random.Random
-    ) -> tuple[Game, Sequence[Event]]:
-        self.check_action(state, action)
-        try:
-            new, events = state.play(_cell(action))
-        except IllegalMove as exc:
-            kind = "input" if exc.code in INPUT_CODES else "rule"
-            raise ActionRefused(
-                exc.code, exc.message, kind=kind, details={"cell": action.get("cell")}
-            ) from exc
-        return new, [Event(e.to_dict()) for e in events]
+    def apply(self, state: Game, seat: int, action: Mapping[str, Any], rng: random.Random) -> Moved[Game]:
+        cell = _board_cell(state, action)
+        if isinstance(cell, Impossible):
+            return cell
+        moved = state.move(cell)
+        if isinstance(moved, Impossible):
+            return moved
+        return Success(moved.state, tuple(Event(e.to_dict()) for e in moved.events))
 
-    def timeout(self, state: Game, seat: int, rng: random.Random) -> tuple[Game, Sequence[Event]]:
+    def timeout(self, state: Game, seat: int, rng: random.Random) -> Success[Game, Event]:
         new, events = state.skip()
-        return new, [Event(e.to_dict()) for e in events]
+        return Success(new, tuple(Event(e.to_dict()) for e in events))
 
     def view(self, state: Game, seat: int) -> JSON:
-        return self.full_view(state)
+        return _board(state)
+
+
+class CellCaptureMode(ModeAdapter[Game]):
+    name = "cell_capture"
+    title = "Cell capture"
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+    phases = (CellCapturePlay(),)
+
+    def default_settings(self) -> JSON:
+        return dict(DEFAULT_SETTINGS)
+
+    def validate_settings(self, settings: Mapping[str, Any]) -> JSON | Impossible:
+        unknown = sorted(set(settings) - set(SETTING_KEYS))
+        if unknown:
+            return Impossible(
+                "unknown_setting",
+                "Cell capture's settings are width and height.",
+                {"unknown": unknown},
+                kind="input",
+            )
+        complete = {**DEFAULT_SETTINGS, **settings}
+        for key in SETTING_KEYS:
+            value = complete[key]
+            if not isinstance(value, int) or isinstance(value, bool) or not MIN_SIZE <= value <= MAX_SIZE:
+                return Impossible(
+                    "bad_size", f"{key} is a whole number from {MIN_SIZE} to {MAX_SIZE}.", {key: value},
+                    kind="input",
+                )
+        return {key: complete[key] for key in SETTING_KEYS}
+
+    def create(self, *, settings: Mapping[str, Any], seats: int, rng: random.Random) -> Game:
+        return new_game(width=settings["width"], height=settings["height"], colors=PALETTE[:seats], rng=rng)
+
+    def turn_order(self, state: Game) -> tuple[int, ...]:
+        return tuple(PALETTE.index(colour) for colour in state.order)
 
     def may_reveal(self, settings: Mapping[str, Any], state: Game) -> bool:
         """Nothing is hidden: the board is the whole game."""
         return True
 
     def full_view(self, state: Game) -> JSON:
-        """Cell capture hides nothing: the board with seats and colours, the round, who is out."""
-        return {
-            "width": state.width,
-            "height": state.height,
-            "round": state.round,
-            "to_move": _seat(state.to_move),
-            "winner": _seat(state.winner),
-            "colours": {str(PALETTE.index(c)): c for c in state.order},
-            "eliminated": [PALETTE.index(c) for c in state.eliminated],
-            "board": [
-                {"x": x, "y": y, "seat": PALETTE.index(colour), "colour": colour, "level": level}
-                for (x, y), (colour, level) in sorted(state.board.items())
-            ],
-        }
+        return _board(state)
 
     def outcome(self, state: Game) -> Outcome | None:
         if state.winner is None:

@@ -4,13 +4,15 @@ Settings: ``map`` (the id of a designer map that passes check; one deactivated b
 gives a generated map instead) or, with ``map`` null, a map of ``rows`` x ``cols`` generated from
 the match seed; ``max_turns`` (null: none, the seed's rule)
 ends a game nobody has won after that many spent turns, as a draw; ``start_positions`` "random"
-draws the hidden starts, "chosen" lets each player first send ``{"start": [row, col]}`` in secret.
+draws the hidden starts, "chosen" lets each player first send ``{"start": [row, col]}`` in secret
+(the framework's ``SecretStart`` phase; a missed deadline draws the start).
 Seats play in an order drawn at the start; one player alone plays the seed's single-player game
 (its command line's default), with no deadline. An action is one of the seed's commands,
 ``{"command": "W"}``, ``{"command": "X D"}``, ``{"command": "E"}``, ``{"command": "?"}`` (any
-case). Every answer of the game master is a private event of the seat it is for. The state holds
-the map text and the lobby's settings freeze the admin's generator settings, so the replay
-(seed, settings, actions, final state) reproduces the game; a designer map still in the pool is
+case). Every answer of the game master is a private event of the seat it is for. The state is a
+``ConsoleState`` (frozen; stored as the JSON it always was): it holds the map text and the
+lobby's settings freeze the admin's generator settings, so the replay (seed, settings, actions,
+final state) reproduces the game; a designer map still in the pool is
 never revealed (``may_reveal``). See docs/labyrinth.md.
 """
 from __future__ import annotations
@@ -18,14 +20,14 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
+from gamekit.results import Impossible, Success
 from labyrinth.engine import GeneratorSettings, LabyrinthMap, format_map, generate_map, parse_map
-from labyrinth.engine.svg import map_svg
 from labyrinth.engine.console import (
     HELP_TEXT,
     ConsoleGame,
-    Event as GameEvent,
     act,
     describe,
     game_from_dict,
@@ -35,7 +37,11 @@ from labyrinth.engine.console import (
     pass_turn,
     random_start,
 )
-from matches.modes import JSON, ActionRefused, Event, ModeAdapter, Outcome
+from labyrinth.engine.console import (
+    Event as GameEvent,
+)
+from labyrinth.engine.svg import map_svg
+from matches.modes import JSON, Event, ModeAdapter, Moved, Outcome, Phase, SecretStart, StartRules
 
 MIN_SIDE = 3
 MAX_SIDE = 50
@@ -44,16 +50,18 @@ START_POSITIONS = ("random", "chosen")
 MAX_ID = 2**31 - 1  # a larger id cannot be a row's (and would overflow the database's integer)
 COMMANDS = ("W", "A", "S", "D", "X W", "X A", "X S", "X D", "E", "?")
 
+Start = tuple[int, int]
 
-def _designer_map(map_id: int) -> LabyrinthMap:
-    """An active designer map (active maps always pass check); ActionRefused(input) for any other id."""
+
+def _designer_map(map_id: int) -> LabyrinthMap | Impossible:
+    """An active designer map (active maps always pass check); Impossible (input) for any other id."""
     from labyrinth.models import LabyrinthMapDesign
 
     row = LabyrinthMapDesign.objects.active().filter(pk=map_id).first()
     if row is None:
-        raise ActionRefused("unknown_map", "No such active labyrinth map.", kind="input",
-                            details={"map": map_id})
-    return row.to_map()
+        return Impossible("unknown_map", "No such active labyrinth map.", {"map": map_id}, kind="input")
+    designed: LabyrinthMap = row.to_map()
+    return designed
 
 
 def _generator_settings() -> JSON:
@@ -63,221 +71,252 @@ def _generator_settings() -> JSON:
     return dataclasses.asdict(LabyrinthGeneratorSettings.load().to_settings())
 
 
-class LabyrinthConsoleMode(ModeAdapter):
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+@dataclass(frozen=True)
+class ConsoleState:
+    """A match of the console game: the hidden map (its text as stored, and parsed), the seats in turn
+    order, the turn limit, whether it ended in a draw, the chosen starts, and the game once it began."""
+
+    map_text: str
+    map: LabyrinthMap
+    order: tuple[int, ...]
+    max_turns: int | None
+    draw: bool = False
+    starts: tuple[Start, ...] = ()
+    game: ConsoleGame | None = None
+
+    def field(self) -> dict[str, int]:
+        field0 = self.map.fields[0]
+        return {"rows": field0.rows, "cols": field0.cols}
+
+    def to_json(self) -> JSON:
+        return {"map": self.map_text, "order": list(self.order), "max_turns": self.max_turns,
+                "draw": self.draw, "starts": [list(start) for start in self.starts],
+                "game": None if self.game is None else game_to_dict(self.game)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ConsoleState:
+        m = parse_map(data["map"])
+        return cls(map_text=data["map"], map=m, order=tuple(data["order"]), max_turns=data["max_turns"],
+                   draw=data["draw"], starts=tuple((r, c) for r, c in data["starts"]),
+                   game=None if data["game"] is None else game_from_dict(m, data["game"]))
+
+
+class ConsoleStarts(StartRules[ConsoleState, Start]):
+    """Seed 003's hidden starts chosen by the players (``start_positions`` "chosen"): a cell of field 0,
+    told to its chooser alone."""
+
+    def chosen(self, state: ConsoleState) -> Sequence[Start] | None:
+        return state.starts if state.game is None else None
+
+    def order(self, state: ConsoleState) -> Sequence[int]:
+        return state.order
+
+    def choices(self, state: ConsoleState) -> list[JSON]:
+        return [{"start": [r, c]} for _, r, c in state.map.cells(0)]
+
+    def parse(self, state: ConsoleState, action: Mapping[str, Any]) -> Start | Impossible:
+        start = action.get("start")
+        if (set(action) == {"start"} and isinstance(start, list) and len(start) == 2
+                and all(map(_is_int, start))):
+            row, col = start
+            if state.map.contains((0, row, col)):
+                return row, col
+        return Impossible("bad_start", "Before the game each player sends {\"start\": [row, col]}, a cell of "
+                          "the field.", {"field": state.field()}, kind="input")
+
+    def draw(self, state: ConsoleState, rng: random.Random) -> Start:
+        _, row, col = random_start(state.map, rng)
+        return row, col
+
+    def record(self, state: ConsoleState, start: Start) -> ConsoleState:
+        return replace(state, starts=(*state.starts, start))
+
+    def told(self, state: ConsoleState, seat: int, start: Start) -> JSON:
+        return {"kind": "start_chosen", "row": start[0], "col": start[1],
+                "text": f"Your start position is ({start[0]}, {start[1]})."}
+
+    def begin(self, state: ConsoleState, rng: random.Random) -> Success[ConsoleState, Event]:
+        game = new_game(state.map, list(state.starts), rng)
+        began = Event({"kind": "game_started", "text": "Every player has a start: the game begins."})
+        return Success(replace(state, game=game), (began,))
+
+    def view(self, state: ConsoleState, seat: int) -> JSON:
+        return {"field": state.field(), "choosing_starts": True, "inventory": {"ammo": 0, "key": False},
+                "commands": [], "help": "Choose your hidden start: {\"start\": [row, col]}.",
+                "turns_played": 0, "winner": None}
+
+
+def _game(state: ConsoleState) -> ConsoleGame:
+    assert state.game is not None, "the starts are still being chosen"
+    return state.game
+
+
+class ConsolePlay(Phase[ConsoleState]):
+    """Seed 003's commands in turn order; a missed deadline lets the turn go by; a turn limit (if any)
+    ends a game nobody has won as a draw."""
+
+    def awaiting(self, state: ConsoleState) -> int | None:
+        game = _game(state)
+        return None if game.winner is not None or state.draw else state.order[game.turn]
+
+    def legal_actions(self, state: ConsoleState, seat: int) -> list[JSON]:
+        return [{"command": c} for c in COMMANDS] if self.awaiting(state) == seat else []
+
+    def check_action(self, state: ConsoleState, action: Mapping[str, Any]) -> Impossible | None:
+        text = action.get("command")
+        if set(action) != {"command"} or not isinstance(text, str) or parse_command(text) is None:
+            return Impossible("bad_command", "An action is {\"command\": C}, C one of W, A, S, D, "
+                              "X <W/A/S/D>, E, ? (any case).", {"commands": list(COMMANDS)}, kind="input")
+        return None
+
+    def apply(self, state: ConsoleState, seat: int, action: Mapping[str, Any],
+              rng: random.Random) -> Moved[ConsoleState]:
+        malformed = self.check_action(state, action)
+        if malformed is not None:
+            return malformed
+        command = parse_command(action["command"])
+        assert command is not None
+        game, events = act(_game(state), state.order.index(seat), command)
+        return self._step(state, game, events)
+
+    def timeout(self, state: ConsoleState, seat: int, rng: random.Random) -> Success[ConsoleState, Event]:
+        game, events = pass_turn(_game(state), state.order.index(seat))
+        return self._step(state, game, events)
+
+    def _step(self, state: ConsoleState, game: ConsoleGame,
+              events: Sequence[GameEvent]) -> Success[ConsoleState, Event]:
+        """The new state and the match events; the turn limit (if any) ends a game nobody won as a draw."""
+        found = [_event(state, event) for event in events]
+        limit = state.max_turns
+        draw = not game.over and limit is not None and game.turns_played >= limit
+        if draw:
+            found.append(Event({"kind": "turn_limit", "max_turns": limit,
+                                "text": f"{limit} turns have been played and nobody got out: a draw."}))
+        return Success(replace(state, game=game, draw=draw), tuple(found))
+
+    def view(self, state: ConsoleState, seat: int) -> JSON:
+        """What the seat knows: the size of the real field, its own inventory, who won; no positions."""
+        game = _game(state)
+        me = game.players[state.order.index(seat)]
+        winner = game.winner
+        return {
+            "field": state.field(),
+            "choosing_starts": False,
+            "inventory": {"ammo": me.ammo, "key": me.keys > 0},
+            "commands": list(COMMANDS),
+            "help": HELP_TEXT,
+            "turns_played": game.turns_played,
+            "winner": None if winner is None else state.order[winner],
+        }
+
+
+def _event(state: ConsoleState, event: GameEvent) -> Event:
+    """A game master's answer as a match event, private to the seat it is for (the win is public)."""
+    data = {key: value for key, value in event.to_dict().items() if key != "player"}
+    if "winner" in data:
+        data["winner"] = state.order[data["winner"]]
+    data["text"] = describe(event)
+    return Event(data, None if event.player is None else frozenset({state.order[event.player]}))
+
+
+class LabyrinthConsoleMode(ModeAdapter[ConsoleState]):
     name = "labyrinth_console"
     title = "Labyrinth (seed 003's console game)"
     min_players = 1
     max_players = 8
+    phases = (SecretStart(ConsoleStarts()), ConsolePlay())
 
     # -- settings --
 
     def default_settings(self) -> JSON:
         return {"map": None, "rows": 8, "cols": 8, "max_turns": None, "start_positions": "random"}
 
-    def validate_settings(self, settings: Mapping[str, Any]) -> JSON:
+    def validate_settings(self, settings: Mapping[str, Any]) -> JSON | Impossible:
         """The complete settings. ``generator`` is always the admin's generator settings of the moment
         (a given one, e.g. in stored defaults, is replaced), frozen into the lobby so the seed and the
         settings replay the same map whatever designers change later; with a designer map too, for the
         generated map that replaces it if it is deactivated before the start."""
         unknown = sorted(set(settings) - {*self.default_settings(), "generator"})
         if unknown:
-            raise ActionRefused("unknown_setting", "Settings are map, rows, cols, max_turns and "
-                                "start_positions.", kind="input", details={"unknown": unknown})
+            return Impossible("unknown_setting", "Settings are map, rows, cols, max_turns and "
+                              "start_positions.", {"unknown": unknown}, kind="input")
         complete = {**self.default_settings(), **settings}
         complete.pop("generator", None)
         limit = complete["max_turns"]
-        if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool)
-                                  or not 1 <= limit <= MAX_TURNS):
-            raise ActionRefused("bad_max_turns", f"max_turns is null (no limit) or 1 to {MAX_TURNS}.",
-                                kind="input", details={"max_turns": limit})
+        if limit is not None and (not _is_int(limit) or not 1 <= limit <= MAX_TURNS):
+            return Impossible("bad_max_turns", f"max_turns is null (no limit) or 1 to {MAX_TURNS}.",
+                              {"max_turns": limit}, kind="input")
         if complete["start_positions"] not in START_POSITIONS:
-            raise ActionRefused("bad_start_positions", "start_positions is \"random\" or \"chosen\".",
-                                kind="input", details={"start_positions": complete["start_positions"]})
+            return Impossible("bad_start_positions", "start_positions is \"random\" or \"chosen\".",
+                              {"start_positions": complete["start_positions"]}, kind="input")
         for side in ("rows", "cols"):
             value = complete[side]
-            if not isinstance(value, int) or isinstance(value, bool) or not MIN_SIDE <= value <= MAX_SIDE:
-                raise ActionRefused("bad_size", f"{side} is a whole number from {MIN_SIDE} to {MAX_SIDE}.",
-                                    kind="input", details={side: value})
+            if not _is_int(value) or not MIN_SIDE <= value <= MAX_SIDE:
+                return Impossible("bad_size", f"{side} is a whole number from {MIN_SIDE} to {MAX_SIDE}.",
+                                  {side: value}, kind="input")
         map_id = complete["map"]
         if map_id is not None:
-            if not isinstance(map_id, int) or isinstance(map_id, bool) or not 1 <= map_id <= MAX_ID:
-                raise ActionRefused("unknown_map", "map is a map id or null.", kind="input",
-                                    details={"map": map_id})
-            _designer_map(map_id)
+            if not _is_int(map_id) or not 1 <= map_id <= MAX_ID:
+                return Impossible("unknown_map", "map is a map id or null.", {"map": map_id}, kind="input")
+            designed = _designer_map(map_id)
+            if isinstance(designed, Impossible):
+                return designed
         return {**complete, "generator": _generator_settings()}
 
     # -- the game --
 
-    def create(self, *, settings: Mapping[str, Any], seats: int, rng: random.Random) -> JSON:
+    def create(self, *, settings: Mapping[str, Any], seats: int, rng: random.Random) -> ConsoleState:
         order = list(range(seats))
         rng.shuffle(order)
-        try:  # a designer map is read at the start (the lobby's public settings hold only its id)
-            m = None if settings["map"] is None else _designer_map(settings["map"])
-        except ActionRefused:
-            m = None  # deactivated since the lobby opened: a generated map instead, as the paper mode does
-        if m is None:
+        # A designer map is read at the start (the lobby's public settings hold only its id); one
+        # deactivated since the lobby opened gives a generated map instead, as the paper mode does.
+        m = None if settings["map"] is None else _designer_map(settings["map"])
+        if m is None or isinstance(m, Impossible):
             # Lobbies opened before the generator was frozen with designer maps too have none.
             generator = GeneratorSettings(**(settings["generator"] or {}))
             m = generate_map(settings["rows"], settings["cols"], rng, generator)
-        state = {"map": format_map(m), "order": order, "max_turns": settings["max_turns"], "draw": False,
-                 "starts": [], "game": None}
+        state = ConsoleState(map_text=format_map(m), map=m, order=tuple(order),
+                             max_turns=settings["max_turns"])
         if settings["start_positions"] == "random":
-            state["game"] = game_to_dict(new_game(m, [None] * seats, rng))
+            return replace(state, game=new_game(m, [None] * seats, rng))
         return state
 
-    def _game(self, state: JSON) -> ConsoleGame:
-        return game_from_dict(parse_map(state["map"]), state["game"])
+    def turn_order(self, state: ConsoleState) -> tuple[int, ...]:
+        return state.order
 
-    def _choose(self, state: JSON, seat: int, start: tuple[int, int] | None,
-                rng: random.Random) -> tuple[JSON, list[Event]]:
-        """Before the game: ``seat`` chooses its hidden start (None: drawn, after a missed deadline)."""
-        m = parse_map(state["map"])
-        events = []
-        if start is None:
-            _, row, col = random_start(m, rng)
-            start = (row, col)
-        else:
-            text = f"Your start position is ({start[0]}, {start[1]})."
-            events.append(Event({"kind": "start_chosen", "row": start[0], "col": start[1], "text": text},
-                                frozenset({seat})))
-        starts = [*state["starts"], list(start)]
-        state = {**state, "starts": starts}
-        if len(starts) == len(state["order"]):
-            game = new_game(m, [(r, c) for r, c in starts], rng)
-            state["game"] = game_to_dict(game)
-            events.append(Event({"kind": "game_started",
-                                 "text": "Every player has a start: the game begins."}))
-        return state, events
-
-    def _step(self, state: JSON, game: ConsoleGame, events: Sequence[GameEvent]) -> tuple[JSON, list[Event]]:
-        """The new state and the match events; the turn limit (if any) ends a game nobody won as a draw."""
-        found = self._events(state, events)
-        limit = state["max_turns"]
-        draw = not game.over and limit is not None and game.turns_played >= limit
-        if draw:
-            found.append(Event({"kind": "turn_limit", "max_turns": limit,
-                                "text": f"{limit} turns have been played and nobody got out: a draw."}))
-        return {**state, "game": game_to_dict(game), "draw": draw}, found
-
-    def _events(self, state: JSON, events: Sequence[GameEvent]) -> list[Event]:
-        order = state["order"]
-        found = []
-        for event in events:
-            data = {key: value for key, value in event.to_dict().items() if key != "player"}
-            if "winner" in data:
-                data["winner"] = order[data["winner"]]
-            data["text"] = describe(event)
-            found.append(Event(data, None if event.player is None else frozenset({order[event.player]})))
-        return found
-
-    def turn_order(self, state: JSON) -> tuple[int, ...]:
-        return tuple(state["order"])
-
-    def awaiting(self, state: JSON) -> int | None:
-        game = state["game"]
-        if game is None:
-            return int(state["order"][len(state["starts"])])
-        return None if game["winner"] is not None or state["draw"] else state["order"][game["turn"]]
-
-    def legal_actions(self, state: JSON, seat: int) -> list[JSON]:
-        if self.awaiting(state) != seat:
-            return []
-        if state["game"] is None:
-            return [{"start": [r, c]} for _, r, c in parse_map(state["map"]).cells(0)]
-        return [{"command": c} for c in COMMANDS]
-
-    def _start(self, state: JSON, action: Mapping[str, Any]) -> tuple[int, int]:
-        """The chosen start of a ``{"start": [r, c]}`` action, or ActionRefused(input)."""
-        start = action.get("start")
-        if set(action) == {"start"} and isinstance(start, list) and len(start) == 2 \
-                and all(isinstance(v, int) and not isinstance(v, bool) for v in start):
-            row, col = start
-            if parse_map(state["map"]).contains((0, row, col)):
-                return row, col
-        raise ActionRefused("bad_start", "Before the game each player sends {\"start\": [row, col]}, "
-                            "a cell of the field.", kind="input", details={"field": self._field(state)})
-
-    def _field(self, state: JSON) -> dict[str, int]:
-        field0 = parse_map(state["map"]).fields[0]
-        return {"rows": field0.rows, "cols": field0.cols}
-
-    def check_action(self, state: Any, action: Mapping[str, Any]) -> None:
-        if state["game"] is None:
-            self._start(state, action)
-            return
-        text = action.get("command")
-        if set(action) != {"command"} or not isinstance(text, str) or parse_command(text) is None:
-            raise ActionRefused("bad_command", "An action is {\"command\": C}, C one of W, A, S, D, "
-                                "X <W/A/S/D>, E, ? (any case).", kind="input",
-                                details={"commands": list(COMMANDS)})
-
-    def apply(self, state: JSON, seat: int, action: Mapping[str, Any],
-              rng: random.Random) -> tuple[JSON, Sequence[Event]]:
-        self.check_action(state, action)
-        if state["game"] is None:
-            return self._choose(state, seat, self._start(state, action), rng)
-        command = parse_command(action["command"])
-        assert command is not None
-        game, events = act(self._game(state), state["order"].index(seat), command)
-        return self._step(state, game, events)
-
-    def deadline_seconds(self, state: JSON, seconds: int) -> int | None:
+    def deadline_seconds(self, state: ConsoleState, seconds: int) -> int | None:
         """None for a lone player: nobody waits for them (the seed's command line has no clock either),
         and a missed deadline would throw the game away (a whole round of timeouts abandons a match)."""
-        return None if len(state["order"]) == 1 else seconds
+        return None if len(state.order) == 1 else seconds
 
-    def timeout(self, state: JSON, seat: int, rng: random.Random) -> tuple[JSON, Sequence[Event]]:
-        if state["game"] is None:
-            return self._choose(state, seat, None, rng)
-        game, events = pass_turn(self._game(state), state["order"].index(seat))
-        return self._step(state, game, events)
-
-    def view(self, state: JSON, seat: int) -> JSON:
-        """What the seat knows: the size of the real field, its own inventory, who won; no positions."""
-        if state["game"] is None:
-            return {"field": self._field(state), "choosing_starts": True,
-                    "inventory": {"ammo": 0, "key": False},
-                    "commands": [], "help": "Choose your hidden start: {\"start\": [row, col]}.",
-                    "turns_played": 0, "winner": None}
-        game = self._game(state)
-        me = game.players[state["order"].index(seat)]
-        field0 = game.map.fields[0]
-        winner = game.winner
-        return {
-            "field": {"rows": field0.rows, "cols": field0.cols},
-            "choosing_starts": False,
-            "inventory": {"ammo": me.ammo, "key": me.keys > 0},
-            "commands": list(COMMANDS),
-            "help": HELP_TEXT,
-            "turns_played": game.turns_played,
-            "winner": None if winner is None else state["order"][winner],
-        }
-
-    def outcome(self, state: JSON) -> Outcome | None:
-        if state["game"] is None:
+    def outcome(self, state: ConsoleState) -> Outcome | None:
+        if state.game is None:
             return None
-        winner = state["game"]["winner"]
+        winner = state.game.winner
         if winner is not None:
-            return Outcome((state["order"][winner],))
-        return Outcome((), {"reason": "turn_limit"}) if state["draw"] else None
+            return Outcome((state.order[winner],))
+        return Outcome((), {"reason": "turn_limit"}) if state.draw else None
 
-    def may_reveal(self, settings: Mapping[str, Any], state: JSON) -> bool:
+    def may_reveal(self, settings: Mapping[str, Any], state: ConsoleState) -> bool:
         """A map generated from the match's own seed, or a designer map no longer in the pool (lobbies
         name designer maps by id, so while it is active every later game on it would be transparent)."""
         from labyrinth.models import LabyrinthMapDesign
 
         return not LabyrinthMapDesign.in_pool(settings.get("map"))
 
-    def picture(self, state: JSON) -> str:
+    def picture(self, state: ConsoleState) -> str:
         """The map with every player's cells tinted: bodies, and spirits in their dreams."""
-        if state["game"] is None:
-            return map_svg(parse_map(state["map"]))
-        game = self._game(state)
-        cells = {cell for p in game.players for cell in (p.body, p.cell)}
-        return map_svg(game.map, highlight=sorted(cells))
+        if state.game is None:
+            return map_svg(state.map)
+        cells = {cell for p in state.game.players for cell in (p.body, p.cell)}
+        return map_svg(state.game.map, highlight=sorted(cells))
 
-    def state_to_json(self, state: JSON) -> JSON:
-        return dict(state)
+    def state_to_json(self, state: ConsoleState) -> JSON:
+        return state.to_json()
 
-    def state_from_json(self, data: Mapping[str, Any]) -> JSON:
-        return dict(data)
+    def state_from_json(self, data: Mapping[str, Any]) -> ConsoleState:
+        return ConsoleState.from_json(data)

@@ -13,8 +13,10 @@ from django.utils.safestring import SafeString, mark_safe
 
 from backend.admin import ReadOnlyAdmin, ReadOnlyInline
 from combat.admin import _pretty_json, admin_link, number_term
+from gamekit.results import Impossible
 from matches.models import Match, MatchAction, MatchModeSettings, MatchSeat
-from matches.modes import ActionRefused, get_mode, registered_modes
+from matches.modes import get_mode, registered_modes
+from matches.services import game_state
 
 
 class MatchModeSettingsForm(forms.ModelForm):
@@ -32,10 +34,12 @@ class MatchModeSettingsForm(forms.ModelForm):
         data = super().clean()
         adapter = get_mode(data.get("mode", ""))
         if adapter is not None and isinstance(data.get("defaults"), dict):
-            try:
-                data["defaults"] = adapter.validate_settings(data["defaults"])
-            except ActionRefused as exc:
-                self.add_error("defaults", f"{exc.code}: {exc.message} {exc.details or ''}".strip())
+            complete = adapter.validate_settings(data["defaults"])
+            if isinstance(complete, Impossible):
+                problem = f"{complete.code}: {complete.message} {complete.details or ''}"
+                self.add_error("defaults", problem.strip())
+            else:
+                data["defaults"] = complete
         return data
 
 
@@ -174,7 +178,7 @@ class MatchAdmin(ReadOnlyAdmin):
         adapter = get_mode(match.mode)
         if adapter is None or match.state is None:
             return "-"
-        picture = adapter.picture(adapter.state_from_json(match.state))
+        picture = adapter.picture(game_state(match))
         # The SVG is built by the mode's own code from numbers and escaped names, never from user text.
         return mark_safe(picture) if picture else "(this mode draws no picture)"  # noqa: S308
 

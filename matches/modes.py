@@ -1,17 +1,30 @@
-"""The game plug-in interface of hosted matches: what a mode adapter provides, and the registry.
+"""The game plug-in interface of hosted matches: what a mode declares, its phases, and the registry.
 
-A hosted game is a pure engine plus a small adapter implementing ``ModeAdapter``. The match
-machinery (``matches/services.py``) knows seats, turns, deadlines, idempotency and the log; it
-knows nothing of any game. It talks to a game only through this interface, with plain JSON
-values:
+A hosted game is a pure engine plus a small adapter, a ``ModeAdapter``: the declaration of a game
+in the way boardgame.io's game definition is one. The mode declares its settings, how a game is set
+up (``create``), its ``phases`` (each one's moves: who acts, what is legal, what each seat may see,
+what a missed deadline does, when the phase is over), the end (``outcome``) and how its state is
+stored. The match machinery (``matches/services.py``) owns seats, turns, deadlines, idempotency and
+the log, and talks to a game only through this interface:
 
 - a *seat* is an index 0..n-1 into the match's players in the order they joined the lobby;
-  the adapter decides the turn order (drawn from the rng it gets at creation);
+  the mode decides the turn order (drawn from the rng it gets at creation);
 - *settings* and *actions* are JSON objects; every action in ``legal_actions`` can be sent back
   unchanged and ``apply`` accepts it;
-- the *state* is the adapter's own value; ``state_to_json`` / ``state_from_json`` store it;
+- the *state* is the mode's own typed value (frozen dataclasses): the machinery decodes the stored
+  JSON once per request (``state_from_json``), hands the value to every hook, and encodes it once
+  when it stores a step (``state_to_json``);
+- a refusal is a value, ``gamekit.Impossible`` (kind "input": a 400, "rule": a 409), returned by
+  ``validate_settings``, ``create``, ``check_action`` and ``apply``; the machinery turns it into
+  the API's error in one place (``backend.errors.refused``). A move that applies is
+  ``gamekit.Success(new_state, events)``;
 - every random number comes from the ``random.Random`` passed in: the machinery derives it from
   the match's stored seed (``rng_for(seed, turn)``), so seed + settings + actions replay exactly.
+
+Phases: a mode lists its ``phases`` in order; the current one is the first that is not ``over``
+(the last, the play, runs to the game's end). The framework's ``SecretStart`` is the phase in
+which each seat in turn privately chooses its start (or is given a random one at its deadline):
+a mode with hidden starts declares ``SecretStart(its StartRules)`` before its play phase.
 
 Game apps register their adapter in their ``AppConfig.ready()``::
 
@@ -27,31 +40,13 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Generic, TypeAlias, TypeVar
+
+from gamekit.results import Impossible, Success
 
 JSON = dict[str, Any]
-
-
-class ActionRefused(Exception):
-    """An action (or settings) the game refuses: ``kind`` "rule" is a 409, "input" a 400.
-
-    ``code`` is machine-readable (``occupied``, ``not_your_piece``, ``off_board``, ...) and becomes
-    the error code of the API's answer; nothing is written when an action is refused.
-    """
-
-    def __init__(
-        self,
-        code: str,
-        message: str = "",
-        *,
-        kind: Literal["rule", "input"] = "rule",
-        details: Mapping[str, Any] | None = None,
-    ) -> None:
-        self.code = code
-        self.message = message or code.replace("_", " ")
-        self.kind = kind
-        self.details = dict(details or {})
-        super().__init__(f"{code}: {self.message}")
+S = TypeVar("S")
+C = TypeVar("C")
 
 
 @dataclass(frozen=True)
@@ -68,6 +63,10 @@ class Event:
         return self.seats is None or seat in self.seats
 
 
+#: what a move does: the new state and its events, or the refusal (nothing changed)
+Moved: TypeAlias = Success[S, Event] | Impossible
+
+
 @dataclass(frozen=True)
 class Outcome:
     """The result of a finished game: the winning seats (empty: nobody won) and free details."""
@@ -76,8 +75,159 @@ class Outcome:
     details: JSON = field(default_factory=dict)
 
 
-class ModeAdapter(ABC):
-    """One hosted game. Implementations are stateless singletons (the state is a value)."""
+# --- phases ------------------------------------------------------------------------------------
+
+
+class Phase(ABC, Generic[S]):
+    """One phase of a game (boardgame.io's phases): who acts, what is legal, what a seat sees, what a
+    move and a missed deadline do, and when the phase is over (the next phase then takes over)."""
+
+    #: a name for people and logs (the API does not show it: a mode's view says what it wants to)
+    name: str = "play"
+
+    def over(self, state: S) -> bool:
+        """Whether this phase has ended (boardgame.io's ``endIf``); the play phase never ends this way:
+        the game does (``ModeAdapter.outcome``)."""
+        return False
+
+    @abstractmethod
+    def awaiting(self, state: S) -> int | None:
+        """The seat whose action the game waits for; None once the game is over."""
+
+    @abstractmethod
+    def legal_actions(self, state: S, seat: int) -> list[JSON]:
+        """Every action ``seat`` may send now (usually none for a seat that is not awaited)."""
+
+    def check_action(self, state: S, action: Mapping[str, Any]) -> Impossible | None:
+        """The action's shape (an Impossible of kind "input"), checked whoever's turn it is, so a malformed
+        action is a 400 even out of turn; None: well formed. By default every shape passes here."""
+        return None
+
+    @abstractmethod
+    def apply(self, state: S, seat: int, action: Mapping[str, Any], rng: random.Random) -> Moved[S]:
+        """``seat`` plays ``action``: Success(new state, events) or Impossible (kind "input" for a malformed
+        action, "rule" for one the rules refuse). ``state`` is never changed."""
+
+    @abstractmethod
+    def timeout(self, state: S, seat: int, rng: random.Random) -> Success[S, Event]:
+        """The awaited ``seat`` let its deadline pass (e.g. its turn is skipped)."""
+
+    @abstractmethod
+    def view(self, state: S, seat: int) -> JSON:
+        """What ``seat`` may know of the game in this phase."""
+
+
+class StartRules(ABC, Generic[S, C]):
+    """What a mode tells the framework's ``SecretStart`` phase: the starts (``C``, e.g. a cell) and how
+    they are listed, read, drawn, stored, announced, and how the play begins once every seat has one."""
+
+    @abstractmethod
+    def chosen(self, state: S) -> Sequence[C] | None:
+        """The starts chosen so far, in turn order; None once the play has begun (the phase is over)."""
+
+    @abstractmethod
+    def order(self, state: S) -> Sequence[int]:
+        """The seats in turn order: the order in which they choose."""
+
+    @abstractmethod
+    def choices(self, state: S) -> list[JSON]:
+        """Every start action the choosing seat may send."""
+
+    @abstractmethod
+    def parse(self, state: S, action: Mapping[str, Any]) -> C | Impossible:
+        """The start an action names; Impossible "input" when malformed (checked before the turn rules),
+        "rule" for a well-formed action of another phase (refused when it is applied)."""
+
+    @abstractmethod
+    def draw(self, state: S, rng: random.Random) -> C:
+        """A start drawn at random for a seat whose deadline passed."""
+
+    @abstractmethod
+    def record(self, state: S, start: C) -> S:
+        """The state with ``start`` as the next seat's start."""
+
+    def told(self, state: S, seat: int, start: C) -> JSON | None:
+        """The event only the chooser sees when it chose ``start`` itself (None: none)."""
+        return None
+
+    def announced(self, state: S, seat: int) -> JSON | None:
+        """The public event that ``seat`` has its start, without saying which (None: none)."""
+        return None
+
+    @abstractmethod
+    def begin(self, state: S, rng: random.Random) -> Success[S, Event]:
+        """Every seat has its start: the play begins (the state of the game and its opening events)."""
+
+    @abstractmethod
+    def view(self, state: S, seat: int) -> JSON:
+        """What ``seat`` knows while the starts are being chosen."""
+
+
+class SecretStart(Phase[S], Generic[S, C]):
+    """Each seat in turn order chooses its start in secret, or is given one drawn at random when its
+    deadline passes; when the last seat has one, the play begins.
+
+    The framework owns the secrecy: a start is told to its chooser alone (``StartRules.told``), the
+    table learns at most that a seat has chosen (``announced``); a drawn start is told to nobody.
+    """
+
+    name = "secret_start"
+
+    def __init__(self, rules: StartRules[S, C]) -> None:
+        self.rules = rules
+
+    def over(self, state: S) -> bool:
+        return self.rules.chosen(state) is None
+
+    def awaiting(self, state: S) -> int | None:
+        chosen = self.rules.chosen(state)
+        assert chosen is not None, "the play has begun"
+        return self.rules.order(state)[len(chosen)]
+
+    def legal_actions(self, state: S, seat: int) -> list[JSON]:
+        return self.rules.choices(state) if seat == self.awaiting(state) else []
+
+    def check_action(self, state: S, action: Mapping[str, Any]) -> Impossible | None:
+        start = self.rules.parse(state, action)
+        return start if isinstance(start, Impossible) and start.kind == "input" else None
+
+    def apply(self, state: S, seat: int, action: Mapping[str, Any], rng: random.Random) -> Moved[S]:
+        start = self.rules.parse(state, action)
+        if isinstance(start, Impossible):
+            return start
+        told = self.rules.told(state, seat, start)
+        private = () if told is None else (Event(told, frozenset({seat})),)
+        return self._chosen(state, seat, start, private, rng)
+
+    def timeout(self, state: S, seat: int, rng: random.Random) -> Success[S, Event]:
+        return self._chosen(state, seat, self.rules.draw(state, rng), (), rng)
+
+    def _chosen(
+        self, state: S, seat: int, start: C, private: tuple[Event, ...], rng: random.Random
+    ) -> Success[S, Event]:
+        announced = self.rules.announced(state, seat)
+        events = private if announced is None else (*private, Event(announced))
+        new = self.rules.record(state, start)
+        chosen = self.rules.chosen(new)
+        if chosen is not None and len(chosen) < len(self.rules.order(new)):
+            return Success(new, events)
+        begun = self.rules.begin(new, rng)
+        return Success(begun.state, (*events, *begun.events))
+
+    def view(self, state: S, seat: int) -> JSON:
+        return self.rules.view(state, seat)
+
+
+# --- the mode ----------------------------------------------------------------------------------
+
+
+class ModeAdapter(ABC, Generic[S]):
+    """One hosted game: its declaration. Implementations are stateless singletons (the state is a value).
+
+    ``awaiting``, ``legal_actions``, ``check_action``, ``apply``, ``timeout`` and ``view`` are the
+    current phase's; a mode extends them (calling ``super()``) only for moves that every phase takes,
+    as boardgame.io's game-level moves (the paper labyrinth's clock).
+    """
 
     #: the mode's slug, e.g. "cell_capture" (the ``mode`` of POST /api/v1/matches/)
     name: str
@@ -93,6 +243,8 @@ class ModeAdapter(ABC):
     new_game_ends_old: bool = False
     #: a game its player comes back to: ``leave/`` of the started match keeps it as it is (no walk-out)
     leave_keeps_game: bool = False
+    #: the phases in order; the last is the play, which lasts until ``outcome`` is not None
+    phases: tuple[Phase[S], ...]
 
     # --- settings ---------------------------------------------------------------------------
 
@@ -101,8 +253,8 @@ class ModeAdapter(ABC):
         """The settings a new mode row starts with (the admin edits them per mode)."""
 
     @abstractmethod
-    def validate_settings(self, settings: Mapping[str, Any]) -> JSON:
-        """The complete, normalised settings, or ActionRefused(kind="input") naming the bad field.
+    def validate_settings(self, settings: Mapping[str, Any]) -> JSON | Impossible:
+        """The complete, normalised settings, or Impossible (kind "input") naming the bad field.
 
         The machinery passes the mode's defaults overlaid with the lobby's ``settings``.
         """
@@ -110,43 +262,55 @@ class ModeAdapter(ABC):
     # --- the game ---------------------------------------------------------------------------
 
     @abstractmethod
-    def create(self, *, settings: Mapping[str, Any], seats: int, rng: random.Random) -> Any:
+    def create(self, *, settings: Mapping[str, Any], seats: int, rng: random.Random) -> S | Impossible:
         """A new game for ``seats`` players (seats 0..seats-1); the turn order is drawn from ``rng``.
 
-        A game that cannot be built from these settings raises ActionRefused: the start is refused
-        with its code and nothing is written.
+        A game that cannot be built from these settings is Impossible: the start is refused with its
+        code and nothing is written.
         """
 
     @abstractmethod
-    def turn_order(self, state: Any) -> tuple[int, ...]:
+    def turn_order(self, state: S) -> tuple[int, ...]:
         """The seats in turn order (for views and the admin)."""
 
-    @abstractmethod
-    def awaiting(self, state: Any) -> int | None:
-        """The seat whose action the game waits for; None once the game is over."""
+    def phase(self, state: S) -> Phase[S]:
+        """The current phase: the first that is not over (the play, once the others are)."""
+        return next((p for p in self.phases[:-1] if not p.over(state)), self.phases[-1])
 
-    @abstractmethod
-    def legal_actions(self, state: Any, seat: int) -> list[JSON]:
+    def awaiting(self, state: S) -> int | None:
+        """The seat whose action the game waits for; None once the game is over."""
+        return self.phase(state).awaiting(state)
+
+    def legal_actions(self, state: S, seat: int) -> list[JSON]:
         """Every action ``seat`` may send now.
 
         For a seat that is not awaited this is usually empty; a mode may list actions sent out of
         turn (e.g. calling a timer on the awaited player). The machinery takes from such a seat
         exactly the actions listed for it, and anything else is 409 ``not_your_turn``.
         """
+        return self.phase(state).legal_actions(state, seat)
 
-    @abstractmethod
-    def apply(
-        self, state: Any, seat: int, action: Mapping[str, Any], rng: random.Random
-    ) -> tuple[Any, Sequence[Event]]:
-        """``seat`` plays ``action``: the new state and the events, or raises ActionRefused.
+    def check_action(self, state: S, action: Mapping[str, Any]) -> Impossible | None:
+        """The action's shape before any turn rule (Impossible of kind "input": a 400 even out of turn)."""
+        return self.phase(state).check_action(state, action)
+
+    def apply(self, state: S, seat: int, action: Mapping[str, Any], rng: random.Random) -> Moved[S]:
+        """``seat`` plays ``action``: Success(new state, events), or Impossible (nothing changed).
 
         The machinery calls it for the awaiting seat, or for another seat with one of the actions
-        ``legal_actions`` lists for that seat; ``state`` must not be mutated.
-        A malformed action (wrong shape, a cell off the board) is kind "input"; a well-formed
-        action the rules refuse is kind "rule".
+        ``legal_actions`` lists for that seat; ``state`` is never changed.
         """
+        return self.phase(state).apply(state, seat, action, rng)
 
-    def deadline_seconds(self, state: Any, seconds: int) -> int | None:
+    def timeout(self, state: S, seat: int, rng: random.Random) -> Success[S, Event]:
+        """The awaiting ``seat`` let its deadline pass: the phase's answer (e.g. the turn is skipped)."""
+        return self.phase(state).timeout(state, seat, rng)
+
+    def view(self, state: S, seat: int) -> JSON:
+        """What ``seat`` may know of the game (a game with hidden information hides the rest)."""
+        return self.phase(state).view(state, seat)
+
+    def deadline_seconds(self, state: S, seconds: int) -> int | None:
         """How long the awaited seat has, in seconds from the step that began its wait; None: no deadline.
 
         ``seconds`` is the match's deadline (the mode's admin row, copied onto the match at the
@@ -157,39 +321,25 @@ class ModeAdapter(ABC):
         return seconds
 
     @abstractmethod
-    def timeout(self, state: Any, seat: int, rng: random.Random) -> tuple[Any, Sequence[Event]]:
-        """The awaiting ``seat`` let its deadline pass: skip its turn (new state and events)."""
-
-    @abstractmethod
-    def view(self, state: Any, seat: int) -> JSON:
-        """What ``seat`` may know of the game (a game with hidden information hides the rest)."""
-
-    @abstractmethod
-    def outcome(self, state: Any) -> Outcome | None:
+    def outcome(self, state: S) -> Outcome | None:
         """None while the game goes on; the result once it is over."""
 
     @abstractmethod
-    def state_to_json(self, state: Any) -> JSON:
+    def state_to_json(self, state: S) -> JSON:
         """The state as JSON (stored on the match row after every step)."""
 
     @abstractmethod
-    def state_from_json(self, data: Mapping[str, Any]) -> Any:
-        """The inverse of ``state_to_json``."""
+    def state_from_json(self, data: Mapping[str, Any]) -> S:
+        """The inverse of ``state_to_json`` (also for rows stored by earlier versions of the mode)."""
 
     # --- optional ---------------------------------------------------------------------------
 
-    def check_action(self, state: Any, action: Mapping[str, Any]) -> None:
-        """Check an action's shape before any turn rule (ActionRefused kind "input"); by default none.
-
-        Called whoever's turn it is, so a malformed action is a 400 even out of turn.
-        """
-
-    def full_view(self, state: Any) -> JSON:
+    def full_view(self, state: S) -> JSON:
         """Everything (for the admin, and the ``revealed`` part of a finished match's view when
         ``may_reveal`` allows it); by default the state's JSON."""
         return self.state_to_json(state)
 
-    def may_reveal(self, settings: Mapping[str, Any], state: Any) -> bool:
+    def may_reveal(self, settings: Mapping[str, Any], state: S) -> bool:
         """Whether the hidden content of this finished game may be shown to its players: the view's
         ``revealed`` (``full_view``), the replay's seed, final state and the other seats' actions.
 
@@ -200,27 +350,28 @@ class ModeAdapter(ABC):
         """
         return False
 
-    def picture(self, state: Any) -> str:
+    def picture(self, state: S) -> str:
         """An SVG picture of the board or map for the admin ("" when the mode has none)."""
         return ""
 
 
-_REGISTRY: dict[str, ModeAdapter] = {}
+_REGISTRY: dict[str, ModeAdapter[Any]] = {}
 
 
-def register(adapter: ModeAdapter) -> ModeAdapter:
+def register(adapter: ModeAdapter[Any]) -> ModeAdapter[Any]:
     """Register a mode (from its app's ``AppConfig.ready()``); registering the same name again replaces it."""
-    if not adapter.name or not 1 <= adapter.min_players <= adapter.max_players:
+    phases = getattr(adapter, "phases", ())  # a mode without phases has no game to host
+    if not adapter.name or not 1 <= adapter.min_players <= adapter.max_players or not phases:
         raise ValueError(f"bad mode adapter {adapter!r}")
     _REGISTRY[adapter.name] = adapter
     return adapter
 
 
-def get_mode(name: str) -> ModeAdapter | None:
+def get_mode(name: str) -> ModeAdapter[Any] | None:
     return _REGISTRY.get(name)
 
 
-def registered_modes() -> dict[str, ModeAdapter]:
+def registered_modes() -> dict[str, ModeAdapter[Any]]:
     """Every registered mode by name (a copy)."""
     return dict(_REGISTRY)
 
@@ -234,22 +385,31 @@ def rng_for(seed: int, turn: int) -> random.Random:
     return random.Random(f"deepdelve-match/{seed}/{turn}")
 
 
+class ReplayError(Exception):
+    """A replay record that the game refuses: not the record of a match this mode played."""
+
+
 def replay(
-    adapter: ModeAdapter,
+    adapter: ModeAdapter[S],
     *,
     settings: Mapping[str, Any],
     seats: int,
     seed: int,
     steps: Sequence[tuple[int, Mapping[str, Any] | None]],
-) -> Any:
+) -> S:
     """Replay a match from its stored record: each step is (seat, action), or (seat, None) for a timeout.
 
-    Step n (1-based) draws from ``rng_for(seed, n)`` as it did when it was played.
+    Step n (1-based) draws from ``rng_for(seed, n)`` as it did when it was played. A record no game can
+    follow (a refused start or action: not a stored match's) is a ReplayError.
     """
     state = adapter.create(settings=settings, seats=seats, rng=rng_for(seed, 0))
+    if isinstance(state, Impossible):
+        raise ReplayError(f"the game cannot be built: {state.code}")
     for turn, (seat, action) in enumerate(steps, start=1):
         rng = rng_for(seed, turn)
-        state, _ = (
-            adapter.timeout(state, seat, rng) if action is None else adapter.apply(state, seat, action, rng)
-        )
+        moved = (adapter.timeout(state, seat, rng) if action is None
+                 else adapter.apply(state, seat, action, rng))
+        if isinstance(moved, Impossible):
+            raise ReplayError(f"step {turn} was refused: {moved.code}")
+        state = moved.state
     return state

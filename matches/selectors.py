@@ -10,7 +10,7 @@ from backend.api.pagination import Page, keyset_page
 from backend.errors import NotFound, RuleViolation
 from backend.turns import turn_deadline
 from matches.models import Match, MatchAction, MatchEvent, MatchSeat, MatchStatus
-from matches.services import MATCH_TURNS, READER_SEATS, may_act, may_read, mode_adapter, seating
+from matches.services import MATCH_TURNS, READER_SEATS, game_state, may_act, may_read, mode_adapter, seating
 from players.models import Player
 
 EVENTS_PER_READ = 500
@@ -80,7 +80,7 @@ def match_payload(match: Match, player: Player, *, since: int) -> dict[str, Any]
     order: list[int] = []
     by_seat = {s.seat: s.player_id for s in seats if s.seat is not None}
     if match.state is not None:
-        state = adapter.state_from_json(match.state)
+        state = game_state(match)
         order = [by_seat[s] for s in adapter.turn_order(state)]
         if seat is not None:
             # After the end a seat keeps its own view (what it knew); the hidden rest comes under
@@ -149,9 +149,7 @@ def match_replay(*, match_id: int, player: Player) -> dict[str, Any]:
             "match_not_over", "The replay is available after the end.", {"status": match.status}
         )
     adapter = mode_adapter(match.mode)
-    withheld = match.state is None or not adapter.may_reveal(
-        match.settings, adapter.state_from_json(match.state)
-    )
+    withheld = match.state is None or not adapter.may_reveal(match.settings, game_state(match))
     steps = (
         MatchAction.objects.filter(match=match).order_by("turn").values("turn", "seat", "player_id", "action")
     )

@@ -16,7 +16,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from backend.errors import InvalidInput, NotAllowed, NotFound, RuleViolation
+from backend.errors import InvalidInput, NotAllowed, NotFound, RuleViolation, refused
 from backend.turns import (
     Taken,
     TurnOutcome,
@@ -26,8 +26,9 @@ from backend.turns import (
     turn_deadline,
     turn_refresh,
 )
+from gamekit.results import Impossible
 from matches.models import Match, MatchAction, MatchEvent, MatchModeSettings, MatchSeat, MatchStatus
-from matches.modes import ActionRefused, Event, ModeAdapter, get_mode, registered_modes, rng_for
+from matches.modes import Event, ModeAdapter, get_mode, registered_modes, rng_for
 from players.models import Player
 
 _SEED_SOURCE = random.SystemRandom()
@@ -36,7 +37,7 @@ SEED_LIMIT = 2**63 - 1
 READER_SEATS = Q(active=True) | Q(seat__isnull=False)
 
 
-def mode_adapter(name: str) -> ModeAdapter:
+def mode_adapter(name: str) -> ModeAdapter[Any]:
     adapter = get_mode(name)
     if adapter is None:
         raise InvalidInput(
@@ -60,9 +61,25 @@ def mode_settings(name: str) -> MatchModeSettings:
     return row
 
 
-def _refusal(exc: ActionRefused) -> InvalidInput | RuleViolation:
-    error = InvalidInput if exc.kind == "input" else RuleViolation
-    return error(exc.code, exc.message, exc.details)
+def game_state(match: Match) -> Any:
+    """The match's game as the mode's typed value, decoded from the stored JSON once per loaded row.
+
+    Every hook of a request gets this one value (the deadline, the action's check, the move, the view);
+    a stored step leaves the value it stored here, so nothing is decoded twice. Keyed by the JSON
+    object itself: a row loaded again (or a state set by other code) is decoded again.
+    """
+    cached: tuple[object, Any] | None = getattr(match, "_game_state", None)
+    if cached is not None and cached[0] is match.state:
+        return cached[1]
+    state = None if match.state is None else mode_adapter(match.mode).state_from_json(match.state)
+    match._game_state = (match.state, state)  # type: ignore[attr-defined]
+    return state
+
+
+def _store_state(match: Match, adapter: ModeAdapter[Any], state: Any) -> None:
+    """Encode the game once into the row's JSON, and keep the value for the rest of the request."""
+    match.state = adapter.state_to_json(state)
+    match._game_state = (match.state, state)  # type: ignore[attr-defined]
 
 
 def _guild_member(player: Player, guild_id: int) -> bool:
@@ -139,10 +156,9 @@ def match_open(*, player: Player, mode: str, settings: Mapping[str, Any], guild:
     """Open a lobby of ``mode`` hosted (and joined) by the player; ``guild``: members only."""
     adapter = mode_adapter(mode)
     row = mode_settings(mode)
-    try:
-        complete = adapter.validate_settings({**row.defaults, **settings})
-    except ActionRefused as exc:
-        raise InvalidInput(exc.code, exc.message, exc.details) from exc
+    complete = adapter.validate_settings({**row.defaults, **settings})
+    if isinstance(complete, Impossible):
+        raise refused(complete)
     fixed = sorted(set(settings) - adapter.lobby_settings) if adapter.lobby_settings is not None else []
     if fixed:
         raise InvalidInput("setting_not_per_game", "These settings are the mode's defaults, not a lobby's.",
@@ -259,10 +275,9 @@ def match_start(*, player: Player, match_id: int, now: datetime | None = None) -
     MatchSeat.objects.bulk_update(seats, ["seat"])
     _forget_seating(match)
     match.seed = _SEED_SOURCE.randrange(SEED_LIMIT)
-    try:
-        state = adapter.create(settings=match.settings, seats=len(seats), rng=rng_for(match.seed, 0))
-    except ActionRefused as exc:  # the game cannot be built from these settings: nothing is written
-        raise _refusal(exc) from exc
+    state = adapter.create(settings=match.settings, seats=len(seats), rng=rng_for(match.seed, 0))
+    if isinstance(state, Impossible):  # the game cannot be built from these settings: nothing is written
+        raise refused(state)
     match.status, match.started_at, match.turn = MatchStatus.ACTIVE, now, 1
     order = [seats[number].player_id for number in adapter.turn_order(state)]
     started = Event(
@@ -309,7 +324,7 @@ def _append_events(match: Match, events: Sequence[Event], *, turn: int) -> list[
 
 def _persist(
     match: Match,
-    adapter: ModeAdapter,
+    adapter: ModeAdapter[Any],
     state: Any,
     events: Sequence[Event],
     *,
@@ -323,7 +338,7 @@ def _persist(
         winners = [seat_players[s] for s in outcome.winners]
         events = [*events, Event({"kind": "match_over", "winners": winners})]
     rows = _append_events(match, events, turn=turn)
-    match.state = adapter.state_to_json(state)
+    _store_state(match, adapter, state)
     match.turn = turn + 1
     awaiting = adapter.awaiting(state)
     match.awaiting_id = None if awaiting is None else seat_players[awaiting]
@@ -373,7 +388,7 @@ def may_act(match: Match, seat: MatchSeat) -> bool:
 
 
 def _acting_seat(
-    match: Match, player: Player, adapter: ModeAdapter, state: Any, action: dict[str, Any]
+    match: Match, player: Player, adapter: ModeAdapter[Any], state: Any, action: dict[str, Any]
 ) -> int:
     """The seat the action is for: the awaited player's, or another seated player's when the mode lists
     exactly this action for them now (an out-of-turn action, e.g. a call on the awaited player)."""
@@ -411,8 +426,7 @@ class _MatchTurns(TurnTable[Match]):
     def deadline_seconds(self, row: Match) -> int | None:
         if row.absent_seats and _awaited_seat(row) in row.absent_seats:
             return 0
-        adapter = mode_adapter(row.mode)
-        return adapter.deadline_seconds(adapter.state_from_json(row.state), row.turn_deadline_seconds)
+        return mode_adapter(row.mode).deadline_seconds(game_state(row), row.turn_deadline_seconds)
 
     def waiting_since(self, row: Match) -> datetime | None:
         if row.status != MatchStatus.ACTIVE or row.awaiting_id is None:
@@ -434,9 +448,9 @@ class _MatchTurns(TurnTable[Match]):
     def time_out(self, row: Match, *, deadline: datetime) -> None:
         adapter = mode_adapter(row.mode)
         seat = _awaited_seat(row)
-        assert seat is not None and row.seed is not None
+        assert seat is not None and row.seed is not None and row.awaiting_id is not None
         turn = row.turn
-        state, events = adapter.timeout(adapter.state_from_json(row.state), seat, rng_for(row.seed, turn))
+        timed_out = adapter.timeout(game_state(row), seat, rng_for(row.seed, turn))
         MatchAction.objects.create(
             match=row,
             turn=turn,
@@ -445,9 +459,10 @@ class _MatchTurns(TurnTable[Match]):
             action=None,
             response={"timeout": True},
         )
-        timed_out = Event({"kind": "turn_timed_out", "seat": seat, "player": row.awaiting_id})
+        told = Event({"kind": "turn_timed_out", "seat": seat, "player": row.awaiting_id})
         row.idle_steps += 1
-        _persist(row, adapter, state, [timed_out, *events], turn=turn, turn_started_at=deadline)
+        _persist(row, adapter, timed_out.state, [told, *timed_out.events], turn=turn,
+                 turn_started_at=deadline)
         if row.status == MatchStatus.ACTIVE and row.idle_steps >= len(_seat_players(row)):
             _end(row, MatchStatus.ABANDONED, None, now=deadline)
 
@@ -457,25 +472,22 @@ class _MatchTurns(TurnTable[Match]):
 
     def parse(self, row: Match, player: Player, action: Mapping[str, Any]) -> dict[str, Any]:
         if row.state is not None:
-            adapter = mode_adapter(row.mode)
-            try:
-                adapter.check_action(adapter.state_from_json(row.state), action)
-            except ActionRefused as exc:
-                raise _refusal(exc) from exc
+            malformed = mode_adapter(row.mode).check_action(game_state(row), action)
+            if malformed is not None:
+                raise refused(malformed)
         return dict(action)
 
     def take(self, row: Match, player: Player, action: dict[str, Any], *, now: datetime) -> Taken:
         adapter = mode_adapter(row.mode)
-        before = adapter.state_from_json(row.state)
+        before = game_state(row)
         seat = _acting_seat(row, player, adapter, before, action)
         assert row.seed is not None
         turn = row.turn
-        try:
-            state, events = adapter.apply(before, seat, action, rng_for(row.seed, turn))
-        except ActionRefused as exc:
-            raise _refusal(exc) from exc
+        moved = adapter.apply(before, seat, action, rng_for(row.seed, turn))
+        if isinstance(moved, Impossible):
+            raise refused(moved)
         row.idle_steps = 0
-        rows = _persist(row, adapter, state, events, turn=turn, turn_started_at=now)
+        rows = _persist(row, adapter, moved.state, moved.events, turn=turn, turn_started_at=now)
         response = {
             "turn": turn,
             "next_turn": row.turn,

@@ -11,14 +11,18 @@ Setting ``timer`` "every_turn" is the earlier hosted form: every turn has the mo
 a missed one loses; nothing is called or paused. Its state has no clock at all, exactly like the
 state of a match started before the clock existed, so old matches play and replay as they did.
 
-The clock is part of the mode's state JSON (``state["clock"]``): ``timer`` (the minute runs for
-the awaited player), ``paused`` (the awaited player is in a pause), ``pauses`` (the seats that have
-used theirs) and ``gm_after``. Every function here is pure: a state in, a new state out.
+The clock is part of the mode's state (``PaperState.clock``, a frozen ``Clock``; stored as
+``state["clock"]``): ``timer`` (the minute runs for the awaited player), ``paused`` (the awaited
+player is in a pause), ``pauses`` (the seats that have used theirs) and ``gm_after``. Every function
+here is pure: a clock in, a new clock out; a call or a pause the clock refuses is an ``Impossible``.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
+
+from gamekit.results import Impossible, Success
 
 ON_CALL = "on_call"
 EVERY_TURN = "every_turn"
@@ -38,16 +42,26 @@ CLOCK_ACTIONS = ("timer", "pause")
 JSON = dict[str, Any]
 
 
-class ClockRefused(Exception):
-    """A call or a pause the clock refuses now: ``code`` is the API's 409 code."""
+@dataclass(frozen=True)
+class Clock:
+    """The table's clock: whether the minute runs, whether the awaited player pauses, who paused already."""
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+    timer: bool = False
+    paused: bool = False
+    pauses: tuple[int, ...] = ()
+    gm_after: int = GM_TIMER_AFTER
+
+    def to_json(self) -> JSON:
+        return {"timer": self.timer, "paused": self.paused, "pauses": list(self.pauses),
+                "gm_after": self.gm_after}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Clock:
+        return cls(timer=bool(data["timer"]), paused=bool(data["paused"]), pauses=tuple(data["pauses"]),
+                   gm_after=int(data["gm_after"]))
 
 
-def new_clock(settings: Mapping[str, Any]) -> JSON | None:
+def new_clock(settings: Mapping[str, Any]) -> Clock | None:
     """The clock a new game starts with; None for an "every_turn" table.
 
     A setting missing altogether means "every_turn": the settings of a match opened before the
@@ -55,104 +69,87 @@ def new_clock(settings: Mapping[str, Any]) -> JSON | None:
     """
     if settings.get("timer", EVERY_TURN) != ON_CALL:
         return None
-    return {"timer": False, "paused": False, "pauses": [], "gm_after": settings["gm_timer_after"]}
+    return Clock(gm_after=settings["gm_timer_after"])
 
 
-def _clock(state: Mapping[str, Any]) -> JSON | None:
-    clock: JSON | None = state.get("clock")
-    return clock
-
-
-def deadline_seconds(state: Mapping[str, Any], seconds: int) -> int:
+def deadline_seconds(clock: Clock | None, seconds: int) -> int:
     """The awaited player's time from the last step: a pause, the minute, or the game master's patience;
     ``seconds`` (the mode's admin deadline) on a table without a clock."""
-    clock = _clock(state)
     if clock is None:
         return seconds
-    if clock["paused"]:
+    if clock.paused:
         return PAUSE
-    return MINUTE if clock["timer"] else int(clock["gm_after"])
+    return MINUTE if clock.timer else clock.gm_after
 
 
-def may_call(state: Mapping[str, Any]) -> bool:
+def may_call(clock: Clock | None) -> bool:
     """Whether a seat that is not awaited may call the timer now."""
-    clock = _clock(state)
-    return clock is not None and not clock["timer"] and not clock["paused"]
+    return clock is not None and not clock.timer and not clock.paused
 
 
-def may_pause(state: Mapping[str, Any], seat: int) -> bool:
+def may_pause(clock: Clock | None, seat: int) -> bool:
     """Whether the awaited ``seat`` may take its pause now."""
-    clock = _clock(state)
-    return clock is not None and seat not in clock["pauses"]
+    return clock is not None and seat not in clock.pauses
 
 
-def _number(state: Mapping[str, Any], seat: int) -> int:
+def _number(order: Sequence[int], seat: int) -> int:
     """The seat's place in the turn order, the "Игрок N" of the game master's texts."""
-    return int(state["order"].index(seat)) + 1
+    return list(order).index(seat) + 1
 
 
-def _with(state: Mapping[str, Any], **changes: Any) -> JSON:
-    clock = _clock(state)
-    assert clock is not None
-    return {**state, "clock": {**clock, **changes}}
-
-
-def call(state: Mapping[str, Any], caller: int, awaited: int) -> tuple[JSON, JSON]:
-    """``caller`` calls the timer on the ``awaited`` seat: the new state and the public event's data."""
-    clock = _clock(state)
+def call(clock: Clock | None, order: Sequence[int], caller: int,
+         awaited: int) -> Success[Clock, JSON] | Impossible:
+    """``caller`` calls the timer on the ``awaited`` seat: the new clock and the public event's data."""
     if clock is None:
-        raise ClockRefused("timer_every_turn", "At this table every turn has its deadline: nothing to call.")
+        return Impossible("timer_every_turn", "At this table every turn has its deadline: nothing to call.")
     if caller == awaited:
-        raise ClockRefused("own_turn", "The timer is called on the awaited player by another player.")
-    if clock["paused"]:
-        raise ClockRefused("paused", "The awaited player is thinking in a pause.")
-    if clock["timer"]:
-        raise ClockRefused("timer_running", "The timer already runs for the awaited player.")
-    number, by = _number(state, awaited), _number(state, caller)
-    return _with(state, timer=True), {
+        return Impossible("own_turn", "The timer is called on the awaited player by another player.")
+    if clock.paused:
+        return Impossible("paused", "The awaited player is thinking in a pause.")
+    if clock.timer:
+        return Impossible("timer_running", "The timer already runs for the awaited player.")
+    number, by = _number(order, awaited), _number(order, caller)
+    return Success(replace(clock, timer=True), ({
         "kind": "timer_started", "seat": awaited, "number": number, "by": caller, "by_number": by,
-        "seconds": MINUTE, "text": f"Игрок {by} потребовал хронометраж: у Игрока {number} минута на ход."}
+        "seconds": MINUTE, "text": f"Игрок {by} потребовал хронометраж: у Игрока {number} минута на ход."},))
 
 
-def pause(state: Mapping[str, Any], seat: int) -> tuple[JSON, JSON]:
-    """The awaited ``seat`` takes its pause (a running timer stops): the new state and the event's data."""
-    clock = _clock(state)
+def pause(clock: Clock | None, order: Sequence[int], seat: int) -> Success[Clock, JSON] | Impossible:
+    """The awaited ``seat`` takes its pause (a running timer stops): the new clock and the event's data."""
     if clock is None:
-        raise ClockRefused("timer_every_turn", "At this table every turn has its deadline: no pauses.")
-    if seat in clock["pauses"]:
-        raise ClockRefused("pause_used", "Each player takes one pause per game.")
-    number = _number(state, seat)
-    paused = _with(state, timer=False, paused=True, pauses=sorted([*clock["pauses"], seat]))
-    return paused, {"kind": "pause_taken", "seat": seat, "number": number, "seconds": PAUSE,
-                    "text": f"Игрок {number} взял 5-минутную паузу на обдумывание хода."}
+        return Impossible("timer_every_turn", "At this table every turn has its deadline: no pauses.")
+    if seat in clock.pauses:
+        return Impossible("pause_used", "Each player takes one pause per game.")
+    number = _number(order, seat)
+    paused = replace(clock, timer=False, paused=True, pauses=tuple(sorted([*clock.pauses, seat])))
+    return Success(paused, ({"kind": "pause_taken", "seat": seat, "number": number, "seconds": PAUSE,
+                             "text": f"Игрок {number} взял 5-минутную паузу на обдумывание хода."},))
 
 
-def expire(state: Mapping[str, Any], seat: int) -> tuple[JSON, JSON] | None:
+def expire(clock: Clock | None, order: Sequence[int], seat: int) -> Success[Clock, JSON] | None:
     """The awaited ``seat``'s time ran out before the minute did: the pause is over, or the game master
-    waited long enough; either way the minute starts (the new state and the event's data). None when
+    waited long enough; either way the minute starts (the new clock and the event's data). None when
     the minute itself ran out (the player loses) or the table has no clock (the deadline loses)."""
-    clock = _clock(state)
-    if clock is None or clock["timer"]:
+    if clock is None or clock.timer:
         return None
-    number = _number(state, seat)
-    if clock["paused"]:
+    number = _number(order, seat)
+    if clock.paused:
         data = {"kind": "pause_over", "seat": seat, "number": number, "seconds": MINUTE,
                 "text": f"Пауза Игрока {number} окончена: у него минута на ход."}
     else:
         data = {"kind": "timer_started", "seat": seat, "number": number, "by": None, "by_number": None,
                 "seconds": MINUTE, "text": f"Ведущий начал хронометраж: у Игрока {number} минута на ход."}
-    return _with(state, timer=True, paused=False), data
+    return Success(replace(clock, timer=True, paused=False), (data,))
 
 
-def turn_over(state: JSON) -> JSON:
+def turn_over(clock: Clock | None) -> Clock | None:
     """After a start chosen or a turn played (or lost to the minute): the next wait begins untimed."""
-    return state if _clock(state) is None else _with(state, timer=False, paused=False)
+    return None if clock is None else replace(clock, timer=False, paused=False)
 
 
-def clock_view(state: Mapping[str, Any], seat: int) -> JSON:
+def clock_view(clock: Clock | None, seat: int) -> JSON:
     """What every seat knows of the clock (the calls and pauses are public events too)."""
-    clock = _clock(state)
     if clock is None:
         return {"timer": EVERY_TURN}
-    return {"timer": ON_CALL, "timer_running": clock["timer"], "paused": clock["paused"],
-            "pause_used": seat in clock["pauses"], "gm_timer_after": clock["gm_after"]}
+    return {"timer": ON_CALL, "timer_running": clock.timer, "paused": clock.paused,
+            "pause_used": seat in clock.pauses, "gm_timer_after": clock.gm_after}

@@ -1,11 +1,13 @@
 """Seed 000's Labyrinth roguelike hosted as match mode ``labyrinth_roguelike`` (SPEC 9.3).
 
 A single-player game: seat 0 is always awaited until the game is won or lost. The state is the
-whole game (map included) and stays on the server; the player's view is the engine's fog of war
+whole game (map included, the engine's frozen ``Game``) and stays on the server; one phase, the
+play; the player's view is the engine's fog of war
 (their own state and the cell they stand on), and every event is private to seat 0. Actions are
 the engine's JSON (``{"type": "go", "direction": "UP"}``, ``{"type": "take", "item": "armor"}``,
 ``{"type": "lift", "floor": 2}``, ...): a malformed one is a 400 ``bad_action``, one the rules
-refuse a 409 with the engine's code (``wall``, ``no_arrows``, ``no_cement``, ...).
+refuse a 409 with the engine's code (``wall``, ``no_arrows``, ``no_cement``, ...): both are the
+engine's ``Impossible`` values, handed on with the action in their details.
 
 The world comes from ``settings.seed`` when given (the same seed gives the same labyrinth: the
 seed's daily challenge), otherwise from a number drawn from the match's creation rng. A chosen seed
@@ -18,17 +20,18 @@ the player's active one (the seed's ``/new_game``).
 """
 from __future__ import annotations
 
+import dataclasses
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings as django_settings
 from django.utils.crypto import salted_hmac
 
+from gamekit.results import Success
 from labyrinth.engine.svg import map_svg
-from matches.modes import JSON, ActionRefused, Event, ModeAdapter, Outcome
+from matches.modes import JSON, Event, ModeAdapter, Moved, Outcome, Phase
 from roguelike.engine import (
-    ActionFormatError,
     Game,
     GenerationError,
     Impossible,
@@ -65,36 +68,8 @@ def chosen_world_seed(seed: int) -> int:
     return int.from_bytes(digest[:8], "big") % (SEED_LIMIT + 1)
 
 
-class RoguelikeMode(ModeAdapter):
-    name = "labyrinth_roguelike"
-    title = "Labyrinth roguelike (seed 000)"
-    min_players = 1
-    max_players = 1
-    lobby_settings = LOBBY_SETTINGS
-    new_game_ends_old = True
-    leave_keeps_game = True
-
-    def default_settings(self) -> JSON:
-        return Settings().to_json()
-
-    def validate_settings(self, settings: Mapping[str, Any]) -> JSON:
-        try:
-            return settings_from_json(settings).to_json()
-        except SettingsError as exc:
-            raise ActionRefused("bad_setting", str(exc), kind="input",
-                                details={"setting": exc.name, "problem": exc.problem}) from exc
-
-    def create(self, *, settings: Mapping[str, Any], seats: int, rng: random.Random) -> Game:
-        parsed = settings_from_json(settings)
-        world_seed = rng.randrange(SEED_LIMIT) if parsed.seed is None else chosen_world_seed(parsed.seed)
-        try:
-            return generate(parsed, world_seed)
-        except GenerationError as exc:  # settings that fit, but no playable draw: rare, refused at the start
-            raise ActionRefused("world_not_generated", "No playable labyrinth was found for these settings; "
-                                "change the size or the counts.", details={"problem": str(exc)}) from exc
-
-    def turn_order(self, state: Game) -> tuple[int, ...]:
-        return (PLAYER,)
+class RoguelikePlay(Phase[Game]):
+    """The only player's turns until the game is won or lost; every event is theirs alone."""
 
     def awaiting(self, state: Game) -> int | None:
         return None if state.over else PLAYER
@@ -102,33 +77,64 @@ class RoguelikeMode(ModeAdapter):
     def legal_actions(self, state: Game, seat: int) -> list[JSON]:
         return [action_to_json(a) for a in legal_actions(state)] if seat == PLAYER else []
 
-    def check_action(self, state: Game, action: Mapping[str, Any]) -> None:
-        try:
-            action_from_json(action)
-        except ActionFormatError as exc:
-            raise ActionRefused("bad_action", str(exc), kind="input",
-                                details={"action": dict(action)}) from exc
+    def check_action(self, state: Game, action: Mapping[str, Any]) -> Impossible | None:
+        parsed = action_from_json(action)
+        return parsed if isinstance(parsed, Impossible) else None
 
-    def apply(self, state: Game, seat: int, action: Mapping[str, Any],
-              rng: random.Random) -> tuple[Game, Sequence[Event]]:
-        self.check_action(state, action)
-        result = play(state, action_from_json(action))
+    def apply(self, state: Game, seat: int, action: Mapping[str, Any], rng: random.Random) -> Moved[Game]:
+        parsed = action_from_json(action)
+        if isinstance(parsed, Impossible):
+            return parsed
+        result = play(state, parsed)
         if isinstance(result, Impossible):
-            raise ActionRefused(result.code, result.message, details={"action": dict(action)})
-        return result.game, [Event(e.to_json(), ONLY_PLAYER) for e in result.events]
+            return dataclasses.replace(result, details={"action": dict(action)})
+        return Success(result.state, tuple(Event(e.to_json(), ONLY_PLAYER) for e in result.events))
+
+    def timeout(self, state: Game, seat: int, rng: random.Random) -> Success[Game, Event]:
+        """Nothing happens in the labyrinth (the seed has no skipped turn). Without a deadline it is
+        reached no more; it stays for the replays of games that timed out before."""
+        return Success(state)
+
+    def view(self, state: Game, seat: int) -> JSON:
+        return view(state)
+
+
+class RoguelikeMode(ModeAdapter[Game]):
+    name = "labyrinth_roguelike"
+    title = "Labyrinth roguelike (seed 000)"
+    min_players = 1
+    max_players = 1
+    lobby_settings = LOBBY_SETTINGS
+    new_game_ends_old = True
+    leave_keeps_game = True
+    phases = (RoguelikePlay(),)
+
+    def default_settings(self) -> JSON:
+        return Settings().to_json()
+
+    def validate_settings(self, settings: Mapping[str, Any]) -> JSON | Impossible:
+        try:
+            return settings_from_json(settings).to_json()
+        except SettingsError as exc:
+            return Impossible("bad_setting", str(exc), {"setting": exc.name, "problem": exc.problem},
+                              kind="input")
+
+    def create(self, *, settings: Mapping[str, Any], seats: int, rng: random.Random) -> Game | Impossible:
+        parsed = settings_from_json(settings)
+        world_seed = rng.randrange(SEED_LIMIT) if parsed.seed is None else chosen_world_seed(parsed.seed)
+        try:
+            return generate(parsed, world_seed)
+        except GenerationError as exc:  # settings that fit, but no playable draw: rare, refused at the start
+            return Impossible("world_not_generated", "No playable labyrinth was found for these settings; "
+                              "change the size or the counts.", {"problem": str(exc)})
+
+    def turn_order(self, state: Game) -> tuple[int, ...]:
+        return (PLAYER,)
 
     def deadline_seconds(self, state: Game, seconds: int) -> int | None:
         """None: nobody else waits for the only player, and the seed's game goes on from the same place
         whenever they come back (the admin's seconds do not apply); so idling never ends it."""
         return None
-
-    def timeout(self, state: Game, seat: int, rng: random.Random) -> tuple[Game, Sequence[Event]]:
-        """Nothing happens in the labyrinth (the seed has no skipped turn). Without a deadline it is
-        reached no more; it stays for the replays of games that timed out before."""
-        return state, []
-
-    def view(self, state: Game, seat: int) -> JSON:
-        return view(state)
 
     def may_reveal(self, settings: Mapping[str, Any], state: Game) -> bool:
         """A world drawn for this match only; never a chosen seed's, which others may still play."""

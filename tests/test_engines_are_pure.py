@@ -14,6 +14,7 @@ ENGINES = ["dungeons.generation", "combat.engine", "cell_capture.engine", "labyr
 ENGINES += ["roguelike.engine"]  # seed 000 roguelike
 ENGINES += ["paper_labyrinth.engine"]  # seed 002 paper Labyrinth
 ENGINES += ["darkness.engine"]  # the Labyrinth of Darkness (SPEC 9.5)
+ENGINES += ["gamekit"]  # what every engine shares: the result of a move
 FORBIDDEN_ROOTS = {"django", "rest_framework", "celery", "kombu", "drf_spectacular", "backend"}
 
 

@@ -11,3 +11,14 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_the_pure_engines_pass_mypy_strict():
     stdout, stderr, status = api.run(["--config-file", str(ROOT / "pyproject.toml"), "--no-incremental"])
     assert status == 0, stdout + stderr
+
+
+def test_every_pure_engine_is_among_the_checked_files():
+    import tomllib
+
+    from tests.test_engines_are_pure import ENGINES
+
+    checked = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mypy"]["files"])
+    for engine in ENGINES:  # the engine's folder, or a folder holding it (its whole app)
+        folder = Path(engine.replace(".", "/"))
+        assert {str(folder), *(str(p) for p in folder.parents)} & checked, f"{engine} is not type-checked"

@@ -19,6 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 #: The layers, lowest first (docs/architecture.md says why each app sits where it does).
 LAYERS: tuple[tuple[str, ...], ...] = (
+    ("gamekit",),
     ("backend",),
     ("players",),
     ("guilds",),

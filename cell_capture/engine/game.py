@@ -7,16 +7,18 @@ Decisions where the seed is loose (docs/cell-capture.md explains each):
 - from round 2 on, the moment only one colour is on the board (checked after every wave, and when
   the turn passes) that colour wins and the move ends there, even with pieces still at >= 4;
 - a player with no piece at the start of their turn is eliminated and skipped from then on;
+- ``move(cell)`` is the move as a value (``Success | Impossible``: what the match mode uses);
+  ``play(cell)`` is SPEC 10's form of it, raising ``IllegalMove`` for a refused move;
 - ``skip()`` passes a turn (a hosted match's deadline); a player who skipped placement has no
   piece and is eliminated when their turn comes again; if nobody placed, round 1 starts over.
 """
 from __future__ import annotations
 
 from collections import Counter
-from functools import lru_cache
-from itertools import chain
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
+from itertools import chain
 from random import Random
 from typing import Any
 
@@ -33,6 +35,7 @@ from cell_capture.engine.events import (
     Won,
     neighbours,
 )
+from gamekit.results import Impossible, Refusal, Result, Success
 
 MIN_SIZE, MAX_SIZE = 5, 50
 MIN_PLAYERS, MAX_PLAYERS = 2, 10
@@ -48,6 +51,8 @@ ILLEGAL_MOVE_CODES: dict[str, str] = {
     "empty_cell": "after round 1 a move upgrades one of the mover's pieces; this cell is empty",
     "not_your_piece": "after round 1 a move upgrades one of the mover's pieces; this one is an opponent's",
 }
+#: the codes of a cell that is not one of the board's (a malformed input rather than a move the rules refuse)
+INPUT_CODES = frozenset({"bad_cell", "off_board"})
 
 
 class IllegalMove(ValueError):
@@ -104,47 +109,62 @@ class Game:
 
     # --- moving -----------------------------------------------------------------------------
 
-    def play(self, cell: Sequence[int]) -> tuple[Game, list[Event]]:
-        """The mover plays ``cell``: the new game and the events; IllegalMove if the rules refuse it."""
+    def move(self, cell: Sequence[int]) -> Result[Game, Event]:
+        """The mover plays ``cell``: Success(the new game, the events), or Impossible when it is refused
+        (``code`` one of ILLEGAL_MOVE_CODES; kind "input" for a cell that is not one of the board's)."""
         target = self._checked_cell(cell)
+        if isinstance(target, Impossible):
+            return target
         mover = self.to_move
         assert mover is not None
         board = dict(self.board)
         events: list[Event] = []
+        where = f"({target[0]},{target[1]})"
         if self.round == 1:
             if target in board:
-                raise IllegalMove("occupied", f"({target[0]},{target[1]}) is occupied")
+                return _refused("occupied", f"{where} is occupied", target)
             board[target] = (mover, 1)
             events.append(Placed(self.round, mover, target))
-            return self._next_turn(board, events)
+            return Success(*self._next_turn(board, events))
         if target not in board:
-            raise IllegalMove("empty_cell", f"({target[0]},{target[1]}) is empty")
+            return _refused("empty_cell", f"{where} is empty", target)
         owner, level = board[target]
         if owner != mover:
-            raise IllegalMove("not_your_piece", f"({target[0]},{target[1]}) holds {owner}'s piece")
+            return _refused("not_your_piece", f"{where} holds {owner}'s piece", target)
         board[target] = (mover, level + 1)
         events.append(Upgraded(self.round, mover, target, level + 1))
         if level + 1 >= EXPLODES_AT and self._chain(board, target, mover, events):
-            return replace(self, to_move=None, board=board, winner=mover, turn=self.turn + 1), events
-        return self._next_turn(board, events)
+            return Success(replace(self, to_move=None, board=board, winner=mover, turn=self.turn + 1),
+                           tuple(events))
+        return Success(*self._next_turn(board, events))
+
+    def play(self, cell: Sequence[int]) -> tuple[Game, list[Event]]:
+        """The mover plays ``cell``: the new game and the events; IllegalMove if the rules refuse it
+        (SPEC 10's public form of ``move``)."""
+        moved = self.move(cell)
+        if isinstance(moved, Impossible):
+            raise IllegalMove(moved.code, moved.message)
+        return moved.state, list(moved.events)
 
     def skip(self) -> tuple[Game, list[Event]]:
-        """The mover's turn passes without a move (a hosted match's deadline ran out)."""
+        """The mover's turn passes without a move (a hosted match's deadline ran out). Only a game with a
+        mover has a turn to pass: on a finished game it is a caller's mistake (IllegalMove)."""
         if self.to_move is None:
             raise IllegalMove("game_over")
-        return self._next_turn(dict(self.board), [Skipped(self.round, self.to_move)])
+        game, events = self._next_turn(dict(self.board), [Skipped(self.round, self.to_move)])
+        return game, list(events)
 
-    def _checked_cell(self, cell: Sequence[int]) -> Cell:
+    def _checked_cell(self, cell: Sequence[int]) -> Cell | Impossible:
         if self.to_move is None:
-            raise IllegalMove("game_over")
+            return _refused("game_over")
         try:
             x, y = cell
         except (TypeError, ValueError):
-            raise IllegalMove("bad_cell") from None
+            return _refused("bad_cell")
         if type(x) is not int or type(y) is not int:
-            raise IllegalMove("bad_cell")
+            return _refused("bad_cell")
         if not self.on_board((x, y)):
-            raise IllegalMove("off_board", f"({x},{y}) is outside the {self.width}x{self.height} board")
+            return _refused("off_board", f"({x},{y}) is outside the {self.width}x{self.height} board", (x, y))
         return x, y
 
     def _chain(self, board: dict[Cell, tuple[str, int]], start: Cell, mover: str,
@@ -199,7 +219,8 @@ class Game:
                      for i, colour in enumerate(owners) if colour is not None)
         return won
 
-    def _next_turn(self, board: dict[Cell, tuple[str, int]], events: list[Event]) -> tuple[Game, list[Event]]:
+    def _next_turn(self, board: dict[Cell, tuple[str, int]],
+                   events: list[Event]) -> tuple[Game, tuple[Event, ...]]:
         """Pass the turn to the next player in order who is not out, eliminating those with no piece."""
         assert self.to_move is not None
         order, eliminated = self.order, list(self.eliminated)
@@ -215,7 +236,7 @@ class Game:
                 (winner,) = owners
                 events.append(Won(rnd, winner, 0))
                 return replace(self, to_move=None, round=rnd, board=board, winner=winner,
-                               eliminated=tuple(eliminated), turn=self.turn + 1), events
+                               eliminated=tuple(eliminated), turn=self.turn + 1), tuple(events)
             colour = order[index]
             if colour in eliminated:
                 continue
@@ -224,7 +245,7 @@ class Game:
                 events.append(Eliminated(rnd, colour))
                 continue
             return replace(self, to_move=colour, round=rnd, board=board,
-                           eliminated=tuple(eliminated), turn=self.turn + 1), events
+                           eliminated=tuple(eliminated), turn=self.turn + 1), tuple(events)
 
     # --- JSON -------------------------------------------------------------------------------
 
@@ -269,6 +290,13 @@ class Game:
                 or not colours.issuperset(game.eliminated) or game.round < 1 or game.turn < 0:
             raise InvalidSetup("bad_state", "the state breaks the game's invariants")
         return game
+
+
+def _refused(code: str, message: str = "", cell: Cell | None = None) -> Impossible:
+    """A refused move: the code's standard message unless a more precise one is given; the cell played."""
+    kind: Refusal = "input" if code in INPUT_CODES else "rule"
+    return Impossible(code, message or ILLEGAL_MOVE_CODES[code], {} if cell is None else {"cell": list(cell)},
+                      kind)
 
 
 Tables = tuple[tuple[Cell, ...], dict[Cell, int], tuple[tuple[int, ...], ...]]

@@ -7,7 +7,6 @@ from combat.engine.actions import (
     AttackAction,
     DrinkPotion,
     Flee,
-    Impossible,
     Skip,
     Success,
     SwitchWeapon,
@@ -57,6 +56,7 @@ from combat.engine.state import (
     setup_to_dict,
 )
 from combat.engine.turn_order import turn_order
+from gamekit.results import Impossible
 
 __all__ = [
     "NPC_ID",

@@ -1,16 +1,20 @@
-"""Player actions and their results: Success with new state and events, or Impossible(reason)."""
+"""Player actions and their results: Success with new state and events, or Impossible(code).
+
+The results are gamekit's, the shape every engine answers with: ``Impossible`` is gamekit's own
+(its ``reason`` is the code under this engine's older name), ``Success`` gamekit's for a battle.
+"""
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Union
+from typing import Any, ClassVar, Union
 
+from combat.engine.events import Event
+from combat.engine.state import BattleState
 from combat.engine.values import quick_init
-
-if TYPE_CHECKING:
-    from combat.engine.events import Event
-    from combat.engine.state import BattleState
+from gamekit import results
+from gamekit.results import Impossible
 
 
 @dataclass(frozen=True)
@@ -80,28 +84,14 @@ def action_from_dict(data: Mapping[str, Any]) -> Action:
     return cls(**{f.name: data[f.name] for f in dataclasses.fields(cls)})
 
 
-@quick_init
 @dataclass(frozen=True)
-class Success:
+class Success(results.Success[BattleState, Event]):
     """The action applied: the new state and the events it produced, in order."""
-
-    state: BattleState
-    events: tuple[Event, ...]
-    ok: ClassVar[bool] = True
-
-
-@dataclass(frozen=True)
-class Impossible:
-    """A game rule refuses the action; nothing changed. reason is a stable code for the API."""
-
-    reason: str
-    message: str = ""
-    ok: ClassVar[bool] = False
 
 
 ActionResult = Union[Success, Impossible]
 
-# Reason codes (stable: the API turns them into 409 error codes).
+# Refusal codes (stable: the API turns them into 409 error codes; a refusal is of kind "rule").
 BATTLE_OVER = "battle_over"
 NOT_YOUR_TURN = "not_your_turn"
 UNKNOWN_TARGET = "unknown_target"

@@ -27,6 +27,7 @@ from combat.engine.state import (
 )
 from combat.engine.turn_order import turn_order
 from combat.engine.values import unchecked
+from gamekit.results import Impossible
 
 # Enum members bound once: the hot loop compares with them by identity.
 _PLAYER = Kind.PLAYER
@@ -586,12 +587,12 @@ def allowed_actions(state: BattleState) -> tuple[A.Action, ...]:
     return tuple(found)
 
 
-def _refusal(state: BattleState, action: A.Action) -> A.Impossible | None:
+def _refusal(state: BattleState, action: A.Action) -> Impossible | None:
     if state.outcome is not _ONGOING:
-        return A.Impossible(A.BATTLE_OVER, f"the battle is over ({state.outcome.value})")
+        return Impossible(A.BATTLE_OVER, f"the battle is over ({state.outcome.value})")
     actor = _awaiting(state)
     if actor is None or actor.id != action.actor:
-        return A.Impossible(A.NOT_YOUR_TURN, f"it is not {action.actor}'s turn")
+        return Impossible(A.NOT_YOUR_TURN, f"it is not {action.actor}'s turn")
     if isinstance(action, A.AttackAction):
         targets = _awaiting_targets(state, actor)
         wanted = action.target
@@ -600,27 +601,27 @@ def _refusal(state: BattleState, action: A.Action) -> A.Impossible | None:
                 return None  # a valid target passes every check below
         target = state.find(wanted)
         if target is None:
-            return A.Impossible(A.UNKNOWN_TARGET, f"no combatant {wanted}")
+            return Impossible(A.UNKNOWN_TARGET, f"no combatant {wanted}")
         if (target.kind is _ENEMY) is (actor.kind is _ENEMY):  # the same side (Combatant.side)
-            return A.Impossible(A.NOT_AN_ENEMY, "attack an enemy")
+            return Impossible(A.NOT_AN_ENEMY, "attack an enemy")
         if target.hp <= 0 or target.fled:
-            return A.Impossible(A.TARGET_DOWN, f"{target.id} is out of the battle")
+            return Impossible(A.TARGET_DOWN, f"{target.id} is out of the battle")
         if any(t.has("provocation") for t in targets):
-            return A.Impossible(A.MUST_TARGET_PROVOKER, "a provoking enemy must be attacked")
-        return A.Impossible(A.TARGET_CAMOUFLAGED, f"{target.id} is camouflaged")
+            return Impossible(A.MUST_TARGET_PROVOKER, "a provoking enemy must be attacked")
+        return Impossible(A.TARGET_CAMOUFLAGED, f"{target.id} is camouflaged")
     elif isinstance(action, A.DrinkPotion):
         if not any(p.id == action.potion for p in actor.potions):
-            return A.Impossible(A.NO_SUCH_POTION, f"no potion {action.potion}")
+            return Impossible(A.NO_SUCH_POTION, f"no potion {action.potion}")
     elif isinstance(action, A.SwitchWeapon):
         if not 0 <= action.slot < len(actor.weapons):
-            return A.Impossible(A.NO_SUCH_WEAPON, f"no weapon in slot {action.slot}")
+            return Impossible(A.NO_SUCH_WEAPON, f"no weapon in slot {action.slot}")
         if action.slot == actor.active_weapon:
-            return A.Impossible(A.WEAPON_IN_HAND, "that weapon is already in hand")
+            return Impossible(A.WEAPON_IN_HAND, "that weapon is already in hand")
     elif isinstance(action, A.Flee):
         if state.has_boss:
-            return A.Impossible(A.CANNOT_FLEE_BOSS, "nobody flees from a boss")
+            return Impossible(A.CANNOT_FLEE_BOSS, "nobody flees from a boss")
         if flight_taken(state):
-            return A.Impossible(A.FLIGHT_ALREADY_TAKEN,
+            return Impossible(A.FLIGHT_ALREADY_TAKEN,
                                 "one member of the party has fled this battle already")
     return None
 
@@ -697,7 +698,7 @@ def replay(
     events = list(result.events)
     for action in actions:
         step = act(state, action)
-        if isinstance(step, A.Impossible):
+        if isinstance(step, Impossible):
             raise ValueError(f"recorded action {action!r} is impossible here: {step.reason}")
         state = step.state
         events.extend(step.events)

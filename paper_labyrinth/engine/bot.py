@@ -1,6 +1,6 @@
 """A pure random player of seed 002's paper Labyrinth: ``random_request`` draws a legal request.
 
-Legal means the rules engine accepts it (``rules.apply`` raises no ``Refused``): the bot reads only
+Legal means the rules engine accepts it (``rules.apply`` answers no ``Impossible``): the bot reads only
 what the player may know or what the engine's checks read (the variant and table options, whose
 turn it is, the player's own status), never the map. Classic: one movement (or a skip, never when
 the table forbids it) with up to ``MAX_EXTRA`` shots, grenades, throws, leaves and mines around it,

@@ -3,7 +3,8 @@
 A player's request for their turn is one ``Turn`` (a tuple of steps plus how much of the answer to
 report); ``Status`` and ``Repeat`` are free queries that never use the turn. The engine answers with
 ``Message`` values (every one public: the host shows all of them to every seat), refuses a request
-that is malformed for the turn with ``Refused`` (nothing changes), and reports the end with ``Result``.
+that is malformed for the turn with an ``Impossible`` value (nothing changes), and reports the end
+with ``Result``.
 
 Classic turn (C§2.1): exactly one movement (``Move``, ``Downstream``, ``Cycle``) plus any number of
 ``Shoot``, ``Grenade``, ``Throw`` and ``PlaceMine`` in any order before or after it; conditional
@@ -201,16 +202,6 @@ class Message:
 
     def to_json(self) -> dict[str, JSONValue]:
         return {"seat": self.seat, "code": self.code, "text": self.text, "data": self.data}
-
-
-class Refused(Exception):
-    """A request malformed for this turn (e.g. 0 or 2 movements, not the player's turn). Nothing
-    changed. The decision never depends on the hidden map or on what other players carry."""
-
-    def __init__(self, code: str, detail: str) -> None:
-        super().__init__(f"{code}: {detail}")
-        self.code = code
-        self.detail = detail
 
 
 @dataclass(frozen=True)

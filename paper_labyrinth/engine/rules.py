@@ -1,12 +1,12 @@
 """Seed 002's rules (classic and quantum): the game master's answer to every request.
 
 ``new_game`` places the players; ``apply(state, seat, request, rng)`` plays a ``Turn`` or answers a
-free query (``Status``, ``Repeat``) and returns the new state and the game master's messages (all
-public); ``timeout`` is the one-minute timer; ``whose_turn``, ``outcome`` and ``status`` read the state.
-A request malformed for the turn raises ``Refused`` (nothing changes); an action the player cannot
-afford or may not do here is answered publicly ("ничего не выйдет") and has no effect. The rules have
-no random outcome: ``rng`` is taken for the API's sake and never drawn from. docs/paper-labyrinth.md
-lists the decisions on the seed's conflicts.
+free query (``Status``, ``Repeat``) and returns ``Success`` (the new state and the game master's
+messages, all public); ``timeout`` is the one-minute timer; ``whose_turn``, ``outcome`` and
+``status`` read the state. A request malformed for the turn is answered ``Impossible`` (a value:
+nothing changes); an action the player cannot afford or may not do here is answered publicly
+("ничего не выйдет") and has no effect. The rules have no random outcome: ``rng`` is taken for the
+API's sake and never drawn from. docs/paper-labyrinth.md lists the decisions on the seed's conflicts.
 """
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
+from gamekit.results import Impossible, Success
 from labyrinth.engine.grid import Direction
 from paper_labyrinth.engine.model import (
     CellType,
@@ -46,7 +47,6 @@ from paper_labyrinth.engine.requests import (
     Move,
     Options,
     PlaceMine,
-    Refused,
     Repeat,
     Request,
     Result,
@@ -215,72 +215,79 @@ def _status_message(state: GameState, seat: int) -> Message:
 # --- validating a turn (public facts only) -----------------------------------------------------------
 
 
-def check_turn(state: GameState, seat: int, turn: Turn) -> None:
-    """Refuse ``turn`` for ``seat`` now with ``Refused`` (public facts only), or return: the refusal
-    part of ``apply``, which calls it first; hosts use it to list the legal turns without applying them."""
+def check_turn(state: GameState, seat: int, turn: Turn) -> Impossible | None:
+    """Why ``turn`` is refused for ``seat`` now (public facts only), or None: the refusal part of ``apply``,
+    which calls it first; hosts use it to list the legal turns without applying them."""
     o = state.options
     if state.result is not None:
-        raise Refused("game_over", "the game is over")
+        return Impossible("game_over", "the game is over")
     if not 0 <= seat < len(state.players):
-        raise Refused("bad_seat", "no such seat")
+        return Impossible("bad_seat", "no such seat")
     if state.current != seat:
-        raise Refused("not_your_turn", "it is another player's turn")
+        return Impossible("not_your_turn", "it is another player's turn")
     if not turn.steps:
-        raise Refused("empty_turn", "a turn needs a movement or a skip")
+        return Impossible("empty_turn", "a turn needs a movement or a skip")
     if turn.visibility is Visibility.DARK and not o.allow_dark:
-        raise Refused("dark_forbidden", "dark moves are off in this game (C§7.1)")
+        return Impossible("dark_forbidden", "dark moves are off in this game (C§7.1)")
     if turn.visibility is Visibility.HALF_DARK and not o.allow_half_dark:
-        raise Refused("half_dark_forbidden", "half-dark moves are off in this game (C§7.1)")
+        return Impossible("half_dark_forbidden", "half-dark moves are off in this game (C§7.1)")
     if turn.treasure is not None and turn.treasure < 0:
-        raise Refused("bad_treasure_choice", "treasure: None, 0 or a position from the bottom (1, 2, ...)")
+        return Impossible("bad_treasure_choice",
+                          "treasure: None, 0 or a position from the bottom (1, 2, ...)")
     if turn.reorder is not None:
         if not can_reorder(state, seat):
-            raise Refused("reorder_not_allowed", "a re-order is offered only on the turn after a wound, "
+            return Impossible("reorder_not_allowed", "a re-order is offered only on the turn after a wound, "
                                                  "while re-orders are left (classic)")
         if turn.reorder.cell not in state.map.cells:
-            raise Refused("reorder_off_map", "the re-ordered cell must be inside the outline")
+            return Impossible("reorder_off_map", "the re-ordered cell must be inside the outline")
     skips = [s for s in turn.steps if isinstance(s, Skip)]
     if skips and o.no_skip_or_repeat:
-        raise Refused("skip_forbidden", "skipping is off in this game (C§7.7)")
+        return Impossible("skip_forbidden", "skipping is off in this game (C§7.7)")
     if o.no_skip_or_repeat and state.bumped.get(seat) == repr(turn.steps) and turn.reorder is None:
-        raise Refused("repeat_forbidden", "the same request again into the wall it was told of (C§7.7)")
-    _check_actions(state, turn.steps, nested=False)
+        return Impossible("repeat_forbidden", "the same request again into the wall it was told of (C§7.7)")
+    refused = _check_actions(state, turn.steps, nested=False)
+    if refused is not None:
+        return refused
     if o.variant == "quantum":
         if len(turn.steps) != 1:
-            raise Refused("one_action", "a quantum turn is exactly one action (Q§2.1)")
-        return
+            return Impossible("one_action", "a quantum turn is exactly one action (Q§2.1)")
+        return None
     if skips:
         if len(turn.steps) != 1:
-            raise Refused("skip_not_alone", "a skip is the whole turn (C§6.6)")
-        return
+            return Impossible("skip_not_alone", "a skip is the whole turn (C§6.6)")
+        return None
     movements = [s for s in turn.steps if isinstance(s, MOVEMENT_TYPES)]
     if not movements:
-        raise Refused("no_movement", "a turn has exactly one movement (C§2.1)")
+        return Impossible("no_movement", "a turn has exactly one movement (C§2.1)")
     if len(movements) > 1:
-        raise Refused("two_movements", "a turn has exactly one movement (C§2.1)")
+        return Impossible("two_movements", "a turn has exactly one movement (C§2.1)")
     p = state.players[seat]
     if p.outside is not None and not isinstance(turn.steps[0], MOVEMENT_TYPES):
-        raise Refused("outside_actions_first", "outside the labyrinth the turn starts with the movement")
+        return Impossible("outside_actions_first", "outside the labyrinth the turn starts with the movement")
+    return None
 
 
-def _check_actions(state: GameState, steps: Sequence[Step], nested: bool) -> None:
+def _check_actions(state: GameState, steps: Sequence[Step], nested: bool) -> Impossible | None:
     o = state.options
     for step in steps:
         if isinstance(step, Conditional):
             if o.variant == "quantum" or not o.allow_conditional:
-                raise Refused("conditional_forbidden", "conditional requests are off in this game")
+                return Impossible("conditional_forbidden", "conditional requests are off in this game")
             if not step.then:
-                raise Refused("empty_condition", "a conditional needs at least one action")
-            _check_actions(state, step.then, nested=True)
+                return Impossible("empty_condition", "a conditional needs at least one action")
+            refused = _check_actions(state, step.then, nested=True)
+            if refused is not None:
+                return refused
         elif nested and isinstance(step, (*MOVEMENT_TYPES, Skip)):
-            raise Refused("movement_in_condition",
+            return Impossible("movement_in_condition",
                           "a conditional holds only shots, grenades, throws and mines")
         elif isinstance(step, Shoot) and step.direction is None and o.variant == "classic":
-            raise Refused("own_cell_shot", "classic shots go left, right, up or down (C§2.1)")
+            return Impossible("own_cell_shot", "classic shots go left, right, up or down (C§2.1)")
         elif isinstance(step, Throw) and step.direction is not None and not o.allow_throw:
-            raise Refused("throw_forbidden", "throwing is off in this game: leave items (C§7.1)")
+            return Impossible("throw_forbidden", "throwing is off in this game: leave items (C§7.1)")
         elif isinstance(step, PlaceMine) and step.direction is not None and not o.allow_adjacent_mines:
-            raise Refused("adjacent_mine_forbidden", "mines only on the own cell in this game (C§7.1)")
+            return Impossible("adjacent_mine_forbidden", "mines only on the own cell in this game (C§7.1)")
+    return None
 
 
 # --- one turn -------------------------------------------------------------------------------------
@@ -1088,34 +1095,35 @@ def _finish(state: GameState, seat: int, msgs: list[Message], changed: bool, ski
 
 
 def apply(state: GameState, seat: int, request: Request,
-          rng: random.Random | None = None) -> tuple[GameState, list[Message]]:
-    """Answer ``seat``'s request. A ``Turn`` must be the seat's turn and well formed for the variant
-    (else ``Refused``); ``Status`` and ``Repeat`` are free at any time and change nothing."""
+          rng: random.Random | None = None) -> Success[GameState, Message] | Impossible:
+    """Answer ``seat``'s request: Success(the new state, the messages), or Impossible when the request is
+    malformed for this turn (nothing changed). A ``Turn`` must be the seat's turn and well formed for the
+    variant; ``Status`` and ``Repeat`` are free at any time and change nothing."""
     if not 0 <= seat < len(state.players):
-        raise Refused("bad_seat", "no such seat")
+        return Impossible("bad_seat", "no such seat")
     if isinstance(request, Status):
-        return state, [_status_message(state, seat)]
+        return Success(state, (_status_message(state, seat),))
     if isinstance(request, Repeat):
         if not 0 <= request.seat < len(state.players):
-            raise Refused("bad_seat", "no such seat to repeat")
+            return Impossible("bad_seat", "no such seat to repeat")
         head = _msg(seat, "repeat", f"Последний ход игрока {request.seat + 1}:", of=request.seat)
-        return state, [head] + list(state.last.get(request.seat, []))
-    check_turn(state, seat, request)
+        return Success(state, (head, *state.last.get(request.seat, [])))
+    refused = check_turn(state, seat, request)
+    if refused is not None:
+        return refused
     new = state.copy()
     turn = _Turn(new, seat, request)
     msgs = turn.run()
     shown = _finish(new, seat, msgs, turn.changed, turn.skipped, request.visibility, turn.facts.moved,
                     request.steps)
-    return new, shown
+    return Success(new, tuple(shown))
 
 
 def timeout(state: GameState, seat: int) -> tuple[GameState, list[Message]]:
     """The one-minute timer ran out for ``seat`` (C§9): the player loses; their corpse and property
     stay on their cell (outside the labyrinth they simply vanish)."""
-    if state.result is not None:
-        raise Refused("game_over", "the game is over")
-    if state.current != seat:
-        raise Refused("not_your_turn", "only the player to move can time out")
+    if state.result is not None or state.current != seat:  # a caller's mistake, not a refusal
+        raise ValueError(f"seat {seat} is not the player to move")
     new = state.copy()
     turn = _Turn(new, seat, Turn(steps=(Skip(),)))
     p = new.players[seat]

@@ -4,6 +4,7 @@
 action, the cell's effects, the monsters' attacks) and ``view`` (the fog of war) play it;
 ``game_to_json`` / ``game_from_json`` store it.
 """
+from gamekit.results import Impossible, Success
 from roguelike.engine.generate import GenerationError, generate, gold_cell, playable, reachable
 from roguelike.engine.model import (
     ARSENAL_ITEMS,
@@ -26,13 +27,10 @@ from roguelike.engine.model import (
 )
 from roguelike.engine.rules import (
     Action,
-    ActionFormatError,
     Bomb,
     Build,
     Event,
     Go,
-    Impossible,
-    Played,
     Ride,
     Shoot,
     Take,
@@ -46,9 +44,10 @@ from roguelike.engine.rules import (
 )
 
 __all__ = [
-    "ARSENAL_ITEMS", "GENERATOR_VERSION", "Action", "ActionFormatError", "Bomb", "Build", "Building", "Event",
-    "Game", "GenerationError", "Go", "Impossible", "Item", "Loot", "Monster", "MonsterKind", "Played",
-    "Player", "Ride", "Settings", "SettingsError", "Shoot", "Side", "SpawnLocation", "Take", "Wait", "World",
+    "ARSENAL_ITEMS", "GENERATOR_VERSION", "Action", "Bomb", "Build", "Building", "Event",
+    "Game", "GenerationError", "Go", "Impossible", "Item", "Loot", "Monster", "MonsterKind",
+    "Player", "Ride", "Settings", "SettingsError", "Shoot", "Side", "SpawnLocation", "Success", "Take",
+    "Wait", "World",
     "action_from_json", "action_to_json", "check", "game_from_json", "game_to_json", "generate", "gold_cell",
     "legal_actions", "play",
     "playable", "reachable", "settings_from_json", "view",

@@ -1,10 +1,11 @@
 """Seed 000's turn: the player's action, the cell's effects, then every monster attacks at once.
 
-``play(game, action)`` returns ``Played(game, events)`` or ``Impossible(code, message)`` (a value:
-nothing changes). Only GO, SHOOT, BOMB and BUILD (and the soft lock's WAIT) take a turn (section 8.1):
-an arsenal item chosen or a lift ridden is answered at once, with no monster phase and no turn
-counted. The turn has no random outcome, so it takes no random generator; the world's randomness is
-all in ``generate``.
+``play(game, action)`` returns ``Success(game, events)`` or ``Impossible(code, message)`` (a value:
+nothing changes), as ``action_from_json`` returns the action or the ``Impossible`` of a malformed
+one. Only GO, SHOOT, BOMB and BUILD (and the soft lock's WAIT) take a turn (section 8.1): an
+arsenal item chosen or a lift ridden is answered at once, with no monster phase and no turn
+counted. The turn has no random outcome, so it takes no random generator; the world's randomness
+is all in ``generate``.
 """
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import TypeAlias
 
+from gamekit.results import Impossible, Result, Success
 from labyrinth.engine.grid import DIRECTIONS, Cell, Direction, neighbour, with_wall
 from roguelike.engine.model import (
     LOOT_OF,
@@ -76,10 +78,6 @@ _DIRECTED: Mapping[str, Callable[[Direction], Action]] = {
     "go": Go, "shoot": Shoot, "bomb": Bomb, "build": Build}
 
 
-class ActionFormatError(ValueError):
-    """An action that is not one of the shapes ``action_from_json`` reads."""
-
-
 def action_to_json(action: Action) -> dict[str, JSONValue]:
     if isinstance(action, Take):
         return {"type": "take", "item": action.item.value}
@@ -91,35 +89,40 @@ def action_to_json(action: Action) -> dict[str, JSONValue]:
     return {"type": name, "direction": action.direction.value}
 
 
-def action_from_json(data: Mapping[str, JSONValue]) -> Action:
+def action_from_json(data: Mapping[str, JSONValue]) -> Action | Impossible:
     """``{"type": "go"|"shoot"|"bomb"|"build", "direction": "UP"|...}``, ``{"type": "take", "item": ...}``
-    or ``{"type": "lift", "floor": n}`` (floors from 0); ActionFormatError for anything else."""
+    or ``{"type": "lift", "floor": n}`` (floors from 0); anything else is Impossible ``bad_action`` (a
+    malformed input)."""
     kind = data.get("type")
     if isinstance(kind, str) and kind in _DIRECTED:
         if set(data) != {"type", "direction"}:
-            raise ActionFormatError(f"a {kind} action is {{type, direction}}")
+            return _malformed(data, f"a {kind} action is {{type, direction}}")
         try:
             direction = Direction(data["direction"])
         except (ValueError, TypeError):
-            raise ActionFormatError("direction is UP, LEFT, DOWN or RIGHT") from None
+            return _malformed(data, "direction is UP, LEFT, DOWN or RIGHT")
         return _DIRECTED[kind](direction)
     if kind == "take":
         if set(data) != {"type", "item"}:
-            raise ActionFormatError("a take action is {type, item}")
+            return _malformed(data, "a take action is {type, item}")
         try:
             return Take(Item(data["item"]))
         except (ValueError, TypeError):
-            raise ActionFormatError("item is " + ", ".join(i.value for i in Item)) from None
+            return _malformed(data, "item is " + ", ".join(i.value for i in Item))
     if kind == "lift":
         floor = data.get("floor")
         if set(data) != {"type", "floor"} or not isinstance(floor, int) or isinstance(floor, bool):
-            raise ActionFormatError("a lift action is {type, floor} with a whole floor number")
+            return _malformed(data, "a lift action is {type, floor} with a whole floor number")
         return Ride(floor)
     if kind == "wait":
         if set(data) != {"type"}:
-            raise ActionFormatError("a wait action is {type}")
+            return _malformed(data, "a wait action is {type}")
         return Wait()
-    raise ActionFormatError("type is go, shoot, bomb, build, take, lift or wait")
+    return _malformed(data, "type is go, shoot, bomb, build, take, lift or wait")
+
+
+def _malformed(data: Mapping[str, JSONValue], problem: str) -> Impossible:
+    return Impossible("bad_action", problem, {"action": dict(data)}, kind="input")
 
 
 # --- events and results ----------------------------------------------------------------------
@@ -143,20 +146,6 @@ class Event:
 
 def event(kind: str, **details: Detail) -> Event:
     return Event(kind, tuple(details.items()))
-
-
-@dataclass(frozen=True)
-class Played:
-    game: Game
-    events: tuple[Event, ...]
-
-
-@dataclass(frozen=True)
-class Impossible:
-    """A refused action: ``code`` is machine-readable; nothing changed."""
-
-    code: str
-    message: str
 
 
 # --- what the player may do ------------------------------------------------------------------
@@ -264,11 +253,11 @@ class _Turn:
     def say(self, kind: str, **details: Detail) -> None:
         self.events.append(event(kind, **details))
 
-    def done(self, turns: int) -> Played:
+    def done(self, turns: int) -> Success[Game, Event]:
         game = replace(self.game, world=self.world, player=self.player, monsters=tuple(self.monsters),
                        ground=tuple(self.ground), stock=tuple(self.stock), turn=self.game.turn + turns,
                        won=self.won, lost=self.lost)
-        return Played(game, tuple(self.events))
+        return Success(game, tuple(self.events))
 
     # damage (section 7.2), for one source at a time
 
@@ -486,7 +475,7 @@ def _flight(world: World, cell: Cell, direction: Direction) -> list[Cell]:
     return crossed
 
 
-def play(game: Game, action: Action) -> Played | Impossible:
+def play(game: Game, action: Action) -> Result[Game, Event]:
     """One turn of section 8: the action, the cell's effects on entering, then the monsters' attacks;
     an action that takes no turn (``takes_turn``) is only the action and its cell's effects."""
     refused = check(game, action)

@@ -8,6 +8,7 @@ import pytest
 from django.test import Client
 
 from cell_capture.mode import PALETTE, CellCaptureMode
+from gamekit.results import Success
 from matches.models import Match, MatchModeSettings
 from matches.modes import get_mode
 from tests.factories import PlayerFactory, api_client
@@ -118,7 +119,8 @@ def test_the_admin_draws_the_board_as_svg(admin_client: Client) -> None:
 def test_the_svg_puts_0_0_bottom_left_with_one_dot_per_level() -> None:
     mode = CellCaptureMode()
     state = mode.create(settings={"width": 5, "height": 5}, seats=2, rng=random.Random(1))
-    state, _ = mode.apply(state, mode.awaiting(state), {"cell": [0, 0]}, random.Random(0))
-    svg = mode.picture(state)
+    moved = mode.apply(state, mode.awaiting(state), {"cell": [0, 0]}, random.Random(0))
+    assert isinstance(moved, Success)
+    svg = mode.picture(moved.state)
     assert 'cx="12.0" cy="108.0"' in svg  # cell (0, 0): left column, bottom row of a 120 px board
     assert svg.count('fill="white"') == 1

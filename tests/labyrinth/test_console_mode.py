@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 import time_machine
 
+from gamekit.results import Success
 from labyrinth.engine import DIRECTIONS, Direction, StepOutcome, parse_map, step, unreachable_cells
 from labyrinth.engine.console import ConsoleGame, game_from_dict
 from matches.models import Match, MatchAction, MatchStatus
@@ -223,10 +224,10 @@ def test_the_replay_reproduces_the_game_exactly() -> None:
                            rng=rng_for(record["seed"], 0))
     for step_ in record["actions"]:
         rng = rng_for(record["seed"], step_["turn"])
-        if step_["timeout"]:
-            state, _ = adapter.timeout(state, step_["seat"], rng)
-        else:
-            state, _ = adapter.apply(state, step_["seat"], step_["action"], rng)
+        moved = (adapter.timeout(state, step_["seat"], rng) if step_["timeout"]
+                 else adapter.apply(state, step_["seat"], step_["action"], rng))
+        assert isinstance(moved, Success), moved
+        state = moved.state
     assert adapter.state_to_json(state) == record["final_state"]
     assert adapter.outcome(state) is not None
 
@@ -275,7 +276,8 @@ def test_a_designer_map_deactivated_before_the_start_gives_a_generated_map() -> 
     assert unreachable_cells(generated) == []
     adapter = get_mode(MODE)
     assert adapter is not None
-    assert adapter.create(settings=match.settings, seats=2, rng=rng_for(match.seed, 0)) == match.state
+    again = adapter.create(settings=match.settings, seats=2, rng=rng_for(match.seed, 0))
+    assert adapter.state_to_json(again) == match.state
 
 
 def test_a_turn_limit_ends_a_game_nobody_won_as_a_draw() -> None:
@@ -303,7 +305,7 @@ def test_the_admins_generator_settings_are_frozen_into_the_lobby() -> None:
     adapter = get_mode(MODE)
     assert adapter is not None
     again = adapter.create(settings=match.settings, seats=2, rng=rng_for(match.seed, 0))
-    assert again == match.state and not parse_map(again["map"]).key_required()
+    assert adapter.state_to_json(again) == match.state and not again.map.key_required()
     stored = adapter.validate_settings({**match.settings, "rows": 5})  # e.g. the admin's saved defaults
     assert stored["generator"]["keys"] == 1 and stored["rows"] == 5
 
@@ -343,10 +345,13 @@ def test_a_player_who_misses_the_choosing_deadline_gets_a_random_start() -> None
     state = adapter.create(settings=settings, seats=2, rng=rng_for(7, 0))
     seat = adapter.awaiting(state)
     assert seat is not None
-    state, events = adapter.timeout(state, seat, rng_for(7, 1))
-    assert events == [] and len(state["starts"]) == 1 and state["game"] is None
+    timed_out = adapter.timeout(state, seat, rng_for(7, 1))
+    state, events = timed_out.state, timed_out.events
+    assert events == () and len(state.starts) == 1 and state.game is None
     other = adapter.awaiting(state)
     assert other is not None and other != seat
-    state, events = adapter.apply(state, other, {"start": [3, 3]}, rng_for(7, 2))
+    chosen = adapter.apply(state, other, {"start": [3, 3]}, rng_for(7, 2))
+    assert isinstance(chosen, Success)
+    state, events = chosen.state, chosen.events
     assert [e.data["kind"] for e in events] == ["start_chosen", "game_started"]
-    assert adapter.awaiting(state) == state["order"][0] and adapter.outcome(state) is None
+    assert adapter.awaiting(state) == state.order[0] and adapter.outcome(state) is None

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
+from gamekit.results import Impossible
 from matches import modes
-from matches.modes import ActionRefused
 from matches.models import Match, MatchSeat, MatchStatus
 from tests.factories import PlayerFactory, add_member, api_client, make_guild
 from tests.matches.helpers import MATCHES, open_lobby, read, url
@@ -164,7 +164,7 @@ class _UnbuildableMode(SecretRaceMode):
     name = "secret_race_unbuildable"
 
     def create(self, *, settings: Any, seats: int, rng: Any) -> Any:
-        raise ActionRefused("cannot_build", "This game cannot be built now.", details={"why": "test"})
+        return Impossible("cannot_build", "This game cannot be built now.", {"why": "test"})
 
 
 def test_a_game_that_cannot_be_built_refuses_the_start_and_changes_nothing(monkeypatch: Any) -> None:

@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from matches.modes import ActionRefused, get_mode, registered_modes, replay, rng_for
+from gamekit.results import Impossible, Success
+from matches.modes import get_mode, registered_modes, replay, rng_for
 
 SMALL_SETTINGS = {"cell_capture": {"width": 5, "height": 5},
                   "labyrinth_console": {"rows": 3, "cols": 3}}
@@ -28,8 +29,10 @@ def test_the_adapter_contract_holds_along_any_game(mode: str, seed: int, choices
     adapter = get_mode(mode)
     assert adapter is not None
     game_settings = adapter.validate_settings({**adapter.default_settings(), **SMALL_SETTINGS.get(mode, {})})
+    assert not isinstance(game_settings, Impossible)
     seats = min(max(adapter.min_players, 2), adapter.max_players)  # two where the mode allows it
     state = adapter.create(settings=game_settings, seats=seats, rng=rng_for(seed, 0))
+    assert not isinstance(state, Impossible)
     assert sorted(adapter.turn_order(state)) == list(range(seats))
     steps: list[tuple[int, dict | None]] = []
     for turn, choice in enumerate(choices, start=1):
@@ -41,23 +44,27 @@ def test_the_adapter_contract_holds_along_any_game(mode: str, seed: int, choices
         out_of_turn = [(seat, action) for seat in sorted(set(range(seats)) - {awaited})
                        for action in adapter.legal_actions(state, seat)]
         for seat, action in out_of_turn:
-            adapter.check_action(state, action)
-            adapter.apply(state, seat, action, rng_for(seed, turn))  # a listed action is never refused
+            assert adapter.check_action(state, action) is None
+            # a listed action is never refused
+            assert isinstance(adapter.apply(state, seat, action, rng_for(seed, turn)), Success)
         legal = adapter.legal_actions(state, awaited)
         if choice is not None and choice % 7 == 6 and out_of_turn:
             seat, action = out_of_turn[choice % len(out_of_turn)]
-            state, events = adapter.apply(state, seat, action, rng_for(seed, turn))
+            moved = adapter.apply(state, seat, action, rng_for(seed, turn))
+            assert isinstance(moved, Success)
+            state, events = moved.state, moved.events
             steps.append((seat, action))
         elif choice is None or not legal:
-            state, events = adapter.timeout(state, awaited, rng_for(seed, turn))
+            timed_out = adapter.timeout(state, awaited, rng_for(seed, turn))
+            state, events = timed_out.state, timed_out.events
             steps.append((awaited, None))
         else:
             action = json.loads(json.dumps(legal[choice % len(legal)]))  # as it travels over HTTP
-            adapter.check_action(state, action)
-            try:
-                state, events = adapter.apply(state, awaited, action, rng_for(seed, turn))
-            except ActionRefused as exc:  # pragma: no cover - a listed action must apply
-                raise AssertionError(f"{mode}: legal action {action} refused: {exc}") from exc
+            assert adapter.check_action(state, action) is None
+            moved = adapter.apply(state, awaited, action, rng_for(seed, turn))
+            if isinstance(moved, Impossible):  # pragma: no cover - a listed action must apply
+                raise AssertionError(f"{mode}: legal action {action} refused: {moved}")
+            state, events = moved.state, moved.events
             steps.append((awaited, action))
         for event in events:
             json.dumps(event.data)

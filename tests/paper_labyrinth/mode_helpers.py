@@ -13,17 +13,19 @@ from typing import Any
 
 from rest_framework.test import APIClient
 
+from gamekit.results import Impossible
 from matches.models import Match
 from matches.services import mode_settings
 from paper_labyrinth.actions import turn_from_json, turn_to_json
 from paper_labyrinth.engine import rules
 from paper_labyrinth.engine.model import Side
-from paper_labyrinth.engine.requests import Refused, Skip, Turn
+from paper_labyrinth.engine.requests import Skip, Turn
 from paper_labyrinth.engine.state import GameState, state_from_json
 from paper_labyrinth.mode import PaperLabyrinthMode
 from players.models import Player
 from tests.factories import PlayerFactory
 from tests.matches.helpers import MATCHES, url
+from tests.paper_labyrinth.engine.rules_boards import answered
 
 MODE = "labyrinth_paper"
 ADAPTER = PaperLabyrinthMode()
@@ -174,7 +176,7 @@ class Table:
 def others_skip(state: GameState, mover: int) -> GameState:
     """The state after the other players in the game each skip once (the test's plan for them)."""
     while state.result is None and state.current is not None and state.current != mover:
-        state, _ = rules.apply(state, state.current, Turn((Skip(),)))
+        state, _ = answered(rules.apply(state, state.current, Turn((Skip(),))))
     return state
 
 
@@ -192,10 +194,10 @@ def plan(state: GameState, mover: int, goal: Callable[[GameState], bool], extra:
     while queue and len(seen) < limit:
         here, steps = queue.popleft()
         for action in turns:
-            try:
-                after, _ = rules.apply(here, mover, turn_from_json(action, cells))
-            except Refused:
+            answer = rules.apply(here, mover, turn_from_json(action, cells))
+            if isinstance(answer, Impossible):
                 continue
+            after = answer.state
             if goal(after):
                 return [*steps, action]
             after = others_skip(after, mover)

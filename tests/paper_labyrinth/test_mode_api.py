@@ -11,8 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gamekit.results import Impossible, Success
 from matches.models import Match
-from matches.modes import ActionRefused, rng_for
+from matches.modes import rng_for
 from matches.services import mode_settings
 from paper_labyrinth.actions import turn_to_json
 from paper_labyrinth.engine.bot import random_request
@@ -147,10 +148,12 @@ def test_a_missed_start_choice_draws_a_start(timer: str) -> None:
                                    rng=rng_for(3, 0))
     seat = ADAPTER.awaiting(adapter_state)
     if timer == "on_call":  # the game master's patience runs out first: the minute starts
-        adapter_state, events = ADAPTER.timeout(adapter_state, seat, rng_for(3, 1))
-        assert adapter_state["chosen"] == [] and [e.data["kind"] for e in events] == ["timer_started"]
-    state, events = ADAPTER.timeout(adapter_state, seat, rng_for(3, 1))
-    assert len(state["chosen"]) == 1 and state["game"] is None
+        timed_out = ADAPTER.timeout(adapter_state, seat, rng_for(3, 1))
+        adapter_state, events = timed_out.state, timed_out.events
+        assert adapter_state.chosen == () and [e.data["kind"] for e in events] == ["timer_started"]
+    timed_out = ADAPTER.timeout(adapter_state, seat, rng_for(3, 1))
+    state, events = timed_out.state, timed_out.events
+    assert len(state.chosen) == 1 and state.game is None
     assert all("cell" not in e.data for e in events)
 
 
@@ -276,8 +279,9 @@ def test_every_allowed_action_is_accepted_and_random_games_reveal_nothing(varian
             seat = table.seat_of(mover)
             state = ADAPTER.state_from_json(match.state)
             for action in allowed:  # each one applies as sent (on the server's state)
-                ADAPTER.apply(state, seat, json.loads(json.dumps(action)), rng_for(0, match.turn))
-            if state["game"] is not None and chooser.random() < 0.6:
+                applied = ADAPTER.apply(state, seat, json.loads(json.dumps(action)), rng_for(0, match.turn))
+                assert isinstance(applied, Success), (action, applied)
+            if state.game is not None and chooser.random() < 0.6:
                 game = table.game()
                 turn = random_request(game, table.engine_seat(mover), chooser)
                 action = turn_to_json(turn, sorted(game.map.cells))
@@ -316,8 +320,6 @@ def test_any_json_action_is_accepted_or_refused_with_a_code_never_an_error(varia
         state = ADAPTER.create(settings=ADAPTER.validate_settings({"variant": variant, "starts": starts}),
                                seats=3, rng=rng_for(1, 0))
         seat = ADAPTER.awaiting(state)
-        try:
-            ADAPTER.check_action(state, action)
-            ADAPTER.apply(state, seat, action, rng_for(1, 1))
-        except ActionRefused as exc:
-            assert exc.code and exc.kind in ("input", "rule")
+        answer = ADAPTER.check_action(state, action) or ADAPTER.apply(state, seat, action, rng_for(1, 1))
+        if isinstance(answer, Impossible):
+            assert answer.code and answer.kind in ("input", "rule")

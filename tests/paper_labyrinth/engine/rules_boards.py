@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from gamekit.results import Impossible, Success
 from labyrinth.engine.grid import Direction
 from paper_labyrinth.engine.mapformat import parse_paper_map
 from paper_labyrinth.engine.model import PaperMap, Pos
@@ -28,8 +29,21 @@ def game(m: PaperMap, starts: list[Pos], variant: str = "classic", **options: An
     return new_game(m, opts, len(starts), starts)
 
 
+def answered(result: Success[GameState, Message] | Impossible) -> tuple[GameState, list[Message]]:
+    """The new state and the messages of a request the rules accept (fails the test on a refusal)."""
+    assert isinstance(result, Success), result
+    return result.state, list(result.events)
+
+
 def play(state: GameState, seat: int, *steps: Step, **turn: Any) -> tuple[GameState, list[Message]]:
-    return apply(state, seat, Turn(steps=tuple(steps), **turn))
+    return answered(apply(state, seat, Turn(steps=tuple(steps), **turn)))
+
+
+def refusal(state: GameState, seat: int, *steps: Step, **turn: Any) -> Impossible:
+    """How the rules refuse a turn (fails the test when they accept it)."""
+    result = apply(state, seat, Turn(steps=tuple(steps), **turn))
+    assert isinstance(result, Impossible), result
+    return result
 
 
 def ended(state: GameState) -> Result:

@@ -15,6 +15,7 @@ from paper_labyrinth.engine.bot import random_request
 from paper_labyrinth.engine.generator import generate_paper_map
 from paper_labyrinth.engine.requests import Options
 from paper_labyrinth.engine.state import CARRY_MAX, GameState, state_from_json, state_to_json
+from tests.paper_labyrinth.engine.rules_boards import answered
 
 MAX_TURNS = 5000
 
@@ -60,7 +61,7 @@ def play(seed: int, variant: str, players: int, rows: int, cols: int) -> GameSta
         if seat is None:
             return state
         request = random_request(state, seat, rng)
-        state, messages = rules.apply(state, seat, request, rng)  # a Refused here fails the test
+        state, messages = answered(rules.apply(state, seat, request, rng))  # a refusal here fails the test
         for message in messages:
             json.dumps(message.to_json())
         check_invariants(state)

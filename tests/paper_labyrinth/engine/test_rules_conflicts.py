@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from gamekit.results import Impossible
 from paper_labyrinth.engine.requests import (
     Condition,
     Conditional,
@@ -11,8 +12,8 @@ from paper_labyrinth.engine.requests import (
     Grenade,
     Item,
     Move,
+    Options,
     PlaceMine,
-    Refused,
     Reorder,
     Repeat,
     Shoot,
@@ -22,10 +23,8 @@ from paper_labyrinth.engine.requests import (
     Turn,
     Visibility,
 )
-from paper_labyrinth.engine.requests import Options
 from paper_labyrinth.engine.rules import apply, new_game, opening, outcome, status
 from paper_labyrinth.engine.state import Corpse, Slot, Tick
-
 from tests.paper_labyrinth.engine.rules_boards import (
     DOWN,
     H1,
@@ -36,8 +35,9 @@ from tests.paper_labyrinth.engine.rules_boards import (
     RIGHT,
     RIVER,
     ROW4,
-    U,
     UP,
+    U,
+    answered,
     board,
     carry,
     codes,
@@ -45,6 +45,7 @@ from tests.paper_labyrinth.engine.rules_boards import (
     game,
     play,
     put,
+    refusal,
 )
 
 ROW5 = """\
@@ -56,14 +57,11 @@ ROW5 = """\
 def test_conflict_01_a_reorder_is_not_a_movement_and_a_skip_is_a_whole_turn() -> None:
     s = game(board(ROW4), [(0, 0), (0, 3), (0, 3)])
     s, _ = play(s, 0, Shoot(RIGHT), Move(UP))
-    with pytest.raises(Refused) as e:
-        apply(s, 1, Turn(steps=(Shoot(LEFT),), reorder=Reorder((0, 0))))
-    assert e.value.code == "no_movement"                 # the re-order does not count as the movement
+    refused = apply(s, 1, Turn(steps=(Shoot(LEFT),), reorder=Reorder((0, 0))))
+    assert isinstance(refused, Impossible) and refused.code == "no_movement"  # a re-order is no movement
     s2, msgs = play(s, 1, Move(UP), reorder=Reorder((0, 0)))
     assert s2.players[1].pos == (0, 0)
-    with pytest.raises(Refused) as e:
-        play(s, 1, Skip(), Shoot(LEFT))
-    assert e.value.code == "skip_not_alone"
+    assert refusal(s, 1, Skip(), Shoot(LEFT)).code == "skip_not_alone"
 
 
 def test_conflict_02_auto_pickup_unless_the_request_leaves_the_treasure() -> None:
@@ -205,9 +203,7 @@ def test_conflict_11_leaving_without_a_treasure_means_coming_back_next_move() ->
     assert codes(msgs) == ["exited"] and s.players[0].outside is LEFT
     assert status(s, 0)["outside"] is True
     s, _ = play(s, 1, Move(UP))
-    with pytest.raises(Refused) as e:
-        play(s, 0, Shoot(RIGHT), Move(RIGHT))
-    assert e.value.code == "outside_actions_first"
+    assert refusal(s, 0, Shoot(RIGHT), Move(RIGHT)).code == "outside_actions_first"
     back, msgs = play(s, 0, Move(RIGHT), Shoot(RIGHT))
     assert back.players[0].pos == (1, 0) and back.players[0].outside is None
     assert codes(msgs)[:2] == ["reentered", "moved"]
@@ -287,11 +283,11 @@ def test_conflict_17_only_arrivals_pick_up_dropped_items() -> None:
 def test_conflict_18_status_answers_the_askers_own_counts() -> None:
     s = game(board(ROW4), [(0, 0), (0, 3)])
     s, _ = play(s, 0, Shoot(RIGHT), Move(UP))
-    _, msgs = apply(s, 0, Status())
+    _, msgs = answered(apply(s, 0, Status()))
     assert msgs[0].seat == 0 and msgs[0].data["bullets"] == 2 and msgs[0].data["grenades"] == 3
-    _, msgs = apply(s, 1, Status())
+    _, msgs = answered(apply(s, 1, Status()))
     assert msgs[0].data["health"] == "wounded" and msgs[0].data["bullets"] == 0
-    _, msgs = apply(s, 1, Repeat(0))
+    _, msgs = answered(apply(s, 1, Repeat(0)))
     assert msgs[0].code == "repeat" and [m.code for m in msgs[1:]] == ["shot", "wall"]
 
 
@@ -334,6 +330,5 @@ def test_conflict_21_unaffordable_or_forbidden_actions_are_answered_not_refused(
     q2, msgs = play(q, 0, Shoot(RIGHT))                      # quantum: the bullet is spent, no hit
     assert msgs[0].data["bullets"] == 2 and q2.players[1].health == "healthy"
     assert q2.players[0].bullets == 3                        # (then replaced: it is an arsenal, Q§5.3)
-    with pytest.raises(Refused):                             # shape errors are refused: changes nothing
-        play(s, 0, Conditional(Condition.SCREAM, (Move(UP),)), Move(UP))
+    refusal(s, 0, Conditional(Condition.SCREAM, (Move(UP),)), Move(UP))  # shape errors: refused, no change
     assert s.players[0].grenades == 0 and s.current == 0

@@ -6,8 +6,17 @@ from paper_labyrinth.engine.examples import SMALL_CLASSIC, SMALL_TRUE_TREASURE
 from paper_labyrinth.engine.requests import Move, Shoot, Status
 from paper_labyrinth.engine.rules import apply, opening, timeout, whose_turn
 from paper_labyrinth.engine.state import Slot
-
-from tests.paper_labyrinth.engine.rules_boards import DOWN, LEFT, RIGHT, UP, codes, ended, game, play
+from tests.paper_labyrinth.engine.rules_boards import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    answered,
+    codes,
+    ended,
+    game,
+    play,
+)
 
 
 def test_a_classic_game_to_a_win_with_the_true_treasure() -> None:
@@ -41,7 +50,7 @@ def test_a_quantum_game_with_wounds_a_kill_and_a_win() -> None:
     q, msgs = play(q, 1, Move(UP))                        # into Я2, on to Я3
     assert q.players[1].pos == (3, 0) and msgs[0].data["cell"] == "hole"
     q, _ = play(q, 0, Move(LEFT))
-    _, status = apply(q, 1, Status())
+    _, status = answered(apply(q, 1, Status()))
     assert status[0].data["health"] == "wounded" and status[0].data["bullets"] == 1
     q, _ = play(q, 1, Move(UP))                           # (3,0) up to (2,0), where player 1 stands
     q, msgs = play(q, 0, Move(LEFT))                      # out through the open exit

@@ -15,6 +15,7 @@ from paper_labyrinth.engine.generator import generate_paper_map
 from paper_labyrinth.engine.movement import StepKind, step
 from paper_labyrinth.engine.requests import Move, Options, Turn
 from paper_labyrinth.engine.rules import apply, new_game
+from tests.paper_labyrinth.engine.rules_boards import answered
 
 
 @settings(max_examples=25, deadline=None)
@@ -32,7 +33,7 @@ def test_a_move_ends_where_the_validators_step_says(seed, rows, cols, variant, r
                 state = new_game(m, options, players=2, starts=[pos, other], rng=random.Random(0))
                 if blown:
                     state.walls.clear()
-                after, _ = apply(state, 0, Turn(steps=(Move(direction),)), random.Random(0))
+                after, _ = answered(apply(state, 0, Turn(steps=(Move(direction),)), random.Random(0)))
                 mover = after.players[0]
                 expected = step(m, pos, direction, river_mode, state.walls, state.outer)
                 if expected.kind is StepKind.EXIT:

@@ -9,7 +9,6 @@ from paper_labyrinth.engine.requests import (
     Item,
     Move,
     PlaceMine,
-    Refused,
     Shoot,
     Skip,
     Throw,
@@ -17,7 +16,6 @@ from paper_labyrinth.engine.requests import (
 )
 from paper_labyrinth.engine.rules import outcome, status
 from paper_labyrinth.engine.state import Slot
-
 from tests.paper_labyrinth.engine.rules_boards import (
     LEFT,
     R1,
@@ -32,13 +30,12 @@ from tests.paper_labyrinth.engine.rules_boards import (
     game,
     play,
     put,
+    refusal,
 )
 
 
 def refused(state: object, *steps: object, **turn: object) -> str:
-    with pytest.raises(Refused) as e:
-        play(state, 0, *steps, **turn)  # type: ignore[arg-type]
-    return e.value.code
+    return refusal(state, 0, *steps, **turn).code  # type: ignore[arg-type]
 
 
 def test_move_options_refuse_what_the_table_forbade() -> None:

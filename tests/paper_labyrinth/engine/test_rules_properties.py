@@ -8,6 +8,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gamekit.results import Impossible
 from labyrinth.engine.grid import DIRECTIONS
 from paper_labyrinth.engine.examples import EXAMPLES
 from paper_labyrinth.engine.generator import generate_paper_map
@@ -22,7 +23,6 @@ from paper_labyrinth.engine.requests import (
     Move,
     Options,
     PlaceMine,
-    Refused,
     Reorder,
     Repeat,
     Shoot,
@@ -140,16 +140,16 @@ def run_game(seed: int, name: str | PaperMap, variant: str, players: int, turns:
             state, msgs = timeout(state, seat)
         else:
             if rng.random() < 0.05:
-                asked, free = apply(state, seat, rng.choice([Status(), Repeat(rng.randrange(players))]))
-                assert asked is state and free
+                asked = apply(state, seat, rng.choice([Status(), Repeat(rng.randrange(players))]))
+                assert not isinstance(asked, Impossible) and asked.state is state and asked.events
             request = random_turn(rng, state, seat)
             before = json.dumps(state_to_json(state), sort_keys=True)
-            try:
-                state, msgs = apply(state, seat, request, random.Random(seed))
-            except Refused as refused:
+            answer = apply(state, seat, request, random.Random(seed))
+            if isinstance(answer, Impossible):
                 assert json.dumps(state_to_json(state), sort_keys=True) == before  # nothing changed
-                log.append(("refused", refused.code))
+                log.append(("refused", answer.code))
                 continue
+            state, msgs = answer.state, list(answer.events)
             check_arsenal_kit(state, seat, request)
         for message in msgs:
             assert set(message.data) <= PUBLIC_KEYS, message

@@ -17,6 +17,7 @@ from paper_labyrinth.engine.bot import random_request
 from paper_labyrinth.engine.generator import generate_paper_map
 from paper_labyrinth.engine.requests import Options
 from paper_labyrinth.engine.state import GameState
+from tests.paper_labyrinth.engine.rules_boards import answered
 
 
 def mutable_parts(value: object, skip: set[int]) -> Iterator[object]:
@@ -54,7 +55,7 @@ def states(variant: str, seed: int) -> Iterator[GameState]:
         seat = rules.whose_turn(state)
         if seat is None:
             return
-        state, _ = rules.apply(state, seat, random_request(state, seat, rng), rng)
+        state, _ = answered(rules.apply(state, seat, random_request(state, seat, rng), rng))
 
 
 @pytest.mark.parametrize("variant", ["classic", "quantum"])

@@ -14,10 +14,10 @@ from roguelike.engine import (
     Building,
     Loot,
     MonsterKind,
-    Played,
     Settings,
     Side,
     SpawnLocation,
+    Success,
     action_from_json,
     action_to_json,
     game_from_json,
@@ -119,8 +119,8 @@ def test_a_random_bot_plays_many_games_without_crashing_the_engine() -> None:
             action = rng.choice(actions)
             assert action_from_json(action_to_json(action)) == action
             result = play(g, action)
-            assert isinstance(result, Played), (seed, action, result)
-            g = result.game
+            assert isinstance(result, Success), (seed, action, result)
+            g = result.state
             assert g.player.health > 0 or g.lost
             assert len(g.player.items) <= g.player.slots
             assert len(g.stock) + len(g.player.items) == 4 * s.arsenal_count

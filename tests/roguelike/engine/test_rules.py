@@ -18,11 +18,11 @@ from roguelike.engine import (
     Impossible,
     Item,
     Loot,
-    Played,
     Ride,
     Settings,
     Shoot,
     Side,
+    Success,
     Take,
     Wait,
     generate,
@@ -34,8 +34,8 @@ from tests.roguelike.engine.worlds import D, L, R, U, archer, dragon, game, worl
 
 def turn(g: Game, action: Action) -> tuple[Game, list[dict[str, Any]]]:
     result = play(g, action)
-    assert isinstance(result, Played), result
-    return result.game, [e.to_json() for e in result.events]
+    assert isinstance(result, Success), result
+    return result.state, [e.to_json() for e in result.events]
 
 
 def kinds(events: list[dict[str, Any]]) -> list[str]:
