@@ -5,6 +5,7 @@ from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from backend.api.compiled import renderer
 from backend.api.schema import errors
 from backend.api.views import PlayerApi, valid
 from darkness import services
@@ -22,7 +23,7 @@ class RunMoveApi(PlayerApi):
                    "current room must be cleared first (409 room_not_cleared).")
     def post(self, request: Request, run_id: int) -> Response:
         services.darkness_move(player=self.player, run_id=run_id, **valid(DarknessMoveInput, request.data))
-        return Response(RunOutput(run_view(run_id=run_id, player=self.player)).data)
+        return Response(renderer(RunOutput)(run_view(run_id=run_id, player=self.player)))
 
 
 class GuildLabyrinthApi(PlayerApi):
