@@ -73,15 +73,23 @@ class Columns(Generic[M]):
             self._converters[connection.vendor] = found
         return found
 
-    def instance(self, row: Sequence[Any], connection: BaseDatabaseWrapper, *, start: int = 0) -> M:
-        """The model instance of ``row[start:start + width]`` (loaded from the database: not adding)."""
+    def values(self, row: Sequence[Any], connection: BaseDatabaseWrapper, *, start: int = 0) -> list[Any]:
+        """The values of ``row[start:start + width]`` as the ORM converts them, in ``attnames`` order."""
         values = list(row[start:start + self.width])
         for index, column, converters in self._converters_for(connection):
             value = values[index]
             for converter in converters:
                 value = converter(value, column, connection)
             values[index] = value
-        return self.model.from_db(connection.alias, self.attnames, values)
+        return values
+
+    def mapping(self, row: Sequence[Any], connection: BaseDatabaseWrapper, *, start: int = 0) -> dict[str, Any]:
+        """``values`` by attname (e.g. to build a store's frozen row)."""
+        return dict(zip(self.attnames, self.values(row, connection, start=start)))
+
+    def instance(self, row: Sequence[Any], connection: BaseDatabaseWrapper, *, start: int = 0) -> M:
+        """The model instance of ``row[start:start + width]`` (loaded from the database: not adding)."""
+        return self.model.from_db(connection.alias, self.attnames, self.values(row, connection, start=start))
 
 
 #: The write helpers' statements, built once per model, fields, row count and database vendor.

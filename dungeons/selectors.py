@@ -11,7 +11,8 @@ from django.db.models import Q
 
 from backend.api.pagination import Page, keyset_page
 from backend.errors import NotFound
-from combat.models import Battle
+from combat import store as battles_store
+from combat.store import BattleRow
 from dungeons import generation
 from dungeons.kinds import run_kind_hooks
 from dungeons.models import (
@@ -211,7 +212,7 @@ class RunView:
 
 def run_payload(
     *, run: Run, player: Player, members: list[RunMember] | None = None, rooms: Iterable[DungeonRoom] | None = None,
-    contents: tuple[Battle | None, list[RunLoot]] | None = None,
+    contents: tuple[BattleRow | None, list[RunLoot]] | None = None,
 ) -> RunView:
     """Everything a party member's client shows about a run (a stranger sees a lobby the same way).
 
@@ -241,8 +242,7 @@ def run_payload(
     current = None
     if room is not None:
         if contents is None:
-            battle = (Battle.objects.filter(run=run, floor=run.floor, room=run.room)
-                      .values_list("id", "outcome").first())
+            battle = battles_store.battle_in_room(run_id=run.pk, floor=run.floor, room=run.room)
             loot: Iterable[RunLoot] = (RunLoot.objects.filter(run=run, floor=run.floor, room=run.room)
                                        .select_related("item_kind"))
         else:

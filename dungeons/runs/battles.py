@@ -28,12 +28,17 @@ from combat import engine
 from combat.engine.events import Attack, Death, Fled, PotionDrunk, StatRaised
 from combat.engine.state import STAT_NAMES
 from combat.models import Battle, CombatSettings
-from combat.selectors import (
+from combat.selectors import EncounterRules, encounter_for_room
+from combat.store import (
+    BATTLE,
     EVENTS_PAGE,
     EVENTS_SINCE_COLUMN,
-    EncounterRules,
-    battle_events_of_column,
-    encounter_for_room,
+    POLLED_BATTLE,
+    BattleRow,
+    BattleStep,
+    battle_model,
+    battle_row,
+    events_of_column,
 )
 from combat.services import (
     battle_action_parse,
@@ -73,9 +78,8 @@ SEEING_STATUSES = [status for status in MemberStatus.values if status != MemberS
 # more Python than the rest of the request, issue 13).
 _SEEING = ", ".join(["%s"] * len(SEEING_STATUSES))
 #: The battle and its run in one statement; never the setup nor the run's growing log (deferred).
-_LOCKED_BATTLE = Columns(Battle, exclude=["setup"])
 _LOCKED_RUN = Columns(Run, exclude=["log"])
-_LOCK = (f'SELECT {_LOCKED_BATTLE.select()}, {_LOCKED_RUN.select()} FROM "combat_battle" '
+_LOCK = (f'SELECT {BATTLE.select()}, {_LOCKED_RUN.select()} FROM "combat_battle" '
          'INNER JOIN "dungeons_run" ON "combat_battle"."run_id" = "dungeons_run"."id" WHERE "combat_battle"."id" = %s')
 _LOCK_OF = ' FOR UPDATE OF "combat_battle", "dungeons_run"'
 #: An action's one read (docs/runs.md): the battle and its run as ``_LOCK`` reads them, with the player
@@ -83,7 +87,7 @@ _LOCK_OF = ' FOR UPDATE OF "combat_battle", "dungeons_run"'
 #: key), only if that player is a member who sees the run: a stranger gets no row, so no lock is taken.
 #: Index lookups only, also in the generic plan of the prepared statement (``<> ''``: the key's partial
 #: unique index); at most one row (one player per account, one membership per run and player).
-_ACT_LOCK = (f'SELECT {_LOCKED_BATTLE.select()}, {_LOCKED_RUN.select()}, m."player_id", '
+_ACT_LOCK = (f'SELECT {BATTLE.select()}, {_LOCKED_RUN.select()}, m."player_id", '
              '(SELECT a."response" FROM "combat_battleaction" a WHERE a."battle_id" = "combat_battle"."id" '
              'AND a."player_id" = m."player_id" AND a."idempotency_key" = %s AND a."idempotency_key" <> \'\' LIMIT 1) '
              'FROM "combat_battle" INNER JOIN "dungeons_run" ON "combat_battle"."run_id" = "dungeons_run"."id" '
@@ -93,13 +97,12 @@ _ACT_LOCK = (f'SELECT {_LOCKED_BATTLE.select()}, {_LOCKED_RUN.select()}, m."play
 _ACT_LOCK_OF = Prepared("battle_act_lock", _ACT_LOCK + _LOCK_OF)
 #: A poll: the battle (not its setup nor its enemy kinds), the reader's player id if the account
 #: ``user_id`` is a member who sees its run (NULL otherwise) and, on PostgreSQL, the events after
-#: ``since`` (combat.selectors.EVENTS_SINCE_COLUMN). Index lookups only.
-_POLLED_BATTLE = Columns(Battle, exclude=["setup", "enemy_kinds"])
+#: ``since`` (combat.store.EVENTS_SINCE_COLUMN). Index lookups only.
 _POLL_VIEWER = ('(SELECT m."player_id" FROM "dungeons_runmember" m INNER JOIN "players_player" p '
                 'ON p."id" = m."player_id" WHERE m."run_id" = "combat_battle"."run_id" '
                 f'AND m."status" IN ({_SEEING}) AND p."user_id" = %s LIMIT 1)')
-_POLL = f'SELECT {_POLLED_BATTLE.select()}, {_POLL_VIEWER} FROM "combat_battle" WHERE "combat_battle"."id" = %s'
-_POLL_WITH_EVENTS = (f'SELECT {_POLLED_BATTLE.select()}, {_POLL_VIEWER}, {EVENTS_SINCE_COLUMN} '
+_POLL = f'SELECT {POLLED_BATTLE.select()}, {_POLL_VIEWER} FROM "combat_battle" WHERE "combat_battle"."id" = %s'
+_POLL_WITH_EVENTS = (f'SELECT {POLLED_BATTLE.select()}, {_POLL_VIEWER}, {EVENTS_SINCE_COLUMN} '
                      'FROM "combat_battle" WHERE "combat_battle"."id" = %s')
 
 
@@ -127,7 +130,8 @@ def _player_combatant(member: RunMember, items: list[InventoryItem]) -> engine.C
     )
 
 
-def battle_begin(run: Run, party: list[RunMember], *, is_boss: bool, settings: CombatSettings | None = None) -> Battle:
+def battle_begin(run: Run, party: list[RunMember], *, is_boss: bool, settings: CombatSettings | None = None
+                 ) -> BattleRow:
     """Start the battle of the run's current room with the party inside (run locked; the caller saves the run).
 
     ``settings``: the combat settings the caller already read (one read serves the encounter and
@@ -178,7 +182,7 @@ def battle_begin(run: Run, party: list[RunMember], *, is_boss: bool, settings: C
 
 
 def _carry(
-    run: Run, battle: Battle, state: engine.BattleState, events: Sequence[engine.Event],
+    run: Run, battle: BattleRow, state: engine.BattleState, events: Sequence[engine.Event],
     members: dict[int, RunMember] | None = None, *, save: bool = True,
 ) -> None:
     """Carry one battle step's consequences into the run (run locked; saves what changed on it).
@@ -212,8 +216,9 @@ def _carry(
             member.save(update_fields=["stat_boosts"])
         elif isinstance(event, Death):
             killer = engine.combatant_player_id(last_attacker.get(event.target, ""))
-            if event.target in battle.enemy_kinds and killer:
-                kills.setdefault(killer, Counter())[battle.enemy_kinds[event.target]] += 1
+            enemy_kinds = battle.enemy_kinds or {}
+            if event.target in enemy_kinds and killer:
+                kills.setdefault(killer, Counter())[enemy_kinds[event.target]] += 1
             victim = members.get(engine.combatant_player_id(event.target) or 0)
             if event.target == engine.NPC_ID:
                 run.npc_hp = 0
@@ -235,7 +240,7 @@ def _carry(
         run_save_changed(run, before)
 
 
-def _battle_over(run: Run, battle: Battle, state: engine.BattleState, members: dict[int, RunMember]) -> None:
+def _battle_over(run: Run, battle: BattleRow, state: engine.BattleState, members: dict[int, RunMember]) -> None:
     carried = []
     for combatant in state.players:
         member = members.get(engine.combatant_player_id(combatant.id) or 0)
@@ -265,6 +270,18 @@ def _battle_over(run: Run, battle: Battle, state: engine.BattleState, members: d
 # --- the turn protocol (backend/turns.py) --------------------------------------------------------------
 
 
+class LockedBattle:
+    """The protocol's row: the battle as the last step left it (frozen rows, replaced step by step), its
+    run as locked with it, and the step taken but not yet recorded."""
+
+    __slots__ = ("battle", "run", "taken")
+
+    def __init__(self, battle: BattleRow, run: Run | None = None) -> None:
+        self.battle = battle
+        self.run = run
+        self.taken: BattleStep | None = None
+
+
 def _seen(battle_id: int, **member: Any) -> QuerySet[Battle]:
     """The battle, annotated with ``viewer`` (the player id), if the member named by ``member``
     (player_id=) sees its run; no row otherwise. Index lookups only, no join of the run: the member
@@ -272,25 +289,25 @@ def _seen(battle_id: int, **member: Any) -> QuerySet[Battle]:
     viewer = (RunMember.objects.filter(run_id=OuterRef("run_id"), status__in=SEEING_STATUSES, **member)
               .order_by().values("player_id")[:1])
     return (Battle.objects.filter(pk=battle_id).annotate(viewer=Subquery(viewer)).filter(viewer__isnull=False)
-            .defer("setup").order_by())
+            .values(*BATTLE.attnames).order_by())
 
 
 def _not_found(battle_id: int) -> NotFound:
     return NotFound("battle_not_found", "No such battle.", {"battle": battle_id})
 
 
-class _RunBattles(TurnTable[Battle]):
+class _RunBattles(TurnTable[LockedBattle]):
     """A run's battle in the shared turn protocol: a turn is the engine's step; the run is locked with it."""
 
     noun = "battle"
 
-    def read(self, object_id: int, player: Player) -> Battle:
-        battle = _seen(object_id, player_id=player.pk).first()
-        if battle is None:
+    def read(self, object_id: int, player: Player) -> LockedBattle:
+        found = _seen(object_id, player_id=player.pk).first()
+        if found is None:
             raise _not_found(object_id)
-        return battle
+        return LockedBattle(BattleRow(**found))
 
-    def lock(self, object_id: int, player: Player) -> Battle:
+    def lock(self, object_id: int, player: Player) -> LockedBattle:
         """Lock the battle and its run in one statement. Call only for a player who sees the battle
         (``read``, or the check of ``battle_act``): a stranger is refused before any lock (docs/runs.md),
         and who sees a run never changes once it has battles (only a lobby can be left). The run's
@@ -302,48 +319,51 @@ class _RunBattles(TurnTable[Battle]):
                 row = cursor.fetchone()
         if row is None:
             raise _not_found(object_id)
-        battle = _LOCKED_BATTLE.instance(row, connection)
-        Battle.run.field.set_cached_value(battle, _LOCKED_RUN.instance(row, connection, start=_LOCKED_BATTLE.width))
-        return battle
+        return LockedBattle(battle_row(row, connection), _LOCKED_RUN.instance(row, connection, start=BATTLE.width))
 
-    def deadline_seconds(self, row: Battle) -> int:
+    def deadline_seconds(self, row: LockedBattle) -> int:
         return battle_deadline_seconds()
 
-    def waiting_since(self, row: Battle) -> datetime | None:
-        if row.is_over or row.awaiting_id is None:
+    def waiting_since(self, row: LockedBattle) -> datetime | None:
+        if row.battle.is_over or row.battle.awaiting_id is None:
             return None
-        return row.turn_started_at
+        return row.battle.turn_started_at
 
-    def current_turn(self, row: Battle) -> int:
-        return row.step
+    def current_turn(self, row: LockedBattle) -> int:
+        return row.battle.step
 
-    def over_error(self, row: Battle) -> RuleViolation | None:
-        if not row.is_over:
+    def over_error(self, row: LockedBattle) -> RuleViolation | None:
+        if not row.battle.is_over:
             return None
-        return RuleViolation("battle_over", "The battle is over.", {"outcome": row.outcome})
+        return RuleViolation("battle_over", "The battle is over.", {"outcome": row.battle.outcome})
 
-    def time_out(self, row: Battle, *, deadline: datetime) -> None:
-        result = battle_time_out(row, deadline=deadline)
-        _carry(row.run, row, result.state, result.events)
+    def time_out(self, row: LockedBattle, *, deadline: datetime) -> None:
+        assert row.run is not None  # a timeout is applied under the locks
+        result, step = battle_time_out(row.battle, deadline=deadline)
+        row.battle = step.battle
+        _carry(row.run, row.battle, result.state, result.events)
 
-    def replayed_response(self, row: Battle, player: Player, key: str) -> dict[str, Any] | None:
-        return battle_replayed_response(row, player_id=player.pk, key=key)
+    def replayed_response(self, row: LockedBattle, player: Player, key: str) -> dict[str, Any] | None:
+        return battle_replayed_response(row.battle, player_id=player.pk, key=key)
 
-    def parse(self, row: Battle, player: Player, action: Mapping[str, Any]) -> engine.Action:
+    def parse(self, row: LockedBattle, player: Player, action: Mapping[str, Any]) -> engine.Action:
         return battle_action_parse(player_id=player.pk, data=action)
 
-    def take(self, row: Battle, player: Player, action: engine.Action, *, now: datetime) -> Taken:
+    def take(self, row: LockedBattle, player: Player, action: engine.Action, *, now: datetime) -> Taken:
         """Resolve the step in memory: ``record`` writes it with the action row (one statement)."""
-        turn, first_seq = row.step, row.event_count + 1
-        result, events = battle_step(row, action, now=now)
-        response = {"turn": turn, "next_turn": row.step, "first_event": first_seq, "events": events,
-                    "outcome": row.outcome}
-        return Taken(response, action.to_dict(), then=lambda: _carry(row.run, row, result.state, result.events))
+        assert row.run is not None  # a step is taken under the locks
+        turn, first_seq = row.battle.step, row.battle.event_count + 1
+        result, step = battle_step(row.battle, action, now=now)
+        row.battle, row.taken = step.battle, step
+        response = {"turn": turn, "next_turn": step.battle.step, "first_event": first_seq, "events": step.events,
+                    "outcome": step.battle.outcome}
+        run = row.run
+        return Taken(response, action.to_dict(), then=lambda: _carry(run, step.battle, result.state, result.events))
 
-    def record(self, row: Battle, player: Player, *, turn: int, action: dict[str, Any], key: str,
+    def record(self, row: LockedBattle, player: Player, *, turn: int, action: dict[str, Any], key: str,
                response: dict[str, Any]) -> None:
-        battle_step_record(row, events=response["events"], player_id=player.pk, turn=turn, action=action, key=key,
-                           response=response)
+        assert row.taken is not None
+        battle_step_record(row.taken, player_id=player.pk, turn=turn, action=action, key=key, response=response)
 
 
 BATTLE_TURNS = _RunBattles()
@@ -356,7 +376,7 @@ class ActOutcome:
     ``battle``: the battle as the step left it (as locked, for a replayed answer).
     """
 
-    battle: Battle | None
+    battle: BattleRow | None
     response: dict[str, Any]
     replayed: bool = False
 
@@ -376,7 +396,7 @@ def battle_act(
         raise _not_found(battle_id)
     outcome = turn_act(BATTLE_TURNS, object_id=battle_id, player=player, turn=turn, action=action,
                        idempotency_key=idempotency_key, now=now)
-    return ActOutcome(outcome.row, outcome.response, replayed=outcome.replayed)
+    return ActOutcome(outcome.row.battle, outcome.response, replayed=outcome.replayed)
 
 
 def battle_act_for_user(
@@ -402,20 +422,20 @@ def battle_act_for_user(
         if row is None:
             player_for_user(user_id=user_id)  # raises player_not_found for an account without a player
             raise _not_found(battle_id)
-        battle = _LOCKED_BATTLE.instance(row, connection)
-        Battle.run.field.set_cached_value(battle, _LOCKED_RUN.instance(row, connection, start=_LOCKED_BATTLE.width))
+        locked = LockedBattle(battle_row(row, connection), _LOCKED_RUN.instance(row, connection, start=BATTLE.width))
         player_id, previous = row[-2], row[-1]
         if previous is not None:
-            return ActOutcome(battle, json.loads(previous), replayed=True)
+            return ActOutcome(locked.battle, json.loads(previous), replayed=True)
         player = Player.from_db(connection.alias, ["id"], [player_id])  # the protocol needs only its id
-        outcome = turn_act_locked(BATTLE_TURNS, battle, player=player, turn=turn, action=action,
+        outcome = turn_act_locked(BATTLE_TURNS, locked, player=player, turn=turn, action=action,
                                   idempotency_key=idempotency_key, now=now, key_checked=True)
-    return ActOutcome(outcome.row, outcome.response, replayed=outcome.replayed)
+    return ActOutcome(outcome.row.battle, outcome.response, replayed=outcome.replayed)
 
 
 def battle_refresh(*, player: Player, battle_id: int, now: datetime | None = None) -> Battle:
-    """The battle for a reader, after applying passed deadlines (reading is what moves a silent party on)."""
-    return turn_refresh(BATTLE_TURNS, object_id=battle_id, player=player, now=now)
+    """The battle for a reader, after applying passed deadlines (reading is what moves a silent party on);
+    a model instance with the loaded columns (its relations, e.g. its events, read on access)."""
+    return battle_model(turn_refresh(BATTLE_TURNS, object_id=battle_id, player=player, now=now).battle)
 
 
 @dataclass(frozen=True)
@@ -423,7 +443,7 @@ class Polled:
     """What a poll read: the battle, the reader's player id, and the events after ``since`` if they
     were read with the battle (None: ``combat.selectors.battle_view`` reads them)."""
 
-    battle: Battle
+    battle: BattleRow
     player_id: int
     events: list[dict[str, Any]] | None
 
@@ -446,13 +466,13 @@ def battle_for_user(*, user_id: int, battle_id: int, since: int = 0, now: dateti
             else:
                 cursor.execute(_POLL, [*SEEING_STATUSES, user_id, battle_id])
             row = cursor.fetchone()
-    viewer = None if row is None else row[_POLLED_BATTLE.width]
+    viewer = None if row is None else row[POLLED_BATTLE.width]
     if viewer is None:
         player_for_user(user_id=user_id)  # raises player_not_found for an account without a player
         raise _not_found(battle_id)
-    battle = _POLLED_BATTLE.instance(row, connection)
-    deadline = turn_deadline(BATTLE_TURNS, battle)
+    battle = battle_row(row, connection, columns=POLLED_BATTLE)
+    deadline = turn_deadline(BATTLE_TURNS, LockedBattle(battle))
     if deadline is not None and deadline <= now:  # someone's turn timed out: apply it under the locks
-        battle = battle_refresh(player=player_for_user(user_id=user_id), battle_id=battle_id, now=now)
-        return Polled(battle, viewer, None)  # the timeouts added events
-    return Polled(battle, viewer, battle_events_of_column(row[-1]) if with_events else None)
+        refreshed = turn_refresh(BATTLE_TURNS, object_id=battle_id, player=player_for_user(user_id=user_id), now=now)
+        return Polled(refreshed.battle, viewer, None)  # the timeouts added events
+    return Polled(battle, viewer, events_of_column(row[-1]) if with_events else None)

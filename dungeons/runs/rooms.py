@@ -9,8 +9,10 @@ from django.utils import timezone
 
 from backend.errors import NotFound, RuleViolation
 from backend.sql import rows_insert, rows_update
-from combat.engine import Outcome, PotionKind
-from combat.models import Battle, CombatSettings
+from combat.engine import PotionKind
+from combat import store as battles_store
+from combat.models import CombatSettings
+from combat.store import BattleRow
 from combat.selectors import combat_rules_get
 from dungeons import run_rules
 from dungeons.kinds import run_kind_hooks
@@ -58,7 +60,7 @@ class RoomEntry:
     battle (an enemy or boss room) and the loot that now lies in it (in the order of its ids)."""
 
     room: DungeonRoom
-    battle: Battle | None = None
+    battle: BattleRow | None = None
     loot: list[RunLoot] = field(default_factory=list)
 
 
@@ -224,8 +226,7 @@ def run_potion_drink(*, player: Player, run_id: int, item_id: int) -> Run:
     run_member(run, player)  # a stranger gets a 404 before learning the run's status
     require_status(run, RunStatus.ACTIVE)
     member = run_member(run, player, MemberStatus.IN_DUNGEON)
-    ongoing = Battle.objects.filter(run_id=run.pk, outcome=Outcome.ONGOING.value)
-    battle = ongoing.values_list("pk", flat=True).first()
+    battle = battles_store.ongoing_battle(run_id=run.pk)
     if battle is not None:
         raise RuleViolation("in_battle", "A battle is on: drink with the battle's drink action.",
                             {"battle": battle})

@@ -1,0 +1,91 @@
+"""The battle store's two ways of saving a step write the same rows (combat/store.py).
+
+Twin battles (the same setup and seed, in two runs) take the same steps; one is saved by PostgreSQL's
+prepared data-modifying statement, the other by the portable ORM path, and every row of both (the
+battle's turn facts, its events, its action rows) must be the same.
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import pytest
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from combat import engine, store
+from combat.models import Battle, BattleAction, BattleEvent
+from combat.services import battle_create, battle_step, battle_timeout_step
+from combat.store import ActionRecord, BattleRow, BattleStep
+from tests.combat.engine.factories import SURE_HIT, enemy, player
+from tests.factories import PlayerFactory, make_run
+
+pytestmark = pytest.mark.django_db
+
+
+def _twins() -> tuple[BattleRow, BattleRow]:
+    heroes = [PlayerFactory(), PlayerFactory()]
+    setup = engine.BattleSetup(
+        players=tuple(player(engine.player_combatant_id(p.pk), hp=40) for p in heroes),
+        enemies=(enemy("e1", hp=30, damage=3), enemy("e2", hp=20, damage=2)), rules=SURE_HIT)
+    twins = [battle_create(run_id=make_run(host=hero).pk, floor=0, room=0, setup=setup, seed=11,
+                           enemy_kinds={"e1": "rat", "e2": "bat"})[0] for hero in heroes]
+    return twins[0], twins[1]
+
+
+def _stored(battle_id: int) -> dict[str, Any]:
+    """Everything a step writes, as the ORM reads it back (without the ids that differ between twins)."""
+    return {
+        "battle": Battle.objects.filter(pk=battle_id).values(*store.STEP_COLUMNS).get(),
+        "events": list(BattleEvent.objects.filter(battle_id=battle_id).order_by("seq").values_list("seq", "data")),
+        "actions": list(BattleAction.objects.filter(battle_id=battle_id).order_by("step").values_list(
+            "step", "player_id", "action", "idempotency_key", "response")),
+    }
+
+
+def _twin_step(step: BattleStep, twin: BattleRow) -> BattleStep:
+    return BattleStep(dataclasses.replace(step.battle, id=twin.id, run_id=twin.run_id), step.events)
+
+
+@pytest.mark.postgres
+def test_the_prepared_step_write_stores_what_the_portable_one_stores() -> None:
+    # given twin battles
+    fast, portable = _twins()
+    now, taken = timezone.now(), 0
+    # when both take the same steps to the end, one saved by each path (a timeout among them)
+    while not fast.is_over:
+        if fast.step == 3:  # the awaited player's deadline passes
+            _, step, record = battle_timeout_step(fast, deadline=now)
+        else:
+            state = engine.BattleState.from_dict(fast.state)
+            action = next(a for a in engine.allowed_actions(state) if a.to_dict()["kind"] == "attack")
+            _, step = battle_step(fast, action, now=now)
+            record = ActionRecord(step=fast.step, player_id=fast.awaiting_id, action=action.to_dict(),
+                                  idempotency_key=f"key-{fast.step}",
+                                  response={"turn": fast.step, "events": step.events})
+        store.step_save(step, record, fast=True)
+        store.step_save(_twin_step(step, portable), record, fast=False)
+        fast, portable, taken = step.battle, _twin_step(step, portable).battle, taken + 1
+    # then every row of the two battles is the same
+    assert fast.ended_at is not None
+    assert _stored(fast.id) == _stored(portable.id)
+    assert len(_stored(fast.id)["actions"]) == taken > 3
+
+
+@pytest.mark.parametrize("fast", [
+    pytest.param(True, marks=pytest.mark.postgres, id="prepared"), pytest.param(False, id="portable")])
+def test_a_second_action_for_one_step_is_refused_by_either_write(fast: bool) -> None:
+    # given a battle whose step was saved with its action row
+    battle, _ = _twins()
+    state = engine.BattleState.from_dict(battle.state)
+    action = engine.allowed_actions(state)[0]
+    _, step = battle_step(battle, action, now=timezone.now())
+    record = ActionRecord(step=battle.step, player_id=battle.awaiting_id, action=action.to_dict(), idempotency_key="",
+                          response={})
+    store.step_save(step, record, fast=fast)
+    before = _stored(battle.id)
+    # when the same step is saved again
+    with pytest.raises(IntegrityError), transaction.atomic():
+        store.step_save(step, record, fast=fast)
+    # then nothing of it was written
+    assert _stored(battle.id) == before
