@@ -105,8 +105,16 @@ def rows_update(objs: Sequence[models.Model], fields: Sequence[str]) -> None:
     """
     if not objs:
         return
-    model = type(objs[0])
     connection = transaction.get_connection()
+    sql, params = rows_update_sql(objs, fields, connection)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+
+
+def rows_update_sql(objs: Sequence[models.Model], fields: Sequence[str],
+                    connection: BaseDatabaseWrapper) -> tuple[str, list[Any]]:
+    """``rows_update``'s statement and parameters, unexecuted (e.g. for a part of a data-modifying ``WITH``)."""
+    model = type(objs[0])
     key = ("update", model, tuple(fields), len(objs), connection.vendor)
     found = _WRITES.get(key)
     if found is None:
@@ -123,9 +131,7 @@ def rows_update(objs: Sequence[models.Model], fields: Sequence[str]) -> None:
         found = _WRITES[key] = (columns, f"UPDATE {table} SET {sets} FROM (VALUES {', '.join([row] * len(objs))}) AS v "
                                          f"WHERE {table}.{quote(meta.pk.column)} = {casts[0]}")
     columns, sql = found
-    params = [field.get_db_prep_save(getattr(obj, field.attname), connection) for obj in objs for field in columns]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+    return sql, [field.get_db_prep_save(getattr(obj, field.attname), connection) for obj in objs for field in columns]
 
 
 #: Columns whose prepared values are JSON's own (numbers, strings, booleans, null): an insert of many rows

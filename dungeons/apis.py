@@ -39,6 +39,7 @@ from dungeons.serializers import (
 )
 from dungeons.runs import lobby, rooms
 from dungeons.runs.battles import battle_act_for_user, battle_for_user
+from dungeons.runs.store import stored_log
 from dungeons.services import MAX_SEED, new_seed
 from players.models import Player
 
@@ -244,11 +245,12 @@ class RunStartApi(PlayerApi):
     @_run_action("Start the run (host): generate the dungeon and enter the first room")
     def post(self, request: Request, run_id: int) -> Response:
         started = lobby.run_start(player=self.player, run_id=run_id)
-        if started.party is None or started.entry is None:  # started by its kind: read back
+        if started.rooms is None or started.entry is None:  # started by its kind: read back
             return Response(_run(run_id, self.player))
-        entry = started.entry
-        view = run_payload(run=started.run, player=self.player, members=started.party,
-                           rooms=started.run.dungeon.rooms.all(), contents=(entry.battle, entry.loot))
+        step, entry = started.step, started.entry
+        battle = None if entry.battle is None else (entry.battle.id, entry.battle.outcome)
+        view = run_payload(run=step.run, log=stored_log(step.full_log), player=self.player, members=step.members(),
+                           rooms=started.rooms, battle=battle, loot=entry.loot)
         return Response(renderer(RunOutput)(view))
 
 

@@ -1,0 +1,779 @@
+"""The run aggregate's storage: a run with its members, rooms, loot and log, behind one module.
+
+STYLE.md's store (Saleor's fetch): a service loads the run as frozen rows (``RunRow``, ``MemberRow``,
+``RoomRow``, ``LootRow``) into a ``RunStep``, the run services compute the step on them, recording what
+changed as values (``step.change``, ``step.change_member``, ``step.log``), and ``run_save`` writes the
+step's ``RunChanges``: only the columns that changed, the log's new entries appended. The run's
+battles are combat's aggregate (combat/store.py); the statements that read a battle together with
+its run (the action's checking lock, the poll) are composed here from combat's columns.
+
+Every statement with a fast path has its portable twin here, and tests/dungeons/test_run_store.py runs
+both against each other on both databases: a fast read is precompiled SQL (``backend.sql.Columns``,
+on both databases; its twin the ORM's query), the step's write on PostgreSQL is one data-modifying
+``WITH`` (the run, its members, its new rooms; the log appended with ``||`` without reading it), whose
+portable twin writes the same rows with ``backend.sql.rows_update`` / ``rows_insert``. The database
+decides the path (``fast=None``); a test passes ``fast`` to run the other. No other module of the
+run writes SQL or asks which database it runs on.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models import F, OuterRef, Subquery
+from django.utils import timezone
+
+from backend.sql import MAX_ROW_ID, Columns, Prepared, rows_insert, rows_update, rows_update_sql
+from combat.models import Battle, BattleAction
+from combat.store import BATTLE, EVENTS_PAGE, EVENTS_SINCE_COLUMN, POLLED_BATTLE, BattleRow, battle_row, events_of_column
+from dungeons.models import (
+    Dungeon,
+    DungeonRoom,
+    MemberStatus,
+    NpcKind,
+    Run,
+    RunFacts,
+    RunLoot,
+    RunMember,
+    WeaponChoice,
+)
+from dungeons.run_log import LogEntry
+from guilds.models import Guild, Membership
+from guilds.selectors import with_current_guild
+from players.models import InventoryItem, ItemKind, Player
+
+#: Who sees a run's battles: a member who did not leave its lobby (docs/runs.md).
+SEEING_STATUSES = [status for status in MemberStatus.values if status != MemberStatus.LEFT]
+_NPC_NAMES = dict(NpcKind.choices)
+
+
+def _vendor_fast(fast: bool | None) -> bool:
+    """The path a write takes: the caller's choice, else PostgreSQL's own where it runs."""
+    return transaction.get_connection().vendor == "postgresql" if fast is None else fast
+
+
+# --- the rows ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RunRow(RunFacts):
+    """A run's columns as loaded (its log apart: ``RunStep``)."""
+
+    id: int
+    kind: str
+    status: str
+    host_id: int
+    seed: int
+    dungeon_id: int | None
+    guild_id: int | None
+    floor: int | None
+    room: int | None
+    room_cleared: bool
+    step: int
+    npc_kind: str
+    npc_hp: int
+    npc_max_hp: int
+    created_at: datetime
+    started_at: datetime | None
+    ended_at: datetime | None
+
+    @property
+    def pk(self) -> int:
+        return self.id
+
+    @property
+    def npc_name(self) -> str:
+        return str(_NPC_NAMES.get(self.npc_kind, self.npc_kind))
+
+
+@dataclass(frozen=True)
+class PlayerFacts:
+    """What a run needs of a member's player: the name shown, the stats, the completed dungeons."""
+
+    id: int
+    username: str
+    display_name: str
+    strength: int
+    stamina: int
+    metabolism: int
+    luck: int
+    attentiveness: int
+    completed_dungeons: int
+
+    @property
+    def pk(self) -> int:
+        return self.id
+
+
+@dataclass(frozen=True)
+class MemberRow:
+    """A run member's columns with their player, and (read with them) the player's current guild."""
+
+    id: int
+    run_id: int
+    player_id: int
+    position: int
+    status: str
+    active: bool
+    weapon_choice: str
+    guild_id: int | None
+    hp: int
+    max_hp: int
+    stat_boosts: dict[str, int]
+    pending_effects: list[dict[str, Any]]
+    buffs: list[dict[str, Any]]
+    kills: dict[str, int]
+    money_lost: int
+    items_lost: int
+    joined_at: datetime
+    player: PlayerFacts
+    current_guild_id: int | None = None
+    current_guild_rank: int | None = None
+
+    @property
+    def pk(self) -> int:
+        return self.id
+
+
+#: The member columns a step may change (the rest are written once, when the member joins).
+MEMBER_COLUMNS = ("position", "status", "active", "weapon_choice", "guild_id", "hp", "max_hp", "stat_boosts",
+                  "pending_effects", "buffs", "kills", "money_lost", "items_lost")
+
+
+@dataclass(frozen=True)
+class RoomRow:
+    floor: int
+    index: int
+    kind: str
+    npc_kind: str = ""
+    story_item: str = ""
+    seal: str = ""
+
+
+@dataclass(frozen=True)
+class LootRow:
+    """An item lying in a room of a run (``item_kind``: the catalog's entry, read-only data)."""
+
+    id: int
+    floor: int
+    room: int
+    item_kind: ItemKind
+    taken_by_id: int | None = None
+
+    @property
+    def pk(self) -> int:
+        return self.id
+
+
+# --- a step: what a request changes on a run ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RunChanges:
+    """What a step changed, as values: the run's changed columns, the log entries it added (and the whole
+    log, if it was read), the members whose columns changed (as they stand now) with the union of those
+    columns, the rooms it added to the run's dungeon."""
+
+    run_id: int
+    run: dict[str, Any]
+    entries: tuple[dict[str, Any], ...]
+    log: list[dict[str, Any]] | None
+    members: tuple[MemberRow, ...]
+    member_columns: tuple[str, ...]
+    dungeon_id: int | None
+    rooms: tuple[RoomRow, ...]
+
+    def __bool__(self) -> bool:
+        return bool(self.run or self.entries or self.members or self.rooms)
+
+
+class RunStep:
+    """One request's work on a run: the rows as loaded (frozen) and, replacing them, the rows as the step
+    leaves them; ``run_save`` writes the difference. Members are read on first use (every member of the
+    run, in formation order, with their players), the log only if it was loaded with the run."""
+
+    def __init__(self, run: RunRow, *, log: list[dict[str, Any]] | None = None,
+                 members: Sequence[MemberRow] | None = None) -> None:
+        self.run = run
+        self._saved = run
+        self._log = log
+        self.entries: list[dict[str, Any]] = []
+        self._members: dict[int, MemberRow] | None = None
+        self._members_saved: dict[int, MemberRow] = {}
+        self.rooms: list[RoomRow] = []
+        if members is not None:
+            self._hold(members)
+
+    def _hold(self, members: Sequence[MemberRow]) -> None:
+        self._members = {m.player_id: m for m in members}
+        self._members_saved = dict(self._members)
+
+    @property
+    def pk(self) -> int:
+        return self.run.id
+
+    def change(self, **columns: Any) -> RunRow:
+        self.run = dataclasses.replace(self.run, **columns)
+        return self.run
+
+    def log(self, entry: LogEntry) -> None:
+        """Append an entry to the run log where the party stands now."""
+        self.entries.append(entry.to_json(floor=self.run.floor, room=self.run.room))
+
+    @property
+    def full_log(self) -> list[dict[str, Any]]:
+        """The whole log with this step's entries (the run must have been loaded with its log)."""
+        assert self._log is not None, "the run was loaded without its log"
+        return [*self._log, *self.entries]
+
+    def members(self) -> list[MemberRow]:
+        """Every member of the run (any status), in formation order, as the step leaves them."""
+        if self._members is None:
+            self._hold(members_load(self.run.id))
+        assert self._members is not None
+        return sorted(self._members.values(), key=lambda m: (m.position, m.id))
+
+    def party(self, *statuses: str) -> list[MemberRow]:
+        """The members in one of ``statuses``, in formation order."""
+        return [m for m in self.members() if m.status in statuses]
+
+    def member(self, player_id: int) -> MemberRow | None:
+        if self._members is None:
+            self.members()
+        assert self._members is not None
+        return self._members.get(player_id)
+
+    def change_member(self, player_id: int, **columns: Any) -> MemberRow:
+        member = self.member(player_id)
+        assert member is not None and self._members is not None
+        changed = self._members[player_id] = dataclasses.replace(member, **columns)
+        return changed
+
+    def add_room(self, room: RoomRow) -> None:
+        """A room of the run's dungeon made by this step (a darkness run's, the first time it is entered)."""
+        self.rooms.append(room)
+
+    def changes(self) -> RunChanges:
+        run = {f.name: getattr(self.run, f.name) for f in dataclasses.fields(RunRow)
+               if getattr(self.run, f.name) != getattr(self._saved, f.name)}
+        members, columns = [], set()
+        for player_id, member in (self._members or {}).items():
+            before = self._members_saved.get(player_id)
+            changed = {name for name in MEMBER_COLUMNS if before is None or getattr(member, name) != getattr(before, name)}
+            if changed:
+                members.append(member)
+                columns |= changed
+        return RunChanges(run_id=self.run.id, run=run, entries=tuple(self.entries),
+                          log=self.full_log if self._log is not None else None, members=tuple(members),
+                          member_columns=tuple(name for name in MEMBER_COLUMNS if name in columns),
+                          dungeon_id=self.run.dungeon_id, rooms=tuple(self.rooms))
+
+    def saved(self) -> None:
+        """The step's changes are written: what it holds now is what is stored."""
+        if self._log is not None:
+            self._log = self.full_log
+        self._saved, self.entries, self.rooms = self.run, [], []
+        if self._members is not None:
+            self._members_saved = dict(self._members)
+
+
+# --- loading -----------------------------------------------------------------------------------------------
+
+_RUN = Columns(Run, exclude=["log"])
+_RUN_WITH_LOG = Columns(Run)
+_LOCK_RUN = f'SELECT {_RUN_WITH_LOG.select()} FROM "dungeons_run" WHERE "dungeons_run"."id" = %s'
+
+
+def run_row(values: dict[str, Any]) -> RunRow:
+    return RunRow(**{f.name: values[f.name] for f in dataclasses.fields(RunRow)})
+
+
+def run_lock(run_id: int, *, fast: bool = True) -> tuple[RunRow, list[dict[str, Any]]] | None:
+    """The run's row and log, locked for the caller's transaction (every run write starts with it), or
+    None: no such run. ``fast``: one precompiled statement; else the ORM's."""
+    if run_id > MAX_ROW_ID:  # a larger id names no row (and SQLite cannot bind it)
+        return None
+    connection = transaction.get_connection()
+    if fast:
+        with connection.cursor() as cursor:
+            cursor.execute(_LOCK_RUN + (" FOR UPDATE" if connection.features.has_select_for_update else ""), [run_id])
+            row = cursor.fetchone()
+        values = None if row is None else _RUN_WITH_LOG.mapping(row, connection)
+    else:
+        values = Run.objects.select_for_update().filter(pk=run_id).values(*_RUN_WITH_LOG.attnames).first()
+    return None if values is None else (run_row(values), values["log"])
+
+
+def run_read(run_id: int) -> tuple[RunRow, list[dict[str, Any]]] | None:
+    """The run's row and log, not locked (a read), or None."""
+    if run_id > MAX_ROW_ID:
+        return None
+    values = Run.objects.filter(pk=run_id).values(*_RUN_WITH_LOG.attnames).first()
+    return None if values is None else (run_row(values), values["log"])
+
+
+_MEMBER, _USER = Columns(RunMember), get_user_model()
+_FACTS = [f.name for f in dataclasses.fields(PlayerFacts) if f.name not in ("id", "username")]
+#: Every member of a run in formation order, each with its player's facts, account name and current
+#: guild (id and rank: ``guilds.selectors.with_current_guild`` joined in), in one precompiled read.
+_MEMBERS = (
+    f'SELECT {_MEMBER.select()}, {", ".join(f"p.{name}" for name in _FACTS)}, u."username", gm."guild_id", gg."rank" '
+    f'FROM "dungeons_runmember" INNER JOIN "players_player" p ON "dungeons_runmember"."player_id" = p."id" '
+    f'INNER JOIN "{_USER._meta.db_table}" u ON p."user_id" = u."id" '
+    f'LEFT OUTER JOIN "{Membership._meta.db_table}" gm ON gm."player_id" = p."id" AND gm."left_at" IS NULL '
+    f'LEFT OUTER JOIN "{Guild._meta.db_table}" gg ON gg."id" = gm."guild_id" '
+    'WHERE "dungeons_runmember"."run_id" = %s ORDER BY "dungeons_runmember"."position" ASC, "dungeons_runmember"."id" ASC'
+)
+
+
+def members_load(run_id: int, *, fast: bool = True) -> list[MemberRow]:
+    """Every member of the run (any status) in formation order, with their players and current guilds.
+    ``fast``: one precompiled statement; else the ORM's query."""
+    if fast:
+        connection = transaction.get_connection()
+        with connection.cursor() as cursor:
+            cursor.execute(_MEMBERS, [run_id])
+            rows = cursor.fetchall()
+        found = []
+        for row in rows:
+            member = _MEMBER.mapping(row, connection)
+            facts = row[_MEMBER.width:]
+            player = PlayerFacts(member["player_id"], facts[len(_FACTS)], *facts[:len(_FACTS)])
+            found.append(MemberRow(**member, player=player, current_guild_id=facts[-2], current_guild_rank=facts[-1]))
+        return found
+    members = (with_current_guild(RunMember.objects.filter(run_id=run_id), "player")
+               .select_related("player__user").order_by("position", "pk"))
+    return [MemberRow(**{name: getattr(m, name) for name in _MEMBER.attnames},
+                      player=PlayerFacts(m.player_id, m.player.user.username,
+                                         *(getattr(m.player, name) for name in _FACTS)),
+                      current_guild_id=m.current_guild_id, current_guild_rank=m.current_guild_rank)
+            for m in members]
+
+
+def run_step_lock(run_id: int) -> RunStep | None:
+    """The run locked, with its log, as a step (members read on first use); None: no such run."""
+    found = run_lock(run_id)
+    return None if found is None else RunStep(found[0], log=found[1])
+
+
+def stored_log(log: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A run log as reading it back after saving gives it: PostgreSQL's ``jsonb`` orders the keys of
+    every mapping (shorter keys first, then by their bytes), SQLite keeps them as written. An answer
+    built from the run in memory (a run start's) is then the one a read would give, byte for byte."""
+    return _jsonb_order(log) if transaction.get_connection().vendor == "postgresql" else log
+
+
+def _jsonb_order(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key: _jsonb_order(item) for key, item in
+                sorted(value.items(), key=lambda pair: (len(str(pair[0]).encode()), str(pair[0]).encode()))}
+    if isinstance(value, list):
+        return [_jsonb_order(item) for item in value]
+    return value
+
+
+# --- saving a step -----------------------------------------------------------------------------------------
+
+
+def run_save(step: RunStep, *, fast: bool | None = None) -> None:
+    """Write what the step changed (nothing, if it changed nothing): on PostgreSQL in one statement, the
+    log's new entries appended without reading it; elsewhere (``fast`` False) one statement per table."""
+    changes = step.changes()
+    if changes:
+        if _vendor_fast(fast):
+            _save_fast(changes, transaction.get_connection())
+        else:
+            _save_portable(changes)
+    step.saved()
+
+
+def _member_models(changes: RunChanges) -> list[RunMember]:
+    return [RunMember(id=m.id, **{name: getattr(m, name) for name in changes.member_columns})
+            for m in changes.members]
+
+
+def _room_models(changes: RunChanges) -> list[DungeonRoom]:
+    return [DungeonRoom(dungeon_id=changes.dungeon_id, floor=r.floor, index=r.index, kind=r.kind, npc_kind=r.npc_kind,
+                        story_item=r.story_item, seal=r.seal) for r in changes.rooms]
+
+
+def _save_portable(changes: RunChanges) -> None:
+    columns = dict(changes.run)
+    if changes.entries:
+        columns["log"] = changes.log if changes.log is not None else [*_log_read(changes.run_id), *changes.entries]
+    if columns:
+        rows_update([Run(id=changes.run_id, **columns)], list(columns))
+    rows_update(_member_models(changes), changes.member_columns)
+    rows_insert(_room_models(changes))
+
+
+def _log_read(run_id: int) -> list[dict[str, Any]]:
+    return list(Run.objects.filter(pk=run_id).values_list("log", flat=True).get())
+
+
+_ROOM_INSERT = ('INSERT INTO "dungeons_dungeonroom" ("dungeon_id", "floor", "index", "kind", "npc_kind", "story_item", '
+                '"seal") VALUES {}')
+
+
+def _save_fast(changes: RunChanges, connection: BaseDatabaseWrapper) -> None:
+    parts: list[str] = []
+    params: list[Any] = []
+    if changes.run or changes.entries:
+        sets = []
+        for name, value in changes.run.items():
+            field = Run._meta.get_field(name)
+            sets.append(f'"{field.column}" = %s')
+            params.append(field.get_db_prep_save(value, connection))
+        if changes.entries:
+            sets.append('"log" = "dungeons_run"."log" || %s::jsonb')
+            params.append(json.dumps(list(changes.entries)))
+        parts.append(f'saved_run AS (UPDATE "dungeons_run" SET {", ".join(sets)} WHERE "id" = %s)')
+        params.append(changes.run_id)
+    if changes.members:
+        sql, values = rows_update_sql(_member_models(changes), changes.member_columns, connection)
+        parts.append(f"saved_members AS ({sql})")
+        params += values
+    if changes.rooms:
+        parts.append("saved_rooms AS (" + _ROOM_INSERT.format(", ".join(["(%s, %s, %s, %s, %s, %s, %s)"] * len(changes.rooms)))
+                     + ")")
+        params += [value for r in changes.rooms
+                   for value in (changes.dungeon_id, r.floor, r.index, r.kind, r.npc_kind, r.story_item, r.seal)]
+    with connection.cursor() as cursor:
+        cursor.execute("WITH " + ", ".join(parts) + " SELECT 1", params)
+
+
+# --- the lobby ---------------------------------------------------------------------------------------------
+
+
+def run_insert(*, kind: str, host_id: int, seed: int, guild_id: int | None) -> Run:
+    """A new lobby's row (the model instance: its opener's callers keep it)."""
+    run = Run(kind=kind, host_id=host_id, seed=seed, guild_id=guild_id)
+    run.save(force_insert=True)
+    return run
+
+
+def member_join(*, run_id: int, player_id: int, position: int) -> None:
+    """Seat the player in the lobby (again, if they left it). Raises IntegrityError if the player is active
+    in another run (the partial unique index): call inside a savepoint."""
+    RunMember.objects.update_or_create(run_id=run_id, player_id=player_id, defaults={
+        "position": position, "status": MemberStatus.JOINED, "active": True, "weapon_choice": WeaponChoice.PENDING})
+
+
+def active_run_of(player_id: int) -> int | None:
+    return RunMember.objects.filter(player_id=player_id, active=True).values_list("run_id", flat=True).first()
+
+
+# --- a run kind's own dungeon ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DungeonFacts:
+    """What a run kind reads of its run's dungeon: the parameters snapshot, the NPC held, the floors."""
+
+    params: dict[str, Any]
+    npc_kind: str
+    floor_count: int
+
+
+def dungeon_insert(**columns: Any) -> int:
+    """Store a dungeon a run kind made itself (e.g. a darkness run's, whose rooms come as it walks in)."""
+    return Dungeon.objects.create(**columns).pk
+
+
+def dungeon_facts(dungeon_id: int) -> DungeonFacts:
+    return DungeonFacts(*Dungeon.objects.filter(pk=dungeon_id).values_list("params", "npc_kind", "floor_count").get())
+
+
+# --- rooms, loot and coins ---------------------------------------------------------------------------------
+
+
+def _room_row(room: DungeonRoom) -> RoomRow:
+    return RoomRow(room.floor, room.index, room.kind, room.npc_kind, room.story_item, room.seal)
+
+
+def rooms_held(rooms: Iterable[DungeonRoom]) -> list[RoomRow]:
+    """The rows of rooms the caller holds (a dungeon just generated)."""
+    return [_room_row(room) for room in rooms]
+
+
+def rooms_of(dungeon_id: int) -> list[RoomRow]:
+    """Every room of a dungeon, floor by floor, in order."""
+    return [RoomRow(*values) for values in DungeonRoom.objects.filter(dungeon_id=dungeon_id).order_by("floor", "index")
+            .values_list("floor", "index", "kind", "npc_kind", "story_item", "seal")]
+
+
+def room_at(dungeon_id: int, floor: int, index: int) -> RoomRow:
+    return _room_row(DungeonRoom.objects.get(dungeon_id=dungeon_id, floor=floor, index=index))
+
+
+def next_position(run: RunRow) -> tuple[int, int] | None:
+    """The room after the run's, floor by floor; None after the last."""
+    assert run.dungeon_id is not None and run.floor is not None and run.room is not None
+    rooms_here = DungeonRoom.objects.filter(dungeon_id=run.dungeon_id, floor=run.floor).count()
+    if run.room + 1 < rooms_here:
+        return run.floor, run.room + 1
+    floors = Dungeon.objects.filter(pk=run.dungeon_id).values_list("floor_count", flat=True).get()
+    if run.floor + 1 < floors:
+        return run.floor + 1, 0
+    return None
+
+
+_ITEM_KIND = Columns(ItemKind)
+_ITEM_KINDS = f'SELECT {_ITEM_KIND.select()} FROM "players_itemkind" WHERE "players_itemkind"."category" IN ({{}}) ' \
+              'ORDER BY "players_itemkind"."id" ASC'
+
+
+def item_kinds(categories: Sequence[str], *, fast: bool = True) -> list[ItemKind]:
+    """The catalog's items of some categories, in id order (what loot is drawn from). ``fast``: one
+    precompiled statement; else the ORM's query."""
+    if not fast:
+        return list(ItemKind.objects.filter(category__in=categories).order_by("pk"))
+    connection = transaction.get_connection()
+    with connection.cursor() as cursor:
+        cursor.execute(_ITEM_KINDS.format(", ".join(["%s"] * len(categories))), [str(c) for c in categories])
+        return [_ITEM_KIND.instance(row, connection) for row in cursor.fetchall()]
+
+
+def item_kinds_where(**lookups: Any) -> list[ItemKind]:
+    """The catalog's items matching ``lookups`` (e.g. a story item's sub-kind), in id order."""
+    return list(ItemKind.objects.filter(**lookups).order_by("pk"))
+
+
+def loot_add(*, run_id: int, floor: int, room: int, kinds: Sequence[ItemKind]) -> list[LootRow]:
+    """Items now lying in a room (one insert), in the order of their ids."""
+    loot = rows_insert([RunLoot(run_id=run_id, floor=floor, room=room, item_kind=kind) for kind in kinds])
+    return [LootRow(item.pk, floor, room, kind) for item, kind in zip(loot, kinds)]
+
+
+def _loot_row(loot: RunLoot) -> LootRow:
+    return LootRow(loot.pk, loot.floor, loot.room, loot.item_kind, loot.taken_by_id)
+
+
+def loot_in_room(*, run_id: int, floor: int, room: int) -> list[LootRow]:
+    return [_loot_row(loot) for loot in RunLoot.objects.filter(run_id=run_id, floor=floor, room=room)
+            .select_related("item_kind").order_by("pk")]
+
+
+def loot_get(*, run_id: int, loot_id: int) -> LootRow | None:
+    loot = RunLoot.objects.filter(pk=loot_id, run_id=run_id).select_related("item_kind").first()
+    return None if loot is None else _loot_row(loot)
+
+
+def loot_take(*, loot_id: int, player_id: int) -> None:
+    RunLoot.objects.filter(pk=loot_id).update(taken_by_id=player_id, taken_at=timezone.now())
+
+
+_PAY = 'UPDATE "players_player" SET "money" = ("players_player"."money" + %s) WHERE "players_player"."id" IN ({})'
+
+
+def pay(player_ids: Sequence[int], coins: int, *, fast: bool = True) -> None:
+    """Every player finds ``coins``: one fixed update (``fast``), else the ORM's."""
+    if coins <= 0 or not player_ids:
+        return
+    if not fast:
+        Player.objects.filter(pk__in=player_ids).update(money=F("money") + coins)
+        return
+    with transaction.get_connection().cursor() as cursor:
+        cursor.execute(_PAY.format(", ".join(["%s"] * len(player_ids))), [coins, *player_ids])
+
+
+def key_holder(*, player_ids: Sequence[int], run_id: int, sub_kind: str) -> int | None:
+    """The first of the players (by their item's id) carrying an item of ``sub_kind`` found in this run."""
+    return (InventoryItem.objects.filter(player_id__in=player_ids, acquired_in_run_id=run_id, item_kind__sub_kind=sub_kind)
+            .order_by("pk").values_list("player_id", flat=True).first())
+
+
+def player_ref(player_id: int) -> Player:
+    """A reference to a player's row (only its id loaded), for a service that takes a player and reads it
+    itself under its lock."""
+    return Player.from_db(transaction.get_connection().alias, ["id"], [player_id])
+
+
+_CARRIED_ITEM, _CARRIED_KIND = Columns(InventoryItem), Columns(ItemKind)
+_CARRIED = (f'SELECT {_CARRIED_ITEM.select()}, {_CARRIED_KIND.select()} FROM "players_inventoryitem" '
+            'INNER JOIN "players_itemkind" ON "players_inventoryitem"."item_kind_id" = "players_itemkind"."id" '
+            'WHERE "players_inventoryitem"."player_id" IN ({}) ORDER BY "players_inventoryitem"."id" ASC')
+
+
+def carried(player_ids: Sequence[int], *, fast: bool = True) -> dict[int, list[InventoryItem]]:
+    """What each player carries, with the catalog's items, in id order (what a battle brings in): one
+    precompiled statement (``fast``), else the ORM's query."""
+    items: dict[int, list[InventoryItem]] = {player_id: [] for player_id in player_ids}
+    if not fast:
+        for item in InventoryItem.objects.filter(player_id__in=player_ids).select_related("item_kind").order_by("pk"):
+            items[item.player_id].append(item)
+        return items
+    connection = transaction.get_connection()
+    with connection.cursor() as cursor:
+        cursor.execute(_CARRIED.format(", ".join(["%s"] * len(items))), list(items))
+        for row in cursor.fetchall():
+            item = _CARRIED_ITEM.instance(row, connection)
+            kind = _CARRIED_KIND.instance(row, connection, start=_CARRIED_ITEM.width)
+            InventoryItem.item_kind.field.set_cached_value(item, kind)
+            items[item.player_id].append(item)
+    return items
+
+
+def pending_effects_clear(step: RunStep, player_ids: Iterable[int]) -> None:
+    """Trap effects waiting for the next battle are spent: it begins (in memory; the step's save writes it)."""
+    for player_id in player_ids:
+        step.change_member(player_id, pending_effects=[])
+
+
+# --- a run's battles, read with the run ---------------------------------------------------------------------
+
+_SEEING = ", ".join(["%s"] * len(SEEING_STATUSES))
+#: The battle and its run in one statement; never the setup nor the run's growing log.
+_LOCK = (f'SELECT {BATTLE.select()}, {_RUN.select()} FROM "combat_battle" '
+         'INNER JOIN "dungeons_run" ON "combat_battle"."run_id" = "dungeons_run"."id" WHERE "combat_battle"."id" = %s')
+_LOCK_OF = ' FOR UPDATE OF "combat_battle", "dungeons_run"'
+#: An action's one read (docs/runs.md): the battle and its run as ``_LOCK`` reads them, with the player
+#: of the account ``user_id`` and the answer already given to the idempotency key (NULL: none, or no
+#: key), only if that player is a member who sees the run: a stranger gets no row, so no lock is taken.
+#: Index lookups only, also in the generic plan of the prepared statement (``<> ''``: the key's partial
+#: unique index); at most one row (one player per account, one membership per run and player).
+_ACT_LOCK = (f'SELECT {BATTLE.select()}, {_RUN.select()}, m."player_id", '
+             '(SELECT a."response" FROM "combat_battleaction" a WHERE a."battle_id" = "combat_battle"."id" '
+             'AND a."player_id" = m."player_id" AND a."idempotency_key" = %s AND a."idempotency_key" <> \'\' LIMIT 1) '
+             'FROM "combat_battle" INNER JOIN "dungeons_run" ON "combat_battle"."run_id" = "dungeons_run"."id" '
+             'INNER JOIN "dungeons_runmember" m ON m."run_id" = "combat_battle"."run_id" '
+             'INNER JOIN "players_player" p ON p."id" = m."player_id" '
+             f'WHERE "combat_battle"."id" = %s AND p."user_id" = %s AND m."status" IN ({_SEEING})')
+_ACT_LOCK_OF = Prepared("battle_act_lock", _ACT_LOCK + _LOCK_OF)
+#: A poll: the battle (not its setup nor its enemy kinds), the reader's player id if the account
+#: ``user_id`` is a member who sees its run (NULL otherwise) and, on PostgreSQL, the events after
+#: ``since`` (combat.store.EVENTS_SINCE_COLUMN). Index lookups only.
+_POLL_VIEWER = ('(SELECT m."player_id" FROM "dungeons_runmember" m INNER JOIN "players_player" p '
+                'ON p."id" = m."player_id" WHERE m."run_id" = "combat_battle"."run_id" '
+                f'AND m."status" IN ({_SEEING}) AND p."user_id" = %s LIMIT 1)')
+_POLL = f'SELECT {POLLED_BATTLE.select()}, {_POLL_VIEWER} FROM "combat_battle" WHERE "combat_battle"."id" = %s'
+_POLL_WITH_EVENTS = (f'SELECT {POLLED_BATTLE.select()}, {_POLL_VIEWER}, {EVENTS_SINCE_COLUMN} '
+                     'FROM "combat_battle" WHERE "combat_battle"."id" = %s')
+
+
+def _viewer(**member: Any) -> Subquery:
+    """The player id of the member named by ``member`` who sees the battle's run (for an ORM query of battles)."""
+    return Subquery(RunMember.objects.filter(run_id=OuterRef("run_id"), status__in=SEEING_STATUSES, **member)
+                    .order_by().values("player_id")[:1])
+
+
+def battle_seen(*, battle_id: int, player_id: int) -> BattleRow | None:
+    """The battle, if the player is a member who sees its run (no lock: a read). Index lookups only, no
+    join of the run: the member is found by the battle's own run_id."""
+    if battle_id > MAX_ROW_ID:
+        return None
+    found = (Battle.objects.filter(pk=battle_id).annotate(viewer=_viewer(player_id=player_id))
+             .filter(viewer__isnull=False).values(*BATTLE.attnames).order_by().first())
+    return None if found is None else BattleRow(**found)
+
+
+def _battle_and_run_orm(battle: Battle) -> tuple[BattleRow, RunRow]:
+    return (BattleRow(**{name: getattr(battle, name) for name in BATTLE.attnames}),
+            run_row({name: getattr(battle.run, name) for name in _RUN.attnames}))
+
+
+def _locked_battles() -> Any:
+    return (Battle.objects.select_for_update(of=("self", "run")).select_related("run")
+            .defer("setup", "run__log").order_by())
+
+
+def battle_lock(*, battle_id: int, fast: bool = True) -> tuple[BattleRow, RunRow] | None:
+    """The battle and its run, both locked, in one statement (``fast``: precompiled; else the ORM's)."""
+    if battle_id > MAX_ROW_ID:
+        return None
+    connection = transaction.get_connection()
+    if not fast:
+        found = _locked_battles().filter(pk=battle_id).first()
+        return None if found is None else _battle_and_run_orm(found)
+    with connection.cursor() as cursor:
+        cursor.execute(_LOCK + (_LOCK_OF if connection.features.has_select_for_update_of else ""), [battle_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    return battle_row(row, connection), run_row(_RUN.mapping(row, connection, start=BATTLE.width))
+
+
+@dataclass(frozen=True)
+class ActLocked:
+    """What an action's checking lock read: the battle and its run (locked), the acting player, and the
+    answer already given to the request's idempotency key (None: none)."""
+
+    battle: BattleRow
+    run: RunRow
+    player_id: int
+    previous: dict[str, Any] | None
+
+
+def battle_act_lock(*, battle_id: int, user_id: int, key: str, fast: bool = True) -> ActLocked | None:
+    """The battle and its run locked, only if the account's player is a member who sees the run (None
+    otherwise: nothing is locked), with the answer already given to ``key``. ``fast``: one prepared
+    statement on PostgreSQL (precompiled elsewhere); else the ORM's queries."""
+    if battle_id > MAX_ROW_ID:
+        return None
+    connection = transaction.get_connection()
+    if not fast:
+        found = (_locked_battles().annotate(viewer=_viewer(player__user_id=user_id))
+                 .filter(pk=battle_id, viewer__isnull=False).first())
+        if found is None:
+            return None
+        battle, run = _battle_and_run_orm(found)
+        previous = None if not key else (
+            BattleAction.objects.filter(battle_id=battle_id, player_id=found.viewer, idempotency_key=key)
+            .values_list("response", flat=True).order_by().first())
+        return ActLocked(battle, run, found.viewer, previous)
+    params = [key or None, battle_id, user_id, *SEEING_STATUSES]
+    with connection.cursor() as cursor:
+        if connection.features.has_select_for_update_of:
+            _ACT_LOCK_OF.execute(cursor, params, connection)
+        else:
+            cursor.execute(_ACT_LOCK, params)
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    previous = row[-1]
+    return ActLocked(battle_row(row, connection), run_row(_RUN.mapping(row, connection, start=BATTLE.width)),
+                     row[-2], None if previous is None else json.loads(previous)
+                     if isinstance(previous, str) else previous)
+
+
+@dataclass(frozen=True)
+class PollRead:
+    """What a poll read: the battle, the reader's player id, and the events after ``since`` if they were
+    read with it (None: not read)."""
+
+    battle: BattleRow
+    player_id: int
+    events: list[dict[str, Any]] | None
+
+
+def battle_poll(*, battle_id: int, user_id: int, since: int, fast: bool = True) -> PollRead | None:
+    """The battle for the account's player if they see its run (None otherwise): one precompiled statement
+    (``fast``), with the events after ``since`` on PostgreSQL; else the ORM's query, without them."""
+    if battle_id > MAX_ROW_ID:
+        return None
+    if not fast:
+        found = (Battle.objects.filter(pk=battle_id).annotate(viewer=_viewer(player__user_id=user_id))
+                 .values(*POLLED_BATTLE.attnames, "viewer").order_by().first())
+        if found is None or found["viewer"] is None:
+            return None
+        viewer = found.pop("viewer")
+        return PollRead(BattleRow(**found), viewer, None)
+    connection = transaction.get_connection()
+    with_events = connection.vendor == "postgresql"
+    with connection.cursor() as cursor:
+        if with_events:
+            cursor.execute(_POLL_WITH_EVENTS, [*SEEING_STATUSES, user_id, since, EVENTS_PAGE, battle_id])
+        else:
+            cursor.execute(_POLL, [*SEEING_STATUSES, user_id, battle_id])
+        row = cursor.fetchone()
+    if row is None or row[POLLED_BATTLE.width] is None:
+        return None
+    return PollRead(battle_row(row, connection, columns=POLLED_BATTLE), row[POLLED_BATTLE.width],
+                    events_of_column(row[-1]) if with_events else None)
