@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from darkness import services
+from darkness.models import DarknessRun
 from darkness.selectors import darkness_state
 from dungeons.kinds import RunKindHooks
 from dungeons.runs import MemberRow, RunRow, RunStep
@@ -16,6 +17,7 @@ class DarknessHooks(RunKindHooks):
     """A darkness run: the guild's own maze, moves by direction, a torch, leaving from a camp."""
 
     boss_completes_run = True  # the heart's boss ends the labyrinth
+    own_row = (DarknessRun, ("maze",))  # the place, the torch and the path, read with every step
 
     def seat_check(self, *, step: RunStep, player: Player, opening: bool) -> None:
         services.darkness_seat_check(step=step, player=player, opening=opening)  # the host's guild only

@@ -20,11 +20,13 @@ counts do not grow with the party (tests/darkness/test_darkness_query_counts.py)
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from backend.errors import InvalidInput, RuleViolation
+from backend.errors import InvalidInput, NotFound, RuleViolation
 from combat.engine.state import to_jsonable
 from combat.models import CombatSettings
 from darkness.layout import new_maze_fields
@@ -49,7 +51,6 @@ from dungeons.runs import (
     RunStep,
     check_step,
     die,
-    dungeon_facts,
     dungeon_insert,
     end_if_party_gone,
     enter_room,
@@ -69,7 +70,7 @@ from npcs.selectors import guild_npc_kinds_unrescued
 from npcs.services import warlock_buffs_claim_party
 from players.inventory import WEAPON_LIMIT, WEAPON_SLOT_CATEGORIES
 from players.models import InventoryItem, ItemCategory, ItemKind, Player
-from players.selectors import inventory_list
+from players.selectors import inventory_list, player_for_user
 from players.services import inventory_add, player_lock
 
 #: An ordinary room's drawn content -> the room kind the run services play.
@@ -90,19 +91,21 @@ def guild_maze_create(*, guild: Guild, seed: int | None = None) -> GuildMaze:
     return GuildMaze.objects.create(guild=guild, **new_maze_fields(params, seed))
 
 
-def _learn(maze: GuildMaze, rooms: list[int]) -> None:
-    """Add rooms to what the guild knows (locks the maze row; call last in the transaction).
+def _learn(maze: GuildMaze, rooms: list[int]) -> list[int]:
+    """Add rooms to what the guild knows (locks the maze row; call last in the transaction); returns what
+    it knows now, as far as this transaction saw it.
 
     ``maze``: the guild's maze as read (unlocked) earlier in this transaction. What the guild knew
     then it still knows (knowledge only grows), so rooms all known then cost nothing; news locks the
     row and adds to what it holds now (another party of the guild may have added since)."""
     if set(rooms) <= set(maze.visited):
-        return
+        return list(maze.visited)
     locked = GuildMaze.objects.select_for_update().only("visited").get(pk=maze.pk)
     known = set(locked.visited)
     if not set(rooms) <= known:
         locked.visited = sorted(known | set(rooms))
         locked.save(update_fields=["visited"])
+    return list(locked.visited)
 
 
 # --- the torch ----------------------------------------------------------------------------------
@@ -198,9 +201,10 @@ def torch_take_back(*, step: RunStep, member: MemberRow) -> None:
 def torch_pass(*, step: RunStep) -> None:
     """A member died or escaped: if they bore the torch, the next member inside after them in formation
     (wrapping round) takes it at once."""
-    dark = DarknessRun.objects.filter(run_id=step.pk).first()
+    dark = step.held.get(_HELD) or DarknessRun.objects.filter(run_id=step.pk).first()
     if dark is None or dark.bearer_id is None:
         return
+    step.held[_HELD] = dark  # a second death in this step finds the torch where the first left it
     party = step.party(MemberStatus.IN_DUNGEON)
     if any(m.player_id == dark.bearer_id for m in party):
         return
@@ -210,7 +214,7 @@ def torch_pass(*, step: RunStep) -> None:
         _torch_bear(step, dark, min(party, key=lambda m: (m.position <= after, m.position)), passed=True)
     else:
         dark.bearer_id = None
-    dark.save(update_fields=["bearer"])
+    step.save_with(dark, ["bearer"])
 
 
 def torch_put_out(*, step: RunStep) -> None:
@@ -312,9 +316,9 @@ def darkness_run_start(*, step: RunStep, members: list[MemberRow]) -> bool:
     step.change(dungeon_id=dungeon_id, guild_id=guild_id, status=RunStatus.ACTIVE, started_at=now,
                 floor=layout.section(entrance), room=layout.index(entrance))
     # Inserted by _enter with its bearer and first place (one statement).
-    dark = DarknessRun(run_id=run.id, maze=maze, row=entrance[0], col=entrance[1],
-                       torch_length=settings.torch_length, torch_left=settings.torch_length,
-                       path=[], entered=[])
+    dark = step.held[_HELD] = DarknessRun(run_id=run.id, maze=maze, row=entrance[0], col=entrance[1],
+                                          torch_length=settings.torch_length, torch_left=settings.torch_length,
+                                          path=[], entered=[])
     step.log(DarknessStarted(party=[m.player_id for m in members], rank=rank, maze=maze.pk))
     bearer = step.member(members[0].player_id)
     assert bearer is not None
@@ -327,12 +331,21 @@ def darkness_run_start(*, step: RunStep, members: list[MemberRow]) -> bool:
 # --- moving -------------------------------------------------------------------------------------
 
 
-def _darkness_of(run: RunRow) -> DarknessRun:
+#: The key of the darkness row a step holds (``RunStep.held``; the run's store reads it with the step where
+#: it can, DarknessHooks.own_row): the hooks then change the move's own instance.
+_HELD = DarknessRun._meta.label
+
+
+def _darkness_of(step: RunStep) -> DarknessRun:
+    run = step.run
     if run.kind != DungeonKind.DARKNESS:
         raise RuleViolation("not_darkness", "Only a Labyrinth of Darkness run moves by direction; "
                             "use advance.",
                             {"run": run.id, "kind": run.kind})
-    return DarknessRun.objects.select_related("maze").get(run_id=run.id)
+    dark = step.held.get(_HELD)
+    if dark is None:
+        dark = step.held[_HELD] = DarknessRun.objects.select_related("maze").get(run_id=run.id)
+    return dark
 
 
 def _fixed_kind(layout: MazeLayout, pos: Pos) -> str | None:
@@ -355,7 +368,7 @@ def _drawn_kind(run: RunRow, layout: MazeLayout, pos: Pos, weights: RoomWeights)
 def _enter(step: RunStep, dark: DarknessRun, layout: MazeLayout, pos: Pos,
            combat_settings: CombatSettings | None = None, *, npc_kind: str | None = None) -> RoomEntry | None:
     """Stand in the room at ``pos``: its content plays the first time this run enters it; a camp heals
-    and relights the torch every time. Saves ``dark`` (inserts it at the start); the caller saves the step.
+    and relights the torch every time. ``dark`` is saved with the step (inserted now at the start); the caller saves the step.
 
     ``combat_settings``: the combat settings, if the caller already read them; ``npc_kind``: the NPC held
     at the heart, if the caller knows it (the start). Returns the entry of a room entered the first time."""
@@ -370,18 +383,20 @@ def _enter(step: RunStep, dark: DarknessRun, layout: MazeLayout, pos: Pos,
     first = index not in dark.entered
     if first:
         dark.entered = sorted({*dark.entered, index})
-    dark.save()
+    if dark.pk is None:  # the start's: inserted now
+        dark.save()
+    else:
+        step.save_with(dark)
     if first:
         run = step.run
-        assert run.dungeon_id is not None
         kind = _fixed_kind(layout, pos)
         if kind is None:  # drawn with the weights' snapshot taken at the start
-            weights = RoomWeights(**dungeon_facts(run.dungeon_id).params["room_weights"])
+            weights = RoomWeights(**step.dungeon().params["room_weights"])
             kind = _drawn_kind(run, layout, pos, weights)
         room = RoomRow(floor=layout.section(pos), index=index, kind=kind)
         step.add_room(room)
         if pos == layout.heart and npc_kind is None:
-            npc_kind = dungeon_facts(run.dungeon_id).npc_kind
+            npc_kind = step.dungeon().npc_kind
         if pos == layout.heart and npc_kind:
             rules = run_rules_get()
             step.change(npc_kind=npc_kind, npc_hp=rules.npc_hp, npc_max_hp=rules.npc_hp)
@@ -402,7 +417,7 @@ def _lost_in_the_dark(step: RunStep, dark: DarknessRun) -> None:
     """The torch burnt out outside a camp: death for every member still inside."""
     step.log(TorchOut())
     dark.bearer_id = None
-    dark.save(update_fields=["bearer"])
+    step.save_with(dark, ["bearer"])
     for member in step.party(MemberStatus.IN_DUNGEON):
         current = step.member(member.player_id)
         if current is not None and current.status == MemberStatus.IN_DUNGEON:
@@ -410,21 +425,48 @@ def _lost_in_the_dark(step: RunStep, dark: DarknessRun) -> None:
     end_if_party_gone(step)
 
 
+@dataclass(frozen=True)
+class DarknessMoved:
+    """A move as it left the run, for an answer built without reading it back: the run's step (saved),
+    the darkness row with its maze, what the guild knows now (room numbers), the member who moved, and
+    the entry of a room entered for the first time (None: no new room)."""
+
+    step: RunStep
+    dark: DarknessRun
+    known: list[int]
+    mover: MemberRow
+    entry: RoomEntry | None
+
+
+def _refused_unless_a_player(user_id: int) -> None:
+    """An account without a player is refused first (404 player_not_found), as by every player view."""
+    player_for_user(user_id=user_id)
+
+
 @transaction.atomic
-def darkness_move(*, player: Player, run_id: int, step: int, direction: str) -> RunRow:
-    """Walk one room in ``direction`` (UP, LEFT, DOWN, RIGHT); ``step`` is the run step the client saw.
+def darkness_move(*, user_id: int, run_id: int, step: int, direction: str) -> DarknessMoved:
+    """Walk one room in ``direction`` (UP, LEFT, DOWN, RIGHT) for the account ``user_id``'s player;
+    ``step`` is the run step the client saw.
 
     A wall is refused (409 ``wall``) and burns nothing; every other move burns one torch unit (a stun
-    cell more). A camp relights the torch; the torch reaching 0 anywhere else loses the party."""
+    cell more). A camp relights the torch; the torch reaching 0 anywhere else loses the party. The
+    caller's player is found among the run's members (read with it), not read apart."""
     try:
         heading = Direction(direction)
     except ValueError:
+        _refused_unless_a_player(user_id)
         raise InvalidInput("invalid_direction", "direction is UP, LEFT, DOWN or RIGHT.",
                            {"direction": direction}) from None
-    moving = run_locked(run_id)
-    member_of(moving, player, MemberStatus.IN_DUNGEON)  # a stranger's 404, or not_in_party
+    try:
+        moving = run_locked(run_id, rooms=True)
+    except NotFound:
+        _refused_unless_a_player(user_id)
+        raise
+    mover = next((m for m in moving.members() if m.player.user_id == user_id), None)
+    player = player_ref(mover.player_id) if mover is not None else player_for_user(user_id=user_id)
+    mover = member_of(moving, player, MemberStatus.IN_DUNGEON)  # a stranger's 404, or not_in_party
     run = moving.run
-    dark = _darkness_of(run)
+    dark = _darkness_of(moving)
     require_status(run, RunStatus.ACTIVE)
     check_step(run, step)
     if not run.room_cleared:
@@ -439,19 +481,20 @@ def darkness_move(*, player: Player, run_id: int, step: int, direction: str) -> 
     dark.torch_left = max(0, dark.torch_left - result.burn)
     moving.log(Moved(direction=heading.value, outcome=result.outcome.value, burn=result.burn,
                      torch=dark.torch_left))
+    entry = None
     if result.outcome is MoveOutcome.RUBBER:
         dark.path = [*dark.path, list(dark.position)]
-        dark.save()
+        moving.save_with(dark)
         if dark.torch_left == 0:
             _lost_in_the_dark(moving, dark)
         run_save(moving)
-        return moving.run
+        return DarknessMoved(moving, dark, list(dark.maze.visited), mover, None)
     assert result.entered is not None
     learned = [layout.index(result.entered), layout.index(result.position)]
     if dark.torch_left == 0 and result.position not in layout.camps:
         dark.row, dark.col = result.position
         dark.path = [*dark.path, list(result.position)]
-        dark.save()
+        moving.save_with(dark)
         moving.change(floor=layout.section(result.position), room=layout.index(result.position))
         _lost_in_the_dark(moving, dark)
     else:
@@ -460,10 +503,9 @@ def darkness_move(*, player: Player, run_id: int, step: int, direction: str) -> 
             regen = run_rules.room_regen(metabolism=member.player.metabolism, rules=rules)
             if member.hp < member.max_hp and regen > 0:
                 moving.change_member(member.player_id, hp=min(member.max_hp, member.hp + regen))
-        _enter(moving, dark, layout, result.position)
+        entry = _enter(moving, dark, layout, result.position)
     run_save(moving)
-    _learn(dark.maze, learned)
-    return moving.run
+    return DarknessMoved(moving, dark, _learn(dark.maze, learned), mover, entry)
 
 
 def darkness_advance_refuse(*, step: RunStep) -> None:
@@ -474,11 +516,11 @@ def darkness_advance_refuse(*, step: RunStep) -> None:
 def darkness_escape_check(*, step: RunStep) -> None:
     """Called by dungeons.runs.rooms.run_escape for darkness runs: the party leaves only from a camp,
     and leaves the torch behind."""
-    dark = _darkness_of(step.run)
+    dark = _darkness_of(step)
     if dark.position not in dark.maze.layout().camps:
         raise RuleViolation("cannot_escape_here",
                             "In the Labyrinth of Darkness the party can leave only from a camp.",
                             {"row": dark.row, "col": dark.col})
     torch_put_out(step=step)
     dark.bearer_id = None
-    dark.save(update_fields=["bearer"])
+    step.save_with(dark, ["bearer"])

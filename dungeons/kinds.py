@@ -19,6 +19,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from django.db.models import Model
+
     from dungeons.runs.store import MemberRow, RunRow, RunStep
     from players.models import Player
 
@@ -28,6 +30,10 @@ class RunKindHooks:
 
     #: True: beating a boss completes the run at once (not only the last room's boss)
     boss_completes_run: bool = False
+    #: A row of the kind's own that its run's steps work on: its model (with a ``run`` key to the run) and
+    #: the foreign keys to read with it. The run's store reads it with the run's members where it can
+    #: (``RunStep.held``, under the model's label); the kind reads it itself otherwise.
+    own_row: tuple[type[Model], tuple[str, ...]] | None = None
 
     def seat_check(self, *, step: RunStep, player: Player, opening: bool) -> None:
         """``run_open`` (``opening``: the lobby not saved yet, the host's seat) and ``run_join``:

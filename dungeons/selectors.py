@@ -11,7 +11,6 @@ from django.db.models import Q
 
 from backend.api.pagination import Page, keyset_page
 from backend.errors import NotFound
-from combat import store as battles_store
 from dungeons import generation
 from dungeons.kinds import run_kind_hooks
 from dungeons.models import Dungeon, GenerationSettings, MemberStatus, Run, RunMember, RunStatus
@@ -186,16 +185,21 @@ class RunView:
     darkness: dict[str, Any] | None
 
 
+#: ``run_payload``'s ``kind_view`` when the caller does not hold it.
+_ASK_THE_KIND = object()
+
+
 def run_payload(
     *, run: RunRow, log: list[dict[str, Any]], player: Player, members: list[MemberRow], rooms: list[RoomRow],
-    battle: tuple[int, str] | None, loot: list[LootRow],
+    battle: tuple[int, str] | None, loot: list[LootRow], kind_view: Any = _ASK_THE_KIND,
 ) -> RunView:
     """Everything a party member's client shows about a run (a stranger sees a lobby the same way), from
     what the caller holds: every member of the run in formation order, the dungeon's rooms in order
     (none for a lobby), the current room's battle (id, outcome) and the loot lying in it.
 
     The layout ahead stays hidden: only rooms already entered show their kind. The seed is
-    revealed once the run is over, so nobody can precompute the dungeon's draws.
+    revealed once the run is over, so nobody can precompute the dungeon's draws. ``kind_view``: the run
+    kind's own state if the caller holds it (e.g. a darkness move's), else the kind's hook reads it.
     """
     visited: dict[int, list[str]] = {}
     room = None
@@ -236,7 +240,8 @@ def run_payload(
         ],
         log=log,
         is_member=any(m.player_id == player.pk and m.status != MemberStatus.LEFT for m in members),
-        darkness=run_kind_hooks(run.kind).run_view(run=run, player=player),  # kinds.py
+        darkness=run_kind_hooks(run.kind).run_view(run=run, player=player) if kind_view is _ASK_THE_KIND
+        else kind_view,  # kinds.py
     )
 
 
@@ -261,6 +266,5 @@ def run_view(*, run_id: int, player: Player) -> RunView:
     if run.dungeon_id is not None and run.floor is not None and run.room is not None:
         rooms = run_store.rooms_of(run.dungeon_id)
         if any((r.floor, r.index) == (run.floor, run.room) for r in rooms):
-            battle = battles_store.battle_in_room(run_id=run.id, floor=run.floor, room=run.room)
-            loot = run_store.loot_in_room(run_id=run.id, floor=run.floor, room=run.room)
+            battle, loot = run_store.room_contents(run_id=run.id, floor=run.floor, room=run.room)
     return run_payload(run=run, log=log, player=player, members=members, rooms=rooms, battle=battle, loot=loot)

@@ -8,13 +8,14 @@ players.services, which lock the player); the step's member rows are written wit
 step is saved, under that lock. A battle step locks the run and its battle in one statement
 (dungeons/runs/battles.py), so a battle step and a run move never interleave.
 
-The public functions of the runs, for a run kind (darkness/services.py imports only these, from this
-package: tests/darkness/test_darkness_uses_public_runs.py): load and check a run (``run_locked``,
-``member_of``, ``require_status``, ``check_step``), the rules (``run_rules_get``), enter a room
-(``enter_room``), a member's death and the run's end (``die``, ``end_if_party_gone``), the step and its
-rows (``RunStep``, ``MemberRow``, ``RoomRow``, ``RunRow``), a dungeon of the kind's own (``dungeon_insert``,
-``dungeon_facts``) and saving the step (``run_save``). They are looked up on first use (so importing
-this package imports none of the services).
+The public functions of the runs, for a run kind (darkness/ imports only these, from this package:
+tests/darkness/test_darkness_uses_public_runs.py): load and check a run (``run_locked``, ``member_of``,
+``require_status``, ``check_step``), the rules (``run_rules_get``), enter a room (``enter_room``), a
+member's death and the run's end (``die``, ``end_if_party_gone``), the step and its rows (``RunStep``,
+whose ``dungeon()`` reads the dungeon's facts; ``MemberRow``, ``RoomRow``, ``RunRow``), a dungeon of the
+kind's own (``dungeon_insert``), what lies in a room (``room_contents``), a player's reference
+(``player_ref``) and saving the step (``run_save``). They are looked up on first use (so importing this
+package imports none of the services).
 """
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from typing import Any
 #: Public name -> the module that defines it.
 _PUBLIC = {
     "RunStep": "store", "RunRow": "store", "MemberRow": "store", "RoomRow": "store", "run_save": "store",
-    "dungeon_insert": "store", "dungeon_facts": "store", "player_ref": "store",
+    "dungeon_insert": "store", "player_ref": "store", "room_contents": "store",
     "run_locked": "core", "member_of": "core", "require_status": "core", "check_step": "core",
     "run_rules_get": "core",
     "die": "endings", "end_if_party_gone": "endings",

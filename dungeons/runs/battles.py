@@ -191,7 +191,7 @@ def _battle_over(step: RunStep, battle: BattleRow, state: engine.BattleState, in
             pay(party, rules.boss_coins)
         elif run_rules.room_rng(run.seed, run.floor, run.room, "battle-loot").random() < rules.battle_loot_chance:
             drop_loot(step, 1, "battle-loot-item", BATTLE_LOOT_CATEGORIES)
-        if state.has_boss and (run_kind_hooks(run.kind).boss_completes_run or store.next_position(run) is None):
+        if state.has_boss and (run_kind_hooks(run.kind).boss_completes_run or store.next_position(step) is None):
             complete(step, party)
 
 

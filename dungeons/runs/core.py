@@ -31,9 +31,10 @@ def _not_found(run_id: int) -> NotFound:
     return NotFound("run_not_found", "No such run.", {"run": run_id})
 
 
-def run_locked(run_id: int) -> RunStep:
-    """The run, locked with its log, as a step (every run write starts with it); 404 if there is none."""
-    step = store.run_step_lock(run_id)
+def run_locked(run_id: int, *, rooms: bool = False) -> RunStep:
+    """The run, locked with its log, as a step (every run write starts with it); 404 if there is none.
+    ``rooms``: the step will need the dungeon's rooms (read with the run where the store can)."""
+    step = store.run_step_lock(run_id, rooms=rooms)
     if step is None:
         raise _not_found(run_id)
     return step

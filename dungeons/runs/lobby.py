@@ -139,12 +139,12 @@ def run_weapon_choose(*, player: Player, run_id: int, item_kind_id: int | None) 
 @transaction.atomic
 def run_formation_set(*, player: Player, run_id: int, players: list[int]) -> RunRow:
     """Set the party's order: in the lobby, or in a rest room; a permutation of the party present."""
-    step = run_locked(run_id)
+    step = run_locked(run_id, rooms=True)
     run = step.run
     present = MemberStatus.JOINED if run.status == RunStatus.LOBBY else MemberStatus.IN_DUNGEON
     member_of(step, player, present)
     if run.status != RunStatus.LOBBY and not (run.status == RunStatus.ACTIVE
-                                              and current_room(run).kind == RoomKind.REST):
+                                              and current_room(step).kind == RoomKind.REST):
         raise RuleViolation("formation_locked", "The formation changes only in the lobby or a rest room.")
     members = step.party(present)
     if sorted(players) != sorted(m.player_id for m in members):

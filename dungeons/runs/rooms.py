@@ -60,9 +60,10 @@ class RoomEntry:
     loot: list[LootRow] = field(default_factory=list)
 
 
-def current_room(run: RunRow) -> RoomRow:
-    assert run.dungeon_id is not None and run.floor is not None and run.room is not None
-    return store.room_at(run.dungeon_id, run.floor, run.room)
+def current_room(step: RunStep) -> RoomRow:
+    """The room where the party stands."""
+    run = step.run
+    return next(room for room in step.rooms() if (room.floor, room.index) == (run.floor, run.room))
 
 
 def enter_room(step: RunStep, *, settings: CombatSettings | None = None, room: RoomRow | None = None) -> RoomEntry:
@@ -73,7 +74,7 @@ def enter_room(step: RunStep, *, settings: CombatSettings | None = None, room: R
     run's position, if the caller holds it.
     """
     rules = run_rules_get()
-    room = current_room(step.run) if room is None else room
+    room = current_room(step) if room is None else room
     step.change(room_cleared=False)
     party = step.party(MemberStatus.IN_DUNGEON)
     step.log(Entered(room_kind=room.kind))
@@ -164,7 +165,7 @@ def _spring_traps(step: RunStep, party: list[MemberRow], rules: RunRules) -> Non
 def _moving(player: Player, run_id: int, step_number: int) -> RunStep:
     """The locked run for a move of the party (advance, escape): by a member inside an active run,
     naming the run step the client saw."""
-    step = run_locked(run_id)
+    step = run_locked(run_id, rooms=True)
     member_of(step, player, MemberStatus.IN_DUNGEON)
     require_status(step.run, RunStatus.ACTIVE)
     check_step(step.run, step_number)
@@ -179,7 +180,7 @@ def run_advance(*, player: Player, run_id: int, step: int) -> RunRow:
     run_kind_hooks(run.kind).advance_check(step=moving)
     if not run.room_cleared:
         raise RuleViolation("room_not_cleared", "Finish this room first.", {"floor": run.floor, "room": run.room})
-    position = store.next_position(run)
+    position = store.next_position(moving)
     if position is None:  # the last boss withdrew (a draw at the round limit): no way on, only out
         raise RuleViolation("no_next_room", "This was the last room; the party can only leave (escape).",
                             {"floor": run.floor, "room": run.room})
@@ -198,9 +199,9 @@ def run_escape(*, player: Player, run_id: int, step: int) -> RunRow:
     """The whole party leaves the dungeon from a treasure or rest room; each loses the loss fraction."""
     moving = _moving(player, run_id, step)
     run_kind_hooks(moving.run.kind).escape_check(step=moving)
-    room = current_room(moving.run)
+    room = current_room(moving)
     # the last boss withdrew: leaving is all that is left
-    stranded = moving.run.room_cleared and store.next_position(moving.run) is None
+    stranded = moving.run.room_cleared and store.next_position(moving) is None
     if room.kind not in (RoomKind.TREASURE, RoomKind.REST) and not stranded:
         raise RuleViolation("cannot_escape_here", "The party can leave only from a treasure or rest room.",
                             {"room_kind": room.kind})

@@ -25,12 +25,13 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import models, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import F, OuterRef, Subquery
 from django.utils import timezone
 
 from backend.sql import MAX_ROW_ID, Columns, Prepared, rows_insert, rows_update, rows_update_sql
+from combat import store as battles_store
 from combat.models import Battle, BattleAction
 from combat.store import BATTLE, EVENTS_PAGE, EVENTS_SINCE_COLUMN, POLLED_BATTLE, BattleRow, battle_row, events_of_column
 from dungeons.models import (
@@ -44,6 +45,7 @@ from dungeons.models import (
     RunMember,
     WeaponChoice,
 )
+from dungeons.kinds import run_kind_hooks
 from dungeons.run_log import LogEntry
 from guilds.models import Guild, Membership
 from guilds.selectors import with_current_guild
@@ -106,6 +108,7 @@ class PlayerFacts:
     luck: int
     attentiveness: int
     completed_dungeons: int
+    user_id: int
 
     @property
     def pk(self) -> int:
@@ -132,7 +135,6 @@ class MemberRow:
     kills: dict[str, int]
     money_lost: int
     items_lost: int
-    joined_at: datetime
     player: PlayerFacts
     current_guild_id: int | None = None
     current_guild_rank: int | None = None
@@ -189,25 +191,34 @@ class RunChanges:
     member_columns: tuple[str, ...]
     dungeon_id: int | None
     rooms: tuple[RoomRow, ...]
+    also: tuple[tuple[models.Model, tuple[str, ...]], ...] = ()
 
     def __bool__(self) -> bool:
-        return bool(self.run or self.entries or self.members or self.rooms)
+        return bool(self.run or self.entries or self.members or self.rooms or self.also)
 
 
 class RunStep:
     """One request's work on a run: the rows as loaded (frozen) and, replacing them, the rows as the step
-    leaves them; ``run_save`` writes the difference. Members are read on first use (every member of the
-    run, in formation order, with their players), the log only if it was loaded with the run."""
+    leaves them; ``run_save`` writes the difference. Members (every member of the run, in formation order,
+    with their players), the dungeon's rooms and facts are read on first use unless they were loaded with
+    the run; the log only if it was loaded with the run."""
 
     def __init__(self, run: RunRow, *, log: list[dict[str, Any]] | None = None,
-                 members: Sequence[MemberRow] | None = None) -> None:
+                 members: Sequence[MemberRow] | None = None, rooms: Sequence[RoomRow] | None = None,
+                 dungeon: DungeonFacts | None = None) -> None:
         self.run = run
         self._saved = run
         self._log = log
         self.entries: list[dict[str, Any]] = []
         self._members: dict[int, MemberRow] | None = None
         self._members_saved: dict[int, MemberRow] = {}
-        self.rooms: list[RoomRow] = []
+        self._rooms = None if rooms is None else list(rooms)
+        self._dungeon = dungeon
+        self.rooms_added: list[RoomRow] = []
+        #: What a run kind keeps for this step (its own rows, by its own key), so that its hooks change the
+        #: very instances its service holds (e.g. darkness's row, whose torch passes on a death).
+        self.held: dict[str, Any] = {}
+        self._also: dict[int, tuple[models.Model, set[str]]] = {}
         if members is not None:
             self._hold(members)
 
@@ -229,7 +240,8 @@ class RunStep:
 
     @property
     def full_log(self) -> list[dict[str, Any]]:
-        """The whole log with this step's entries (the run must have been loaded with its log)."""
+        """The whole log with this step's entries (the run must have been loaded with its log); once the
+        step is saved, exactly as a read of the run gives it."""
         assert self._log is not None, "the run was loaded without its log"
         return [*self._log, *self.entries]
 
@@ -256,9 +268,29 @@ class RunStep:
         changed = self._members[player_id] = dataclasses.replace(member, **columns)
         return changed
 
+    def rooms(self) -> list[RoomRow]:
+        """The rooms of the run's dungeon, floor by floor in order, with those this step added."""
+        if self._rooms is None:
+            self._rooms = [] if self.run.dungeon_id is None else rooms_of(self.run.dungeon_id)
+        return sorted([*self._rooms, *self.rooms_added], key=lambda r: (r.floor, r.index))
+
+    def dungeon(self) -> DungeonFacts:
+        """The run's dungeon's facts (it must have one)."""
+        if self._dungeon is None:
+            assert self.run.dungeon_id is not None
+            self._dungeon = dungeon_facts(self.run.dungeon_id)
+        return self._dungeon
+
+    def save_with(self, row: models.Model, fields: Sequence[str] | None = None) -> None:
+        """Save another row (stored already) with the step: a row of the run kind's own, e.g. darkness's.
+        Its ``fields`` (None: every column) are written as the instance stands when the step is saved,
+        in the same statement as the run's on PostgreSQL."""
+        names = [f.name for f in row._meta.concrete_fields if not f.primary_key] if fields is None else fields
+        self._also.setdefault(id(row), (row, set()))[1].update(names)
+
     def add_room(self, room: RoomRow) -> None:
         """A room of the run's dungeon made by this step (a darkness run's, the first time it is entered)."""
-        self.rooms.append(room)
+        self.rooms_added.append(room)
 
     def changes(self) -> RunChanges:
         run = {f.name: getattr(self.run, f.name) for f in dataclasses.fields(RunRow)
@@ -273,13 +305,17 @@ class RunStep:
         return RunChanges(run_id=self.run.id, run=run, entries=tuple(self.entries),
                           log=self.full_log if self._log is not None else None, members=tuple(members),
                           member_columns=tuple(name for name in MEMBER_COLUMNS if name in columns),
-                          dungeon_id=self.run.dungeon_id, rooms=tuple(self.rooms))
+                          dungeon_id=self.run.dungeon_id, rooms=tuple(self.rooms_added),
+                          also=tuple((row, tuple(sorted(names))) for row, names in self._also.values()))
 
     def saved(self) -> None:
-        """The step's changes are written: what it holds now is what is stored."""
+        """The step's changes are written: what it holds now is what is stored (the log's new entries as
+        a read would give them)."""
         if self._log is not None:
-            self._log = self.full_log
-        self._saved, self.entries, self.rooms = self.run, [], []
+            self._log = [*self._log, *stored_log(self.entries)]
+        if self._rooms is not None:
+            self._rooms += self.rooms_added
+        self._saved, self.entries, self.rooms_added, self._also = self.run, [], [], {}
         if self._members is not None:
             self._members_saved = dict(self._members)
 
@@ -289,6 +325,9 @@ class RunStep:
 _RUN = Columns(Run, exclude=["log"])
 _RUN_WITH_LOG = Columns(Run)
 _LOCK_RUN = f'SELECT {_RUN_WITH_LOG.select()} FROM "dungeons_run" WHERE "dungeons_run"."id" = %s'
+#: Planned once per database session on PostgreSQL (backend.sql.Prepared): the lock and the reads that follow
+#: it on every run service, whose planning (the members' joins) cost more than their execution.
+_LOCK_RUN_PREPARED = Prepared("run_lock", _LOCK_RUN + " FOR UPDATE")
 
 
 def run_row(values: dict[str, Any]) -> RunRow:
@@ -303,7 +342,10 @@ def run_lock(run_id: int, *, fast: bool = True) -> tuple[RunRow, list[dict[str, 
     connection = transaction.get_connection()
     if fast:
         with connection.cursor() as cursor:
-            cursor.execute(_LOCK_RUN + (" FOR UPDATE" if connection.features.has_select_for_update else ""), [run_id])
+            if connection.features.has_select_for_update:
+                _LOCK_RUN_PREPARED.execute(cursor, [run_id], connection)
+            else:
+                cursor.execute(_LOCK_RUN, [run_id])
             row = cursor.fetchone()
         values = None if row is None else _RUN_WITH_LOG.mapping(row, connection)
     else:
@@ -319,7 +361,7 @@ def run_read(run_id: int) -> tuple[RunRow, list[dict[str, Any]]] | None:
     return None if values is None else (run_row(values), values["log"])
 
 
-_MEMBER, _USER = Columns(RunMember), get_user_model()
+_MEMBER, _USER = Columns(RunMember, exclude=["joined_at"]), get_user_model()
 _FACTS = [f.name for f in dataclasses.fields(PlayerFacts) if f.name not in ("id", "username")]
 #: Every member of a run in formation order, each with its player's facts, account name and current
 #: guild (id and rank: ``guilds.selectors.with_current_guild`` joined in), in one precompiled read.
@@ -331,6 +373,13 @@ _MEMBERS = (
     f'LEFT OUTER JOIN "{Guild._meta.db_table}" gg ON gg."id" = gm."guild_id" '
     'WHERE "dungeons_runmember"."run_id" = %s ORDER BY "dungeons_runmember"."position" ASC, "dungeons_runmember"."id" ASC'
 )
+_MEMBERS_PREPARED = Prepared("run_members", _MEMBERS)
+
+
+def _member_row(member: dict[str, Any], facts: Sequence[Any]) -> MemberRow:
+    """A member from its columns and, after them, its player's facts, username, current guild and rank."""
+    player = PlayerFacts(member["player_id"], facts[len(_FACTS)], *facts[:len(_FACTS)])
+    return MemberRow(**member, player=player, current_guild_id=facts[-2], current_guild_rank=facts[-1])
 
 
 def members_load(run_id: int, *, fast: bool = True) -> list[MemberRow]:
@@ -339,28 +388,113 @@ def members_load(run_id: int, *, fast: bool = True) -> list[MemberRow]:
     if fast:
         connection = transaction.get_connection()
         with connection.cursor() as cursor:
-            cursor.execute(_MEMBERS, [run_id])
+            _MEMBERS_PREPARED.execute(cursor, [run_id], connection)
             rows = cursor.fetchall()
         found = []
         for row in rows:
             member = _MEMBER.mapping(row, connection)
             facts = row[_MEMBER.width:]
-            player = PlayerFacts(member["player_id"], facts[len(_FACTS)], *facts[:len(_FACTS)])
-            found.append(MemberRow(**member, player=player, current_guild_id=facts[-2], current_guild_rank=facts[-1]))
+            found.append(_member_row(member, facts))
         return found
     members = (with_current_guild(RunMember.objects.filter(run_id=run_id), "player")
                .select_related("player__user").order_by("position", "pk"))
-    return [MemberRow(**{name: getattr(m, name) for name in _MEMBER.attnames},
-                      player=PlayerFacts(m.player_id, m.player.user.username,
-                                         *(getattr(m.player, name) for name in _FACTS)),
-                      current_guild_id=m.current_guild_id, current_guild_rank=m.current_guild_rank)
+    return [_member_row({name: getattr(m, name) for name in _MEMBER.attnames},
+                        [*(getattr(m.player, name) for name in _FACTS), m.player.user.username, m.current_guild_id,
+                         m.current_guild_rank])
             for m in members]
 
 
-def run_step_lock(run_id: int) -> RunStep | None:
-    """The run locked, with its log, as a step (members read on first use); None: no such run."""
+#: PostgreSQL: once the run is locked, every member (``_MEMBERS``' columns as one JSON array each), the
+#: dungeon's facts and (``{rooms}``) its rooms in one statement: what a move of the party works on. Read
+#: after the lock, not with it: a statement waiting for the lock would see the rows its holder wrote only
+#: in the locked row, never in a subquery (it keeps the snapshot it started with).
+_STEP_MEMBERS = (
+    f'(SELECT json_agg(json_build_array({_MEMBER.select()}, {", ".join(f"p.{name}" for name in _FACTS)}, u."username", '
+    'gm."guild_id", gg."rank") ORDER BY "dungeons_runmember"."position", "dungeons_runmember"."id")::text '
+    + _MEMBERS[_MEMBERS.index("FROM"):_MEMBERS.index("WHERE")]
+    + 'WHERE "dungeons_runmember"."run_id" = "dungeons_run"."id")'
+)
+_STEP_ROOMS = ('(SELECT json_agg(json_build_array(r."floor", r."index", r."kind", r."npc_kind", r."story_item", '
+               'r."seal") ORDER BY r."floor", r."index")::text FROM "dungeons_dungeonroom" r '
+               'WHERE r."dungeon_id" = "dungeons_run"."dungeon_id")')
+_STEP_READ = (f'SELECT {_STEP_MEMBERS}, d."params"::text, d."npc_kind", d."floor_count"{{rooms}}{{own}} '
+              'FROM "dungeons_run" LEFT OUTER JOIN "dungeons_dungeon" d ON d."id" = "dungeons_run"."dungeon_id"{joins} '
+              'WHERE "dungeons_run"."id" = %s')
+
+
+@dataclass(frozen=True)
+class _OwnRow:
+    """How the step's read joins a run kind's own row (``RunKindHooks.own_row``): its columns and those of
+    the rows its foreign keys name, in that order."""
+
+    model: type[models.Model]
+    columns: list[Columns[Any]]
+    related: list[Any]
+    select: str
+    joins: str
+
+
+def _own_row(declared: tuple[type[models.Model], tuple[str, ...]] | None) -> _OwnRow | None:
+    if declared is None:
+        return None
+    model, related = declared
+    table = model._meta.db_table
+    run_key = model._meta.get_field("run")
+    fields = [model._meta.get_field(name) for name in related]
+    columns = [Columns(model), *(Columns(field.related_model) for field in fields)]
+    joins = f' LEFT OUTER JOIN "{table}" ON "{table}"."{run_key.column}" = "dungeons_run"."id"' + "".join(
+        f' LEFT OUTER JOIN "{field.related_model._meta.db_table}" ON "{field.related_model._meta.db_table}".'
+        f'"{field.target_field.column}" = "{table}"."{field.column}"' for field in fields)
+    return _OwnRow(model, columns, fields, ", " + ", ".join(c.select() for c in columns), joins)
+
+
+_STEP_READS: dict[tuple[bool, str], tuple[Prepared, _OwnRow | None]] = {}
+
+
+def _step_read(rooms: bool, kind: str) -> tuple[Prepared, _OwnRow | None]:
+    found = _STEP_READS.get((rooms, kind))
+    if found is None:
+        own = _own_row(run_kind_hooks(kind).own_row)
+        sql = _STEP_READ.format(rooms=f", {_STEP_ROOMS}" if rooms else "", own=own.select if own else "",
+                                joins=own.joins if own else "")
+        found = _STEP_READS[(rooms, kind)] = (Prepared(f"run_step_read_{kind}{'_rooms' if rooms else ''}", sql), own)
+    return found
+
+
+def run_step_lock(run_id: int, *, rooms: bool = False, fast: bool | None = None) -> RunStep | None:
+    """The run locked, with its log, as a step; None: no such run. On PostgreSQL (``fast``) one more
+    statement reads every member, the dungeon's facts, (``rooms``) its rooms and the run kind's own row
+    (``RunKindHooks.own_row``, held in ``step.held`` under its model's label); elsewhere those are read on
+    first use (a statement each; the kind reads its own row itself)."""
     found = run_lock(run_id)
-    return None if found is None else RunStep(found[0], log=found[1])
+    if found is None:
+        return None
+    if not _vendor_fast(fast):
+        return RunStep(found[0], log=found[1])
+    connection = transaction.get_connection()
+    statement, own = _step_read(rooms, found[0].kind)
+    with connection.cursor() as cursor:
+        statement.execute(cursor, [run_id], connection)
+        row = cursor.fetchone()
+    members, params, npc_kind, floor_count = row[:4]
+    width = _MEMBER.width
+    step = RunStep(
+        found[0], log=found[1],
+        members=[_member_row(dict(zip(_MEMBER.attnames, member[:width])), member[width:])
+                 for member in json.loads(members or "[]")],
+        rooms=[RoomRow(*room) for room in json.loads(row[4] or "[]")] if rooms else None,
+        dungeon=None if params is None else DungeonFacts(json.loads(params), npc_kind, floor_count),
+    )
+    if own is not None:
+        start = 5 if rooms else 4
+        held = own.columns[0].instance(row, connection, start=start)
+        if held.pk is not None:  # the kind's row exists (not yet in a lobby)
+            start += own.columns[0].width
+            for field, columns in zip(own.related, own.columns[1:]):
+                field.set_cached_value(held, columns.instance(row, connection, start=start))
+                start += columns.width
+            step.held[own.model._meta.label] = held
+    return step
 
 
 def stored_log(log: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -412,6 +546,8 @@ def _save_portable(changes: RunChanges) -> None:
         rows_update([Run(id=changes.run_id, **columns)], list(columns))
     rows_update(_member_models(changes), changes.member_columns)
     rows_insert(_room_models(changes))
+    for row, fields in changes.also:
+        rows_update([row], fields)
 
 
 def _log_read(run_id: int) -> list[dict[str, Any]]:
@@ -445,6 +581,10 @@ def _save_fast(changes: RunChanges, connection: BaseDatabaseWrapper) -> None:
                      + ")")
         params += [value for r in changes.rooms
                    for value in (changes.dungeon_id, r.floor, r.index, r.kind, r.npc_kind, r.story_item, r.seal)]
+    for number, (row, fields) in enumerate(changes.also):
+        sql, values = rows_update_sql([row], fields, connection)
+        parts.append(f"saved_also_{number} AS ({sql})")
+        params += values
     with connection.cursor() as cursor:
         cursor.execute("WITH " + ", ".join(parts) + " SELECT 1", params)
 
@@ -509,18 +649,14 @@ def rooms_of(dungeon_id: int) -> list[RoomRow]:
             .values_list("floor", "index", "kind", "npc_kind", "story_item", "seal")]
 
 
-def room_at(dungeon_id: int, floor: int, index: int) -> RoomRow:
-    return _room_row(DungeonRoom.objects.get(dungeon_id=dungeon_id, floor=floor, index=index))
-
-
-def next_position(run: RunRow) -> tuple[int, int] | None:
+def next_position(step: RunStep) -> tuple[int, int] | None:
     """The room after the run's, floor by floor; None after the last."""
-    assert run.dungeon_id is not None and run.floor is not None and run.room is not None
-    rooms_here = DungeonRoom.objects.filter(dungeon_id=run.dungeon_id, floor=run.floor).count()
+    run = step.run
+    assert run.floor is not None and run.room is not None
+    rooms_here = sum(1 for room in step.rooms() if room.floor == run.floor)
     if run.room + 1 < rooms_here:
         return run.floor, run.room + 1
-    floors = Dungeon.objects.filter(pk=run.dungeon_id).values_list("floor_count", flat=True).get()
-    if run.floor + 1 < floors:
+    if run.floor + 1 < step.dungeon().floor_count:
         return run.floor + 1, 0
     return None
 
@@ -568,6 +704,32 @@ def loot_get(*, run_id: int, loot_id: int) -> LootRow | None:
 
 def loot_take(*, loot_id: int, player_id: int) -> None:
     RunLoot.objects.filter(pk=loot_id).update(taken_by_id=player_id, taken_at=timezone.now())
+
+
+#: PostgreSQL: a room's battle (id, outcome) and the loot lying in it (with the catalog's name, category and
+#: weight), in one statement.
+_CONTENTS = ('SELECT (SELECT json_build_array(b."id", b."outcome")::text FROM "combat_battle" b '
+             'WHERE b."run_id" = %s AND b."floor" = %s AND b."room" = %s), '
+             '(SELECT json_agg(json_build_array(l."id", l."taken_by_id", k."id", k."name", k."category", k."weight") '
+             'ORDER BY l."id")::text FROM "dungeons_runloot" l INNER JOIN "players_itemkind" k ON k."id" = l."item_kind_id" '
+             'WHERE l."run_id" = %s AND l."floor" = %s AND l."room" = %s)')
+_SHOWN_KIND = ["id", "name", "category", "weight"]
+
+
+def room_contents(*, run_id: int, floor: int, room: int, fast: bool | None = None
+                  ) -> tuple[tuple[int, str] | None, list[LootRow]]:
+    """A room's battle (id and outcome, if it has one) and the loot lying in it, in id order (each with the
+    catalog's name, category and weight): one statement on PostgreSQL (``fast``), else the ORM's two."""
+    if not _vendor_fast(fast):
+        found = battles_store.battle_in_room(run_id=run_id, floor=floor, room=room)
+        return found, loot_in_room(run_id=run_id, floor=floor, room=room)
+    connection = transaction.get_connection()
+    with connection.cursor() as cursor:
+        cursor.execute(_CONTENTS, [run_id, floor, room] * 2)
+        battle, loot = cursor.fetchone()
+    return (None if battle is None else tuple(json.loads(battle)),
+            [LootRow(loot_id, floor, room, ItemKind.from_db(connection.alias, _SHOWN_KIND, kind), taken_by)
+             for loot_id, taken_by, *kind in json.loads(loot or "[]")])
 
 
 _PAY = 'UPDATE "players_player" SET "money" = ("players_player"."money" + %s) WHERE "players_player"."id" IN ({})'

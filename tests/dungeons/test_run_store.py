@@ -179,3 +179,34 @@ def test_a_battles_row_and_its_run_come_back_as_stored(battle_run: tuple[list[Pl
                                                                 battle.enemy_kinds)
     assert run_row == store.run_row(Run.objects.filter(pk=run.pk).values().get())
     assert Battle.objects.filter(pk=battle.pk).values_list("setup", flat=True).get()  # the setup stays unread
+
+
+@pytest.mark.postgres
+def test_the_steps_one_read_gives_what_the_reads_on_first_use_give(battle_run: tuple[list[Player], Run]) -> None:
+    # given a started run (its rooms, members and dungeon stored)
+    _, run = battle_run
+    # when its step is loaded by PostgreSQL's one read after the lock, and by the reads on first use
+    fast, portable = store.run_step_lock(run.pk, rooms=True, fast=True), store.run_step_lock(run.pk, fast=False)
+    assert fast is not None and portable is not None
+    # then the step holds the same rows
+    assert (fast.run, fast.full_log, fast.members(), fast.rooms(), fast.dungeon()) == \
+        (portable.run, portable.full_log, portable.members(), portable.rooms(), portable.dungeon())
+
+
+@pytest.mark.parametrize("fast", BOTH)
+def test_a_rooms_contents_are_read_the_same_either_way(battle_run: tuple[list[Player], Run], fast: bool) -> None:
+    # given the room of a run's battle, two items lying in it (one taken)
+    players, run = battle_run
+    battle = current_battle(run)
+    potion = item_kind("Shown potion", ItemCategory.POTION, "healing", heal=5, weight=3)
+    loot = store.loot_add(run_id=run.pk, floor=0, room=0, kinds=[potion, potion])
+    store.loot_take(loot_id=loot[1].id, player_id=players[2].pk)
+    if fast and transaction.get_connection().vendor != "postgresql":
+        pytest.skip("the one-statement read is PostgreSQL's")
+    # when its contents are read, then they are the battle and the loot, with what the view shows of each item
+    found_battle, found_loot = store.room_contents(run_id=run.pk, floor=0, room=0, fast=fast)
+    assert found_battle == (battle.pk, battle.outcome)
+    assert [(l.id, l.taken_by_id, l.item_kind.pk, l.item_kind.name, l.item_kind.category, l.item_kind.weight)
+            for l in found_loot] == [(loot[0].id, None, potion.pk, "Shown potion", "potion", 3),
+                                     (loot[1].id, players[2].pk, potion.pk, "Shown potion", "potion", 3)]
+    assert store.room_contents(run_id=run.pk, floor=0, room=4, fast=fast) == (None, [])
