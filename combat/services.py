@@ -26,7 +26,7 @@ def battle_deadline_seconds() -> int:
     return CombatSettings.cached().turn_deadline_seconds
 
 
-def _moved(battle: BattleRow, result: engine.Success, *, now: datetime) -> BattleStep:
+def battle_moved(battle: BattleRow, result: engine.Success, *, now: datetime) -> BattleStep:
     """The row moved to the step's new state (``now``: when the awaited turn starts), with the step's
     events as JSON."""
     events = [event.to_dict() for event in result.events]
@@ -62,7 +62,7 @@ def battle_create(
     blank = BattleRow(id=0, run_id=run_id, floor=floor, room=room, seed=seed, engine_version=engine.ENGINE_VERSION,
                       state={}, outcome=engine.Outcome.ONGOING.value, step=0, event_count=0, awaiting_id=None,
                       turn_started_at=None, created_at=now, ended_at=None)
-    first = _moved(blank, result, now=now)
+    first = battle_moved(blank, result, now=now)
     row = store.battle_insert(run_id=run_id, floor=floor, room=room, seed=seed, engine_version=engine.ENGINE_VERSION,
                               setup=engine.setup_to_dict(setup), enemy_kinds=enemy_kinds, first=first.battle,
                               events=first.events)
@@ -87,7 +87,7 @@ def battle_step(battle: BattleRow, action: engine.Action, *, now: datetime) -> t
     result = engine.act(state, action)
     if isinstance(result, engine.Impossible):
         raise RuleViolation(result.reason, result.message or result.reason.replace("_", " "), {"turn": battle.step})
-    return result, _moved(battle, result, now=now)
+    return result, battle_moved(battle, result, now=now)
 
 
 def battle_timeout_step(battle: BattleRow, *, deadline: datetime) -> tuple[engine.Success, BattleStep, ActionRecord]:
@@ -101,7 +101,7 @@ def battle_timeout_step(battle: BattleRow, *, deadline: datetime) -> tuple[engin
     assert isinstance(result, engine.Success)  # a timeout for the awaiting player always applies
     record = ActionRecord(step=state.step, player_id=battle.awaiting_id, action=action.to_dict(), idempotency_key="",
                           response={"timeout": True})
-    return result, _moved(battle, result, now=deadline), record
+    return result, battle_moved(battle, result, now=deadline), record
 
 
 def battle_time_out(battle: BattleRow, *, deadline: datetime) -> tuple[engine.Success, BattleStep]:

@@ -109,19 +109,43 @@ class ActionRecord:
 # --- writes ----------------------------------------------------------------------------------------------
 
 
+#: A new battle and its first events in one statement on PostgreSQL (the events take the battle's new id).
+_BATTLE_INSERT = (
+    'WITH new_battle AS (INSERT INTO "combat_battle" ("run_id", "floor", "room", "seed", "engine_version", "setup", '
+    '"state", "outcome", "step", "event_count", "awaiting_id", "turn_started_at", "enemy_kinds", "created_at", '
+    '"ended_at") VALUES (%s, %s, %s, %s, %s, %s::jsonb, %s::jsonb, %s, %s, %s, %s, %s, %s::jsonb, %s, %s) RETURNING "id"), '
+    'new_events AS (INSERT INTO "combat_battleevent" ("battle_id", "seq", "data") SELECT new_battle."id", e.n, e.data '
+    'FROM new_battle, jsonb_array_elements(%s::jsonb) WITH ORDINALITY AS e (data, n)) '
+    'SELECT "id" FROM new_battle'
+)
+
+
 def battle_insert(
     *, run_id: int, floor: int, room: int, seed: int, engine_version: int, setup: dict[str, Any],
-    enemy_kinds: Mapping[str, str], first: BattleRow, events: list[dict[str, Any]],
+    enemy_kinds: Mapping[str, str], first: BattleRow, events: list[dict[str, Any]], fast: bool | None = None,
 ) -> BattleRow:
     """Store a new battle (``first``: its turn facts after the enemy turns before any player's, its id
-    and creation time ignored) and its first events; returns its row (two statements)."""
-    battle = Battle(run_id=run_id, floor=floor, room=room, seed=seed, engine_version=engine_version, setup=setup,
-                    enemy_kinds=dict(enemy_kinds), **{name: getattr(first, name) for name in STEP_COLUMNS})
-    rows_insert([battle])
-    rows_insert([BattleEvent(battle_id=battle.pk, seq=seq, data=data) for seq, data in enumerate(events, start=1)])
-    return dataclasses.replace(first, id=battle.pk, run_id=run_id, floor=floor, room=room, seed=seed,
-                               engine_version=engine_version, created_at=battle.created_at,
-                               enemy_kinds=dict(enemy_kinds))
+    and creation time ignored) and its first events; returns its row. One statement on PostgreSQL
+    (``fast``), two elsewhere."""
+    connection = transaction.get_connection()
+    if connection.vendor == "postgresql" if fast is None else fast:
+        created_at = timezone.now()
+        with connection.cursor() as cursor:
+            cursor.execute(_BATTLE_INSERT, [
+                run_id, floor, room, seed, engine_version, json.dumps(setup), json.dumps(first.state), first.outcome,
+                first.step, first.event_count, first.awaiting_id, first.turn_started_at, json.dumps(dict(enemy_kinds)),
+                created_at, first.ended_at, json.dumps(events),
+            ])
+            (battle_id,) = cursor.fetchone()
+    else:
+        battle = Battle(run_id=run_id, floor=floor, room=room, seed=seed, engine_version=engine_version, setup=setup,
+                        enemy_kinds=dict(enemy_kinds), **{name: getattr(first, name) for name in STEP_COLUMNS})
+        rows_insert([battle])
+        rows_insert([BattleEvent(battle_id=battle.pk, seq=seq, data=data)
+                     for seq, data in enumerate(events, start=1)])
+        battle_id, created_at = battle.pk, battle.created_at
+    return dataclasses.replace(first, id=battle_id, run_id=run_id, floor=floor, room=room, seed=seed,
+                               engine_version=engine_version, created_at=created_at, enemy_kinds=dict(enemy_kinds))
 
 
 #: A step's writes in one statement on PostgreSQL (issue 13): its events appended to the log, the

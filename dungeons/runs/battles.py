@@ -82,7 +82,7 @@ def battle_begin(step: RunStep, party: list[MemberRow], *, is_boss: bool, settin
     """
     run = step.run
     assert run.floor is not None and run.room is not None
-    settings = settings or CombatSettings.load()
+    settings = settings or CombatSettings.cached()  # coherent with the request's settings token
     items = store.carried([m.player_id for m in party])
     players = tuple(_player_combatant(m, items[m.player_id]) for m in party)
     slugs: dict[str, str] = {}

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from combat import engine, store
 from combat.models import Battle, BattleAction, BattleEvent
-from combat.services import battle_create, battle_step, battle_timeout_step
+from combat.services import battle_moved, battle_create, battle_step, battle_timeout_step
 from combat.store import ActionRecord, BattleRow, BattleStep
 from tests.combat.engine.factories import SURE_HIT, enemy, player
 from tests.factories import PlayerFactory, make_run
@@ -89,3 +89,36 @@ def test_a_second_action_for_one_step_is_refused_by_either_write(fast: bool) -> 
         store.step_save(step, record, fast=fast)
     # then nothing of it was written
     assert _stored(battle.id) == before
+
+
+def _created(battle_id: int) -> dict[str, Any]:
+    """What a battle's creation stored, without what differs between two creations (ids, times)."""
+    return {
+        "battle": Battle.objects.filter(pk=battle_id).values(
+            "floor", "room", "seed", "engine_version", "setup", "state", "outcome", "step", "event_count",
+            "awaiting_id", "enemy_kinds", "ended_at").get(),
+        "events": list(BattleEvent.objects.filter(battle_id=battle_id).order_by("seq").values_list("seq", "data")),
+    }
+
+
+@pytest.mark.postgres
+def test_the_one_statement_battle_insert_stores_what_the_portable_one_stores() -> None:
+    # given a battle's first state and events, as combat.services computes them
+    heroes = [PlayerFactory(), PlayerFactory()]
+    setup = engine.BattleSetup(players=tuple(player(engine.player_combatant_id(p.pk), hp=40) for p in heroes),
+                               enemies=(enemy("e1", hp=30, damage=3),), rules=SURE_HIT)
+    result = engine.start_battle(setup, 5)
+    blank = store.BattleRow(id=0, run_id=0, floor=0, room=0, seed=5, engine_version=engine.ENGINE_VERSION, state={},
+                            outcome="ongoing", step=0, event_count=0, awaiting_id=None, turn_started_at=None,
+                            created_at=timezone.now(), ended_at=None)
+    first = battle_moved(blank, result, now=timezone.now())
+    # when it is stored by each path, in two runs
+    rows = [store.battle_insert(run_id=make_run(host=hero).pk, floor=1, room=2, seed=5,
+                                engine_version=engine.ENGINE_VERSION, setup=engine.setup_to_dict(setup),
+                                enemy_kinds={"e1": "rat"}, first=first.battle, events=first.events, fast=fast)
+            for hero, fast in zip(heroes, (True, False))]
+    # then both rows are the same, and each row answered is the one stored
+    assert _created(rows[0].id) == _created(rows[1].id)
+    for row in rows:
+        assert Battle.objects.get(pk=row.id).created_at == row.created_at
+        assert (row.step, row.event_count, row.enemy_kinds) == (first.battle.step, len(first.events), {"e1": "rat"})
