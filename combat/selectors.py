@@ -176,8 +176,9 @@ def encounter_for_room(
     )
 
 
-def battle_events_since(*, battle: BattleRow | Battle, since: int, limit: int = EVENTS_PAGE) -> list[dict[str, Any]]:
-    """Events numbered after ``since``, oldest first, each with its ``seq`` (none read when there are none)."""
+def battle_events_since(*, battle: BattleRow | Battle, since: int,
+                        limit: int = EVENTS_PAGE) -> list[dict[str, Any]]:
+    """Events numbered after ``since``, oldest first, each with its ``seq`` (none read if there are none)."""
     if since >= battle.event_count:
         return []
     return store.events_since(battle_id=battle.id, since=since, limit=limit)
@@ -232,8 +233,8 @@ class BattleView:
     last_event: int
 
 
-def battle_view(battle: BattleRow | Battle, *, player_id: int, since: int, events: list[dict[str, Any]] | None = None
-                ) -> BattleView:
+def battle_view(battle: BattleRow | Battle, *, player_id: int, since: int,
+                events: list[dict[str, Any]] | None = None) -> BattleView:
     """What the player sees of a battle: its state, whose turn and until when, their actions, events since.
 
     Reads the stored state's JSON as it is (no engine state is built unless it is the player's turn).

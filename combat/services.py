@@ -42,8 +42,8 @@ def battle_moved(battle: BattleRow, result: engine.Success, *, now: datetime) ->
     return BattleStep(row, events)
 
 
-def battle_step_record(step: BattleStep, *, player_id: int | None, turn: int, action: dict[str, Any], key: str,
-                       response: dict[str, Any]) -> None:
+def battle_step_record(step: BattleStep, *, player_id: int | None, turn: int, action: dict[str, Any],
+                       key: str, response: dict[str, Any]) -> None:
     """Write a step resolved in memory (``battle_step``, a timeout) with its action row (combat.store)."""
     store.step_save(step, ActionRecord(step=turn, player_id=player_id, action=action, idempotency_key=key,
                                        response=response))
@@ -59,13 +59,14 @@ def battle_create(
     """
     result = engine.start_battle(setup, seed)
     now = timezone.now()
-    blank = BattleRow(id=0, run_id=run_id, floor=floor, room=room, seed=seed, engine_version=engine.ENGINE_VERSION,
-                      state={}, outcome=engine.Outcome.ONGOING.value, step=0, event_count=0, awaiting_id=None,
-                      turn_started_at=None, created_at=now, ended_at=None)
+    blank = BattleRow(id=0, run_id=run_id, floor=floor, room=room, seed=seed,
+                      engine_version=engine.ENGINE_VERSION, state={}, outcome=engine.Outcome.ONGOING.value,
+                      step=0, event_count=0, awaiting_id=None, turn_started_at=None, created_at=now,
+                      ended_at=None)
     first = battle_moved(blank, result, now=now)
-    row = store.battle_insert(run_id=run_id, floor=floor, room=room, seed=seed, engine_version=engine.ENGINE_VERSION,
-                              setup=engine.setup_to_dict(setup), enemy_kinds=enemy_kinds, first=first.battle,
-                              events=first.events)
+    row = store.battle_insert(run_id=run_id, floor=floor, room=room, seed=seed,
+                              engine_version=engine.ENGINE_VERSION, setup=engine.setup_to_dict(setup),
+                              enemy_kinds=enemy_kinds, first=first.battle, events=first.events)
     return row, result
 
 
@@ -77,7 +78,8 @@ def battle_action_parse(*, player_id: int, data: Mapping[str, Any]) -> engine.Ac
         raise InvalidInput("invalid_action", exc.message, exc.details) from exc
 
 
-def battle_step(battle: BattleRow, action: engine.Action, *, now: datetime) -> tuple[engine.Success, BattleStep]:
+def battle_step(battle: BattleRow, action: engine.Action, *,
+                now: datetime) -> tuple[engine.Success, BattleStep]:
     """Resolve the action on the (locked) battle; a refusal is a 409 that changes nothing.
 
     Returns the engine's result and the step (the new row and its events), which
@@ -90,7 +92,8 @@ def battle_step(battle: BattleRow, action: engine.Action, *, now: datetime) -> t
     return result, battle_moved(battle, result, now=now)
 
 
-def battle_timeout_step(battle: BattleRow, *, deadline: datetime) -> tuple[engine.Success, BattleStep, ActionRecord]:
+def battle_timeout_step(battle: BattleRow, *,
+                        deadline: datetime) -> tuple[engine.Success, BattleStep, ActionRecord]:
     """The awaited player's deadline passed: the step that skips their turn and the action row recording
     it (nothing is written). The next awaited player's turn starts at ``deadline``."""
     state = engine.BattleState.from_dict(battle.state)
@@ -99,8 +102,8 @@ def battle_timeout_step(battle: BattleRow, *, deadline: datetime) -> tuple[engin
     action = engine.Timeout(awaiting)
     result = engine.act(state, action)
     assert isinstance(result, engine.Success)  # a timeout for the awaiting player always applies
-    record = ActionRecord(step=state.step, player_id=battle.awaiting_id, action=action.to_dict(), idempotency_key="",
-                          response={"timeout": True})
+    record = ActionRecord(step=state.step, player_id=battle.awaiting_id, action=action.to_dict(),
+                          idempotency_key="", response={"timeout": True})
     return result, battle_moved(battle, result, now=deadline), record
 
 

@@ -111,10 +111,13 @@ class ActionRecord:
 
 #: A new battle and its first events in one statement on PostgreSQL (the events take the battle's new id).
 _BATTLE_INSERT = (
-    'WITH new_battle AS (INSERT INTO "combat_battle" ("run_id", "floor", "room", "seed", "engine_version", "setup", '
-    '"state", "outcome", "step", "event_count", "awaiting_id", "turn_started_at", "enemy_kinds", "created_at", '
-    '"ended_at") VALUES (%s, %s, %s, %s, %s, %s::jsonb, %s::jsonb, %s, %s, %s, %s, %s, %s::jsonb, %s, %s) RETURNING "id"), '
-    'new_events AS (INSERT INTO "combat_battleevent" ("battle_id", "seq", "data") SELECT new_battle."id", e.n, e.data '
+    'WITH new_battle AS (INSERT INTO "combat_battle" ("run_id", "floor", "room", "seed", "engine_version", '
+    '"setup", "state", "outcome", "step", "event_count", "awaiting_id", "turn_started_at", "enemy_kinds", '
+    '"created_at", "ended_at") '
+    'VALUES (%s, %s, %s, %s, %s, %s::jsonb, %s::jsonb, %s, %s, %s, %s, %s, %s::jsonb, %s, %s) '
+    'RETURNING "id"), '
+    'new_events AS (INSERT INTO "combat_battleevent" ("battle_id", "seq", "data") '
+    'SELECT new_battle."id", e.n, e.data '
     'FROM new_battle, jsonb_array_elements(%s::jsonb) WITH ORDINALITY AS e (data, n)) '
     'SELECT "id" FROM new_battle'
 )
@@ -132,20 +135,22 @@ def battle_insert(
         created_at = timezone.now()
         with connection.cursor() as cursor:
             cursor.execute(_BATTLE_INSERT, [
-                run_id, floor, room, seed, engine_version, json.dumps(setup), json.dumps(first.state), first.outcome,
-                first.step, first.event_count, first.awaiting_id, first.turn_started_at, json.dumps(dict(enemy_kinds)),
-                created_at, first.ended_at, json.dumps(events),
+                run_id, floor, room, seed, engine_version, json.dumps(setup), json.dumps(first.state),
+                first.outcome, first.step, first.event_count, first.awaiting_id, first.turn_started_at,
+                json.dumps(dict(enemy_kinds)), created_at, first.ended_at, json.dumps(events),
             ])
             (battle_id,) = cursor.fetchone()
     else:
-        battle = Battle(run_id=run_id, floor=floor, room=room, seed=seed, engine_version=engine_version, setup=setup,
-                        enemy_kinds=dict(enemy_kinds), **{name: getattr(first, name) for name in STEP_COLUMNS})
+        battle = Battle(run_id=run_id, floor=floor, room=room, seed=seed, engine_version=engine_version,
+                        setup=setup, enemy_kinds=dict(enemy_kinds),
+                        **{name: getattr(first, name) for name in STEP_COLUMNS})
         rows_insert([battle])
         rows_insert([BattleEvent(battle_id=battle.pk, seq=seq, data=data)
                      for seq, data in enumerate(events, start=1)])
         battle_id, created_at = battle.pk, battle.created_at
     return dataclasses.replace(first, id=battle_id, run_id=run_id, floor=floor, room=room, seed=seed,
-                               engine_version=engine_version, created_at=created_at, enemy_kinds=dict(enemy_kinds))
+                               engine_version=engine_version, created_at=created_at,
+                               enemy_kinds=dict(enemy_kinds))
 
 
 #: A step's writes in one statement on PostgreSQL (issue 13): its events appended to the log, the
@@ -207,8 +212,8 @@ _EVENTS_SINCE = ('SELECT "seq", "data" FROM "combat_battleevent" WHERE "battle_i
 #: PostgreSQL: the same as one column of a statement on "combat_battle" (parameters: since, limit), so a
 #: poll reads the battle and its new events in one round trip; ``events_of_column`` reads it.
 EVENTS_SINCE_COLUMN = ('(SELECT json_agg(json_build_array(e."seq", e."data") ORDER BY e."seq")::text FROM '
-                       '(SELECT "seq", "data" FROM "combat_battleevent" WHERE "battle_id" = "combat_battle"."id" '
-                       'AND "seq" > %s ORDER BY "seq" LIMIT %s) e)')
+                       '(SELECT "seq", "data" FROM "combat_battleevent" '
+                       'WHERE "battle_id" = "combat_battle"."id" AND "seq" > %s ORDER BY "seq" LIMIT %s) e)')
 
 
 def events_of_column(value: str | None) -> list[dict[str, Any]]:
@@ -232,7 +237,8 @@ def replayed_response(*, battle_id: int, player_id: int, key: str) -> dict[str, 
 
 def ongoing_battle(*, run_id: int) -> int | None:
     """The id of the run's battle that is on, if any."""
-    return Battle.objects.filter(run_id=run_id, outcome=Outcome.ONGOING.value).values_list("pk", flat=True).first()
+    ongoing = Battle.objects.filter(run_id=run_id, outcome=Outcome.ONGOING.value)
+    return ongoing.values_list("pk", flat=True).first()
 
 
 def battle_in_room(*, run_id: int, floor: int, room: int) -> tuple[int, str] | None:

@@ -55,7 +55,8 @@ def darkness_state(*, run_id: int, player: Player) -> dict[str, Any] | None:
     dark = DarknessRun.objects.filter(run_id=run_id).select_related("maze").first()
     if dark is None:
         return None
-    return darkness_state_of(dark, known=dark.maze.visited, guild_member=_is_member(player, dark.maze.guild_id))
+    member = _is_member(player, dark.maze.guild_id)
+    return darkness_state_of(dark, known=dark.maze.visited, guild_member=member)
 
 
 def darkness_state_of(dark: DarknessRun, *, known: list[int], guild_member: bool) -> dict[str, Any]:
@@ -93,5 +94,5 @@ def darkness_moved_view(moved: DarknessMoved) -> RunView:
         battle, loot = room_contents(run_id=run.id, floor=run.floor, room=run.room)
     state = darkness_state_of(moved.dark, known=moved.known,
                               guild_member=moved.mover.current_guild_id == moved.dark.maze.guild_id)
-    return run_payload(run=run, log=step.full_log, player=player_ref(moved.mover.player_id), members=step.members(),
-                       rooms=rooms, battle=battle, loot=loot, kind_view=state)
+    return run_payload(run=run, log=step.full_log, player=player_ref(moved.mover.player_id),
+                       members=step.members(), rooms=rooms, battle=battle, loot=loot, kind_view=state)

@@ -135,7 +135,8 @@ def _set_aside_second_weapon(run_id: int, player_id: int) -> int | None:
     if not slots:
         return None
     item = ([i for i in slots if not i.equipped] or slots)[-1]
-    SetAsideWeapon.objects.create(run_id=run_id, player_id=player_id, item_id=item.pk, item_kind_id=item.item_kind_id,
+    SetAsideWeapon.objects.create(run_id=run_id, player_id=player_id, item_id=item.pk,
+                                  item_kind_id=item.item_kind_id,
                                   equipped=item.equipped, acquired_in_run_id=item.acquired_in_run_id)
     kept = item.pk
     item.delete()
@@ -145,7 +146,8 @@ def _set_aside_second_weapon(run_id: int, player_id: int) -> int | None:
 def _give_back(run_id: int, player_id: int | None = None) -> None:
     """The weapons set aside in the run (by ``player_id``, or by anyone) come back to their owners, as the
     same inventory items; the carry limits are not applied (the slot was theirs)."""
-    kept = SetAsideWeapon.objects.filter(run_id=run_id, **({} if player_id is None else {"player_id": player_id}))
+    kept = SetAsideWeapon.objects.filter(run_id=run_id,
+                                         **({} if player_id is None else {"player_id": player_id}))
     rows = list(kept)
     if rows:
         for owner in sorted({row.player_id for row in rows}):
@@ -161,7 +163,8 @@ def _torch_add(run_id: int, member: MemberRow, kind: ItemKind, *, passed: bool) 
     are full; returns the id of the item set aside. A refusal of the carry rules is raised as it is."""
     player = player_ref(member.player_id)
     try:
-        inventory_add(player=player, item_kind=kind, equip=True, acquired_in_run_id=run_id, over_capacity=passed)
+        inventory_add(player=player, item_kind=kind, equip=True, acquired_in_run_id=run_id,
+                      over_capacity=passed)
         return None
     except RuleViolation as exc:
         if exc.code != WEAPON_LIMIT:
@@ -310,15 +313,15 @@ def darkness_run_start(*, step: RunStep, members: list[MemberRow]) -> bool:
     buffs = warlock_buffs_claim_party(player_ids=[m.player_id for m in members], run_id=run.id)
     for member in members:
         hp = combat_rules.max_hp_for(member.player.stamina)
-        step.change_member(member.player_id, guild_id=guild_id, status=MemberStatus.IN_DUNGEON, max_hp=hp, hp=hp,
-                           buffs=[to_jsonable(spec) for spec in buffs[member.player_id]])
+        step.change_member(member.player_id, guild_id=guild_id, status=MemberStatus.IN_DUNGEON, max_hp=hp,
+                           hp=hp, buffs=[to_jsonable(spec) for spec in buffs[member.player_id]])
     entrance = layout.entrance
     step.change(dungeon_id=dungeon_id, guild_id=guild_id, status=RunStatus.ACTIVE, started_at=now,
                 floor=layout.section(entrance), room=layout.index(entrance))
     # Inserted by _enter with its bearer and first place (one statement).
-    dark = step.held[_HELD] = DarknessRun(run_id=run.id, maze=maze, row=entrance[0], col=entrance[1],
-                                          torch_length=settings.torch_length, torch_left=settings.torch_length,
-                                          path=[], entered=[])
+    dark = step.held[_HELD] = DarknessRun(
+        run_id=run.id, maze=maze, row=entrance[0], col=entrance[1], torch_length=settings.torch_length,
+        torch_left=settings.torch_length, path=[], entered=[])
     step.log(DarknessStarted(party=[m.player_id for m in members], rank=rank, maze=maze.pk))
     bearer = step.member(members[0].player_id)
     assert bearer is not None
@@ -368,7 +371,8 @@ def _drawn_kind(run: RunRow, layout: MazeLayout, pos: Pos, weights: RoomWeights)
 def _enter(step: RunStep, dark: DarknessRun, layout: MazeLayout, pos: Pos,
            combat_settings: CombatSettings | None = None, *, npc_kind: str | None = None) -> RoomEntry | None:
     """Stand in the room at ``pos``: its content plays the first time this run enters it; a camp heals
-    and relights the torch every time. ``dark`` is saved with the step (inserted now at the start); the caller saves the step.
+    and relights the torch every time. ``dark`` is saved with the step (inserted now at the start); the
+    caller saves the step.
 
     ``combat_settings``: the combat settings, if the caller already read them; ``npc_kind``: the NPC held
     at the heart, if the caller knows it (the start). Returns the entry of a room entered the first time."""

@@ -249,8 +249,8 @@ class RunStartApi(PlayerApi):
             return Response(_run(run_id, self.player))
         step, entry = started.step, started.entry
         battle = None if entry.battle is None else (entry.battle.id, entry.battle.outcome)
-        view = run_payload(run=step.run, log=stored_log(step.full_log), player=self.player, members=step.members(),
-                           rooms=started.rooms, battle=battle, loot=entry.loot)
+        view = run_payload(run=step.run, log=stored_log(step.full_log), player=self.player,
+                           members=step.members(), rooms=started.rooms, battle=battle, loot=entry.loot)
         return Response(renderer(RunOutput)(view))
 
 
@@ -318,8 +318,8 @@ class BattleDetailApi(PlayerApi):
         since = valid(BattleQuery, request.query_params)["since"]
         # A poll reads the battle with the reader's membership and the new events in one statement.
         polled = battle_for_user(user_id=request.user.pk, battle_id=battle_id, since=since)
-        return Response(renderer(BattleOutput)(battle_view(polled.battle, player_id=polled.player_id, since=since,
-                                                           events=polled.events)))
+        view = battle_view(polled.battle, player_id=polled.player_id, since=since, events=polled.events)
+        return Response(renderer(BattleOutput)(view))
 
 
 class BattleActApi(PlayerApi):

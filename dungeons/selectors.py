@@ -232,7 +232,8 @@ def run_payload(
         current_room=current,
         npc=RunNpcView(run.npc_kind, run.npc_hp, run.npc_max_hp) if run.npc_kind else None,
         members=[
-            RunMemberView(player=m.player_id, username=m.player.username, position=m.position, status=m.status,
+            RunMemberView(player=m.player_id, username=m.player.username, position=m.position,
+                          status=m.status,
                           hp=m.hp, max_hp=m.max_hp, weapon_choice=m.weapon_choice, stat_boosts=m.stat_boosts,
                           pending_effects=m.pending_effects, kills=m.kills, money_lost=m.money_lost,
                           items_lost=m.items_lost)
@@ -267,4 +268,5 @@ def run_view(*, run_id: int, player: Player) -> RunView:
         rooms = run_store.rooms_of(run.dungeon_id)
         if any((r.floor, r.index) == (run.floor, run.room) for r in rooms):
             battle, loot = run_store.room_contents(run_id=run.id, floor=run.floor, room=run.room)
-    return run_payload(run=run, log=log, player=player, members=members, rooms=rooms, battle=battle, loot=loot)
+    return run_payload(run=run, log=log, player=player, members=members, rooms=rooms, battle=battle,
+                       loot=loot)

@@ -100,8 +100,8 @@ class _Compiler:
         if type(node)._readable_fields is not serializers.Serializer._readable_fields:
             raise NotCompilable(f"{cls.__name__} overrides _readable_fields")
         function = self.name(None, "render_")
-        lines = [f"def {function}(obj):", "    d = obj.__class__ is dict", "    m = d or isinstance(obj, _Mapping)",
-                 "    out = {}"]
+        lines = [f"def {function}(obj):", "    d = obj.__class__ is dict",
+                 "    m = d or isinstance(obj, _Mapping)", "    out = {}"]
         for field in node._readable_fields:
             lines += self._field(node, field)
         lines.append("    return out")
@@ -134,7 +134,8 @@ class _Compiler:
                      "        elif _callable(v):",
                      f"            v = _slow({handle}, obj)"]
         key = repr(field.field_name)
-        lines += ["    if v is not _SKIP:", f"        out[{key}] = None if v is None else {self.value(field, 'v')}"]
+        shown = self.value(field, "v")
+        lines += ["    if v is not _SKIP:", f"        out[{key}] = None if v is None else {shown}"]
         return lines
 
     def value(self, field: serializers.Field, v: str) -> str:
@@ -187,7 +188,8 @@ def renderer(serializer_class: type[serializers.Serializer]) -> Callable[[Any], 
         top = compiler.serializer(serializer_class())
         namespace = dict(compiler.names)
         source = "\n\n".join(compiler.functions)
-        exec(compile(source, f"<renderer of {serializer_class.__qualname__}>", "exec"), namespace)  # noqa: S102
+        code = compile(source, f"<renderer of {serializer_class.__qualname__}>", "exec")
+        exec(code, namespace)  # noqa: S102 - the source is generated here from the serializer's fields
         found = _RENDERERS[serializer_class] = namespace[top]
     return found
 
@@ -223,7 +225,8 @@ def _input_check(node: serializers.Serializer) -> Callable[[Any], Any]:
             raise NotCompilable(f"{type(node).__name__}.{field.field_name} has a source of its own")
         if field.default is not empty and callable(field.default):
             raise NotCompilable(f"{type(node).__name__}.{field.field_name} has a callable default")
-        checks.append((field.field_name, field.default, field.required, field.allow_null, _value_check(field)))
+        checks.append((field.field_name, field.default, field.required, field.allow_null,
+                       _value_check(field)))
 
     def check(data: Any) -> Any:
         if data.__class__ is not dict:
@@ -267,7 +270,9 @@ def _value_check(field: serializers.Field) -> Callable[[Any], Any]:
         low, high = field.min_value, field.max_value
 
         def integer(value: Any) -> Any:
-            if value.__class__ is not int or (low is not None and value < low) or (high is not None and value > high):
+            if value.__class__ is not int:
+                return _NOT_FAST
+            if (low is not None and value < low) or (high is not None and value > high):
                 return _NOT_FAST
             return value
         return integer

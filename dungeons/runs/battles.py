@@ -72,9 +72,10 @@ def _player_combatant(member: MemberRow, items: list[InventoryItem]) -> engine.C
     )
 
 
-def battle_begin(step: RunStep, party: list[MemberRow], *, is_boss: bool, settings: CombatSettings | None = None
-                 ) -> BattleRow:
-    """Start the battle of the run's current room with the party inside (run locked; the caller saves the step).
+def battle_begin(step: RunStep, party: list[MemberRow], *, is_boss: bool,
+                 settings: CombatSettings | None = None) -> BattleRow:
+    """Start the battle of the run's current room with the party inside (run locked; the caller saves the
+    step).
 
     ``settings``: the combat settings the caller already read (one read serves the encounter and
     the rules). Enemy turns before the first player's turn resolve at once; their consequences
@@ -115,7 +116,8 @@ def battle_begin(step: RunStep, party: list[MemberRow], *, is_boss: bool, settin
 # --- a step's consequences for the run ---------------------------------------------------------------
 
 
-def _carry(step: RunStep, battle: BattleRow, state: engine.BattleState, events: Sequence[engine.Event]) -> None:
+def _carry(step: RunStep, battle: BattleRow, state: engine.BattleState,
+           events: Sequence[engine.Event]) -> bool:
     """Carry one battle step's consequences into the run's step (run locked; the caller saves it).
 
     Potions drunk leave the inventory; stat potions last for the rest of the run; a player who
@@ -123,10 +125,11 @@ def _carry(step: RunStep, battle: BattleRow, state: engine.BattleState, events: 
     towards bounties; at the end HP carries over and a victory clears the room (a boss on the
     last floor completes the run). A draw at the round limit means the enemies withdraw: the
     room is cleared without loot (docs/runs.md). The members are read only when the step concerns
-    the run; the ones it concerns are those inside when it began.
+    the run; the ones it concerns are those inside when it began. Returns whether it did (False: the
+    step concerns the run in nothing).
     """
     if not state.over and not any(isinstance(e, RUN_RELEVANT_EVENTS) for e in events):
-        return
+        return False
     inside = {m.player_id for m in step.party(MemberStatus.IN_DUNGEON)}
 
     def member_of(combatant: str) -> MemberRow | None:
@@ -166,6 +169,7 @@ def _carry(step: RunStep, battle: BattleRow, state: engine.BattleState, events: 
     if state.over:
         _battle_over(step, battle, state, inside)
     end_if_party_gone(step)
+    return True
 
 
 def _battle_over(step: RunStep, battle: BattleRow, state: engine.BattleState, inside: set[int]) -> None:
@@ -191,7 +195,8 @@ def _battle_over(step: RunStep, battle: BattleRow, state: engine.BattleState, in
             pay(party, rules.boss_coins)
         elif run_rules.room_rng(run.seed, run.floor, run.room, "battle-loot").random() < rules.battle_loot_chance:
             drop_loot(step, 1, "battle-loot-item", BATTLE_LOOT_CATEGORIES)
-        if state.has_boss and (run_kind_hooks(run.kind).boss_completes_run or store.next_position(step) is None):
+        last = run_kind_hooks(run.kind).boss_completes_run or store.next_position(step) is None
+        if state.has_boss and last:
             complete(step, party)
 
 
@@ -215,9 +220,10 @@ def _not_found(battle_id: int) -> NotFound:
 
 
 def _consequences(run: RunStep, battle: BattleRow, result: engine.Success) -> None:
-    """A battle step's consequences carried into the run and saved (only what they changed)."""
-    _carry(run, battle, result.state, result.events)
-    store.run_save(run)
+    """A battle step's consequences carried into the run and saved (only what they changed; most steps
+    concern the run in nothing, and cost nothing here)."""
+    if _carry(run, battle, result.state, result.events):
+        store.run_save(run)
 
 
 class _RunBattles(TurnTable[LockedBattle]):
@@ -276,14 +282,15 @@ class _RunBattles(TurnTable[LockedBattle]):
         turn, first_seq = row.battle.step, row.battle.event_count + 1
         result, step = battle_step(row.battle, action, now=now)
         row.battle, row.taken = step.battle, step
-        response = {"turn": turn, "next_turn": step.battle.step, "first_event": first_seq, "events": step.events,
-                    "outcome": step.battle.outcome}
+        response = {"turn": turn, "next_turn": step.battle.step, "first_event": first_seq,
+                    "events": step.events, "outcome": step.battle.outcome}
         return Taken(response, action.to_dict(), then=lambda: _consequences(run, step.battle, result))
 
     def record(self, row: LockedBattle, player: Player, *, turn: int, action: dict[str, Any], key: str,
                response: dict[str, Any]) -> None:
         assert row.taken is not None
-        battle_step_record(row.taken, player_id=player.pk, turn=turn, action=action, key=key, response=response)
+        battle_step_record(row.taken, player_id=player.pk, turn=turn, action=action, key=key,
+                           response=response)
 
 
 BATTLE_TURNS = _RunBattles()
@@ -364,6 +371,7 @@ def battle_for_user(*, user_id: int, battle_id: int, since: int = 0, now: dateti
         raise _not_found(battle_id)
     deadline = turn_deadline(BATTLE_TURNS, LockedBattle(found.battle))
     if deadline is not None and deadline <= now:  # someone's turn timed out: apply it under the locks
-        refreshed = turn_refresh(BATTLE_TURNS, object_id=battle_id, player=player_for_user(user_id=user_id), now=now)
+        reader = player_for_user(user_id=user_id)
+        refreshed = turn_refresh(BATTLE_TURNS, object_id=battle_id, player=reader, now=now)
         return PollRead(refreshed.battle, found.player_id, None)  # the timeouts added events
     return found

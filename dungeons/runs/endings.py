@@ -30,7 +30,8 @@ def die(step: RunStep, member: MemberRow) -> None:
     fee = run_rules.charon_fee(money=player.money, rules=run_rules_get())
     lost, _ = InventoryItem.objects.filter(player=player, acquired_in_run_id=step.pk).delete()
     Player.objects.filter(pk=player.pk).update(money=F("money") - fee)
-    step.change_member(member.player_id, status=MemberStatus.DEAD, active=False, hp=0, money_lost=fee, items_lost=lost)
+    step.change_member(member.player_id, status=MemberStatus.DEAD, active=False, hp=0, money_lost=fee,
+                       items_lost=lost)
     step.log(Died(player=member.player_id, charon_fee=fee, items_lost=lost))
     hooks.member_left(step=step)  # e.g. the torch passes on
 

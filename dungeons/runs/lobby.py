@@ -15,7 +15,15 @@ from combat.models import CombatSettings
 from dungeons import run_rules
 from dungeons import services as dungeon_services
 from dungeons.kinds import run_kind_hooks
-from dungeons.models import DungeonKind, GenerationSettings, MemberStatus, RoomKind, Run, RunStatus, WeaponChoice
+from dungeons.models import (
+    DungeonKind,
+    GenerationSettings,
+    MemberStatus,
+    RoomKind,
+    Run,
+    RunStatus,
+    WeaponChoice,
+)
 from dungeons.run_log import Formation, Started
 from dungeons.runs import store
 from dungeons.runs.core import member_of, require_status, run_locked, run_read, run_rules_get
@@ -43,10 +51,10 @@ def run_open(*, player: Player, kind: str) -> Run:
     """Open a lobby of ``kind`` (ordinary or frenzy) with the player as host and first member."""
     if kind not in (DungeonKind.ORDINARY, DungeonKind.FRENZY, DungeonKind.DARKNESS):
         raise InvalidInput("invalid_kind", "Runs are ordinary, frenzy or darkness.", {"kind": kind})
-    opening = RunStep(RunRow(id=0, kind=kind, status=RunStatus.LOBBY, host_id=player.pk, seed=dungeon_services.new_seed(),
-                             dungeon_id=None, guild_id=None, floor=None, room=None, room_cleared=False, step=0,
-                             npc_kind="", npc_hp=0, npc_max_hp=0, created_at=timezone.now(), started_at=None,
-                             ended_at=None), members=[])
+    opening = RunStep(RunRow(
+        id=0, kind=kind, status=RunStatus.LOBBY, host_id=player.pk, seed=dungeon_services.new_seed(),
+        dungeon_id=None, guild_id=None, floor=None, room=None, room_cleared=False, step=0, npc_kind="",
+        npc_hp=0, npc_max_hp=0, created_at=timezone.now(), started_at=None, ended_at=None), members=[])
     # e.g. a darkness lobby is its host's guild's
     run_kind_hooks(kind).seat_check(step=opening, player=player, opening=True)
     run = store.run_insert(kind=kind, host_id=player.pk, seed=opening.run.seed, guild_id=opening.run.guild_id)
@@ -83,7 +91,8 @@ def _reorder(step: RunStep, members: list[MemberRow]) -> list[MemberRow]:
 def _unseat(step: RunStep, member: MemberRow) -> None:
     """The member is out of the lobby: the starting weapon goes back to the junk dealer."""
     InventoryItem.objects.filter(player_id=member.player_id, acquired_in_run_id=step.pk).delete()
-    step.change_member(member.player_id, status=MemberStatus.LEFT, active=False, weapon_choice=WeaponChoice.PENDING)
+    step.change_member(member.player_id, status=MemberStatus.LEFT, active=False,
+                       weapon_choice=WeaponChoice.PENDING)
 
 
 @transaction.atomic
@@ -187,7 +196,8 @@ def run_start(*, player: Player, run_id: int) -> RunStarted:
     if step.run.host_id != player.pk:
         raise NotAllowed("not_host", "Only the host starts the run.")
     hooks = run_kind_hooks(step.run.kind)
-    outsiders = {m.player_id for m in hooks.unseated(step=step, members=members)}  # e.g. left the lobby's guild
+    # e.g. who left the lobby's guild
+    outsiders = {m.player_id for m in hooks.unseated(step=step, members=members)}
     if outsiders:
         for member in members:
             if member.player_id in outsiders:
@@ -221,7 +231,8 @@ def run_start(*, player: Player, run_id: int) -> RunStarted:
         hp = combat_rules.max_hp_for(member.player.stamina)
         step.change_member(member.player_id, guild_id=member.current_guild_id, status=MemberStatus.IN_DUNGEON,
                            max_hp=hp, hp=hp, buffs=[to_jsonable(spec) for spec in buffs[member.player_id]])
-    step.change(dungeon_id=dungeon.pk, guild_id=common, status=RunStatus.ACTIVE, started_at=now, floor=0, room=0)
+    step.change(dungeon_id=dungeon.pk, guild_id=common, status=RunStatus.ACTIVE, started_at=now, floor=0,
+                room=0)
     step.log(Started(party=player_ids, rank=rank, completed=completed))
     rooms = store.rooms_held(dungeon.rooms.all())
     entry = enter_room(step, settings=settings, room=rooms[0])

@@ -66,7 +66,8 @@ def current_room(step: RunStep) -> RoomRow:
     return next(room for room in step.rooms() if (room.floor, room.index) == (run.floor, run.room))
 
 
-def enter_room(step: RunStep, *, settings: CombatSettings | None = None, room: RoomRow | None = None) -> RoomEntry:
+def enter_room(step: RunStep, *, settings: CombatSettings | None = None,
+               room: RoomRow | None = None) -> RoomEntry:
     """Walk into the room at the run's position and let it happen, on the step (call holding the run's
     lock; the caller saves the step).
 
@@ -109,8 +110,8 @@ def enter_room(step: RunStep, *, settings: CombatSettings | None = None, room: R
             step.log(StoryItems(story_item=room.story_item, items=[l.pk for l in loot]))
     elif room.kind == RoomKind.REST:
         for member in party:
-            step.change_member(member.player_id, hp=member.hp + min(
-                member.max_hp - member.hp, run_rules.rest_heal(metabolism=member.player.metabolism, rules=rules)))
+            heal = run_rules.rest_heal(metabolism=member.player.metabolism, rules=rules)
+            step.change_member(member.player_id, hp=member.hp + min(member.max_hp - member.hp, heal))
         step.log(Rested(hp={m.player_id: m.hp for m in step.party(MemberStatus.IN_DUNGEON)}))
     if step.run.status == RunStatus.ACTIVE:
         step.change(room_cleared=True)
@@ -147,8 +148,9 @@ def _spring_traps(step: RunStep, party: list[MemberRow], rules: RunRules) -> Non
         rng = run_rules.room_rng(run.seed, run.floor, run.room, f"trap/{member.player_id}")
         hit = run_rules.trap_spring(floor=run.floor, attentiveness=member.player.attentiveness, rng=rng, rules=rules)
         hp = max(0, member.hp - hit.damage)
-        effects = [*member.pending_effects, {"name": hit.effect, "turns": rules.trap_effect_turns}] if hit.effect \
-            else member.pending_effects
+        effects = member.pending_effects
+        if hit.effect:
+            effects = [*effects, {"name": hit.effect, "turns": rules.trap_effect_turns}]
         step.change_member(member.player_id, hp=hp, pending_effects=effects)
         hits[member.player_id] = {"damage": hit.damage, "effect": hit.effect, "hp": hp}
     step.log(Trap(hits=hits))
@@ -239,9 +241,11 @@ def run_potion_drink(*, player: Player, run_id: int, item_id: int) -> RunRow:
         raise RuleViolation("effect_potion_in_battle_only", "Effect potions work only in battle.",
                             {"potion": item_id, "effect": kind.effect})
     if kind.sub_kind == PotionKind.STAT.value:
-        boosts = {**member.stat_boosts, kind.stat: int(member.stat_boosts.get(kind.stat, 0)) + kind.stat_amount}
+        raised = int(member.stat_boosts.get(kind.stat, 0)) + kind.stat_amount
+        boosts = {**member.stat_boosts, kind.stat: raised}
         extra = kind.stat_amount * combat_rules_get().hp_per_stamina if kind.stat == "stamina" else 0
-        member = step.change_member(player.pk, stat_boosts=boosts, max_hp=member.max_hp + extra, hp=member.hp + extra)
+        member = step.change_member(player.pk, stat_boosts=boosts, max_hp=member.max_hp + extra,
+                                    hp=member.hp + extra)
         entry: LogEntry = StatPotionDrunk(player=player.pk, potion=kind.sub_kind, item_kind=kind.pk, hp=member.hp,
                                           max_hp=member.max_hp, stat=kind.stat, amount=kind.stat_amount)
     else:

@@ -33,7 +33,16 @@ from django.utils import timezone
 from backend.sql import MAX_ROW_ID, Columns, Prepared, rows_insert, rows_update, rows_update_sql
 from combat import store as battles_store
 from combat.models import Battle, BattleAction
-from combat.store import BATTLE, EVENTS_PAGE, EVENTS_SINCE_COLUMN, POLLED_BATTLE, BattleRow, battle_row, events_of_column
+from combat.store import (
+    BATTLE,
+    EVENTS_PAGE,
+    EVENTS_SINCE_COLUMN,
+    POLLED_BATTLE,
+    BattleRow,
+    battle_row,
+    events_of_column,
+)
+from dungeons import generation
 from dungeons.models import (
     Dungeon,
     DungeonRoom,
@@ -144,6 +153,8 @@ class MemberRow:
         return self.id
 
 
+#: A run's columns as RunRow holds them (its log apart).
+_RUN_COLUMNS = tuple(f.name for f in dataclasses.fields(RunRow))
 #: The member columns a step may change (the rest are written once, when the member joins).
 MEMBER_COLUMNS = ("position", "status", "active", "weapon_choice", "guild_id", "hp", "max_hp", "stat_boosts",
                   "pending_effects", "buffs", "kills", "money_lost", "items_lost")
@@ -293,12 +304,13 @@ class RunStep:
         self.rooms_added.append(room)
 
     def changes(self) -> RunChanges:
-        run = {f.name: getattr(self.run, f.name) for f in dataclasses.fields(RunRow)
-               if getattr(self.run, f.name) != getattr(self._saved, f.name)}
+        run = {name: getattr(self.run, name) for name in _RUN_COLUMNS
+               if getattr(self.run, name) != getattr(self._saved, name)}
         members, columns = [], set()
         for player_id, member in (self._members or {}).items():
             before = self._members_saved.get(player_id)
-            changed = {name for name in MEMBER_COLUMNS if before is None or getattr(member, name) != getattr(before, name)}
+            changed = {name for name in MEMBER_COLUMNS
+                       if before is None or getattr(member, name) != getattr(before, name)}
             if changed:
                 members.append(member)
                 columns |= changed
@@ -331,7 +343,7 @@ _LOCK_RUN_PREPARED = Prepared("run_lock", _LOCK_RUN + " FOR UPDATE")
 
 
 def run_row(values: dict[str, Any]) -> RunRow:
-    return RunRow(**{f.name: values[f.name] for f in dataclasses.fields(RunRow)})
+    return RunRow(**{name: values[name] for name in _RUN_COLUMNS})
 
 
 def run_lock(run_id: int, *, fast: bool = True) -> tuple[RunRow, list[dict[str, Any]]] | None:
@@ -366,12 +378,14 @@ _FACTS = [f.name for f in dataclasses.fields(PlayerFacts) if f.name not in ("id"
 #: Every member of a run in formation order, each with its player's facts, account name and current
 #: guild (id and rank: ``guilds.selectors.with_current_guild`` joined in), in one precompiled read.
 _MEMBERS = (
-    f'SELECT {_MEMBER.select()}, {", ".join(f"p.{name}" for name in _FACTS)}, u."username", gm."guild_id", gg."rank" '
+    f'SELECT {_MEMBER.select()}, {", ".join(f"p.{name}" for name in _FACTS)}, u."username", gm."guild_id", '
+    'gg."rank" '
     f'FROM "dungeons_runmember" INNER JOIN "players_player" p ON "dungeons_runmember"."player_id" = p."id" '
     f'INNER JOIN "{_USER._meta.db_table}" u ON p."user_id" = u."id" '
     f'LEFT OUTER JOIN "{Membership._meta.db_table}" gm ON gm."player_id" = p."id" AND gm."left_at" IS NULL '
     f'LEFT OUTER JOIN "{Guild._meta.db_table}" gg ON gg."id" = gm."guild_id" '
-    'WHERE "dungeons_runmember"."run_id" = %s ORDER BY "dungeons_runmember"."position" ASC, "dungeons_runmember"."id" ASC'
+    'WHERE "dungeons_runmember"."run_id" = %s '
+    'ORDER BY "dungeons_runmember"."position" ASC, "dungeons_runmember"."id" ASC'
 )
 _MEMBERS_PREPARED = Prepared("run_members", _MEMBERS)
 
@@ -399,8 +413,8 @@ def members_load(run_id: int, *, fast: bool = True) -> list[MemberRow]:
     members = (with_current_guild(RunMember.objects.filter(run_id=run_id), "player")
                .select_related("player__user").order_by("position", "pk"))
     return [_member_row({name: getattr(m, name) for name in _MEMBER.attnames},
-                        [*(getattr(m.player, name) for name in _FACTS), m.player.user.username, m.current_guild_id,
-                         m.current_guild_rank])
+                        [*(getattr(m.player, name) for name in _FACTS), m.player.user.username,
+                         m.current_guild_id, m.current_guild_rank])
             for m in members]
 
 
@@ -409,16 +423,19 @@ def members_load(run_id: int, *, fast: bool = True) -> list[MemberRow]:
 #: after the lock, not with it: a statement waiting for the lock would see the rows its holder wrote only
 #: in the locked row, never in a subquery (it keeps the snapshot it started with).
 _STEP_MEMBERS = (
-    f'(SELECT json_agg(json_build_array({_MEMBER.select()}, {", ".join(f"p.{name}" for name in _FACTS)}, u."username", '
+    f'(SELECT json_agg(json_build_array({_MEMBER.select()}, {", ".join(f"p.{name}" for name in _FACTS)}, '
+    'u."username", '
     'gm."guild_id", gg."rank") ORDER BY "dungeons_runmember"."position", "dungeons_runmember"."id")::text '
     + _MEMBERS[_MEMBERS.index("FROM"):_MEMBERS.index("WHERE")]
     + 'WHERE "dungeons_runmember"."run_id" = "dungeons_run"."id")'
 )
-_STEP_ROOMS = ('(SELECT json_agg(json_build_array(r."floor", r."index", r."kind", r."npc_kind", r."story_item", '
+_STEP_ROOMS = ('(SELECT json_agg(json_build_array(r."floor", r."index", r."kind", r."npc_kind", '
+               'r."story_item", '
                'r."seal") ORDER BY r."floor", r."index")::text FROM "dungeons_dungeonroom" r '
                'WHERE r."dungeon_id" = "dungeons_run"."dungeon_id")')
 _STEP_READ = (f'SELECT {_STEP_MEMBERS}, d."params"::text, d."npc_kind", d."floor_count"{{rooms}}{{own}} '
-              'FROM "dungeons_run" LEFT OUTER JOIN "dungeons_dungeon" d ON d."id" = "dungeons_run"."dungeon_id"{joins} '
+              'FROM "dungeons_run" '
+              'LEFT OUTER JOIN "dungeons_dungeon" d ON d."id" = "dungeons_run"."dungeon_id"{joins} '
               'WHERE "dungeons_run"."id" = %s')
 
 
@@ -457,7 +474,8 @@ def _step_read(rooms: bool, kind: str) -> tuple[Prepared, _OwnRow | None]:
         own = _own_row(run_kind_hooks(kind).own_row)
         sql = _STEP_READ.format(rooms=f", {_STEP_ROOMS}" if rooms else "", own=own.select if own else "",
                                 joins=own.joins if own else "")
-        found = _STEP_READS[(rooms, kind)] = (Prepared(f"run_step_read_{kind}{'_rooms' if rooms else ''}", sql), own)
+        name = f"run_step_read_{kind}{'_rooms' if rooms else ''}"
+        found = _STEP_READS[(rooms, kind)] = (Prepared(name, sql), own)
     return found
 
 
@@ -534,14 +552,15 @@ def _member_models(changes: RunChanges) -> list[RunMember]:
 
 
 def _room_models(changes: RunChanges) -> list[DungeonRoom]:
-    return [DungeonRoom(dungeon_id=changes.dungeon_id, floor=r.floor, index=r.index, kind=r.kind, npc_kind=r.npc_kind,
-                        story_item=r.story_item, seal=r.seal) for r in changes.rooms]
+    return [DungeonRoom(dungeon_id=changes.dungeon_id, floor=r.floor, index=r.index, kind=r.kind,
+                        npc_kind=r.npc_kind, story_item=r.story_item, seal=r.seal) for r in changes.rooms]
 
 
 def _save_portable(changes: RunChanges) -> None:
     columns = dict(changes.run)
     if changes.entries:
-        columns["log"] = changes.log if changes.log is not None else [*_log_read(changes.run_id), *changes.entries]
+        stored = changes.log if changes.log is not None else [*_log_read(changes.run_id), *changes.entries]
+        columns["log"] = stored
     if columns:
         rows_update([Run(id=changes.run_id, **columns)], list(columns))
     rows_update(_member_models(changes), changes.member_columns)
@@ -554,7 +573,8 @@ def _log_read(run_id: int) -> list[dict[str, Any]]:
     return list(Run.objects.filter(pk=run_id).values_list("log", flat=True).get())
 
 
-_ROOM_INSERT = ('INSERT INTO "dungeons_dungeonroom" ("dungeon_id", "floor", "index", "kind", "npc_kind", "story_item", '
+_ROOM_INSERT = ('INSERT INTO "dungeons_dungeonroom" ("dungeon_id", "floor", "index", "kind", "npc_kind", '
+                '"story_item", '
                 '"seal") VALUES {}')
 
 
@@ -577,10 +597,11 @@ def _save_fast(changes: RunChanges, connection: BaseDatabaseWrapper) -> None:
         parts.append(f"saved_members AS ({sql})")
         params += values
     if changes.rooms:
-        parts.append("saved_rooms AS (" + _ROOM_INSERT.format(", ".join(["(%s, %s, %s, %s, %s, %s, %s)"] * len(changes.rooms)))
-                     + ")")
+        rows = ", ".join(["(%s, %s, %s, %s, %s, %s, %s)"] * len(changes.rooms))
+        parts.append(f"saved_rooms AS ({_ROOM_INSERT.format(rows)})")
         params += [value for r in changes.rooms
-                   for value in (changes.dungeon_id, r.floor, r.index, r.kind, r.npc_kind, r.story_item, r.seal)]
+                   for value in (changes.dungeon_id, r.floor, r.index, r.kind, r.npc_kind, r.story_item,
+                                 r.seal)]
     for number, (row, fields) in enumerate(changes.also):
         sql, values = rows_update_sql([row], fields, connection)
         parts.append(f"saved_also_{number} AS ({sql})")
@@ -603,7 +624,8 @@ def member_join(*, run_id: int, player_id: int, position: int) -> None:
     """Seat the player in the lobby (again, if they left it). Raises IntegrityError if the player is active
     in another run (the partial unique index): call inside a savepoint."""
     RunMember.objects.update_or_create(run_id=run_id, player_id=player_id, defaults={
-        "position": position, "status": MemberStatus.JOINED, "active": True, "weapon_choice": WeaponChoice.PENDING})
+        "position": position, "status": MemberStatus.JOINED, "active": True,
+        "weapon_choice": WeaponChoice.PENDING})
 
 
 def active_run_of(player_id: int) -> int | None:
@@ -622,13 +644,50 @@ class DungeonFacts:
     floor_count: int
 
 
+def dungeon_store(
+    result: generation.Dungeon, *, seed: int, party_size: int, rank: float, completed: float,
+    same_guild: bool, params: generation.GenerationParams, candidates: Iterable[str],
+) -> Dungeon:
+    """Store a generated dungeon and its rooms (two statements), returned with its rooms held as
+    ``dungeon_get`` prefetches them."""
+    [dungeon] = rows_insert([Dungeon(
+        kind=result.kind,
+        seed=seed,
+        generator_version=result.generator_version,
+        party_size=party_size,
+        rank=rank,
+        completed=completed,
+        same_guild=same_guild,
+        params=params.as_dict(),
+        npc_candidates=list(candidates),
+        floor_count=len(result.floors),
+        npc_chance=result.npc_chance,
+        npc_floor=result.npc[0] if result.npc else None,
+        npc_room=result.npc[1] if result.npc else None,
+        npc_kind=result.npc_kind or "",
+    )])
+    # Built from positional values in the model's field order (id, dungeon, floor, index, kind, npc_kind,
+    # story_item, seal): half the cost of keyword arguments for a few dozen rows; each holds its dungeon.
+    rooms = [DungeonRoom(None, dungeon.pk, floor, index, str(room.kind), room.npc_kind or "",
+                         room.story_item or "", room.seal or "") for floor, index, room in result.rooms()]
+    for row in rooms:
+        DungeonRoom.dungeon.field.set_cached_value(row, dungeon)
+    rows_insert(rooms)
+    # Held as dungeon_get prefetches them (in their order): dungeon.rooms.all() reads no row.
+    held = dungeon.rooms.all()
+    held._result_cache, held._prefetch_done = rooms, True
+    dungeon._prefetched_objects_cache = {"rooms": held}
+    return dungeon
+
+
 def dungeon_insert(**columns: Any) -> int:
     """Store a dungeon a run kind made itself (e.g. a darkness run's, whose rooms come as it walks in)."""
     return Dungeon.objects.create(**columns).pk
 
 
 def dungeon_facts(dungeon_id: int) -> DungeonFacts:
-    return DungeonFacts(*Dungeon.objects.filter(pk=dungeon_id).values_list("params", "npc_kind", "floor_count").get())
+    facts = Dungeon.objects.filter(pk=dungeon_id).values_list("params", "npc_kind", "floor_count").get()
+    return DungeonFacts(*facts)
 
 
 # --- rooms, loot and coins ---------------------------------------------------------------------------------
@@ -645,8 +704,9 @@ def rooms_held(rooms: Iterable[DungeonRoom]) -> list[RoomRow]:
 
 def rooms_of(dungeon_id: int) -> list[RoomRow]:
     """Every room of a dungeon, floor by floor, in order."""
-    return [RoomRow(*values) for values in DungeonRoom.objects.filter(dungeon_id=dungeon_id).order_by("floor", "index")
-            .values_list("floor", "index", "kind", "npc_kind", "story_item", "seal")]
+    rooms = DungeonRoom.objects.filter(dungeon_id=dungeon_id).order_by("floor", "index")
+    columns = ("floor", "index", "kind", "npc_kind", "story_item", "seal")
+    return [RoomRow(*values) for values in rooms.values_list(*columns)]
 
 
 def next_position(step: RunStep) -> tuple[int, int] | None:
@@ -662,8 +722,8 @@ def next_position(step: RunStep) -> tuple[int, int] | None:
 
 
 _ITEM_KIND = Columns(ItemKind)
-_ITEM_KINDS = f'SELECT {_ITEM_KIND.select()} FROM "players_itemkind" WHERE "players_itemkind"."category" IN ({{}}) ' \
-              'ORDER BY "players_itemkind"."id" ASC'
+_ITEM_KINDS = (f'SELECT {_ITEM_KIND.select()} FROM "players_itemkind" '
+               'WHERE "players_itemkind"."category" IN ({}) ORDER BY "players_itemkind"."id" ASC')
 
 
 def item_kinds(categories: Sequence[str], *, fast: bool = True) -> list[ItemKind]:
@@ -710,8 +770,9 @@ def loot_take(*, loot_id: int, player_id: int) -> None:
 #: weight), in one statement.
 _CONTENTS = ('SELECT (SELECT json_build_array(b."id", b."outcome")::text FROM "combat_battle" b '
              'WHERE b."run_id" = %s AND b."floor" = %s AND b."room" = %s), '
-             '(SELECT json_agg(json_build_array(l."id", l."taken_by_id", k."id", k."name", k."category", k."weight") '
-             'ORDER BY l."id")::text FROM "dungeons_runloot" l INNER JOIN "players_itemkind" k ON k."id" = l."item_kind_id" '
+             '(SELECT json_agg(json_build_array(l."id", l."taken_by_id", k."id", k."name", k."category", '
+             'k."weight") ORDER BY l."id")::text FROM "dungeons_runloot" l '
+             'INNER JOIN "players_itemkind" k ON k."id" = l."item_kind_id" '
              'WHERE l."run_id" = %s AND l."floor" = %s AND l."room" = %s)')
 _SHOWN_KIND = ["id", "name", "category", "weight"]
 
@@ -732,7 +793,8 @@ def room_contents(*, run_id: int, floor: int, room: int, fast: bool | None = Non
              for loot_id, taken_by, *kind in json.loads(loot or "[]")])
 
 
-_PAY = 'UPDATE "players_player" SET "money" = ("players_player"."money" + %s) WHERE "players_player"."id" IN ({})'
+_PAY = ('UPDATE "players_player" SET "money" = ("players_player"."money" + %s) '
+        'WHERE "players_player"."id" IN ({})')
 
 
 def pay(player_ids: Sequence[int], coins: int, *, fast: bool = True) -> None:
@@ -748,8 +810,9 @@ def pay(player_ids: Sequence[int], coins: int, *, fast: bool = True) -> None:
 
 def key_holder(*, player_ids: Sequence[int], run_id: int, sub_kind: str) -> int | None:
     """The first of the players (by their item's id) carrying an item of ``sub_kind`` found in this run."""
-    return (InventoryItem.objects.filter(player_id__in=player_ids, acquired_in_run_id=run_id, item_kind__sub_kind=sub_kind)
-            .order_by("pk").values_list("player_id", flat=True).first())
+    keys = InventoryItem.objects.filter(player_id__in=player_ids, acquired_in_run_id=run_id,
+                                        item_kind__sub_kind=sub_kind)
+    return keys.order_by("pk").values_list("player_id", flat=True).first()
 
 
 def player_ref(player_id: int) -> Player:
@@ -760,7 +823,8 @@ def player_ref(player_id: int) -> Player:
 
 _CARRIED_ITEM, _CARRIED_KIND = Columns(InventoryItem), Columns(ItemKind)
 _CARRIED = (f'SELECT {_CARRIED_ITEM.select()}, {_CARRIED_KIND.select()} FROM "players_inventoryitem" '
-            'INNER JOIN "players_itemkind" ON "players_inventoryitem"."item_kind_id" = "players_itemkind"."id" '
+            'INNER JOIN "players_itemkind" '
+            'ON "players_inventoryitem"."item_kind_id" = "players_itemkind"."id" '
             'WHERE "players_inventoryitem"."player_id" IN ({}) ORDER BY "players_inventoryitem"."id" ASC')
 
 
@@ -769,7 +833,8 @@ def carried(player_ids: Sequence[int], *, fast: bool = True) -> dict[int, list[I
     precompiled statement (``fast``), else the ORM's query."""
     items: dict[int, list[InventoryItem]] = {player_id: [] for player_id in player_ids}
     if not fast:
-        for item in InventoryItem.objects.filter(player_id__in=player_ids).select_related("item_kind").order_by("pk"):
+        found = InventoryItem.objects.filter(player_id__in=player_ids).select_related("item_kind")
+        for item in found.order_by("pk"):
             items[item.player_id].append(item)
         return items
     connection = transaction.get_connection()
@@ -784,7 +849,7 @@ def carried(player_ids: Sequence[int], *, fast: bool = True) -> dict[int, list[I
 
 
 def pending_effects_clear(step: RunStep, player_ids: Iterable[int]) -> None:
-    """Trap effects waiting for the next battle are spent: it begins (in memory; the step's save writes it)."""
+    """Trap effects waiting for the next battle are spent: it begins (the step's save writes it)."""
     for player_id in player_ids:
         step.change_member(player_id, pending_effects=[])
 
@@ -794,7 +859,8 @@ def pending_effects_clear(step: RunStep, player_ids: Iterable[int]) -> None:
 _SEEING = ", ".join(["%s"] * len(SEEING_STATUSES))
 #: The battle and its run in one statement; never the setup nor the run's growing log.
 _LOCK = (f'SELECT {BATTLE.select()}, {_RUN.select()} FROM "combat_battle" '
-         'INNER JOIN "dungeons_run" ON "combat_battle"."run_id" = "dungeons_run"."id" WHERE "combat_battle"."id" = %s')
+         'INNER JOIN "dungeons_run" ON "combat_battle"."run_id" = "dungeons_run"."id" '
+         'WHERE "combat_battle"."id" = %s')
 _LOCK_OF = ' FOR UPDATE OF "combat_battle", "dungeons_run"'
 #: An action's one read (docs/runs.md): the battle and its run as ``_LOCK`` reads them, with the player
 #: of the account ``user_id`` and the answer already given to the idempotency key (NULL: none, or no
@@ -803,8 +869,10 @@ _LOCK_OF = ' FOR UPDATE OF "combat_battle", "dungeons_run"'
 #: unique index); at most one row (one player per account, one membership per run and player).
 _ACT_LOCK = (f'SELECT {BATTLE.select()}, {_RUN.select()}, m."player_id", '
              '(SELECT a."response" FROM "combat_battleaction" a WHERE a."battle_id" = "combat_battle"."id" '
-             'AND a."player_id" = m."player_id" AND a."idempotency_key" = %s AND a."idempotency_key" <> \'\' LIMIT 1) '
-             'FROM "combat_battle" INNER JOIN "dungeons_run" ON "combat_battle"."run_id" = "dungeons_run"."id" '
+             'AND a."player_id" = m."player_id" AND a."idempotency_key" = %s AND a."idempotency_key" <> \'\' '
+             'LIMIT 1) '
+             'FROM "combat_battle" '
+             'INNER JOIN "dungeons_run" ON "combat_battle"."run_id" = "dungeons_run"."id" '
              'INNER JOIN "dungeons_runmember" m ON m."run_id" = "combat_battle"."run_id" '
              'INNER JOIN "players_player" p ON p."id" = m."player_id" '
              f'WHERE "combat_battle"."id" = %s AND p."user_id" = %s AND m."status" IN ({_SEEING})')
@@ -815,13 +883,15 @@ _ACT_LOCK_OF = Prepared("battle_act_lock", _ACT_LOCK + _LOCK_OF)
 _POLL_VIEWER = ('(SELECT m."player_id" FROM "dungeons_runmember" m INNER JOIN "players_player" p '
                 'ON p."id" = m."player_id" WHERE m."run_id" = "combat_battle"."run_id" '
                 f'AND m."status" IN ({_SEEING}) AND p."user_id" = %s LIMIT 1)')
-_POLL = f'SELECT {POLLED_BATTLE.select()}, {_POLL_VIEWER} FROM "combat_battle" WHERE "combat_battle"."id" = %s'
+_POLL = (f'SELECT {POLLED_BATTLE.select()}, {_POLL_VIEWER} FROM "combat_battle" '
+         'WHERE "combat_battle"."id" = %s')
 _POLL_WITH_EVENTS = (f'SELECT {POLLED_BATTLE.select()}, {_POLL_VIEWER}, {EVENTS_SINCE_COLUMN} '
                      'FROM "combat_battle" WHERE "combat_battle"."id" = %s')
 
 
 def _viewer(**member: Any) -> Subquery:
-    """The player id of the member named by ``member`` who sees the battle's run (for an ORM query of battles)."""
+    """The player id of the member named by ``member`` who sees the battle's run (in an ORM query of
+    battles)."""
     return Subquery(RunMember.objects.filter(run_id=OuterRef("run_id"), status__in=SEEING_STATUSES, **member)
                     .order_by().values("player_id")[:1])
 
@@ -855,7 +925,8 @@ def battle_lock(*, battle_id: int, fast: bool = True) -> tuple[BattleRow, RunRow
         found = _locked_battles().filter(pk=battle_id).first()
         return None if found is None else _battle_and_run_orm(found)
     with connection.cursor() as cursor:
-        cursor.execute(_LOCK + (_LOCK_OF if connection.features.has_select_for_update_of else ""), [battle_id])
+        locking = _LOCK_OF if connection.features.has_select_for_update_of else ""
+        cursor.execute(_LOCK + locking, [battle_id])
         row = cursor.fetchone()
     if row is None:
         return None

@@ -27,12 +27,14 @@ _names = itertools.count()
 NAMES = st.sampled_from(["a", "b", "c", "id", "kind", "items", "class", "x y"])
 TEXT = st.text(max_size=6)
 CHOICES = ["red", "blue", 1, 2]
-ZONES = [dt.timezone.utc, dt.timezone(dt.timedelta(hours=2)), dt.timezone(dt.timedelta(hours=-5, minutes=-30))]
+ZONES = [dt.timezone.utc, dt.timezone(dt.timedelta(hours=2)),
+         dt.timezone(dt.timedelta(hours=-5, minutes=-30))]
 DATETIMES = st.builds(lambda moment, zone: moment.replace(tzinfo=zone),
                       st.datetimes(min_value=dt.datetime(1990, 1, 1), max_value=dt.datetime(2100, 1, 1)),
                       st.sampled_from([None, *ZONES]))
 JSON = st.recursive(st.none() | st.booleans() | st.integers() | TEXT,
-                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(TEXT, inner, max_size=3), max_leaves=6)
+                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(TEXT, inner, max_size=3),
+                    max_leaves=6)
 
 
 # --- what a serializer declares, and values for it -------------------------------------------------------
@@ -147,7 +149,8 @@ def test_a_compiled_answer_is_the_serializers_own(data: st.DataObject) -> None:
     serializer_class = build(fields)
     obj = data.draw(instance(fields))
     # when both show it
-    compiled, drf = outcome(lambda: renderer(serializer_class)(obj)), outcome(lambda: serializer_class(obj).data)
+    compiled = outcome(lambda: renderer(serializer_class)(obj))
+    drf = outcome(lambda: serializer_class(obj).data)
     # then the answer is the same, key order, types and nulls included (or both refuse it)
     assert compiled == drf
 
@@ -205,8 +208,10 @@ def test_a_field_the_compiler_cannot_reproduce_is_refused_when_compiled(field: s
 INPUTS = {
     "integer": (lambda o: serializers.IntegerField(min_value=o["low"], max_value=o["high"], **o["common"]),
                 st.integers(-5, 20) | st.booleans() | st.sampled_from(["3", 3.0, 4.5, "x"])),
-    "char": (lambda o: serializers.CharField(max_length=o["high"], min_length=o["low"] if o["low"] > 0 else None,
-                                             allow_blank=o["blank"], trim_whitespace=o["trim"], **o["common"]),
+    "char": (lambda o: serializers.CharField(max_length=o["high"],
+                                             min_length=o["low"] if o["low"] > 0 else None,
+                                             allow_blank=o["blank"], trim_whitespace=o["trim"],
+                                             **o["common"]),
              st.text(max_size=8) | st.sampled_from([" a ", "", "\x00", "é", "a" * 30, 7, True])),
     "choice": (lambda o: serializers.ChoiceField(choices=CHOICES, allow_blank=o["blank"], **o["common"]),
                st.sampled_from([*CHOICES, "1", "2", "green", "", 1.0, True])),
@@ -268,7 +273,8 @@ def body(draw: Any, fields: dict[str, dict[str, Any]], *, well_formed: bool) -> 
         elif spec["kind"] == "nested":
             data[name] = draw(body(spec["fields"], well_formed=well_formed))
         else:
-            data[name] = draw(WELL_FORMED[spec["kind"]](spec["options"]) if well_formed else INPUTS[spec["kind"]][1])
+            values = WELL_FORMED[spec["kind"]](spec["options"]) if well_formed else INPUTS[spec["kind"]][1]
+            data[name] = draw(values)
     if not well_formed and draw(st.booleans()):
         data["extra"] = 1
     return data
@@ -332,7 +338,8 @@ class _Checked(serializers.Serializer):
     type("WithValidators", (serializers.Serializer,),
          {"a": serializers.IntegerField(validators=[lambda value: None])}),
     type("WithSource", (serializers.Serializer,), {"a": serializers.IntegerField(source="b")}),
-    type("WithDecimal", (serializers.Serializer,), {"a": serializers.DecimalField(max_digits=4, decimal_places=1)}),
+    type("WithDecimal", (serializers.Serializer,),
+         {"a": serializers.DecimalField(max_digits=4, decimal_places=1)}),
     type("WithCallableDefault", (serializers.Serializer,), {"a": serializers.IntegerField(default=int)}),
 ])
 def test_an_input_check_the_compiler_cannot_reproduce_is_refused_when_compiled(serializer_class: Any) -> None:

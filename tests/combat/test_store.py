@@ -33,11 +33,15 @@ def _twins() -> tuple[BattleRow, BattleRow]:
     return twins[0], twins[1]
 
 
+def _events(battle_id: int) -> list[tuple[int, Any]]:
+    return list(BattleEvent.objects.filter(battle_id=battle_id).order_by("seq").values_list("seq", "data"))
+
+
 def _stored(battle_id: int) -> dict[str, Any]:
     """Everything a step writes, as the ORM reads it back (without the ids that differ between twins)."""
     return {
         "battle": Battle.objects.filter(pk=battle_id).values(*store.STEP_COLUMNS).get(),
-        "events": list(BattleEvent.objects.filter(battle_id=battle_id).order_by("seq").values_list("seq", "data")),
+        "events": _events(battle_id),
         "actions": list(BattleAction.objects.filter(battle_id=battle_id).order_by("step").values_list(
             "step", "player_id", "action", "idempotency_key", "response")),
     }
@@ -80,8 +84,8 @@ def test_a_second_action_for_one_step_is_refused_by_either_write(fast: bool) -> 
     state = engine.BattleState.from_dict(battle.state)
     action = engine.allowed_actions(state)[0]
     _, step = battle_step(battle, action, now=timezone.now())
-    record = ActionRecord(step=battle.step, player_id=battle.awaiting_id, action=action.to_dict(), idempotency_key="",
-                          response={})
+    record = ActionRecord(step=battle.step, player_id=battle.awaiting_id, action=action.to_dict(),
+                          idempotency_key="", response={})
     store.step_save(step, record, fast=fast)
     before = _stored(battle.id)
     # when the same step is saved again
@@ -97,7 +101,7 @@ def _created(battle_id: int) -> dict[str, Any]:
         "battle": Battle.objects.filter(pk=battle_id).values(
             "floor", "room", "seed", "engine_version", "setup", "state", "outcome", "step", "event_count",
             "awaiting_id", "enemy_kinds", "ended_at").get(),
-        "events": list(BattleEvent.objects.filter(battle_id=battle_id).order_by("seq").values_list("seq", "data")),
+        "events": _events(battle_id),
     }
 
 
@@ -108,9 +112,9 @@ def test_the_one_statement_battle_insert_stores_what_the_portable_one_stores() -
     setup = engine.BattleSetup(players=tuple(player(engine.player_combatant_id(p.pk), hp=40) for p in heroes),
                                enemies=(enemy("e1", hp=30, damage=3),), rules=SURE_HIT)
     result = engine.start_battle(setup, 5)
-    blank = store.BattleRow(id=0, run_id=0, floor=0, room=0, seed=5, engine_version=engine.ENGINE_VERSION, state={},
-                            outcome="ongoing", step=0, event_count=0, awaiting_id=None, turn_started_at=None,
-                            created_at=timezone.now(), ended_at=None)
+    blank = store.BattleRow(id=0, run_id=0, floor=0, room=0, seed=5, engine_version=engine.ENGINE_VERSION,
+                            state={}, outcome="ongoing", step=0, event_count=0, awaiting_id=None,
+                            turn_started_at=None, created_at=timezone.now(), ended_at=None)
     first = battle_moved(blank, result, now=timezone.now())
     # when it is stored by each path, in two runs
     rows = [store.battle_insert(run_id=make_run(host=hero).pk, floor=1, room=2, seed=5,
@@ -121,4 +125,5 @@ def test_the_one_statement_battle_insert_stores_what_the_portable_one_stores() -
     assert _created(rows[0].id) == _created(rows[1].id)
     for row in rows:
         assert Battle.objects.get(pk=row.id).created_at == row.created_at
-        assert (row.step, row.event_count, row.enemy_kinds) == (first.battle.step, len(first.events), {"e1": "rat"})
+        expected = (first.battle.step, len(first.events), {"e1": "rat"})
+        assert (row.step, row.event_count, row.enemy_kinds) == expected

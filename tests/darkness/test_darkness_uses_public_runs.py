@@ -27,7 +27,8 @@ def _imports_of_runs() -> list[tuple[str, str, str]]:
 def test_darkness_imports_the_runs_public_names_from_the_package() -> None:
     imported = _imports_of_runs()
     assert imported, "the scan sees darkness using the runs"
-    offenders = [item for item in imported if item[1] != "dungeons.runs" or item[2] not in dungeons.runs.__all__]
+    offenders = [item for item in imported
+                 if item[1] != "dungeons.runs" or item[2] not in dungeons.runs.__all__]
     assert offenders == []
 
 

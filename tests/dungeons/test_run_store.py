@@ -22,12 +22,23 @@ from dungeons.run_log import Formation, Trap
 from dungeons.runs import store
 from dungeons.runs.store import RoomRow, RunStep
 from players.models import InventoryItem, ItemCategory, Player
-from tests.dungeons.run_helpers import bestiary, current_battle, guild_party, item_kind, small_dungeons, started
+from tests.dungeons.run_helpers import (
+    bestiary,
+    current_battle,
+    guild_party,
+    item_kind,
+    small_dungeons,
+    started,
+)
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
 
 BOTH = [pytest.param(True, id="fast"), pytest.param(False, id="portable")]
+
+
+def _first_room_is_enemy(dungeon: Any) -> bool:
+    return str(dungeon.floors[0].rooms[0].kind) == "enemy"
 
 
 @pytest.fixture
@@ -38,8 +49,7 @@ def battle_run(monkeypatch: Any) -> tuple[list[Player], Run]:
     players, _ = guild_party(3)
     potion = item_kind("Test potion", ItemCategory.POTION, "healing", heal=5)
     InventoryItem.objects.create(player=players[1], item_kind=potion)
-    return players, started(players, monkeypatch, predicate=lambda d: [str(r.kind) for r in d.floors[0].rooms][0]
-                            == "enemy")
+    return players, started(players, monkeypatch, predicate=_first_room_is_enemy)
 
 
 def test_the_precompiled_reads_give_what_the_orm_gives(battle_run: tuple[list[Player], Run]) -> None:
@@ -53,23 +63,25 @@ def test_the_precompiled_reads_give_what_the_orm_gives(battle_run: tuple[list[Pl
     # when each fast read and its portable twin read the same rows, then they agree
     assert store.run_lock(run.pk, fast=True) == store.run_lock(run.pk, fast=False)
     assert store.members_load(run.pk, fast=True) == store.members_load(run.pk, fast=False)
-    assert [m.current_guild_id for m in store.members_load(run.pk)] == [players[0].memberships.get().guild_id] * 3
+    guild_id = players[0].memberships.get().guild_id
+    assert [m.current_guild_id for m in store.members_load(run.pk)] == [guild_id] * 3
     categories = [ItemCategory.WEAPON, ItemCategory.POTION]
-    assert [k.pk for k in store.item_kinds(categories, fast=True)] == [k.pk for k in store.item_kinds(categories,
-                                                                                                    fast=False)]
-    fast_items, orm_items = store.carried(ids, fast=True), store.carried(ids, fast=False)
-    assert {p: [(i.pk, i.item_kind.pk, i.item_kind.name) for i in items] for p, items in fast_items.items()} == \
-        {p: [(i.pk, i.item_kind.pk, i.item_kind.name) for i in items] for p, items in orm_items.items()}
-    assert store.battle_lock(battle_id=battle.pk, fast=True) == store.battle_lock(battle_id=battle.pk, fast=False)
+    assert [k.pk for k in store.item_kinds(categories, fast=True)] == \
+        [k.pk for k in store.item_kinds(categories, fast=False)]
+    assert _carried(store.carried(ids, fast=True)) == _carried(store.carried(ids, fast=False))
+    assert store.battle_lock(battle_id=battle.pk, fast=True) == \
+        store.battle_lock(battle_id=battle.pk, fast=False)
     for user, key in [(players[0].user_id, "k"), (players[0].user_id, ""), (players[1].user_id, "k"),
                       (stranger.user_id, "k")]:
         assert store.battle_act_lock(battle_id=battle.pk, user_id=user, key=key, fast=True) == \
             store.battle_act_lock(battle_id=battle.pk, user_id=user, key=key, fast=False), (user, key)
-    assert store.battle_act_lock(battle_id=battle.pk, user_id=players[0].user_id, key="k").previous == {"turn": 1}
+    found = store.battle_act_lock(battle_id=battle.pk, user_id=players[0].user_id, key="k")
+    assert found is not None and found.previous == {"turn": 1}
     for user in (players[2].user_id, stranger.user_id):
-        fast, portable = (store.battle_poll(battle_id=battle.pk, user_id=user, since=0, fast=flag) for flag in (True,
-                                                                                                            False))
-        assert (fast and (fast.battle, fast.player_id)) == (portable and (portable.battle, portable.player_id))
+        fast, portable = (store.battle_poll(battle_id=battle.pk, user_id=user, since=0, fast=flag)
+                          for flag in (True, False))
+        assert (fast and (fast.battle, fast.player_id)) == \
+            (portable and (portable.battle, portable.player_id))
         if fast is not None and fast.events is not None:  # read with the battle on PostgreSQL
             assert fast.events == battles_store.events_since(battle_id=battle.pk, since=0)
     assert store.battle_lock(battle_id=2**64, fast=True) is None and store.run_lock(2**64) is None
@@ -83,6 +95,10 @@ def test_paying_coins_the_fast_way_and_the_portable_way_pays_the_same(fast: bool
     store.pay([p.pk for p in players], 7, fast=fast)
     # then each has them
     assert [p.money for p in Player.objects.filter(pk__in=[p.pk for p in players]).order_by("pk")] == [12, 7]
+
+
+def _carried(items: dict[int, list[InventoryItem]]) -> dict[int, list[tuple[int, int, str]]]:
+    return {p: [(i.pk, i.item_kind.pk, i.item_kind.name) for i in found] for p, found in items.items()}
 
 
 def _a_step(run_id: int, *, with_log: bool) -> RunStep:
@@ -124,7 +140,8 @@ def _saved(run_id: int, *, fast: bool | None, with_log: bool) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("with_log", [True, False], ids=["log read", "log not read"])
-def test_a_saved_step_reads_back_as_the_step_left_it(battle_run: tuple[list[Player], Run], with_log: bool) -> None:
+def test_a_saved_step_reads_back_as_the_step_left_it(battle_run: tuple[list[Player], Run],
+                                                      with_log: bool) -> None:
     # given a started run and a step changing it
     _, run = battle_run
     before = _stored(run.pk)
@@ -136,12 +153,14 @@ def test_a_saved_step_reads_back_as_the_step_left_it(battle_run: tuple[list[Play
         stored = _stored(run.pk)
         transaction.set_rollback(True)
     # then the rows are the step's, and the log has its entries appended
-    assert {f.name: stored["run"][f.name] for f in dataclasses.fields(expected_run)} == dataclasses.asdict(expected_run)
+    assert {f.name: stored["run"][f.name] for f in dataclasses.fields(expected_run)} == \
+        dataclasses.asdict(expected_run)
     assert stored["run"]["log"] == [*before["run"]["log"], *entries]
     assert [(m["player_id"], m["hp"], m["status"], m["kills"], m["pending_effects"], m["position"])
             for m in sorted(stored["members"], key=lambda m: (m["position"], m["id"]))] == \
         [(m.player_id, m.hp, m.status, m.kills, m.pending_effects, m.position) for m in expected_members]
-    assert {"floor": 3, "index": 9, "kind": "rest", "npc_kind": "", "story_item": "", "seal": ""} in stored["rooms"]
+    added = {"floor": 3, "index": 9, "kind": "rest", "npc_kind": "", "story_item": "", "seal": ""}
+    assert added in stored["rooms"]
     assert _stored(run.pk) == before  # rolled back
 
 
@@ -151,7 +170,8 @@ def test_the_one_statement_save_writes_what_the_portable_save_writes(battle_run:
                                                                      with_log: bool) -> None:
     # given a started run and the same step saved each way, from the same rows
     _, run = battle_run
-    fast, portable = _saved(run.pk, fast=True, with_log=with_log), _saved(run.pk, fast=False, with_log=with_log)
+    fast = _saved(run.pk, fast=True, with_log=with_log)
+    portable = _saved(run.pk, fast=False, with_log=with_log)
     # then the rows are the same, but for the end time each step took
     for stored in (fast, portable):
         stored["run"].pop("ended_at")
@@ -182,11 +202,13 @@ def test_a_battles_row_and_its_run_come_back_as_stored(battle_run: tuple[list[Pl
 
 
 @pytest.mark.postgres
-def test_the_steps_one_read_gives_what_the_reads_on_first_use_give(battle_run: tuple[list[Player], Run]) -> None:
+def test_the_steps_one_read_gives_what_the_reads_on_first_use_give(
+        battle_run: tuple[list[Player], Run]) -> None:
     # given a started run (its rooms, members and dungeon stored)
     _, run = battle_run
     # when its step is loaded by PostgreSQL's one read after the lock, and by the reads on first use
-    fast, portable = store.run_step_lock(run.pk, rooms=True, fast=True), store.run_step_lock(run.pk, fast=False)
+    fast = store.run_step_lock(run.pk, rooms=True, fast=True)
+    portable = store.run_step_lock(run.pk, fast=False)
     assert fast is not None and portable is not None
     # then the step holds the same rows
     assert (fast.run, fast.full_log, fast.members(), fast.rooms(), fast.dungeon()) == \
@@ -194,7 +216,8 @@ def test_the_steps_one_read_gives_what_the_reads_on_first_use_give(battle_run: t
 
 
 @pytest.mark.parametrize("fast", BOTH)
-def test_a_rooms_contents_are_read_the_same_either_way(battle_run: tuple[list[Player], Run], fast: bool) -> None:
+def test_a_rooms_contents_are_read_the_same_either_way(battle_run: tuple[list[Player], Run],
+                                                       fast: bool) -> None:
     # given the room of a run's battle, two items lying in it (one taken)
     players, run = battle_run
     battle = current_battle(run)
