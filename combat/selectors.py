@@ -158,12 +158,12 @@ def encounter_for_room(
 ) -> list[Combatant]:
     """The enemies of an enemy or boss room on ``floor`` (0-based) for a party, drawn with ``rng``.
 
-    Same bestiary, settings and seed give the same encounter. Three queries: the settings row,
-    the kinds of the floor and their effects (two when the caller passes the ``rules`` it already
-    read). Raises NoEnemyForFloor when the bestiary has a gap.
+    Same bestiary, settings and seed give the same encounter. Two queries: the settings row, the kinds
+    of the floor with their effects (one when the caller passes the ``rules`` it already read). Raises
+    NoEnemyForFloor when the bestiary has a gap.
     """
     rules = rules or encounter_rules_get()
-    kinds = enemy_kinds_for_floor(floor)
+    kinds = store.enemy_kinds(floor=floor)  # as enemy_kinds_for_floor(floor) reads them, in one statement
     return encounter_choose(
         ordinary=[k for k in kinds if not k.is_boss],
         bosses=[k for k in kinds if k.is_boss],

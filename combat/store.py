@@ -20,12 +20,13 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.db.backends.base.base import BaseDatabaseWrapper
 
 from backend.sql import Columns, Prepared, rows_insert
 from combat.engine import Outcome
-from combat.models import Battle, BattleAction, BattleEvent
+from combat.models import Battle, BattleAction, BattleEvent, EnemyKind, EnemyKindEffect
 
 #: The columns a battle is loaded with: never its setup (written once, read only by replays and the admin).
 BATTLE = Columns(Battle, exclude=["setup"])
@@ -233,6 +234,47 @@ def replayed_response(*, battle_id: int, player_id: int, key: str) -> dict[str, 
     """The stored answer of the player's earlier action with this idempotency key, if any."""
     return (BattleAction.objects.filter(battle_id=battle_id, player_id=player_id, idempotency_key=key)
             .values_list("response", flat=True).order_by().first())
+
+
+_ENEMY_KIND, _ENEMY_EFFECT = Columns(EnemyKind), Columns(EnemyKindEffect)
+#: The bestiary of a floor with every kind's effects (a row per effect; none: one row, the effect's columns
+#: null), in one precompiled read: what a new battle's encounter is drawn from.
+_ENEMY_KINDS = (
+    f'SELECT {_ENEMY_KIND.select()}, {_ENEMY_EFFECT.select()} FROM "combat_enemykind" '
+    'LEFT OUTER JOIN "combat_enemykindeffect" '
+    'ON "combat_enemykindeffect"."enemy_kind_id" = "combat_enemykind"."id" '
+    'WHERE "combat_enemykind"."min_floor" <= %s AND ("combat_enemykind"."max_floor" IS NULL '
+    'OR "combat_enemykind"."max_floor" >= %s) AND "combat_enemykind"."weight" > 0 '
+    'ORDER BY "combat_enemykind"."slug" ASC, "combat_enemykindeffect"."id" ASC'
+)
+
+
+def enemy_kinds(*, floor: int, fast: bool = True) -> list[EnemyKind]:
+    """The drawable kinds (weight > 0) whose floor range holds ``floor``, in slug order, each with its
+    effects held as ``prefetch_related("effects")`` holds them: one precompiled read (``fast``), else the
+    ORM's two."""
+    if not fast:
+        on_floor = Q(min_floor__lte=floor) & (Q(max_floor__isnull=True) | Q(max_floor__gte=floor))
+        return list(EnemyKind.objects.filter(on_floor, weight__gt=0).prefetch_related("effects").order_by("slug"))
+    connection = transaction.get_connection()
+    with connection.cursor() as cursor:
+        cursor.execute(_ENEMY_KINDS, [floor, floor])
+        rows = cursor.fetchall()
+    kinds: dict[int, tuple[EnemyKind, list[EnemyKindEffect]]] = {}
+    for row in rows:
+        kind_id = row[0]
+        if kind_id not in kinds:
+            kinds[kind_id] = (_ENEMY_KIND.instance(row, connection), [])
+        effect = _ENEMY_EFFECT.instance(row, connection, start=_ENEMY_KIND.width)
+        if effect.pk is not None:
+            kinds[kind_id][1].append(effect)
+    found = []
+    for kind, effects in kinds.values():
+        held = kind.effects.all()  # held as a prefetch holds them: kind.effects.all() reads no row
+        held._result_cache, held._prefetch_done = effects, True
+        kind._prefetched_objects_cache = {"effects": held}
+        found.append(kind)
+    return found
 
 
 def ongoing_battle(*, run_id: int) -> int | None:

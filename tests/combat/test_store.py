@@ -14,7 +14,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from combat import engine, store
-from combat.models import Battle, BattleAction, BattleEvent
+from combat.models import Battle, BattleAction, BattleEvent, EnemyKind, EnemyKindEffect
 from combat.services import battle_moved, battle_create, battle_step, battle_timeout_step
 from combat.store import ActionRecord, BattleRow, BattleStep
 from tests.combat.engine.factories import SURE_HIT, enemy, player
@@ -127,3 +127,25 @@ def test_the_one_statement_battle_insert_stores_what_the_portable_one_stores() -
         assert Battle.objects.get(pk=row.id).created_at == row.created_at
         expected = (first.battle.step, len(first.events), {"e1": "rat"})
         assert (row.step, row.event_count, row.enemy_kinds) == expected
+
+
+def test_the_bestiary_is_read_in_one_statement_as_the_orm_reads_it(django_assert_num_queries: Any) -> None:
+    # given kinds of several floors, with effects and without, one out of the draw
+    rat = EnemyKind.objects.create(name="Store rat", slug="store-rat", hp=5, weapon_name="Teeth", weapon_damage=2,
+                                   min_floor=0, max_floor=2)
+    EnemyKindEffect.objects.create(enemy_kind=rat, trigger="on_hit", name="stun", turns=2, magnitude=1.5,
+                                   chance=0.25)
+    EnemyKindEffect.objects.create(enemy_kind=rat, trigger="innate", name="vigor")
+    EnemyKind.objects.create(name="Store bat", slug="store-bat", hp=3, weapon_name="Fangs", weapon_damage=1,
+                             min_floor=1)
+    EnemyKind.objects.create(name="Store ghost", slug="store-ghost", hp=3, weapon_name="Chill", weapon_damage=1,
+                             weight=0)
+    for floor in (0, 1, 3):
+        # when the floor's kinds are read each way
+        with django_assert_num_queries(1):
+            fast = store.enemy_kinds(floor=floor, fast=True)
+            shown = [(k.pk, k.slug, k.hp, k.weapon(), k.innate_effects(), k.stats()) for k in fast]
+        portable = store.enemy_kinds(floor=floor, fast=False)
+        # then they are the same kinds, with the same effects, in the same order
+        assert shown == [(k.pk, k.slug, k.hp, k.weapon(), k.innate_effects(), k.stats()) for k in portable]
+    assert any(k.slug == "store-rat" and k.weapon().on_hit for k in store.enemy_kinds(floor=0))
