@@ -7,13 +7,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Q
-
-from backend.api.pagination import Page, keyset_page
+from backend.api.pagination import Page
 from backend.errors import NotFound
 from dungeons import generation
 from dungeons.kinds import run_kind_hooks
-from dungeons.models import Dungeon, GenerationSettings, MemberStatus, Run, RunMember, RunStatus
+from dungeons.models import Dungeon, GenerationSettings, MemberStatus, RunStatus
 from dungeons.runs import store as run_store
 from dungeons.runs.store import LootRow, MemberRow, RoomRow, RunRow
 from players.models import Player
@@ -82,22 +80,14 @@ def dungeon_replay(*, dungeon: Dungeon) -> generation.Dungeon:
 # --- runs ---------------------------------------------------------------------------------------
 
 
-RUN_LIST_COLUMNS = {"id": "id", "kind": "kind", "status": "status", "host": "host",
-                    "host_username": "host__user__username", "created_at": "created_at"}
-
-
 def run_list_mine(*, player: Player, cursor: str | None, page_size: int) -> Page:
     """The player's runs, newest first (not the lobbies they left)."""
-    seen = RunMember.objects.filter(player=player).filter(Q(run__started_at__isnull=True)
-                                                           | ~Q(status=MemberStatus.LEFT))
-    qs = Run.objects.filter(pk__in=seen.values("run_id"))
-    return keyset_page(qs, key="id", descending=True, cursor=cursor, page_size=page_size, values=RUN_LIST_COLUMNS)
+    return run_store.runs_of_player(player_id=player.pk, cursor=cursor, page_size=page_size)
 
 
 def run_list_lobbies(*, cursor: str | None, page_size: int) -> Page:
     """Open lobbies anyone may join, newest first."""
-    qs = Run.objects.filter(status=RunStatus.LOBBY)
-    return keyset_page(qs, key="id", descending=True, cursor=cursor, page_size=page_size, values=RUN_LIST_COLUMNS)
+    return run_store.lobbies_open(cursor=cursor, page_size=page_size)
 
 
 @dataclass(frozen=True)

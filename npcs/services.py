@@ -25,7 +25,8 @@ from django.utils import timezone
 from backend.errors import InvalidInput, NotFound, RuleViolation
 from combat.engine import EffectSpec
 from dungeons.generation import NPC_KINDS
-from dungeons.models import MemberStatus, RunMember, RunStatus
+from dungeons.models import MemberStatus, RunStatus
+from dungeons.runs import store as run_store
 from dungeons.generation.rules import ALWAYS_RESCUABLE
 from guilds.models import Guild
 from guilds.services import guild_rank_add
@@ -66,8 +67,7 @@ def _lock_customer(player_id: int) -> Player:
     the run starts, and selling it before leaving the lobby was coins from nothing (issue 11).
     """
     player = player_lock(player_id)
-    membership = (RunMember.objects.filter(player_id=player_id, active=True)
-                  .values_list("run_id", "status").first())
+    membership = run_store.active_membership(player_id)
     if membership is not None and membership[1] == MemberStatus.IN_DUNGEON:
         raise RuleViolation("in_dungeon", "NPCs serve between runs: finish or leave the dungeon first.",
                             {"run": membership[0]})

@@ -27,9 +27,10 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import models, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
-from django.db.models import F, OuterRef, Subquery
+from django.db.models import F, OuterRef, Q, Subquery
 from django.utils import timezone
 
+from backend.api.pagination import Page, keyset_page
 from backend.sql import MAX_ROW_ID, Columns, Prepared, rows_insert, rows_update, rows_update_sql
 from combat import store as battles_store
 from combat.models import Battle, BattleAction
@@ -52,6 +53,7 @@ from dungeons.models import (
     RunFacts,
     RunLoot,
     RunMember,
+    RunStatus,
     WeaponChoice,
 )
 from dungeons.kinds import run_kind_hooks
@@ -628,8 +630,35 @@ def member_join(*, run_id: int, player_id: int, position: int) -> None:
         "weapon_choice": WeaponChoice.PENDING})
 
 
+#: What a list of runs shows of each (``RunListItem``), by the ORM path of its value.
+RUN_LIST_COLUMNS = {"id": "id", "kind": "kind", "status": "status", "host": "host",
+                    "host_username": "host__user__username", "created_at": "created_at"}
+
+
+def runs_of_player(*, player_id: int, cursor: str | None, page_size: int) -> Page:
+    """A page of the player's runs, newest first (not the lobbies they left), keyset-paginated."""
+    seen = RunMember.objects.filter(player_id=player_id).filter(Q(run__started_at__isnull=True)
+                                                                 | ~Q(status=MemberStatus.LEFT))
+    runs = Run.objects.filter(pk__in=seen.values("run_id"))
+    return keyset_page(runs, key="id", descending=True, cursor=cursor, page_size=page_size,
+                       values=RUN_LIST_COLUMNS)
+
+
+def lobbies_open(*, cursor: str | None, page_size: int) -> Page:
+    """A page of the open lobbies, newest first."""
+    lobbies = Run.objects.filter(status=RunStatus.LOBBY)
+    return keyset_page(lobbies, key="id", descending=True, cursor=cursor, page_size=page_size,
+                       values=RUN_LIST_COLUMNS)
+
+
 def active_run_of(player_id: int) -> int | None:
-    return RunMember.objects.filter(player_id=player_id, active=True).values_list("run_id", flat=True).first()
+    found = active_membership(player_id)
+    return None if found is None else found[0]
+
+
+def active_membership(player_id: int) -> tuple[int, str] | None:
+    """The run the player is active in (a lobby or inside a dungeon) and their status there, if any."""
+    return RunMember.objects.filter(player_id=player_id, active=True).values_list("run_id", "status").first()
 
 
 # --- a run kind's own dungeon ------------------------------------------------------------------------------
