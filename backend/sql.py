@@ -1,4 +1,7 @@
-"""Precompiled SQL for the hottest statements: written once, run through ``connection.cursor``.
+"""The stores' toolbox: precompiled SQL for the hottest statements, run through ``connection.cursor``.
+
+The stores (``dungeons/runs/store.py``, ``combat/store.py``) hold every statement of their aggregate and
+use these helpers; no domain module composes SQL with them itself.
 
 The ORM builds, clones and compiles a query on every call: for a request made of a few small
 statements that is most of its Python time (issue 13). A statement whose shape never changes can
@@ -14,7 +17,8 @@ stays a queryset.
 the few statements whose planning costs more than their execution (an action's lock and write).
 
 The write helpers ``rows_update`` and ``rows_insert`` replace ``bulk_update`` and ``bulk_create``
-on the run paths, where building the ORM's statement costs more than running it.
+on the run paths, where building the ORM's statement costs more than running it; ``rows_update_sql``
+gives ``rows_update``'s statement unexecuted, for a part of a store's data-modifying ``WITH``.
 """
 from __future__ import annotations
 
@@ -88,15 +92,24 @@ class Columns(Generic[M]):
             self._converters[connection.vendor] = found
         return found
 
-    def instance(self, row: Sequence[Any], connection: BaseDatabaseWrapper, *, start: int = 0) -> M:
-        """The model instance of ``row[start:start + width]`` (loaded from the database: not adding)."""
+    def values(self, row: Sequence[Any], connection: BaseDatabaseWrapper, *, start: int = 0) -> list[Any]:
+        """The values of ``row[start:start + width]`` as the ORM converts them, in ``attnames`` order."""
         values = list(row[start:start + self.width])
         for index, column, converters in self._converters_for(connection):
             value = values[index]
             for converter in converters:
                 value = converter(value, column, connection)
             values[index] = value
-        return self.model.from_db(connection.alias, self.attnames, values)
+        return values
+
+    def mapping(self, row: Sequence[Any], connection: BaseDatabaseWrapper, *,
+                start: int = 0) -> dict[str, Any]:
+        """``values`` by attname (e.g. to build a store's frozen row)."""
+        return dict(zip(self.attnames, self.values(row, connection, start=start)))
+
+    def instance(self, row: Sequence[Any], connection: BaseDatabaseWrapper, *, start: int = 0) -> M:
+        """The model instance of ``row[start:start + width]`` (loaded from the database: not adding)."""
+        return self.model.from_db(connection.alias, self.attnames, self.values(row, connection, start=start))
 
 
 #: The write helpers' statements, built once per model, fields, row count and database vendor.
@@ -112,8 +125,16 @@ def rows_update(objs: Sequence[models.Model], fields: Sequence[str]) -> None:
     """
     if not objs:
         return
-    model = type(objs[0])
     connection = transaction.get_connection()
+    sql, params = rows_update_sql(objs, fields, connection)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+
+
+def rows_update_sql(objs: Sequence[models.Model], fields: Sequence[str],
+                    connection: BaseDatabaseWrapper) -> tuple[str, list[Any]]:
+    """``rows_update``'s statement and parameters, unexecuted (e.g. a part of a data-modifying ``WITH``)."""
+    model = type(objs[0])
     key = ("update", model, tuple(fields), len(objs), connection.vendor)
     found = _WRITES.get(key)
     if found is None:
@@ -132,10 +153,8 @@ def rows_update(objs: Sequence[models.Model], fields: Sequence[str]) -> None:
         found = _WRITES[key] = (columns, (f"UPDATE {table} SET {sets} FROM (VALUES {rows}) AS v "
                                           f"WHERE {table}.{quote(meta.pk.column)} = {casts[0]}"))
     columns, sql = found
-    params = [field.get_db_prep_save(getattr(obj, field.attname), connection)
-              for obj in objs for field in columns]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+    return sql, [field.get_db_prep_save(getattr(obj, field.attname), connection)
+                 for obj in objs for field in columns]
 
 
 #: Columns whose prepared values are JSON's own (numbers, strings, booleans, null): an insert of many rows

@@ -1,7 +1,6 @@
 """Reads of the combat app: the combat rules in force, the bestiary, seeded encounters for rooms, a battle's view."""
 from __future__ import annotations
 
-import json
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -9,12 +8,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db import connection
 from django.db.models import Q
 
-from combat import engine
+from combat import engine, store
 from combat.engine import CombatRules, Combatant, Kind
 from combat.models import Battle, CombatSettings, EnemyKind
+from combat.store import EVENTS_PAGE, BattleRow
 
 
 class NoEnemyForFloor(LookupError):
@@ -159,12 +158,12 @@ def encounter_for_room(
 ) -> list[Combatant]:
     """The enemies of an enemy or boss room on ``floor`` (0-based) for a party, drawn with ``rng``.
 
-    Same bestiary, settings and seed give the same encounter. Three queries: the settings row,
-    the kinds of the floor and their effects (two when the caller passes the ``rules`` it already
-    read). Raises NoEnemyForFloor when the bestiary has a gap.
+    Same bestiary, settings and seed give the same encounter. Two queries: the settings row, the kinds
+    of the floor with their effects (one when the caller passes the ``rules`` it already read). Raises
+    NoEnemyForFloor when the bestiary has a gap.
     """
     rules = rules or encounter_rules_get()
-    kinds = enemy_kinds_for_floor(floor)
+    kinds = store.enemy_kinds(floor=floor)  # as enemy_kinds_for_floor(floor) reads them, in one statement
     return encounter_choose(
         ordinary=[k for k in kinds if not k.is_boss],
         bosses=[k for k in kinds if k.is_boss],
@@ -177,33 +176,15 @@ def encounter_for_room(
     )
 
 
-#: A poll's page of events.
-EVENTS_PAGE = 500
-#: The events of a battle after a number (the JSON column comes as its text: JSONField's json.loads).
-_EVENTS_SINCE = ('SELECT "seq", "data" FROM "combat_battleevent" WHERE "battle_id" = %s AND "seq" > %s '
-                 'ORDER BY "seq" LIMIT %s')
-#: PostgreSQL: the same as one column of a statement on "combat_battle" (parameters: since, limit), so a
-#: poll reads the battle and its new events in one round trip; ``battle_events_of_column`` reads it.
-EVENTS_SINCE_COLUMN = ('(SELECT json_agg(json_build_array(e."seq", e."data") ORDER BY e."seq")::text FROM '
-                       '(SELECT "seq", "data" FROM "combat_battleevent" WHERE "battle_id" = "combat_battle"."id" '
-                       'AND "seq" > %s ORDER BY "seq" LIMIT %s) e)')
-
-
-def battle_events_of_column(value: str | None) -> list[dict[str, Any]]:
-    """The events of an ``EVENTS_SINCE_COLUMN`` value, as ``battle_events_since`` returns them."""
-    return [] if value is None else [{"seq": seq, **data} for seq, data in json.loads(value)]
-
-
-def battle_events_since(*, battle: Battle, since: int, limit: int = EVENTS_PAGE) -> list[dict[str, Any]]:
-    """Events numbered after ``since``, oldest first, each with its ``seq``."""
+def battle_events_since(*, battle: BattleRow | Battle, since: int,
+                        limit: int = EVENTS_PAGE) -> list[dict[str, Any]]:
+    """Events numbered after ``since``, oldest first, each with its ``seq`` (none read if there are none)."""
     if since >= battle.event_count:
         return []
-    with connection.cursor() as cursor:  # precompiled: a poll's hottest read (issue 13)
-        cursor.execute(_EVENTS_SINCE, [battle.pk, since, limit])
-        return [{"seq": seq, **json.loads(data)} for seq, data in cursor.fetchall()]
+    return store.events_since(battle_id=battle.id, since=since, limit=limit)
 
 
-def battle_allowed_actions(*, battle: Battle, player_id: int) -> list[dict[str, Any]]:
+def battle_allowed_actions(*, battle: BattleRow | Battle, player_id: int) -> list[dict[str, Any]]:
     """The actions the player may take now (empty unless it is their turn)."""
     if battle.awaiting_id != player_id:
         return []
@@ -252,8 +233,8 @@ class BattleView:
     last_event: int
 
 
-def battle_view(battle: Battle, *, player_id: int, since: int, events: list[dict[str, Any]] | None = None
-                ) -> BattleView:
+def battle_view(battle: BattleRow | Battle, *, player_id: int, since: int,
+                events: list[dict[str, Any]] | None = None) -> BattleView:
     """What the player sees of a battle: its state, whose turn and until when, their actions, events since.
 
     Reads the stored state's JSON as it is (no engine state is built unless it is the player's turn).
@@ -271,7 +252,7 @@ def battle_view(battle: Battle, *, player_id: int, since: int, events: list[dict
         for c in state["combatants"]
     ]
     return BattleView(
-        id=battle.pk, run=battle.run_id, floor=battle.floor, room=battle.room,
+        id=battle.id, run=battle.run_id, floor=battle.floor, room=battle.room,
         outcome=battle.outcome, round=state["round"], turn=battle.step, order=state["order"],
         awaiting=battle.awaiting_id, deadline=deadline, combatants=combatants,
         allowed_actions=battle_allowed_actions(battle=battle, player_id=player_id),

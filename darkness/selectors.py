@@ -7,11 +7,14 @@ maze and checks that the responses stay byte-identical).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from backend.errors import NotAllowed, NotFound
 from darkness.engine import Pos, known_rooms
 from darkness.models import DarknessRun, GuildMaze
+from dungeons.runs import MemberRow, RoomEntry, RunStep, player_ref, room_contents
+from dungeons.selectors import RunView, run_payload
 from guilds.models import Guild, Membership
 from players.models import Player
 
@@ -50,10 +53,17 @@ def darkness_state(*, run_id: int, player: Player) -> dict[str, Any] | None:
     dark = DarknessRun.objects.filter(run_id=run_id).select_related("maze").first()
     if dark is None:
         return None
+    member = _is_member(player, dark.maze.guild_id)
+    return darkness_state_of(dark, known=dark.maze.visited, guild_member=member)
+
+
+def darkness_state_of(dark: DarknessRun, *, known: list[int], guild_member: bool) -> dict[str, Any]:
+    """``darkness_state`` of a darkness row (with its maze) the caller holds: ``known``, the room numbers
+    the guild knows; ``guild_member``, whether the reader is a current member of the maze's guild."""
     maze = dark.maze
     layout = maze.layout()
-    if _is_member(player, maze.guild_id):
-        rooms = maze.visited_positions()
+    if guild_member:
+        rooms = {divmod(index, maze.cols) for index in known}
     else:
         rooms = {(r, c) for r, c in dark.path} | {layout.position(i) for i in dark.entered}
     here: Pos = dark.position
@@ -64,3 +74,36 @@ def darkness_state(*, run_id: int, player: Player) -> dict[str, Any] | None:
         "path": [{"row": r, "col": c} for r, c in dark.path],
         **_map_payload(maze, rooms),
     }
+
+
+@dataclass(frozen=True)
+class DarknessMoved:
+    """A move as it left the run, for an answer built without reading it back: the run's step (saved),
+    the darkness row with its maze, what the guild knows now (room numbers), the member who moved, and
+    the entry of a room entered for the first time (None: no new room)."""
+
+    step: RunStep
+    dark: DarknessRun
+    known: list[int]
+    mover: MemberRow
+    entry: RoomEntry | None
+
+
+def darkness_moved_view(moved: DarknessMoved) -> RunView:
+    """The run view a move answers with, built from what the move holds (nothing read back): the run as
+    saved, its members and rooms, the new room's content (or, in a room entered before, what lies in it:
+    one read), the darkness state as the mover sees it."""
+    step = moved.step
+    run = step.run
+    rooms = step.rooms()
+    battle, loot = None, []
+    if moved.entry is not None:
+        battle = None if moved.entry.battle is None else (moved.entry.battle.id, moved.entry.battle.outcome)
+        loot = moved.entry.loot
+    elif run.floor is not None and run.room is not None and any((r.floor, r.index) == (run.floor, run.room)
+                                                                for r in rooms):
+        battle, loot = room_contents(run_id=run.id, floor=run.floor, room=run.room)
+    state = darkness_state_of(moved.dark, known=moved.known,
+                              guild_member=moved.mover.current_guild_id == moved.dark.maze.guild_id)
+    return run_payload(run=run, log=step.full_log, player=player_ref(moved.mover.player_id),
+                       members=step.members(), rooms=rooms, battle=battle, loot=loot, kind_view=state)

@@ -11,10 +11,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from backend.api.compiled import renderer, validator
 from backend.api.schema import errors
-from backend.api.views import PlayerApi, valid
+from backend.api.views import valid
+from players.caller import PlayerApi
 from combat.selectors import battle_view
-from combat.serializers import ActOutput, BattleActInput, BattleOutput, BattleQuery, act_input, act_output, battle_output
+from combat.serializers import ActOutput, BattleActInput, BattleOutput, BattleQuery
 from dungeons import generation
 from dungeons.models import DungeonKind, NpcKind, RoomKind, StoryItem
 from dungeons.selectors import (
@@ -35,10 +37,10 @@ from dungeons.serializers import (
     RunOutput,
     RunStepInput,
     RunWeaponInput,
-    run_output,
 )
 from dungeons.runs import lobby, rooms
 from dungeons.runs.battles import battle_act_for_user, battle_for_user
+from dungeons.runs.store import stored_log
 from dungeons.services import MAX_SEED, new_seed
 from players.models import Player
 
@@ -188,7 +190,7 @@ class DungeonPreviewApi(APIView):
 
 
 def _run(run_id: int, player: Player) -> dict[str, Any]:
-    return run_output(run_view(run_id=run_id, player=player))
+    return renderer(RunOutput)(run_view(run_id=run_id, player=player))
 
 
 class RunListCreateApi(PlayerApi):
@@ -244,12 +246,13 @@ class RunStartApi(PlayerApi):
     @_run_action("Start the run (host): generate the dungeon and enter the first room")
     def post(self, request: Request, run_id: int) -> Response:
         started = lobby.run_start(player=self.player, run_id=run_id)
-        if started.party is None or started.entry is None:  # started by its kind: read back
+        if started.rooms is None or started.entry is None:  # started by its kind: read back
             return Response(_run(run_id, self.player))
-        entry = started.entry
-        view = run_payload(run=started.run, player=self.player, members=started.party,
-                           rooms=started.run.dungeon.rooms.all(), contents=(entry.battle, entry.loot))
-        return Response(run_output(view))
+        step, entry = started.step, started.entry
+        battle = None if entry.battle is None else (entry.battle.id, entry.battle.outcome)
+        view = run_payload(run=step.run, log=stored_log(step.full_log), player=self.player,
+                           members=step.members(), rooms=started.rooms, battle=battle, loot=entry.loot)
+        return Response(renderer(RunOutput)(view))
 
 
 class RunOfferApi(PlayerApi):
@@ -316,17 +319,17 @@ class BattleDetailApi(PlayerApi):
         since = valid(BattleQuery, request.query_params)["since"]
         # A poll reads the battle with the reader's membership and the new events in one statement.
         polled = battle_for_user(user_id=request.user.pk, battle_id=battle_id, since=since)
-        return Response(battle_output(battle_view(polled.battle, player_id=polled.player_id, since=since,
-                                                  events=polled.events)))
+        view = battle_view(polled.battle, player_id=polled.player_id, since=since, events=polled.events)
+        return Response(renderer(BattleOutput)(view))
 
 
 class BattleActApi(PlayerApi):
     @extend_schema(request=BattleActInput, responses={200: ActOutput, **errors(400, 401, 404, 409)},
                    summary="Act on the caller's turn (attack, drink, switch_weapon, skip, flee)")
     def post(self, request: Request, battle_id: int) -> Response:
-        # The usual body is checked without the serializer, which judges everything else (issue 13).
-        data = act_input(request.data) or valid(BattleActInput, request.data)
+        # The usual body takes the compiled check; the serializer judges everything else (issue 13).
+        data = validator(BattleActInput)(request.data)
         # The caller's player and their membership of the battle's run are read in one statement.
         outcome = battle_act_for_user(user_id=request.user.pk, battle_id=battle_id, turn=data["turn"],
                                       action=data["action"], idempotency_key=data["idempotency_key"])
-        return Response(act_output(outcome.response, replayed=outcome.replayed))
+        return Response(renderer(ActOutput)({**outcome.response, "replayed": outcome.replayed}))

@@ -284,7 +284,23 @@ class RunStatus(models.TextChoices):
     CANCELLED = "cancelled"  # the lobby emptied before the start
 
 
-class Run(models.Model):
+class RunFacts:
+    """What a run's columns say about it, for the model and for the run store's frozen row alike."""
+
+    status: str
+    npc_kind: str
+    npc_hp: int
+
+    @property
+    def is_over(self) -> bool:
+        return self.status not in (RunStatus.LOBBY, RunStatus.ACTIVE)
+
+    @property
+    def has_npc(self) -> bool:
+        return bool(self.npc_kind) and self.npc_hp > 0
+
+
+class Run(RunFacts, models.Model):
     """One party's run through one dungeon, from the lobby to its end.
 
     The position (floor, room) only moves forward; ``step`` counts run-level moves (advance,
@@ -330,14 +346,6 @@ class Run(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} run #{self.pk} ({self.status})"
-
-    @property
-    def is_over(self) -> bool:
-        return self.status not in (RunStatus.LOBBY, RunStatus.ACTIVE)
-
-    @property
-    def has_npc(self) -> bool:
-        return bool(self.npc_kind) and self.npc_hp > 0
 
 
 class MemberStatus(models.TextChoices):

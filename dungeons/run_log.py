@@ -14,8 +14,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
-from django.db import connection
-
 Names = Mapping[str, str]
 E = TypeVar("E", bound="LogEntry")
 
@@ -49,22 +47,6 @@ def hp_list(hits: Any, names: Names) -> str:
             text = f"{who(pid, names)} {hit} HP"
         parts.append(text)
     return "; ".join(parts)
-
-
-def read_back(log: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """A run log as reading it back after saving gives it: PostgreSQL's ``jsonb`` orders the keys of
-    every mapping (shorter keys first, then by their bytes), SQLite keeps them as written. An answer
-    built from the run in memory (the run start's) is then the one a read would give, byte for byte."""
-    return _jsonb_order(log) if connection.vendor == "postgresql" else log
-
-
-def _jsonb_order(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {key: _jsonb_order(item) for key, item in
-                sorted(value.items(), key=lambda pair: (len(str(pair[0]).encode()), str(pair[0]).encode()))}
-    if isinstance(value, list):
-        return [_jsonb_order(item) for item in value]
-    return value
 
 
 @dataclass(frozen=True)

@@ -7,23 +7,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Q
-
-from backend.api.pagination import Page, keyset_page
+from backend.api.pagination import Page
 from backend.errors import NotFound
-from combat.models import Battle
 from dungeons import generation
 from dungeons.kinds import run_kind_hooks
-from dungeons.models import (
-    Dungeon,
-    DungeonRoom,
-    GenerationSettings,
-    MemberStatus,
-    Run,
-    RunLoot,
-    RunMember,
-    RunStatus,
-)
+from dungeons.models import Dungeon, GenerationSettings, MemberStatus, RunStatus
+from dungeons.runs import store as run_store
+from dungeons.runs.store import LootRow, MemberRow, RoomRow, RunRow
 from players.models import Player
 
 
@@ -90,38 +80,14 @@ def dungeon_replay(*, dungeon: Dungeon) -> generation.Dungeon:
 # --- runs ---------------------------------------------------------------------------------------
 
 
-def run_visible(*, run_id: int, player: Player) -> Run:
-    """A run the player may see: any open lobby, or a run they are (or were) in; otherwise 404.
-
-    Who left a lobby is no member of the run it became (docs/runs.md): once a run has started, a
-    ``left`` membership shows nothing. A lobby that was cancelled before starting stays visible.
-    """
-    run = Run.objects.filter(pk=run_id).select_related("host__user", "dungeon").first()
-    if run is None or not (run.status == RunStatus.LOBBY or _membership_seen(run.members.filter(player=player))):
-        raise NotFound("run_not_found", "No such run.", {"run": run_id})
-    return run
-
-
-def _membership_seen(memberships: Any) -> bool:
-    return memberships.filter(Q(run__started_at__isnull=True) | ~Q(status=MemberStatus.LEFT)).exists()
-
-
-RUN_LIST_COLUMNS = {"id": "id", "kind": "kind", "status": "status", "host": "host",
-                    "host_username": "host__user__username", "created_at": "created_at"}
-
-
 def run_list_mine(*, player: Player, cursor: str | None, page_size: int) -> Page:
     """The player's runs, newest first (not the lobbies they left)."""
-    seen = RunMember.objects.filter(player=player).filter(Q(run__started_at__isnull=True)
-                                                           | ~Q(status=MemberStatus.LEFT))
-    qs = Run.objects.filter(pk__in=seen.values("run_id"))
-    return keyset_page(qs, key="id", descending=True, cursor=cursor, page_size=page_size, values=RUN_LIST_COLUMNS)
+    return run_store.runs_of_player(player_id=player.pk, cursor=cursor, page_size=page_size)
 
 
 def run_list_lobbies(*, cursor: str | None, page_size: int) -> Page:
     """Open lobbies anyone may join, newest first."""
-    qs = Run.objects.filter(status=RunStatus.LOBBY)
-    return keyset_page(qs, key="id", descending=True, cursor=cursor, page_size=page_size, values=RUN_LIST_COLUMNS)
+    return run_store.lobbies_open(cursor=cursor, page_size=page_size)
 
 
 @dataclass(frozen=True)
@@ -209,27 +175,27 @@ class RunView:
     darkness: dict[str, Any] | None
 
 
+#: ``run_payload``'s ``kind_view`` when the caller does not hold it.
+_ASK_THE_KIND = object()
+
+
 def run_payload(
-    *, run: Run, player: Player, members: list[RunMember] | None = None, rooms: Iterable[DungeonRoom] | None = None,
-    contents: tuple[Battle | None, list[RunLoot]] | None = None,
+    *, run: RunRow, log: list[dict[str, Any]], player: Player, members: list[MemberRow], rooms: list[RoomRow],
+    battle: tuple[int, str] | None, loot: list[LootRow], kind_view: Any = _ASK_THE_KIND,
 ) -> RunView:
-    """Everything a party member's client shows about a run (a stranger sees a lobby the same way).
+    """Everything a party member's client shows about a run (a stranger sees a lobby the same way), from
+    what the caller holds: every member of the run in formation order, the dungeon's rooms in order
+    (none for a lobby), the current room's battle (id, outcome) and the loot lying in it.
 
     The layout ahead stays hidden: only rooms already entered show their kind. The seed is
-    revealed once the run is over, so nobody can precompute the dungeon's draws.
-
-    What the caller already holds is not read again (a run start answers from what it wrote):
-    ``members``, every member of the run in order with their player and user; ``rooms``, the
-    dungeon's rooms in order; ``contents``, the current room's battle and its loot in order.
+    revealed once the run is over, so nobody can precompute the dungeon's draws. ``kind_view``: the run
+    kind's own state if the caller holds it (e.g. a darkness move's), else the kind's hook reads it.
     """
-    if members is None:
-        members = list(run.members.select_related("player__user").order_by("position", "pk"))
     visited: dict[int, list[str]] = {}
     room = None
     floors: list[RunFloorView] = []
     if run.dungeon_id is not None and run.floor is not None:
-        if rooms is None:
-            rooms = DungeonRoom.objects.filter(dungeon_id=run.dungeon_id).order_by("floor", "index")
+        assert run.room is not None
         per_floor: dict[int, int] = {}
         for r in rooms:
             per_floor[r.floor] = per_floor.get(r.floor, 0) + 1
@@ -240,18 +206,11 @@ def run_payload(
         floors = [RunFloorView(f, n, visited.get(f, [])) for f, n in sorted(per_floor.items())]
     current = None
     if room is not None:
-        if contents is None:
-            battle = (Battle.objects.filter(run=run, floor=run.floor, room=run.room)
-                      .values_list("id", "outcome").first())
-            loot: Iterable[RunLoot] = (RunLoot.objects.filter(run=run, floor=run.floor, room=run.room)
-                                       .select_related("item_kind"))
-        else:
-            battle = (contents[0].pk, contents[0].outcome) if contents[0] is not None else None
-            loot = contents[1]
+        assert run.floor is not None and run.room is not None
         current = RunRoomView(
             floor=run.floor, room=run.room, kind=room.kind, cleared=run.room_cleared, seal=room.seal or None,
             battle=RunBattleRef(*battle) if battle else None,
-            loot=[RunLootView(l.pk, LootItemKindView(l.item_kind_id, l.item_kind.name, l.item_kind.category,
+            loot=[RunLootView(l.pk, LootItemKindView(l.item_kind.pk, l.item_kind.name, l.item_kind.category,
                                                      l.item_kind.weight), l.taken_by_id) for l in loot],
         )
     return RunView(
@@ -263,18 +222,41 @@ def run_payload(
         current_room=current,
         npc=RunNpcView(run.npc_kind, run.npc_hp, run.npc_max_hp) if run.npc_kind else None,
         members=[
-            RunMemberView(player=m.player_id, username=m.player.user.username, position=m.position, status=m.status,
+            RunMemberView(player=m.player_id, username=m.player.username, position=m.position,
+                          status=m.status,
                           hp=m.hp, max_hp=m.max_hp, weapon_choice=m.weapon_choice, stat_boosts=m.stat_boosts,
                           pending_effects=m.pending_effects, kills=m.kills, money_lost=m.money_lost,
                           items_lost=m.items_lost)
             for m in members if m.status != MemberStatus.LEFT
         ],
-        log=run.log,
+        log=log,
         is_member=any(m.player_id == player.pk and m.status != MemberStatus.LEFT for m in members),
-        darkness=run_kind_hooks(run.kind).run_view(run=run, player=player),  # kinds.py
+        darkness=run_kind_hooks(run.kind).run_view(run=run, player=player) if kind_view is _ASK_THE_KIND
+        else kind_view,  # kinds.py
     )
 
 
 def run_view(*, run_id: int, player: Player) -> RunView:
-    """The run view (``run_payload``) of a run the player may see (``run_visible``), else 404."""
-    return run_payload(run=run_visible(run_id=run_id, player=player), player=player)
+    """The run view (``run_payload``) of a run the player may see: any open lobby, or a run they are (or
+    were) in; otherwise 404.
+
+    Who left a lobby is no member of the run it became (docs/runs.md): once a run has started, a
+    ``left`` membership shows nothing. A lobby that was cancelled before starting stays visible.
+    """
+    found = run_store.run_read(run_id)
+    if found is None:
+        raise NotFound("run_not_found", "No such run.", {"run": run_id})
+    run, log = found
+    members = run_store.members_load(run.id)
+    seen = any(m.player_id == player.pk and (run.started_at is None or m.status != MemberStatus.LEFT)
+               for m in members)
+    if not (run.status == RunStatus.LOBBY or seen):
+        raise NotFound("run_not_found", "No such run.", {"run": run_id})
+    rooms: list[RoomRow] = []
+    battle, loot = None, []
+    if run.dungeon_id is not None and run.floor is not None and run.room is not None:
+        rooms = run_store.rooms_of(run.dungeon_id)
+        if any((r.floor, r.index) == (run.floor, run.room) for r in rooms):
+            battle, loot = run_store.room_contents(run_id=run.id, floor=run.floor, room=run.room)
+    return run_payload(run=run, log=log, player=player, members=members, rooms=rooms, battle=battle,
+                       loot=loot)

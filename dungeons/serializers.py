@@ -1,7 +1,6 @@
-"""Input and output serializers of the run API (explicit fields; outputs document the JSON shape)."""
+"""Input and output serializers of the run API (explicit fields; outputs document the JSON shape and are
+rendered by their compiled renderer, backend/api/compiled.py)."""
 from __future__ import annotations
-
-from typing import Any
 
 from rest_framework import serializers
 
@@ -192,73 +191,3 @@ class OfferItemOutput(serializers.Serializer):
     sub_kind = serializers.CharField()
     damage = serializers.IntegerField()
     weight = serializers.IntegerField()
-
-
-# --- the run view, built directly ------------------------------------------------------------------
-# What ``RunOutput(view).data`` gives, without instantiating a serializer per nested object (issue 13:
-# DRF's copying of the fields cost a run start more than most of its statements); a test keeps the two
-# equal. The leaf fields are RunOutput's own (bound once), so the conversions are the declared ones.
-
-_RUN = RunOutput().fields
-_ROOM = _RUN["current_room"].fields
-_MEMBER = _RUN["members"].child.fields
-
-
-def _or_none(field: serializers.Field, value: Any) -> Any:
-    """What a serializer makes of one attribute: None stays None, anything else goes through the field."""
-    return None if value is None else field.to_representation(value)
-
-
-def _dicts(values: list[dict[str, Any]]) -> list[dict[str, Any] | None]:
-    """``ListField(child=DictField())``: each object with string keys (None stays None)."""
-    return [None if value is None else {str(key): item for key, item in value.items()} for value in values]
-
-
-def _ints(values: dict[Any, Any]) -> dict[str, int | None]:
-    """``DictField(child=IntegerField())``."""
-    return {str(key): None if value is None else int(value) for key, value in values.items()}
-
-
-def _room_output(room: Any) -> dict[str, Any]:
-    return {
-        "floor": int(room.floor), "room": int(room.room), "kind": _or_none(_ROOM["kind"], room.kind),
-        "cleared": _or_none(_ROOM["cleared"], room.cleared), "seal": _or_none(_ROOM["seal"], room.seal),
-        "battle": None if room.battle is None else {"id": int(room.battle.id), "outcome": str(room.battle.outcome)},
-        "loot": [{"id": int(loot.id),
-                  "item_kind": {"id": int(loot.item_kind.id), "name": str(loot.item_kind.name),
-                                "category": str(loot.item_kind.category), "weight": int(loot.item_kind.weight)},
-                  "taken_by": _or_none(_ROOM["loot"].child.fields["taken_by"], loot.taken_by)}
-                 for loot in room.loot],
-    }
-
-
-def _member_output(m: Any) -> dict[str, Any]:
-    return {
-        "player": int(m.player), "username": str(m.username), "position": int(m.position),
-        "status": _or_none(_MEMBER["status"], m.status), "hp": int(m.hp), "max_hp": int(m.max_hp),
-        "weapon_choice": _or_none(_MEMBER["weapon_choice"], m.weapon_choice),
-        "stat_boosts": _ints(m.stat_boosts), "pending_effects": _dicts(m.pending_effects), "kills": _ints(m.kills),
-        "money_lost": int(m.money_lost), "items_lost": int(m.items_lost),
-    }
-
-
-def run_output(view: Any) -> dict[str, Any]:
-    """``RunOutput``'s representation of a ``dungeons.selectors.RunView``, built directly (a darkness run's
-    state still goes through its serializer); a test keeps them equal."""
-    return {
-        "id": int(view.id), "kind": _or_none(_RUN["kind"], view.kind), "status": _or_none(_RUN["status"], view.status),
-        "host": int(view.host), "step": int(view.step), "created_at": _or_none(_RUN["created_at"], view.created_at),
-        "started_at": _or_none(_RUN["started_at"], view.started_at),
-        "ended_at": _or_none(_RUN["ended_at"], view.ended_at), "seed": _or_none(_RUN["seed"], view.seed),
-        "dungeon": _or_none(_RUN["dungeon"], view.dungeon),
-        "floors": [{"floor": int(f.floor), "rooms": int(f.rooms),
-                    "visited": [_or_none(_RUN["floors"].child.fields["visited"].child, kind) for kind in f.visited]}
-                   for f in view.floors],
-        "current_room": None if view.current_room is None else _room_output(view.current_room),
-        "npc": None if view.npc is None else {"kind": str(view.npc.kind), "hp": int(view.npc.hp),
-                                              "max_hp": int(view.npc.max_hp)},
-        "members": [_member_output(m) for m in view.members],
-        "log": _dicts(view.log),
-        "is_member": _or_none(_RUN["is_member"], view.is_member),
-        "darkness": None if view.darkness is None else DarknessStateOutput(view.darkness).data,
-    }

@@ -1,4 +1,5 @@
-"""Writes of the dungeons app: generate a dungeon with the engine and store it with its rooms.
+"""Writes of the dungeons app: generate a dungeon with the engine and store it with its rooms (the run's
+store writes the rows: dungeons/runs/store.py).
 
 The run services (lobby, rooms, battles, endings) are in ``dungeons/runs/``.
 """
@@ -10,9 +11,9 @@ from collections.abc import Iterable
 from django.db import transaction
 
 from backend.errors import InvalidInput
-from backend.sql import rows_insert
 from dungeons import generation
-from dungeons.models import Dungeon, DungeonRoom
+from dungeons.models import Dungeon
+from dungeons.runs import store as run_store
 from dungeons.selectors import dungeon_preview, generation_params_get
 
 #: Seeds are stored in a signed 64-bit column.
@@ -64,39 +65,6 @@ def dungeon_generate(
     # Bad inputs were refused above, before any write; inside a run start the two writes are part of
     # its transaction (no savepoint of their own).
     with transaction.atomic(savepoint=False):
-        return _dungeon_store(result, seed=seed, party_size=party_size, rank=rank, completed=completed,
-                              same_guild=same_guild, params=params, candidates=candidates)
-
-
-def _dungeon_store(
-    result: generation.Dungeon, *, seed: int, party_size: int, rank: float, completed: float, same_guild: bool,
-    params: generation.GenerationParams, candidates: Iterable[str],
-) -> Dungeon:
-    [dungeon] = rows_insert([Dungeon(
-        kind=result.kind,
-        seed=seed,
-        generator_version=result.generator_version,
-        party_size=party_size,
-        rank=rank,
-        completed=completed,
-        same_guild=same_guild,
-        params=params.as_dict(),
-        npc_candidates=list(candidates),
-        floor_count=len(result.floors),
-        npc_chance=result.npc_chance,
-        npc_floor=result.npc[0] if result.npc else None,
-        npc_room=result.npc[1] if result.npc else None,
-        npc_kind=result.npc_kind or "",
-    )])
-    # Built from positional values in the model's field order (id, dungeon, floor, index, kind, npc_kind,
-    # story_item, seal): half the cost of keyword arguments for a few dozen rows; each holds its dungeon.
-    rooms = [DungeonRoom(None, dungeon.pk, floor, index, str(room.kind), room.npc_kind or "", room.story_item or "",
-                         room.seal or "") for floor, index, room in result.rooms()]
-    for row in rooms:
-        DungeonRoom.dungeon.field.set_cached_value(row, dungeon)
-    rows_insert(rooms)
-    # Held as dungeon_get prefetches them (in their order): dungeon.rooms.all() reads no row.
-    held = dungeon.rooms.all()
-    held._result_cache, held._prefetch_done = rooms, True
-    dungeon._prefetched_objects_cache = {"rooms": held}
-    return dungeon
+        return run_store.dungeon_store(result, seed=seed, party_size=party_size, rank=rank,
+                                       completed=completed, same_guild=same_guild, params=params,
+                                       candidates=candidates)

@@ -10,7 +10,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from backend.api.schema import errors
-from backend.api.views import PlayerApi, valid
+from backend.api.views import valid
+from players.caller import PlayerApi
 from matches import selectors, services
 from matches.serializers import (
     MatchActInput,

@@ -15,7 +15,7 @@ bounty_progress_record are the dungeon runs' contract: their signatures do not c
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -26,7 +26,6 @@ from backend.errors import InvalidInput, NotFound, RuleViolation
 from combat.engine import EffectSpec
 from dungeons.generation import NPC_KINDS
 from dungeons.generation.rules import ALWAYS_RESCUABLE
-from dungeons.models import MemberStatus, RunMember, RunStatus
 from guilds.models import Guild
 from guilds.services import guild_rank_add
 from npcs import rules, selectors
@@ -54,7 +53,28 @@ from players.services import inventory_add, inventory_remove, player_lock
 # --- money, items, ledger ---------------------------------------------------------------------------------
 
 #: Runs whose items are still at stake.
-UNFINISHED = (RunStatus.LOBBY, RunStatus.ACTIVE)
+
+
+@dataclass(frozen=True)
+class RunFacts:
+    """What the runs tell the NPCs about a customer. NPCs sit below the runs (docs/architecture.md) and
+    import nothing of them: the dungeons app registers these in its ``ready()`` (``run_facts_register``).
+
+    ``membership(player_id)``: (run id, inside the dungeon?) of the run the player is active in, or None;
+    ``items_at_stake(player_id)``: ids of the player's items picked up in a run that is not over.
+    """
+
+    membership: Callable[[int], tuple[int, bool] | None]
+    items_at_stake: Callable[[int], set[int]]
+
+
+_RUN_FACTS = RunFacts(membership=lambda player_id: None, items_at_stake=lambda player_id: set())
+
+
+def run_facts_register(facts: RunFacts) -> None:
+    """Called once by ``DungeonsConfig.ready()``: without runs, nobody is ever in one."""
+    global _RUN_FACTS
+    _RUN_FACTS = facts
 
 
 def _lock_customer(player_id: int) -> Player:
@@ -66,9 +86,8 @@ def _lock_customer(player_id: int) -> Player:
     the run starts, and selling it before leaving the lobby was coins from nothing (issue 11).
     """
     player = player_lock(player_id)
-    membership = (RunMember.objects.filter(player_id=player_id, active=True)
-                  .values_list("run_id", "status").first())
-    if membership is not None and membership[1] == MemberStatus.IN_DUNGEON:
+    membership = _RUN_FACTS.membership(player_id)
+    if membership is not None and membership[1]:
         raise RuleViolation("in_dungeon", "NPCs serve between runs: finish or leave the dungeon first.",
                             {"run": membership[0]})
     if membership is not None:
@@ -83,8 +102,7 @@ def _at_stake(player: Player) -> set[int]:
     Such an item can still be taken back (a lobby's weapon on leaving, a run's items on death), so
     no NPC buys it or takes it as material until its run ends.
     """
-    return set(InventoryItem.objects.filter(player=player, acquired_in_run__status__in=UNFINISHED)
-               .values_list("pk", flat=True))
+    return _RUN_FACTS.items_at_stake(player.pk)
 
 
 def _money(player_id: int) -> int:

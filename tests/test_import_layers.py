@@ -42,12 +42,6 @@ VIEWS = {"apis", "urls", "admin", "serializers"}
 # another branch. Each entry is (importing module, imported module): why it waits. The lead empties this
 # list after the merges; an entry that no longer occurs fails the test, so the list only shrinks.
 WAITING: dict[tuple[str, str], str] = {
-    ("backend/api/views.py", "players.caller"):
-        "PlayerApi moved to players/caller.py; re-exported until dungeons/apis.py, matches/apis.py and "
-        "darkness/apis.py import it from there",
-    ("npcs/services.py", "dungeons.models"):
-        "NPCs refuse a customer in a run and items at stake in an unfinished run: dungeons is to answer "
-        "both through a hook it registers in DungeonsConfig.ready(), an edit of dungeons/",
     ("matches/selectors.py", "matches.services"):
         "the seat and reading rules (MATCH_TURNS, READER_SEATS, may_act, may_read, mode_adapter, "
         "seating) are to move out of matches/services.py into a module both import",

@@ -1,18 +1,16 @@
-"""What every run service shares: the run lock, the caller's membership, the party, the log, loot and coins."""
+"""What every run service shares: the rules in force, a run loaded for a step, the caller's membership, the
+checks of status and step, loot and coins. Every statement goes through the run's store (store.py)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
-
-from django.db import transaction
 
 from backend.errors import NotFound, RuleViolation
-from backend.sql import MAX_ROW_ID, Columns, rows_insert, rows_update
 from dungeons import run_rules
-from dungeons.models import DungeonRoom, MemberStatus, Run, RunLoot, RunMember, RunSettings, RunStatus
-from dungeons.run_log import LogEntry
+from dungeons.models import MemberStatus, RunSettings, RunStatus
 from dungeons.run_rules import RunRules
-from players.models import ItemCategory, ItemKind, Player, Rarity
+from dungeons.runs import store
+from dungeons.runs.store import LootRow, MemberRow, RunRow, RunStep
+from players.models import ItemCategory, Player, Rarity
 
 #: What treasure and battle loot is drawn from (story items come from story rooms, torches from the Labyrinth).
 LOOT_CATEGORIES = (ItemCategory.WEAPON, ItemCategory.ARMOR, ItemCategory.POTION, ItemCategory.AMULET)
@@ -29,109 +27,64 @@ def run_rules_get() -> RunRules:
     return RunSettings.cached().to_rules()
 
 
-#: The run's row, locked (every run service starts with it): precompiled (backend.sql.Columns).
-_RUN = Columns(Run)
-_LOCK_RUN = f'SELECT {_RUN.select()} FROM "dungeons_run" WHERE "dungeons_run"."id" = %s'
+def _not_found(run_id: int) -> NotFound:
+    return NotFound("run_not_found", "No such run.", {"run": run_id})
 
 
-def lock_run(run_id: int) -> Run:
-    connection = transaction.get_connection()
-    row = None
-    if run_id <= MAX_ROW_ID:  # a larger id names no row (and SQLite cannot bind it)
-        with connection.cursor() as cursor:
-            cursor.execute(_LOCK_RUN + (" FOR UPDATE" if connection.features.has_select_for_update else ""), [run_id])
-            row = cursor.fetchone()
-    if row is None:
-        raise NotFound("run_not_found", "No such run.", {"run": run_id})
-    return _RUN.instance(row, connection)
+def run_locked(run_id: int, *, rooms: bool = False) -> RunStep:
+    """The run, locked with its log, as a step (every run write starts with it); 404 if there is none.
+    ``rooms``: the step will need the dungeon's rooms (read with the run where the store can)."""
+    step = store.run_step_lock(run_id, rooms=rooms)
+    if step is None:
+        raise _not_found(run_id)
+    return step
 
 
-def run_member(run: Run, player: Player, *statuses: str) -> RunMember:
-    """The player's membership of the run in one of ``statuses``; a stranger gets a 404."""
-    member = RunMember.objects.filter(run=run, player=player).first()
-    if member is None or (run.status != RunStatus.LOBBY and member.status == MemberStatus.LEFT):
-        raise NotFound("run_not_found", "No such run.", {"run": run.pk})
+def run_read(run_id: int) -> RunStep:
+    """The run as a step, not locked (a read); 404 if there is none."""
+    found = store.run_read(run_id)
+    if found is None:
+        raise _not_found(run_id)
+    return RunStep(found[0], log=found[1])
+
+
+def member_of(step: RunStep, player: Player, *statuses: str) -> MemberRow:
+    """The player's membership of the run in one of ``statuses``; a stranger gets a 404 (so does who left
+    the lobby of a run that is no longer one)."""
+    member = step.member(player.pk)
+    if member is None or (step.run.status != RunStatus.LOBBY and member.status == MemberStatus.LEFT):
+        raise _not_found(step.pk)
     if statuses and member.status not in statuses:
         raise RuleViolation("not_in_party", "You are no longer in this run's party.",
-                            {"run": run.pk, "status": member.status})
+                            {"run": step.pk, "status": member.status})
     return member
 
 
-def require_status(run: Run, *statuses: str) -> None:
+def require_status(run: RunRow, *statuses: str) -> None:
     if run.status not in statuses:
         code = "run_not_in_lobby" if RunStatus.LOBBY in statuses else "run_not_active"
-        raise RuleViolation(code, f"The run is {run.status}.", {"run": run.pk, "status": run.status})
+        raise RuleViolation(code, f"The run is {run.status}.", {"run": run.id, "status": run.status})
 
 
-def check_step(run: Run, step: int) -> None:
+def check_step(run: RunRow, step: int) -> None:
     if step != run.step:
         raise RuleViolation("stale_step", "The party has moved on; reload the run.",
                             {"step": step, "current_step": run.step})
 
 
-def log(run: Run, entry: LogEntry) -> None:
-    """Append an entry to the run log where the party stands (in memory; the caller saves the run)."""
-    run.log = [*run.log, entry.to_json(floor=run.floor, room=run.room)]
-
-
-def run_party(run: Run, *statuses: str) -> list[RunMember]:
-    return list(run.members.filter(status__in=statuses).select_related("player__user").order_by("position"))
-
-
-def current_room(run: Run) -> DungeonRoom:
-    return DungeonRoom.objects.get(dungeon_id=run.dungeon_id, floor=run.floor, index=run.room)
-
-
-def next_position(run: Run) -> tuple[int, int] | None:
-    rooms_here = DungeonRoom.objects.filter(dungeon_id=run.dungeon_id, floor=run.floor).count()
-    if run.room + 1 < rooms_here:
-        return run.floor, run.room + 1
-    if run.floor + 1 < run.dungeon.floor_count:
-        return run.floor + 1, 0
-    return None
-
-
-#: The catalog's items of some categories, in id order (what loot is drawn from): precompiled.
-_ITEM_KIND = Columns(ItemKind)
-_ITEM_KINDS = f'SELECT {_ITEM_KIND.select()} FROM "players_itemkind" WHERE "players_itemkind"."category" IN ({{}}) ' \
-              'ORDER BY "players_itemkind"."id" ASC'
-
-
 def drop_loot(
-    run: Run, count: int, purpose: str, categories: Sequence[str] = LOOT_CATEGORIES
-) -> list[RunLoot]:
+    step: RunStep, count: int, purpose: str, categories: Sequence[str] = LOOT_CATEGORIES
+) -> list[LootRow]:
     """``count`` items drawn with the rarity weights lie in the current room (seeded by ``purpose``)."""
-    connection = transaction.get_connection()
-    with connection.cursor() as cursor:
-        cursor.execute(_ITEM_KINDS.format(", ".join(["%s"] * len(categories))), [str(c) for c in categories])
-        kinds = [_ITEM_KIND.instance(row, connection) for row in cursor.fetchall()]
+    run = step.run
+    assert run.floor is not None and run.room is not None
+    kinds = store.item_kinds(categories)
     weights = run_rules_get().rarity_weights()
     rng = run_rules.room_rng(run.seed, run.floor, run.room, purpose)
     picked = run_rules.weighted_pick(kinds, [weights.get(kind.rarity, 0) for kind in kinds], rng, count)
-    return rows_insert([RunLoot(run=run, floor=run.floor, room=run.room, item_kind=kind) for kind in picked])
+    return store.loot_add(run_id=run.id, floor=run.floor, room=run.room, kinds=picked)
 
 
-def pay(members: Sequence[RunMember], coins: int) -> None:
-    if coins > 0 and members:
-        with transaction.get_connection().cursor() as cursor:
-            cursor.execute('UPDATE "players_player" SET "money" = ("players_player"."money" + %s) '
-                           f'WHERE "players_player"."id" IN ({", ".join(["%s"] * len(members))})',
-                           [coins, *(m.player_id for m in members)])
-
-
-def run_save(run: Run) -> None:
-    """``run.save()`` of a run read from the database (its loaded columns), without the ORM's statement."""
-    rows_update([run], [name for name in run_snapshot(run) if name != Run._meta.pk.name])
-
-
-def run_snapshot(run: Run) -> dict[str, Any]:
-    """The run's loaded column values, to save only what a step changed (``run_save_changed``)."""
-    return {f.name: run.__dict__[f.attname] for f in Run._meta.concrete_fields if f.attname in run.__dict__}
-
-
-def run_save_changed(run: Run, before: dict[str, Any]) -> None:
-    """Save the columns that differ from ``before`` (a column loaded since, e.g. the deferred log, counts
-    as changed): an unchanged run costs no statement, a changed one never rewrites what did not change."""
-    changed = [name for name, value in run_snapshot(run).items() if name not in before or before[name] != value]
-    if changed:
-        run.save(update_fields=changed)
+def pay(members: Sequence[MemberRow], coins: int) -> None:
+    """Every member finds ``coins`` (one update of their players' money)."""
+    store.pay([m.player_id for m in members], coins)

@@ -1,88 +1,87 @@
-"""How members leave a run and how a run ends: death through Charon, escape with losses, completion."""
+"""How members leave a run and how a run ends: death through Charon, escape with losses, completion.
+
+Each works on the step (dungeons/runs/store.py: ``RunStep``): the member's and the run's new columns and
+the log entries are recorded there and saved with the step; what the player carries and their money are
+the players' rows, written here under the player's lock.
+"""
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
 
 from django.db.models import F
 from django.utils import timezone
 
-from backend.sql import rows_update
 from dungeons import run_rules
 from dungeons.kinds import run_kind_hooks
-from dungeons.models import MemberStatus, Run, RunMember, RunStatus
+from dungeons.models import MemberStatus, RunStatus
 from dungeons.run_log import Completed, Died, MemberEscaped, RunEscaped, RunFailed
-from dungeons.runs.core import log, run_rules_get
+from dungeons.runs.core import run_rules_get
+from dungeons.runs.store import MemberRow, RunStep
 from npcs.services import npc_rescue
 from players.models import InventoryItem, Player
 from players.services import player_lock
 
 
-def die(run: Run, member: RunMember) -> None:
+def die(step: RunStep, member: MemberRow) -> None:
     """Out of the run; Charon respawns the player for a tenth of their money and this run's items."""
-    hooks = run_kind_hooks(run.kind)
+    hooks = run_kind_hooks(step.run.kind)
     player = player_lock(member.player_id)
-    hooks.member_leaving(run=run, member=member)  # e.g. the labyrinth takes its torch back
+    hooks.member_leaving(step=step, member=member)  # e.g. the labyrinth takes its torch back
     fee = run_rules.charon_fee(money=player.money, rules=run_rules_get())
-    lost, _ = InventoryItem.objects.filter(player=player, acquired_in_run=run).delete()
+    lost, _ = InventoryItem.objects.filter(player=player, acquired_in_run_id=step.pk).delete()
     Player.objects.filter(pk=player.pk).update(money=F("money") - fee)
-    member.status, member.active, member.hp = MemberStatus.DEAD, False, 0
-    member.money_lost, member.items_lost = fee, lost
-    member.save(update_fields=["status", "active", "hp", "money_lost", "items_lost"])
-    log(run, Died(player=member.player_id, charon_fee=fee, items_lost=lost))
-    hooks.member_left(run=run)  # e.g. the torch passes on
+    step.change_member(member.player_id, status=MemberStatus.DEAD, active=False, hp=0, money_lost=fee,
+                       items_lost=lost)
+    step.log(Died(player=member.player_id, charon_fee=fee, items_lost=lost))
+    hooks.member_left(step=step)  # e.g. the torch passes on
 
 
-def escape(run: Run, member: RunMember, *, purpose: str) -> None:
+def escape(step: RunStep, member: MemberRow, *, purpose: str) -> None:
     """Out of the run alive, losing the loss fraction of everything carried (seeded choice)."""
+    run = step.run
     hooks = run_kind_hooks(run.kind)
     player = player_lock(member.player_id)
-    hooks.member_leaving(run=run, member=member)
+    hooks.member_leaving(step=step, member=member)
     percent = run_rules.escape_loss_percent(luck=player.luck, attentiveness=player.attentiveness,
                                             rules=run_rules_get())
     carried = list(InventoryItem.objects.filter(player=player).order_by("pk").values_list("pk", flat=True))
     rng = run_rules.room_rng(run.seed, run.floor or 0, run.room or 0, f"{purpose}/{player.pk}")
     lost = run_rules.escape_losses(carried, percent=percent, rng=rng)
     InventoryItem.objects.filter(pk__in=lost).delete()
-    member.status, member.active, member.items_lost = MemberStatus.ESCAPED, False, len(lost)
-    member.save(update_fields=["status", "active", "items_lost"])
-    log(run, MemberEscaped(player=member.player_id, loss_percent=percent, items_lost=len(lost)))
-    hooks.member_left(run=run)
+    step.change_member(member.player_id, status=MemberStatus.ESCAPED, active=False, items_lost=len(lost))
+    step.log(MemberEscaped(player=member.player_id, loss_percent=percent, items_lost=len(lost)))
+    hooks.member_left(step=step)
 
 
-def end_if_party_gone(run: Run, members: Iterable[RunMember] | None = None) -> None:
-    """Nobody is left inside: the run failed, or ended by escape if someone got out alive.
-
-    ``members``: every member who was inside when the caller's step began, as it left them (they
-    are then checked in memory); None reads the members' rows.
-    """
-    if run.status != RunStatus.ACTIVE:
+def end_if_party_gone(step: RunStep) -> None:
+    """Nobody is left inside: the run failed, or ended by escape if someone got out alive."""
+    if step.run.status != RunStatus.ACTIVE:
         return
-    if members is None:
-        if run.members.filter(status=MemberStatus.IN_DUNGEON).exists():
-            return
-    elif any(m.status == MemberStatus.IN_DUNGEON for m in members):
+    members = step.members()
+    if any(m.status == MemberStatus.IN_DUNGEON for m in members):
         return
-    run_kind_hooks(run.kind).run_ending(run=run)
-    escaped = run.members.filter(status=MemberStatus.ESCAPED).exists()
-    run.status = RunStatus.ESCAPED if escaped else RunStatus.FAILED
-    run.ended_at, run.room_cleared = timezone.now(), False
-    log(run, RunEscaped() if escaped else RunFailed())
+    run_kind_hooks(step.run.kind).run_ending(step=step)
+    escaped = any(m.status == MemberStatus.ESCAPED for m in members)
+    step.change(status=RunStatus.ESCAPED if escaped else RunStatus.FAILED, ended_at=timezone.now(),
+                room_cleared=False)
+    step.log(RunEscaped() if escaped else RunFailed())
 
 
-def complete(run: Run, party: list[RunMember]) -> None:
+def complete(step: RunStep, party: Sequence[MemberRow]) -> None:
     """The last boss fell: the members inside keep everything, count a completed dungeon, and an NPC
     with the party is rescued for its guild."""
+    run = step.run
     # The rescue writes the guild row before any player row is touched here, the guild services'
     # order (guild, then player), so a completion never deadlocks with a kick or a leave; the kind's
     # end comes after it, as it may give items back (darkness: the weapons set aside).
     rescued = run.has_npc and run.guild_id is not None
     if rescued:
-        npc_rescue(guild_id=run.guild_id, kind=run.npc_kind, run_id=run.pk)
-    run_kind_hooks(run.kind).run_ending(run=run)
+        assert run.guild_id is not None
+        npc_rescue(guild_id=run.guild_id, kind=run.npc_kind, run_id=run.id)
+    run_kind_hooks(run.kind).run_ending(step=step)
     for member in party:
-        member.status, member.active = MemberStatus.FINISHED, False
-    rows_update(party, ["status", "active"])
+        step.change_member(member.player_id, status=MemberStatus.FINISHED, active=False)
     Player.objects.filter(pk__in=[m.player_id for m in party]).update(
         completed_dungeons=F("completed_dungeons") + 1)
-    run.status, run.ended_at = RunStatus.COMPLETED, timezone.now()
-    log(run, Completed(party=[m.player_id for m in party], rescued=run.npc_kind if rescued else None))
+    step.change(status=RunStatus.COMPLETED, ended_at=timezone.now())
+    step.log(Completed(party=[m.player_id for m in party], rescued=run.npc_kind if rescued else None))

@@ -43,8 +43,10 @@ ACTION_STATEMENTS = 5 if connection.vendor == "postgresql" else 7
 #: A poll: the account, the battle with the reader's membership and (PostgreSQL) the events since; SQLite
 #: reads the events apart.
 POLL_STATEMENTS = 2 if connection.vendor == "postgresql" else 3
-#: A start: the person-run log and the guild's ledger are one statement on PostgreSQL, two on SQLite.
-START_STATEMENTS = 19 if connection.vendor == "postgresql" else 20
+#: A start: the person-run log and the guild's ledger are one statement on PostgreSQL, two on SQLite; the run
+#: is saved with its members in one on PostgreSQL (dungeons/runs/store.py), two on SQLite; the first battle
+#: with its events in one on PostgreSQL (combat/store.py), two on SQLite; the floor's bestiary in one.
+START_STATEMENTS = 16 if connection.vendor == "postgresql" else 19
 
 
 def _sql(queries: CaptureQueriesContext) -> list[str]:
