@@ -182,12 +182,11 @@ _OWN_PARALLELISM = ("-n", "--numprocesses", "--dist", "--pdb", "--trace", "no:xd
 
 
 def test_workers(args: list[str], cores: int) -> list[str]:
-    """pytest-xdist options: a worker per core (at most ``MAX_TEST_WORKERS``), the modules that must
-    stay in one worker kept together (``loadgroup``: tests/workers.py); none on one core or where the
-    caller chose (``_OWN_PARALLELISM``)."""
+    """pytest-xdist's options: a worker per core, at most ``MAX_TEST_WORKERS`` (tests/workers.py keeps the
+    modules that need it in one worker); none on one core or where the caller chose (``_OWN_PARALLELISM``)."""
     if cores < 2 or any(arg.startswith(_OWN_PARALLELISM) or arg.endswith("no:xdist") for arg in args):
         return []
-    return ["-n", str(min(cores, MAX_TEST_WORKERS)), "--dist", "loadgroup"]
+    return ["-n", str(min(cores, MAX_TEST_WORKERS))]
 
 
 def _cores() -> int:

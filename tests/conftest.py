@@ -23,7 +23,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 @pytest.hookimpl(optionalhook=True, tryfirst=True)
 def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
-    return make_scheduler(config, log) if config.getvalue("dist") == "loadgroup" else None
+    return make_scheduler(config, log) if config.getvalue("dist") in ("load", "loadgroup") else None
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

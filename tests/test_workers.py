@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from tests.workers import redis_db, with_redis_db, worker_redis_urls
+from tests.workers import GIVEN, redis_db, with_redis_db, worker_redis_urls
 
 ROOT = Path(__file__).resolve().parents[1]
 CASES = "tests/worker_cases"
@@ -51,8 +51,8 @@ def test_more_workers_than_redis_has_databases_for_is_refused() -> None:
 
 
 def test_this_process_uses_the_cache_database_its_worker_was_given() -> None:
-    given = worker_redis_urls(os.environ) or {"REDIS_URL": os.environ.get("REDIS_URL", "")}
-    if not given.get("REDIS_URL"):
+    given = worker_redis_urls({**os.environ, **GIVEN}) or {"REDIS_URL": GIVEN.get("REDIS_URL", "")}
+    if not given["REDIS_URL"].startswith("redis://"):
         pytest.skip("no Redis cache in this run")
     assert settings.CACHES["default"]["LOCATION"] == given["REDIS_URL"] == os.environ["REDIS_URL"]
 
@@ -67,7 +67,7 @@ def test_two_workers_clearing_their_caches_at_once_keep_each_others_keys(tmp_pat
     env = {"REDIS_URL": with_redis_db(os.environ["REDIS_URL"], owned[0]), "CELERY_BROKER_URL": "filesystem://",
            "WORKER_CASES_DIR": str(tmp_path)}
     # when one sets a key while the other clears its cache (as every test starts)
-    run = _nested_pytest("-n", "2", "--dist", "loadgroup", f"{CASES}/case_cache.py", env=env)
+    run = _nested_pytest("-n", "2", f"{CASES}/case_cache.py", env=env)
     # then the key is still there
     assert run.returncode == 0, run.stdout + run.stderr
     assert "2 passed" in run.stdout
@@ -88,8 +88,8 @@ def test_dev_test_runs_a_worker_per_core_unless_told_otherwise() -> None:
     assert spec is not None and spec.loader is not None
     dev = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(dev)
-    assert dev.test_workers([], cores=2) == ["-n", "2", "--dist", "loadgroup"]
-    assert dev.test_workers(["tests/backend", "-k", "fuzz"], cores=64) == ["-n", "8", "--dist", "loadgroup"]
+    assert dev.test_workers([], cores=2) == ["-n", "2"]
+    assert dev.test_workers(["tests/backend", "-k", "fuzz"], cores=64) == ["-n", "8"]
     for own in (["-n", "3"], ["-n4"], ["--numprocesses=2"], ["-p", "no:xdist"], ["-pno:xdist"], ["--pdb"],
                 ["--dist", "load"]):
         assert dev.test_workers(own, cores=2) == [], own

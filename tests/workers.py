@@ -30,8 +30,8 @@ ONE_WORKER_MODULES = frozenset({"tests/backend/test_fuzz_api.py", "tests/backend
 
 
 def make_scheduler(config: pytest.Config, log: Any) -> Any:
-    """``--dist loadgroup`` as it is meant (pytest-xdist 3.8 cannot regroup pytest 9's node ids by
-    ``xdist_group`` marks): every test a unit of work of its own, except the tests of each of
+    """The scheduler of ``-n`` (``--dist load``, and ``loadgroup``, which pytest-xdist 3.8 cannot apply to
+    pytest 9's node ids): every test a unit of work of its own, except the tests of each of
     ``ONE_WORKER_MODULES``, which go to one worker together (the largest unit first)."""
     from xdist.scheduler import LoadScopeScheduling
 
@@ -76,6 +76,10 @@ def worker_redis_urls(environ: Mapping[str, str]) -> dict[str, str]:
     return {name: with_redis_db(url, bases[name] + stride * index) for name, url in urls.items()}
 
 
+#: The Redis URLs the run was given, before ``use_worker_redis`` moved this worker's.
+GIVEN: dict[str, str] = {}
+
+
 def use_worker_redis() -> dict[str, str]:
     """Point this worker's environment and Django settings at its own Redis databases.
 
@@ -83,6 +87,7 @@ def use_worker_redis() -> dict[str, str]:
     uses the cache or the broker: the environment for the processes tests start and for Celery
     (which prefers ``CELERY_BROKER_URL`` to its configuration), the settings for this process.
     """
+    GIVEN.update({name: os.environ[name] for name in REDIS_ROLES if name in os.environ})
     urls = worker_redis_urls(os.environ)
     if not urls:
         return {}
