@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import random
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -12,6 +13,11 @@ settings.register_profile("ci", derandomize=True, deadline=None, suppress_health
 settings.register_profile("dev", deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
 
+# The API fuzzer's budget (cases over all operations) and seed for this run, unless given: a new seed
+# each run, drawn here in the main process before any worker starts (workers inherit the environment),
+# printed in the header and named by every fuzz failure (tests/backend/test_fuzz_api.py).
+os.environ.setdefault("FUZZ_MIN_CASES", "1000")
+os.environ.setdefault("FUZZ_SEED", str(random.SystemRandom().randrange(1, 2**32)))
 use_worker_redis()  # under pytest-xdist: this worker's own Redis databases
 
 
@@ -24,6 +30,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 @pytest.hookimpl(optionalhook=True, tryfirst=True)
 def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
     return make_scheduler(config, log) if config.getvalue("dist") in ("load", "loadgroup") else None
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    return [f"fuzz: FUZZ_SEED={os.environ['FUZZ_SEED']} FUZZ_MIN_CASES={os.environ['FUZZ_MIN_CASES']}"]
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -31,7 +31,7 @@ from guilds.models import Guild
 from matches import services as match_services
 from players.models import ItemKind, Player, PlayerSettings
 from players.services import inventory_add
-from tests.backend.test_fuzz_api import FUZZ_SEED, OPERATIONS
+from tests.backend.test_fuzz_api import FUZZ_SEED, OPERATIONS, run_reproducibly
 from tests.backend.test_fuzz_api import wsgi_in_test_transaction  # noqa: F401 - a fixture used here
 from tests.dungeons.run_helpers import current_battle, started
 from tests.factories import PlayerFactory, api_client, make_guild
@@ -132,7 +132,7 @@ def test_a_stranger_gets_404_or_a_role_refusal_never_the_object(key: str, owned:
         if params & PRIVATE and response.status_code != 400:
             assert response.status_code == 404 or code in GUILD_ROLE_CODES, response.text[:300]
 
-    probe()
+    run_reproducibly(probe, key)
     assert seen
 
 
