@@ -1,4 +1,4 @@
-"""Parallel test workers stay apart (tests/workers.py), and ``--db-tests-only`` keeps exactly the database tests.
+"""Parallel test workers stay apart (tests/workers.py); ``--db-tests-only`` keeps exactly the database tests.
 
 The nested runs start pytest itself on the small case files in tests/worker_cases/, which the suite never
 collects (they are not named ``test_*.py``).
@@ -64,8 +64,8 @@ def test_two_workers_clearing_their_caches_at_once_keep_each_others_keys(tmp_pat
                     if os.environ.get(name, "").startswith("redis://")})
     if owned != list(range(owned[0], owned[0] + 2)):
         pytest.skip("needs the cache and the broker in two adjacent Redis databases")
-    env = {"REDIS_URL": with_redis_db(os.environ["REDIS_URL"], owned[0]), "CELERY_BROKER_URL": "filesystem://",
-           "WORKER_CASES_DIR": str(tmp_path)}
+    env = {"REDIS_URL": with_redis_db(os.environ["REDIS_URL"], owned[0]),
+           "CELERY_BROKER_URL": "filesystem://", "WORKER_CASES_DIR": str(tmp_path)}
     # when one sets a key while the other clears its cache (as every test starts)
     run = _nested_pytest("-n", "2", f"{CASES}/case_cache.py", env=env)
     # then the key is still there
@@ -78,8 +78,8 @@ def test_db_tests_only_keeps_exactly_the_tests_that_may_use_the_database() -> No
     assert run.returncode == 0, run.stdout + run.stderr
     kept = {line.rsplit("::", 1)[1] for line in run.stdout.splitlines() if "::" in line}
     assert kept == {"test_marked", "test_with_db", "test_through_a_fixture", "test_with_a_live_server",
-                    "test_with_the_admin", "test_with_the_client_but_no_database", "test_counting_a_database_run",
-                    "test_case"}
+                    "test_with_the_admin", "test_with_the_client_but_no_database",
+                    "test_counting_a_database_run", "test_case"}
     assert "2 deselected" in run.stdout  # test_pure and test_simple
 
 

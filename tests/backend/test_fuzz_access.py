@@ -2,8 +2,8 @@
 sets a protected field.
 
 Visibility, for every operation with a path parameter (new routes join by themselves): a guildless
-stranger sends schema-valid requests (a few per operation, fixed seed) at the objects of another
-player, Alice, and gets
+stranger sends schema-valid requests (a few per operation, from the run's ``FUZZ_SEED``) at the
+objects of another player, Alice, and gets
 - 404 for objects that are private: an inventory item, an invitation, an application she made,
   her run that is no longer a lobby, its battle and its loot, her started match (the same 404 as
   for a missing id, so a stranger learns nothing, not even that the id exists);

@@ -1,7 +1,7 @@
 """The API fuzzer: schemathesis drives every operation of the server's own OpenAPI schema.
 
 Every operation in ``/api/schema/`` becomes two tests, valid and invalid input (new routes join
-by themselves), each a run of cases generated from a fixed seed and sent by one of two players
+by themselves), each a run of cases generated from the run's seed and sent by one of two players
 with real JWTs (one of them staff, so the staff-only routes are fuzzed too) against a seeded
 world: guilds, a pending application, invitations, inventories, a lobby and a started run. Path
 ids and integer body fields point at the world's real rows half of the time, so operations reach
