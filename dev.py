@@ -3,7 +3,8 @@
 
     python3 dev.py serve   # make .venv, install requirements, migrate, load demo data,
                            # start a Celery worker with embedded beat and serve on :8000
-    python3 dev.py test    # make .venv, install requirements-dev.txt (runtime + test tools), run the tests
+    python3 dev.py test    # make .venv, install requirements-dev.txt (runtime + test tools), run the tests,
+                           # a worker per core (docs/operations.md, "Running the tests")
 
 Embedded defaults: SQLite and kombu's filesystem broker under var/. Set DATABASE_URL and
 CELERY_BROKER_URL (and REDIS_URL for the cache) to use PostgreSQL and Redis instead.
