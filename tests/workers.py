@@ -23,10 +23,10 @@ DB_FIXTURES = frozenset({
 })
 
 
-#: Modules whose tests run in one worker: each builds a module-scoped world once, and the fuzz's last
-#: test counts the cases of all the others.
+#: Modules whose tests run in one worker: each builds a module-scoped world once (split between workers,
+#: each would build it), and the fuzz's last test counts the cases of all the others.
 ONE_WORKER_MODULES = frozenset({"tests/backend/test_fuzz_api.py", "tests/backend/test_fuzz_access.py",
-                                "tests/test_dev_serve.py"})
+                                "tests/backend/test_cursors.py", "tests/test_dev_serve.py"})
 
 
 def make_scheduler(config: pytest.Config, log: Any) -> Any:
