@@ -3,7 +3,8 @@
 
     python3 dev.py serve   # make .venv, install requirements, migrate, load demo data,
                            # start a Celery worker with embedded beat and serve on :8000
-    python3 dev.py test    # make .venv, install requirements-dev.txt (runtime + test tools), run the tests
+    python3 dev.py test    # make .venv, install requirements-dev.txt (runtime + test tools), run the tests,
+                           # a worker per core (docs/operations.md, "Running the tests")
     python3 dev.py check   # the same .venv; the lint (ruff) and the type check (mypy) of every app
 
 Embedded defaults: SQLite and kombu's filesystem broker under var/. Set DATABASE_URL and
@@ -176,9 +177,30 @@ def _group_alive(child: subprocess.Popen[bytes]) -> bool:
     return True
 
 
+#: At most this many test workers: each needs Redis databases of its own, and Redis has 16 (tests/workers.py).
+MAX_TEST_WORKERS = 8
+#: Options by which the caller chooses how, or whether, tests run in parallel (a debugger needs them
+#: in this process).
+_OWN_PARALLELISM = ("-n", "--numprocesses", "--dist", "--pdb", "--trace", "no:xdist")
+
+
+def test_workers(args: list[str], cores: int) -> list[str]:
+    """pytest-xdist's options: a worker per core, at most ``MAX_TEST_WORKERS`` (tests/workers.py keeps the
+    modules that need it in one worker); none on one core or where the caller chose (``_OWN_PARALLELISM``)."""
+    if cores < 2 or any(arg.startswith(_OWN_PARALLELISM) or arg.endswith("no:xdist") for arg in args):
+        return []
+    return ["-n", str(min(cores, MAX_TEST_WORKERS))]
+
+
+def _cores() -> int:
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))  # the cores this process may use, not the machine's
+    return os.cpu_count() or 1
+
+
 def test(args: list[str]) -> int:
     ensure_venv(dev=True)
-    return subprocess.call([str(PYTHON), "-m", "pytest", *args], cwd=ROOT)
+    return subprocess.call([str(PYTHON), "-m", "pytest", *test_workers(args, _cores()), *args], cwd=ROOT)
 
 
 def bench(args: list[str]) -> int:

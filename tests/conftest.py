@@ -1,18 +1,49 @@
-"""Suite-wide fixtures: hypothesis profiles, a clean cache per test, database-kind markers."""
+"""Suite-wide fixtures: hypothesis profiles, a clean cache per test, database-kind markers, workers."""
 from __future__ import annotations
 
 import os
+import random
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+from tests.workers import make_scheduler, touches_db, use_worker_redis
 
 settings.register_profile("ci", derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("dev", deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
 
+# The API fuzzer's budget (cases over all operations) and seed for this run, unless given: a new seed
+# each run, drawn here in the main process before any worker starts (workers inherit the environment),
+# printed in the header and named by every fuzz failure (tests/backend/test_fuzz_api.py).
+os.environ.setdefault("FUZZ_MIN_CASES", "1000")
+os.environ.setdefault("FUZZ_SEED", str(random.SystemRandom().randrange(1, 2**32)))
+use_worker_redis()  # under pytest-xdist: this worker's own Redis databases
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--db-tests-only", action="store_true",
+                     help="run only the tests that use the database (for a second database's run: the "
+                          "others ran already)")
+
+
+@pytest.hookimpl(optionalhook=True, tryfirst=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
+    return make_scheduler(config, log) if config.getvalue("dist") in ("load", "loadgroup") else None
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    return [f"fuzz: FUZZ_SEED={os.environ['FUZZ_SEED']} FUZZ_MIN_CASES={os.environ['FUZZ_MIN_CASES']}"]
+
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     from django.conf import settings as django_settings
+
+    if config.getoption("db_tests_only"):
+        elsewhere = [item for item in items if not touches_db(item)]
+        if elsewhere:
+            config.hook.pytest_deselected(items=elsewhere)
+            items[:] = [item for item in items if touches_db(item)]
 
     on_postgres = django_settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
     skip_pg = pytest.mark.skip(reason="needs PostgreSQL: SQLite ignores row locks (set DATABASE_URL)")

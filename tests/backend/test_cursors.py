@@ -7,15 +7,19 @@ from __future__ import annotations
 
 import base64
 import json
+from collections.abc import Iterator
 
 import pytest
+from django.db import transaction
 from django.db.models.functions import Lower
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from rest_framework.test import APIClient
 
 from backend.api.pagination import cursor_scope, encode_cursor
 from dungeons.models import Run
 from guilds.selectors import GUILD_ORDERINGS, listed_guilds
+from players.models import Player
 from tests.dungeons.run_helpers import assert_error
 from tests.factories import PlayerFactory, api_client, make_guild
 
@@ -33,12 +37,22 @@ FORGED = [_plain(["x", 1]), _plain([1, 2**70]), _plain([2**70, 1]), _plain([1.5,
           "WyJ4IiwxXQ", "x:y", "", "::", "%%%"]
 
 
+@pytest.fixture(scope="module")
+def player(django_db_setup, django_db_blocker) -> Iterator[Player]:  # noqa: ANN001 - pytest fixtures
+    """Three guilds and runs, built once for the module (its tests only read) in a transaction rolled back
+    at its end; each test's own transaction is a savepoint in it. The module runs in one worker
+    (tests/workers.py)."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        player = PlayerFactory()
+        for n in range(3):
+            make_guild(name=f"Guild {n}")
+            Run.objects.create(kind="ordinary", host=player, seed=n)
+        yield player
+        transaction.set_rollback(True)
+
+
 @pytest.fixture
-def client():
-    player = PlayerFactory()
-    for n in range(3):
-        make_guild(name=f"Guild {n}")
-        Run.objects.create(kind="ordinary", host=player, seed=n)
+def client(player: Player) -> APIClient:
     return api_client(player)
 
 

@@ -2,8 +2,8 @@
 sets a protected field.
 
 Visibility, for every operation with a path parameter (new routes join by themselves): a guildless
-stranger sends schema-valid requests (a few per operation, fixed seed) at the objects of another
-player, Alice, and gets
+stranger sends schema-valid requests (a few per operation, from the run's ``FUZZ_SEED``) at the
+objects of another player, Alice, and gets
 - 404 for objects that are private: an inventory item, an invitation, an application she made,
   her run that is no longer a lobby, its battle and its loot, her started match (the same 404 as
   for a missing id, so a stranger learns nothing, not even that the id exists);
@@ -31,7 +31,7 @@ from guilds.models import Guild
 from matches import services as match_services
 from players.models import ItemKind, Player, PlayerSettings
 from players.services import inventory_add
-from tests.backend.test_fuzz_api import FUZZ_SEED, OPERATIONS
+from tests.backend.test_fuzz_api import FUZZ_SEED, OPERATIONS, run_reproducibly
 from tests.backend.test_fuzz_api import wsgi_in_test_transaction  # noqa: F401 - a fixture used here
 from tests.dungeons.run_helpers import current_battle, started
 from tests.factories import PlayerFactory, api_client, make_guild
@@ -132,7 +132,7 @@ def test_a_stranger_gets_404_or_a_role_refusal_never_the_object(key: str, owned:
         if params & PRIVATE and response.status_code != 400:
             assert response.status_code == 404 or code in GUILD_ROLE_CODES, response.text[:300]
 
-    probe()
+    run_reproducibly(probe, key)
     assert seen
 
 

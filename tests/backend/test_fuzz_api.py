@@ -1,7 +1,7 @@
 """The API fuzzer: schemathesis drives every operation of the server's own OpenAPI schema.
 
 Every operation in ``/api/schema/`` becomes two tests, valid and invalid input (new routes join
-by themselves), each a run of cases generated from a fixed seed and sent by one of two players
+by themselves), each a run of cases generated from the run's seed and sent by one of two players
 with real JWTs (one of them staff, so the staff-only routes are fuzzed too) against a seeded
 world: guilds, a pending application, invitations, inventories, a lobby and a started run. Path
 ids and integer body fields point at the world's real rows half of the time, so operations reach
@@ -14,16 +14,20 @@ for "no x"). Valid JSON bodies may also carry protected fields with sentinel val
 stats, rank, activity, leader, staff, ...), and after every case no sentinel may be in the
 database.
 
-The budget is a total: at least ``FUZZ_MIN_CASES`` cases (5,000 on PostgreSQL, where CI runs it
-in full; 1,000 on the embedded SQLite) shared out over the operations. Reproduce a failure with
-the curl line in its report; try other seeds with ``FUZZ_SEED=n``.
+The budget is a total: at least ``FUZZ_MIN_CASES`` cases (1,000 unless given; CI gives 5,000 on
+PostgreSQL) shared out over the operations, and never fewer than 10 cases per operation and mode.
+Each run draws a new seed (``FUZZ_SEED``, tests/conftest.py) unless given one; the header prints
+both, and a failure names them: the same seed and budget generate the same cases again. Reproduce
+a single case with the curl line in its report. Under parallel workers the module runs in one
+(``ONE_WORKER_MODULES``, tests/workers.py): its world is seeded once and the last test counts the
+cases of all the others.
 """
 from __future__ import annotations
 
 import math
 import os
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import pytest
@@ -33,13 +37,14 @@ from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.core.signals import request_finished, request_started
 from django.core.wsgi import get_wsgi_application
-from django.db import close_old_connections, connection, transaction
+from django.db import close_old_connections, transaction
 from django.db.models import Q, Value
 from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 from rest_framework_simplejwt.tokens import RefreshToken
 from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
+from schemathesis.core.transport import Response
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
     response_headers_conformance,
@@ -55,9 +60,9 @@ from players.models import ItemKind, Player
 from players.services import inventory_add
 from tests.factories import PlayerFactory, add_member, make_guild, make_run
 
-FUZZ_SEED = int(os.environ.get("FUZZ_SEED", "20260607"))
-MIN_TOTAL_CASES = int(os.environ.get("FUZZ_MIN_CASES",
-                                     "5000" if connection.vendor == "postgresql" else "1000"))
+FUZZ_SEED = int(os.environ["FUZZ_SEED"])
+MIN_TOTAL_CASES = int(os.environ["FUZZ_MIN_CASES"])
+REPRODUCE = f"reproduce with FUZZ_SEED={FUZZ_SEED} FUZZ_MIN_CASES={MIN_TOTAL_CASES}"
 PROJECT_APPS = ("players", "guilds", "dungeons", "combat", "npcs", "matches")
 
 SCHEMA = schemathesis.openapi.from_wsgi("/api/schema/", get_wsgi_application())
@@ -231,6 +236,25 @@ def has_inputs(operation: schemathesis.APIOperation) -> bool:
     return bool(len(operation.path_parameters) or len(operation.query) or len(operation.body))
 
 
+def sent_untyped(case: schemathesis.Case) -> bool:
+    """Whether the case's body goes without a Content-Type: schemathesis sends a raw (text or bytes)
+    multipart body to a WSGI app verbatim and undeclared, as it has no boundary to declare."""
+    media_type = case.media_type or ""
+    return media_type.startswith("multipart/") and isinstance(case.body, (str, bytes))
+
+
+def send_and_check(case: schemathesis.Case) -> Response:
+    """Send the case; the answer must pass every check, except that a body sent without a type may get the
+    415 ``unsupported_media_type`` such a request deserves, which no operation's schema lists."""
+    response = case.call()
+    if response.status_code == 415 and sent_untyped(case):
+        assert response.json()["error"]["code"] == "unsupported_media_type", response.text
+        case.validate_response(response, checks=[c for c in CHECKS if c is not status_code_conformance])
+    else:
+        case.validate_response(response, checks=CHECKS)
+    return response
+
+
 def run_fuzz(operation: schemathesis.APIOperation, mode: GenerationMode, world: World, key: str) -> None:
     @seed(FUZZ_SEED)
     @settings(max_examples=MAX_EXAMPLES, deadline=None, database=None, derandomize=False,
@@ -240,13 +264,22 @@ def run_fuzz(operation: schemathesis.APIOperation, mode: GenerationMode, world: 
         case, tweaks = inputs
         apply(case, tweaks, world, mode)
         CASES[key] += 1
-        response = case.call_and_validate(checks=CHECKS)
+        response = send_and_check(case)
         if response.status_code == 429:
             cache.clear()  # throttle counters: one documented 429, then let the cases reach the view again
         if case.method.upper() != "GET":
             assert_no_protected_field_was_forged(world)
 
-    fuzz()
+    run_reproducibly(fuzz, key)
+
+
+def run_reproducibly(test: Callable[[], None], key: str) -> None:
+    """Run a seeded hypothesis test; a failure names the seed and budget that generate its cases again."""
+    try:
+        test()
+    except Exception as failure:
+        failure.add_note(f"{key}: {REPRODUCE}")
+        raise
 
 
 def _params() -> list:
@@ -269,13 +302,31 @@ def test_the_api_survives_the_fuzzer(operation_key: str, mode: GenerationMode, w
     run_fuzz(operation, mode, world, key)
 
 
-def test_the_fuzzer_ran_every_operation_with_enough_cases() -> None:
+@pytest.mark.usefixtures("wsgi_in_test_transaction")
+@pytest.mark.parametrize("body", ["s\u00b5e", b"M\x03\x1e"])
+def test_a_raw_multipart_body_goes_untyped_and_its_415_passes_the_checks(body: str | bytes) -> None:
+    # given a case whose multipart body is raw text or bytes (as invalid cases draw them)
+    case = OPERATIONS["POST /api/v1/auth/register/"].Case(body=body, media_type="multipart/form-data")
+    assert sent_untyped(case)
+    # when it is sent and checked as the fuzzer does, then the server's answer to a body of no type passes
+    assert send_and_check(case).status_code == 415
+
+
+@pytest.mark.per_database  # it counts the cases of the database tests above: it goes where they go
+def test_the_fuzzer_ran_every_operation_with_enough_cases(request: pytest.FixtureRequest) -> None:
     """Runs last in this module: the parametrized fuzz above filled CASES."""
     expected = {f"{key} {mode.value}" for key in OPERATIONS for mode in (GenerationMode.POSITIVE,
                                                                         GenerationMode.NEGATIVE)}
     if not expected <= set(CASES):
+        fuzz = [item for item in request.session.items
+                if getattr(item, "originalname", None) == "test_the_api_survives_the_fuzzer"]
+        assert len(fuzz) < len(expected), (
+            "every fuzz test is in this session but not all ran in this process: split between workers "
+            "(tests/workers.py keeps the module in one), or failed before their first case")
         pytest.skip("only part of the fuzz ran in this session")
     total = sum(CASES.values())
     print(f"\nfuzz: {total} cases over {len(OPERATIONS)} operations (seed {FUZZ_SEED}, "
           f"up to {MAX_EXAMPLES} per operation and mode)")
-    assert total >= MIN_TOTAL_CASES
+    assert total >= MIN_TOTAL_CASES, REPRODUCE
+    unfuzzed = [key for key in OPERATIONS if not CASES[f"{key} {GenerationMode.POSITIVE.value}"]]
+    assert not unfuzzed, f"operations without a single valid case: {unfuzzed}; {REPRODUCE}"

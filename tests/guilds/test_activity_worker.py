@@ -26,7 +26,11 @@ from guilds.tasks import guild_activity_recompute
 from tests.factories import PlayerFactory, make_guild
 
 ROOT = Path(__file__).resolve().parents[2]
-BROKER_URL = os.environ.get("TEST_CELERY_BROKER_URL", "redis://127.0.0.1:6379/2")
+# The run's broker (under pytest-xdist this worker's own database, tests/workers.py), else its cache's
+# Redis; the worker consumes a queue of its own there. Never a database number of nobody's choosing.
+BROKER_URL = os.environ.get("TEST_CELERY_BROKER_URL") or next(
+    (url for url in (os.environ.get("CELERY_BROKER_URL", ""), os.environ.get("REDIS_URL", ""))
+     if url.startswith(("redis://", "rediss://"))), "")
 WINDOW = 14
 
 

@@ -12,9 +12,11 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable
+from datetime import datetime, timezone as dt_timezone
 from typing import Any
 
 import pytest
+import time_machine
 from django.db import connections
 from rest_framework.test import APIClient
 
@@ -82,6 +84,10 @@ def test_concurrent_logins_from_one_address_over_http_let_exactly_the_limit_thro
     assert _all_at_once(login) == [401] * LIMIT + [429] * (AT_ONCE - LIMIT)
 
 
+# Half an hour into the limit's window of an hour: within the first 3 minutes of a window the wait is
+# longer than the rate's duration (this window's 20 requests fade from the next one only after 3 minutes
+# of it), and the test failed when the clock's hour had just turned.
+@time_machine.travel(datetime(2030, 3, 20, 12, 30, tzinfo=dt_timezone.utc), tick=False)
 def test_a_refused_request_says_how_long_to_wait(django_user_model) -> None:
     # given one username's limit used up
     guess = {"username": "borin", "password": "x"}
