@@ -44,10 +44,10 @@ from dungeons.runs.core import (
     pay,
     place_of,
     run_rules_get,
-    stats_of,
+    run_stats_of,
 )
 from dungeons.runs.endings import complete, die, end_if_party_gone, escape
-from dungeons.runs.engine import battles, loot, run_stats
+from dungeons.runs.engine import battles, loot
 from dungeons.runs.engine.battles import RUN_RELEVANT_EVENTS
 from dungeons.runs.engine.log import BattleBegun, BattleOver, NpcDied
 from dungeons.runs.engine.loot import BATTLE_LOOT_CATEGORIES
@@ -63,8 +63,7 @@ from players.selectors import player_for_user
 def _player_combatant(member: MemberRow, items: list[Any]) -> engine.Combatant:
     player = member.player
     return battles.player_combatant(player_id=player.pk, name=player.display_name, hp=member.hp,
-                                    max_hp=member.max_hp,
-                                    stats=run_stats(stats_of(player), member.stat_boosts), items=items)
+                                    max_hp=member.max_hp, stats=run_stats_of(member), items=items)
 
 
 def battle_begin(step: RunStep, party: list[MemberRow], *, is_boss: bool,

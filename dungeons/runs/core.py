@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from backend.errors import NotFound, RuleViolation
 from dungeons.models import MemberStatus, RunSettings, RunStatus
 from dungeons.runs import store
-from dungeons.runs.engine import Changed, Inside, Place, loot
+from dungeons.runs.engine import Changed, Inside, Place, loot, run_stats
 from dungeons.runs.engine.log import LogEntry
 from dungeons.runs.engine.loot import LOOT_CATEGORIES, loot_draw
 from dungeons.runs.engine.rules import RunRules
@@ -80,8 +80,14 @@ def stats_of(player: PlayerFacts | Player) -> dict[str, int]:
 
 
 def inside(member: MemberRow) -> Inside:
-    """A member as the run's rules read them (dungeons/runs/engine)."""
-    return Inside(member.player_id, member.hp, member.max_hp, stats_of(member.player), member.pending_effects)
+    """A member as the run's rules read them (dungeons/runs/engine), with their stats for this run: the
+    permanent ones raised by the stat potions drunk in it."""
+    return Inside(member.player_id, member.hp, member.max_hp, run_stats_of(member), member.pending_effects)
+
+
+def run_stats_of(member: MemberRow, player: PlayerFacts | Player | None = None) -> dict[str, int]:
+    """The member's stats for this run (``player``: their player's row, if read again under its lock)."""
+    return run_stats(stats_of(member.player if player is None else player), member.stat_boosts)
 
 
 def apply_rules(step: RunStep, changes: Sequence[Changed] = (), *entries: LogEntry) -> None:

@@ -14,7 +14,7 @@ from django.utils import timezone
 from dungeons.kinds import run_kind_hooks
 from dungeons.models import RunStatus
 from dungeons.runs import store
-from dungeons.runs.core import apply_rules, run_rules_get
+from dungeons.runs.core import apply_rules, run_rules_get, run_stats_of
 from dungeons.runs.engine import Place, endings
 from dungeons.runs.store import MemberRow, RunStep
 from npcs.services import npc_rescue
@@ -41,7 +41,7 @@ def escape(step: RunStep, member: MemberRow, *, purpose: str) -> None:
     player = player_lock(member.player_id)
     hooks.member_leaving(step=step, member=member)
     rules = run_rules_get()
-    stats = {"luck": player.luck, "attentiveness": player.attentiveness}
+    stats = run_stats_of(member, player)  # stat potions drunk in the run count (luck, attentiveness)
     gone = endings.escape(player_id=player.pk, stats=stats, carried=store.carried_ids(player_id=player.pk),
                           place=Place(run.seed, run.floor or 0, run.room or 0), purpose=purpose, rules=rules)
     store.items_delete(gone.lost)

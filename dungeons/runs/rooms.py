@@ -26,6 +26,7 @@ from dungeons.runs.core import (
     require_status,
     run_locked,
     run_rules_get,
+    run_stats_of,
 )
 from dungeons.runs.endings import die, end_if_party_gone, escape
 from dungeons.runs.engine import Place, loot, rooms
@@ -236,11 +237,13 @@ def run_loot_take(*, player: Player, run_id: int, loot_id: int) -> LootRow:
     may still pick up what the boss dropped.
     """
     step = run_locked(run_id)
+    strength = None  # the permanent strength, once the run is over
     if step.run.status == RunStatus.COMPLETED:
         member_of(step, player, MemberStatus.FINISHED)
     else:
-        member_of(step, player, MemberStatus.IN_DUNGEON)
+        member = member_of(step, player, MemberStatus.IN_DUNGEON)
         require_status(step.run, RunStatus.ACTIVE)
+        strength = run_stats_of(member)["strength"]  # a strength potion drunk in the run carries more
     loot = store.loot_get(run_id=step.pk, loot_id=loot_id)
     if loot is None:
         raise NotFound("loot_not_found", "No such item here.", {"loot": loot_id})
@@ -248,6 +251,6 @@ def run_loot_take(*, player: Player, run_id: int, loot_id: int) -> LootRow:
         raise RuleViolation("loot_out_of_reach", "That item lies in another room.", {"loot": loot_id})
     if loot.taken_by_id is not None:
         raise RuleViolation("loot_taken", "Someone took it already.", {"loot": loot_id})
-    inventory_add(player=player, item_kind=loot.item_kind, acquired_in_run_id=step.pk)
+    inventory_add(player=player, item_kind=loot.item_kind, acquired_in_run_id=step.pk, strength=strength)
     store.loot_take(loot_id=loot.id, player_id=player.pk)
     return loot
