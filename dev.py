@@ -82,6 +82,7 @@ def manage(*args: str) -> None:
 def serve(args: list[str]) -> int:
     ensure_venv()
     manage("migrate", "--noinput")
+    manage("compile_catalogs")
     manage("load_demo_data")
     address = args[0] if args else "127.0.0.1:8000"
     print(f"==> serving on http://{address}/  (API docs: /api/docs/, admin: /admin/ as demo/demo)",

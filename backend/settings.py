@@ -73,6 +73,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The request's language from Accept-Language (English unless it asks for Russian): game texts and
+    # event sentences are made in it (docs/operations.md, "Languages").
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     # Below CommonMiddleware: its APPEND_SLASH redirect still sees the JSON 404 of an unknown /api/ route.
     "backend.api.middleware.ApiErrorsMiddleware",
@@ -156,7 +159,11 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "en-us"
+LANGUAGE_CODE = "en"
+#: The languages a player may read the game in; English is the source language of every message.
+LANGUAGES = [("en", "English"), ("ru", "Русский")]
+#: Each app keeps its catalogues in <app>/locale/<lang>/LC_MESSAGES/django.po (Django finds them itself).
+LOCALE_PATHS: list[Path] = []
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

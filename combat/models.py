@@ -11,6 +11,7 @@ from django.db.models import F, Q
 
 from backend.models import SingletonSettings
 from combat.engine import DEFAULT_MAGNITUDES, EFFECTS, CombatRules, EffectSpec, Stats, Weapon
+from combat.engine.encounters import EnemyTemplate
 
 _DEFAULTS = CombatRules()
 STAT_NAMES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Stats))
@@ -305,6 +306,12 @@ class EnemyKind(models.Model):
     def innate_effects(self) -> tuple[EffectSpec, ...]:
         """Permanent effects from the battle's start (the engine's amulets)."""
         return self._effects(EffectTrigger.INNATE)
+
+    def template(self) -> EnemyTemplate:
+        """The creature as encounters draw it (combat.engine.encounters), effects included."""
+        return EnemyTemplate(slug=self.slug, name=self.name, hp=self.hp, weapon=self.weapon(), armor=self.armor,
+                             stats=self.stats(), innate=self.innate_effects(), is_boss=self.is_boss,
+                             weight=self.weight, min_floor=self.min_floor, max_floor=self.max_floor)
 
 
 class EnemyKindEffect(models.Model):

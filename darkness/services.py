@@ -41,23 +41,27 @@ from darkness.log_entries import (
 )
 from darkness.selectors import DarknessMoved
 from darkness.models import DarknessRun, DarknessSettings, GuildMaze, SetAsideWeapon
-from dungeons import run_rules
 from dungeons.models import DungeonKind, MemberStatus, RoomKind, RunStatus
-from dungeons.run_log import NpcJoined, Rested
 from dungeons.runs import (
     MemberRow,
+    Place,
     RoomEntry,
     RoomRow,
     RunRow,
     RunStep,
+    apply_rules,
     check_step,
     die,
     dungeon_insert,
     end_if_party_gone,
     enter_room,
+    inside,
     member_of,
+    npc_joins,
     player_ref,
+    regenerate,
     require_status,
+    rest,
     run_locked,
     run_rules_get,
     run_save,
@@ -296,7 +300,7 @@ def darkness_run_start(*, step: RunStep, members: list[MemberRow]) -> bool:
     layout = maze.layout()
     settings = DarknessSettings.load()
     candidates = guild_npc_kinds_unrescued(guild_id=guild_id)
-    npc = run_rules.room_rng(run.seed, 0, 0, "darkness-npc").choice(candidates) if candidates else ""
+    npc = Place(run.seed, 0, 0).stream("darkness-npc").choice(candidates) if candidates else ""
     heart = layout.heart
     dungeon_id = dungeon_insert(
         kind=DungeonKind.DARKNESS, seed=run.seed, generator_version=maze.generator_version,
@@ -365,7 +369,7 @@ def _fixed_kind(layout: MazeLayout, pos: Pos) -> str | None:
 
 def _drawn_kind(run: RunRow, layout: MazeLayout, pos: Pos, weights: RoomWeights) -> str:
     section, index = layout.section(pos), layout.index(pos)
-    drawn = room_content(section, weights, run_rules.room_rng(run.seed, section, index, "darkness-room"))
+    drawn = room_content(section, weights, Place(run.seed, section, index).stream("darkness-room"))
     return CONTENT_KINDS[drawn]
 
 
@@ -403,16 +407,13 @@ def _enter(step: RunStep, dark: DarknessRun, layout: MazeLayout, pos: Pos,
         if pos == layout.heart and npc_kind is None:
             npc_kind = step.dungeon().npc_kind
         if pos == layout.heart and npc_kind:
-            rules = run_rules_get()
-            step.change(npc_kind=npc_kind, npc_hp=rules.npc_hp, npc_max_hp=rules.npc_hp)
-            step.log(NpcJoined(npc=npc_kind))
+            joins = npc_joins(npc_kind=npc_kind, rules=run_rules_get())
+            step.change(**joins.run)
+            step.log(joins.entry)
         return enter_room(step, settings=combat_settings, room=room)
     if camp:  # a camp heals like a rest room on every visit
-        rules = run_rules_get()
-        for member in step.party(MemberStatus.IN_DUNGEON):
-            heal = run_rules.rest_heal(metabolism=member.player.metabolism, rules=rules)
-            step.change_member(member.player_id, hp=min(member.max_hp, member.hp + heal))
-        step.log(Rested(hp={m.player_id: m.hp for m in step.party(MemberStatus.IN_DUNGEON)}))
+        rested = rest(party=[inside(m) for m in step.party(MemberStatus.IN_DUNGEON)], rules=run_rules_get())
+        apply_rules(step, rested.changes, rested.entry)
     step.log(EnteredAgain())
     step.change(room_cleared=True)
     return None
@@ -490,11 +491,8 @@ def darkness_move(*, user_id: int, run_id: int, step: int, direction: str) -> Da
         moving.change(floor=layout.section(result.position), room=layout.index(result.position))
         _lost_in_the_dark(moving, dark)
     else:
-        rules = run_rules_get()
-        for member in moving.party(MemberStatus.IN_DUNGEON):
-            regen = run_rules.room_regen(metabolism=member.player.metabolism, rules=rules)
-            if member.hp < member.max_hp and regen > 0:
-                moving.change_member(member.player_id, hp=min(member.max_hp, member.hp + regen))
+        apply_rules(moving, regenerate(party=[inside(m) for m in moving.party(MemberStatus.IN_DUNGEON)],
+                                       rules=run_rules_get()))
         entry = _enter(moving, dark, layout, result.position)
     run_save(moving)
     return DarknessMoved(moving, dark, _learn(dark.maze, learned), mover, entry)

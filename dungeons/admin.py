@@ -42,7 +42,7 @@ from dungeons.models import (
     RunStatus,
 )
 from dungeons.previews import formula_charts, frequency_charts
-from dungeons.run_log import describe_json, who
+from dungeons.runs.engine.log import describe_json, who
 from dungeons.selectors import dungeon_replay
 from dungeons.runs.lobby import run_leave
 from dungeons.services import MAX_SEED, new_seed
@@ -206,7 +206,7 @@ class DungeonAdmin(ReadOnlyAdmin):
 
 @admin.register(RunSettings)
 class RunSettingsAdmin(SingletonAdmin):
-    """The numbers of a run outside battle (dungeons.run_rules.RunRules), grouped as docs/runs.md does."""
+    """The numbers of a run outside battle (dungeons.runs.engine.rules.RunRules), grouped as docs/runs.md does."""
 
     fieldsets = (
         ("Party", {"fields": ("max_party_size",)}),

@@ -9,7 +9,7 @@ from django.db.models import F, Q
 
 from backend.models import SingletonSettings
 from combat.engine import EFFECTS
-from dungeons.run_rules import RunRules
+from dungeons.runs.engine.rules import RunRules
 from dungeons.generation import NPC_KINDS, STORY_ITEMS, GenerationParams, validation_errors
 
 _DEFAULTS = GenerationParams()
@@ -203,7 +203,7 @@ _RUN_DEFAULTS = RunRules()
 
 
 class RunSettings(SingletonSettings):
-    """Every number of a dungeon run outside battle (dungeons.run_rules.RunRules, docs/runs.md)."""
+    """Every number of a dungeon run outside battle (dungeons.runs.engine.rules.RunRules, docs/runs.md)."""
 
     max_party_size = models.PositiveSmallIntegerField(default=_RUN_DEFAULTS.max_party_size)
     escape_loss_start_percent = models.PositiveSmallIntegerField(

@@ -56,8 +56,11 @@ def carried(items: Iterable[InventoryItem]) -> list[inventory.Carried]:
     ]
 
 
-def carry_limits(*, player: Player) -> inventory.CarryLimits:
-    return inventory.carry_limits(rules=CarrySettings.load().to_rules(), strength=player.strength,
+def carry_limits(*, player: Player, strength: int | None = None) -> inventory.CarryLimits:
+    """The player's limits; ``strength``: the strength they carry with (default: their permanent one;
+    inside a dungeon run, their strength for the run, which stat potions raise)."""
+    return inventory.carry_limits(rules=CarrySettings.load().to_rules(),
+                                  strength=player.strength if strength is None else strength,
                                   belt_level=player.potion_belt_level)
 
 

@@ -100,21 +100,23 @@ def _check_not_run_torch(item: InventoryItem) -> None:
 
 @transaction.atomic
 def inventory_add(*, player: Player, item_kind: ItemKind, equip: bool = False,
-                  acquired_in_run_id: int | None = None, over_capacity: bool = False) -> InventoryItem:
+                  acquired_in_run_id: int | None = None, over_capacity: bool = False,
+                  strength: int | None = None) -> InventoryItem:
     """Give the player one item, if every carry limit allows it: the one way items enter an inventory.
 
     Shops and dungeon pickups call this inside their own transaction; a refusal (409 naming the
     limit, with ``limit`` and ``current`` in the details) rolls their whole operation back, so the
     item stays where it was and no money moves. ``equip`` also equips a weapon, torch or armor.
     ``over_capacity``: the weight limit is not applied (every slot rule is), only for what a player
-    cannot refuse: the labyrinth's torch passed on to them when its bearer falls.
+    cannot refuse: the labyrinth's torch passed on to them when its bearer falls. ``strength``: the
+    strength the weight limit uses, if not the permanent one (a pickup inside a run: the run's strength).
     """
     player = player_lock(player.pk)
     items = selectors.inventory_list(player=player)
     candidate = inventory.Carried(category=item_kind.category, sub_kind=item_kind.sub_kind,
                                   weight=item_kind.weight)
     violation = inventory.pickup_violation(carried=selectors.carried(items), candidate=candidate,
-                                           limits=selectors.carry_limits(player=player))
+                                           limits=selectors.carry_limits(player=player, strength=strength))
     # Weight is the last rule checked, so a weight refusal means every slot rule held.
     if violation is not None and not (over_capacity and violation.code == inventory.WEIGHT_LIMIT):
         raise _refuse(violation, item_kind)

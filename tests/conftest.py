@@ -78,3 +78,12 @@ def _fresh_settings_rows():
     SingletonSettings._cache.clear()
     yield
     SingletonSettings._cache.clear()
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _compiled_catalogues() -> None:
+    """The gettext catalogues compiled, as the install does (``manage.py compile_catalogs``), so every
+    test reads the game in English and in Russian whichever way the suite was started."""
+    from backend.management.commands.compile_catalogs import compile_catalogues
+
+    compile_catalogues()

@@ -22,6 +22,7 @@ from django.core.exceptions import (
     PermissionDenied as DjangoPermissionDenied,
 )
 from django.http import Http404, HttpRequest, JsonResponse
+from django.utils.translation import gettext
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -53,7 +54,9 @@ _DRF_CODES: dict[type[exceptions.APIException], str] = {
 
 
 def error_body(code: str, message: str, details: dict[str, Any] | None = None) -> dict[str, Any]:
-    return {"error": {"code": code, "message": message, "details": details or {}}}
+    """SPEC's error body. The message is read in the request's language where a catalogue has it (the
+    plumbing's own in backend/locale/, DRF's, any app's); the code never changes with the language."""
+    return {"error": {"code": code, "message": gettext(message), "details": details or {}}}
 
 
 def _drf_code(exc: exceptions.APIException) -> str:

@@ -1,6 +1,6 @@
 """The run services, split by concern: store (the run's storage), core (rules, the run loaded for a step,
-checks, loot and coins), lobby, rooms, battles, endings; and, below, what a run kind built on dungeons
-may use (the Labyrinth of Darkness, darkness/).
+checks, loot and coins), lobby, rooms, battles, endings, over the pure rules of ``engine/``; and, below,
+what a run kind built on dungeons may use (the Labyrinth of Darkness, darkness/).
 
 Import order (no circle): store <- core <- endings <- battles <- rooms <- lobby. Every run write loads
 the run as a step with its row locked first (select_for_update), then player rows (through
@@ -14,8 +14,11 @@ tests/darkness/test_darkness_uses_public_runs.py): load and check a run (``run_l
 member's death and the run's end (``die``, ``end_if_party_gone``), the step and its rows (``RunStep``,
 whose ``dungeon()`` reads the dungeon's facts; ``MemberRow``, ``RoomRow``, ``RunRow``), a dungeon of the
 kind's own (``dungeon_insert``), what lies in a room (``room_contents``), a player's reference
-(``player_ref``) and saving the step (``run_save``). They are looked up on first use (so importing this
-package imports none of the services).
+(``player_ref``) and saving the step (``run_save``); and the run's pure rules a kind shares (``engine/``):
+where the party stands (``Place``, whose streams its draws use), a member as the rules read them
+(``inside``), resting (``rest``), walking on (``regenerate``), an NPC joining (``npc_joins``), and
+recording what a rule returned on the step (``apply_rules``). They are looked up on first use (so
+importing this package imports none of the services).
 """
 from __future__ import annotations
 
@@ -27,7 +30,9 @@ _PUBLIC = {
     "RunStep": "store", "RunRow": "store", "MemberRow": "store", "RoomRow": "store", "run_save": "store",
     "dungeon_insert": "store", "player_ref": "store", "room_contents": "store",
     "run_locked": "core", "member_of": "core", "require_status": "core", "check_step": "core",
-    "run_rules_get": "core",
+    "run_rules_get": "core", "inside": "core", "apply_rules": "core",
+    "Place": "engine.values", "rest": "engine.rooms", "regenerate": "engine.rooms",
+    "npc_joins": "engine.rooms",
     "die": "endings", "end_if_party_gone": "endings",
     "enter_room": "rooms", "RoomEntry": "rooms",
 }

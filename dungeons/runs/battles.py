@@ -11,7 +11,6 @@ run's store saves. A step with none of those (most attacks) reads and writes no 
 """
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -23,10 +22,9 @@ from django.utils import timezone
 from backend.errors import NotFound, RuleViolation
 from backend.turns import Taken, TurnTable, turn_act, turn_act_locked, turn_deadline, turn_refresh
 from combat import engine
-from combat.engine.events import Attack, Death, Fled, PotionDrunk, StatRaised
-from combat.engine.state import STAT_NAMES
+from combat.engine.encounters import EncounterRules
 from combat.models import Battle, CombatSettings
-from combat.selectors import EncounterRules, encounter_for_room
+from combat.selectors import encounter_for_room
 from combat.services import (
     battle_action_parse,
     battle_create,
@@ -37,39 +35,35 @@ from combat.services import (
     battle_time_out,
 )
 from combat.store import BattleRow, BattleStep, battle_model
-from dungeons import run_rules
 from dungeons.kinds import run_kind_hooks
 from dungeons.models import MemberStatus
-from dungeons.run_log import BattleBegun, BattleOver, NpcDied
 from dungeons.runs import store
-from dungeons.runs.core import BATTLE_LOOT_CATEGORIES, drop_loot, pay, run_rules_get
+from dungeons.runs.core import (
+    apply_rules,
+    drop_loot,
+    pay,
+    place_of,
+    run_rules_get,
+    run_stats_of,
+)
 from dungeons.runs.endings import complete, die, end_if_party_gone, escape
+from dungeons.runs.engine import battles, loot
+from dungeons.runs.engine.battles import RUN_RELEVANT_EVENTS
+from dungeons.runs.engine.log import BattleBegun, BattleOver, NpcDied
+from dungeons.runs.engine.loot import BATTLE_LOOT_CATEGORIES
+from dungeons.runs.engine.values import boosted
 from dungeons.runs.store import MemberRow, PollRead, RunStep
-from dungeons.services import MAX_SEED
 from npcs.services import bounty_progress_record
-from players.models import InventoryItem, ItemCategory, Player
+from players.models import Player
 from players.selectors import player_for_user
-
-#: Battle events with consequences for the run (inventory, stats, party, bounties).
-RUN_RELEVANT_EVENTS = (Death, Fled, PotionDrunk, StatRaised)
-
 
 # --- beginning a battle -----------------------------------------------------------------------------
 
 
-def _player_combatant(member: MemberRow, items: list[InventoryItem]) -> engine.Combatant:
+def _player_combatant(member: MemberRow, items: list[Any]) -> engine.Combatant:
     player = member.player
-    boosts = member.stat_boosts or {}
-    stats = engine.Stats(**{name: getattr(player, name) + int(boosts.get(name, 0)) for name in STAT_NAMES})
-    weapons = [i.item_kind.as_weapon() for i in items if i.equipped and i.item_kind.category == ItemCategory.WEAPON]
-    return engine.Combatant(
-        id=engine.player_combatant_id(player.pk), kind=engine.Kind.PLAYER, name=player.display_name,
-        hp=member.hp, max_hp=member.max_hp, stats=stats, weapons=tuple(weapons[:2]),
-        armor=sum(i.item_kind.armor for i in items if i.equipped and i.item_kind.category == ItemCategory.ARMOR),
-        potions=tuple(i.item_kind.as_potion(i.pk) for i in items if i.item_kind.category == ItemCategory.POTION),
-        amulets=tuple(spec for i in items if i.item_kind.category == ItemCategory.AMULET
-                      for spec in [i.item_kind.effect_spec()] if spec is not None),
-    )
+    return battles.player_combatant(player_id=player.pk, name=player.display_name, hp=member.hp,
+                                    max_hp=member.max_hp, stats=run_stats_of(member), items=items)
 
 
 def battle_begin(step: RunStep, party: list[MemberRow], *, is_boss: bool,
@@ -82,30 +76,26 @@ def battle_begin(step: RunStep, party: list[MemberRow], *, is_boss: bool,
     (a party wiped before it could act) reach the run like any other step's.
     """
     run = step.run
-    assert run.floor is not None and run.room is not None
+    place = place_of(run)
     settings = settings or CombatSettings.cached()  # coherent with the request's settings token
     items = store.carried([m.player_id for m in party])
     players = tuple(_player_combatant(m, items[m.player_id]) for m in party)
     slugs: dict[str, str] = {}
-    enemies = encounter_for_room(floor=run.floor, is_boss=is_boss, party_size=len(party),
-                                 rng=run_rules.room_rng(run.seed, run.floor, run.room, "encounter"), slugs=slugs,
+    enemies = encounter_for_room(floor=place.floor, is_boss=is_boss, party_size=len(party),
+                                 rng=place.stream("encounter"), slugs=slugs,
                                  rules=EncounterRules.from_settings(settings))
     npc = None
     if run.has_npc:
         npc = engine.Combatant(id=engine.NPC_ID, kind=engine.Kind.NPC, name=run.npc_name,
                                hp=run.npc_hp, max_hp=run.npc_max_hp)
-    starting = []
-    for member in party:
-        cid = engine.player_combatant_id(member.player_id)
-        for spec in [*member.pending_effects, *member.buffs]:
-            starting.append((cid, engine.EffectSpec(spec["name"], spec.get("turns"), spec.get("magnitude"))))
+    starting = [effect for m in party
+                for effect in battles.starting_effects(m.player_id, m.pending_effects, m.buffs)]
     # trap effects wait for the next battle: this one
     store.pending_effects_clear(step, [m.player_id for m in party if m.pending_effects])
-    setup = engine.BattleSetup(players=players, enemies=tuple(enemies), npc=npc, starting_effects=tuple(starting),
-                               rules=settings.to_rules())
-    seed = run_rules.room_rng(run.seed, run.floor, run.room, "battle").randrange(MAX_SEED)
-    battle, result = battle_create(run_id=run.id, floor=run.floor, room=run.room, setup=setup, seed=seed,
-                                   enemy_kinds=slugs)
+    setup = engine.BattleSetup(players=players, enemies=tuple(enemies), npc=npc,
+                               starting_effects=tuple(starting), rules=settings.to_rules())
+    battle, result = battle_create(run_id=run.id, floor=place.floor, room=place.room, setup=setup,
+                                   seed=battles.battle_seed(place), enemy_kinds=slugs)
     # Logged before the first turns' consequences: a member the enemies kill before anyone could act
     # dies in this battle, so their ``died`` comes after its ``battle`` entry.
     step.log(BattleBegun(battle=battle.id, enemies=[e.name for e in enemies]))
@@ -130,54 +120,38 @@ def _carry(step: RunStep, battle: BattleRow, state: engine.BattleState,
     """
     if not state.over and not any(isinstance(e, RUN_RELEVANT_EVENTS) for e in events):
         return False
-    inside = {m.player_id for m in step.party(MemberStatus.IN_DUNGEON)}
-
-    def member_of(combatant: str) -> MemberRow | None:
-        player_id = engine.combatant_player_id(combatant)
-        return step.member(player_id) if player_id in inside else None
-
-    last_attacker: dict[str, str] = {}
-    kills: dict[int, Counter[str]] = {}
-    enemy_kinds = battle.enemy_kinds or {}
-    for event in events:
-        member = member_of(getattr(event, "actor", ""))
-        if isinstance(event, Attack):
-            last_attacker[event.target] = event.actor
-        elif isinstance(event, PotionDrunk) and member:
-            InventoryItem.objects.filter(pk=int(event.potion), player_id=member.player_id).delete()
-        elif isinstance(event, StatRaised) and member:
-            step.change_member(member.player_id, stat_boosts={
-                **member.stat_boosts, event.stat: int(member.stat_boosts.get(event.stat, 0)) + event.amount})
-        elif isinstance(event, Death):
-            killer = engine.combatant_player_id(last_attacker.get(event.target, ""))
-            if event.target in enemy_kinds and killer:
-                kills.setdefault(killer, Counter())[enemy_kinds[event.target]] += 1
-            victim = member_of(event.target)
-            if event.target == engine.NPC_ID:
-                step.change(npc_hp=0)
-                step.log(NpcDied(npc=step.run.npc_kind))
-            elif victim and victim.status == MemberStatus.IN_DUNGEON:
-                die(step, victim)
-        elif isinstance(event, Fled) and member and member.status == MemberStatus.IN_DUNGEON:
-            escape(step, member, purpose=f"flee/{battle.id}")
-    for player_id, counted in kills.items():
+    inside_ids = {m.player_id for m in step.party(MemberStatus.IN_DUNGEON)}
+    found = battles.step_consequences(events, inside=inside_ids, enemy_kinds=battle.enemy_kinds or {})
+    for happened in found.happened:
+        member = step.member(getattr(happened, "player_id", 0))
+        if isinstance(happened, battles.PotionGone):
+            store.potion_delete(player_id=happened.player_id, item_id=int(happened.potion))
+        elif isinstance(happened, battles.StatBoost):
+            assert member is not None
+            boosts = boosted(member.stat_boosts, happened.stat, happened.amount)
+            step.change_member(member.player_id, stat_boosts=boosts)
+        elif isinstance(happened, battles.NpcFell):
+            step.change(npc_hp=0)
+            step.log(NpcDied(npc=step.run.npc_kind))
+        elif member is not None and member.status == MemberStatus.IN_DUNGEON:
+            if isinstance(happened, battles.MemberFell):
+                die(step, member)
+            else:
+                escape(step, member, purpose=f"flee/{battle.id}")
+    for player_id, counted in found.kills.items():
         killer_row = step.member(player_id)
         assert killer_row is not None
-        step.change_member(player_id, kills={
-            **killer_row.kills, **{s: int(killer_row.kills.get(s, 0)) + n for s, n in counted.items()}})
+        step.change_member(player_id, kills=battles.kills_added(killer_row.kills, counted))
         bounty_progress_record(player_id=player_id, kills=dict(counted))
     if state.over:
-        _battle_over(step, battle, state, inside)
+        _battle_over(step, battle, state, inside_ids)
     end_if_party_gone(step)
     return True
 
 
-def _battle_over(step: RunStep, battle: BattleRow, state: engine.BattleState, inside: set[int]) -> None:
-    for combatant in state.players:
-        player_id = engine.combatant_player_id(combatant.id)
-        member = step.member(player_id) if player_id in inside else None
-        if member and member.status == MemberStatus.IN_DUNGEON:
-            step.change_member(member.player_id, hp=combatant.hp, max_hp=combatant.max_hp)
+def _battle_over(step: RunStep, battle: BattleRow, state: engine.BattleState, inside_ids: set[int]) -> None:
+    still = {m.player_id for m in step.party(MemberStatus.IN_DUNGEON) if m.player_id in inside_ids}
+    apply_rules(step, battles.hp_carried(state, inside=still))
     npc = state.npc
     if npc is not None and step.run.npc_kind:
         step.change(npc_hp=npc.hp)
@@ -186,15 +160,12 @@ def _battle_over(step: RunStep, battle: BattleRow, state: engine.BattleState, in
         return
     step.change(room_cleared=True)
     if state.outcome is engine.Outcome.VICTORY:
-        rules = run_rules_get()
         run = step.run
-        assert run.floor is not None and run.room is not None
         party = step.party(MemberStatus.IN_DUNGEON)
-        if state.has_boss:
-            drop_loot(step, rules.boss_loot_items, "boss-loot", BATTLE_LOOT_CATEGORIES)
-            pay(party, rules.boss_coins)
-        elif run_rules.room_rng(run.seed, run.floor, run.room, "battle-loot").random() < rules.battle_loot_chance:
-            drop_loot(step, 1, "battle-loot-item", BATTLE_LOOT_CATEGORIES)
+        spoils = loot.victory_spoils(place=place_of(run), boss=state.has_boss, rules=run_rules_get())
+        if spoils is not None:
+            drop_loot(step, spoils.items, spoils.purpose, BATTLE_LOOT_CATEGORIES)
+            pay(party, spoils.coins)
         last = run_kind_hooks(run.kind).boss_completes_run or store.next_position(step) is None
         if state.has_boss and last:
             complete(step, party)

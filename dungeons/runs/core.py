@@ -5,22 +5,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from backend.errors import NotFound, RuleViolation
-from dungeons import run_rules
 from dungeons.models import MemberStatus, RunSettings, RunStatus
-from dungeons.run_rules import RunRules
 from dungeons.runs import store
-from dungeons.runs.store import LootRow, MemberRow, RunRow, RunStep
-from players.models import ItemCategory, Player, Rarity
+from dungeons.runs.engine import Changed, Inside, Place, loot, run_stats
+from dungeons.runs.engine.log import LogEntry
+from dungeons.runs.engine.loot import LOOT_CATEGORIES, loot_draw
+from dungeons.runs.engine.rules import RunRules
+from dungeons.runs.engine.values import STAT_NAMES
+from dungeons.runs.store import LootRow, MemberRow, PlayerFacts, RunRow, RunStep
+from players.models import Player
 
-#: What treasure and battle loot is drawn from (story items come from story rooms, torches from the Labyrinth).
-LOOT_CATEGORIES = (ItemCategory.WEAPON, ItemCategory.ARMOR, ItemCategory.POTION, ItemCategory.AMULET)
-#: Battle and boss loot: never amulets, which are found only (and rarely: the catalog makes them
-#: rare) in treasure rooms, or bought from the jeweler (SPEC section 6).
-BATTLE_LOOT_CATEGORIES = tuple(c for c in LOOT_CATEGORIES if c != ItemCategory.AMULET)
-#: What an opened sealed story room's reward is drawn from: the better half of the catalog.
-SEALED_REWARD_RARITIES = (Rarity.UNCOMMON, Rarity.RARE)
-#: A story room's story item (dungeons.generation.STORY_ITEMS) -> the catalog sub-kind it yields.
-STORY_ITEM_SUB_KINDS = {"gems": "gem", "enchanted_stones": "enchanted_stone", "carpenters_tools": "carpenters_tools"}
+#: A story room's story item -> the catalog sub-kind it yields (the engine's table, under its older home).
+STORY_ITEM_SUB_KINDS = loot.STORY_ITEM_SUB_KINDS
 
 
 def run_rules_get() -> RunRules:
@@ -72,17 +68,45 @@ def check_step(run: RunRow, step: int) -> None:
                             {"step": step, "current_step": run.step})
 
 
+def place_of(run: RunRow) -> Place:
+    """Where the party stands (the run must be inside its dungeon)."""
+    assert run.floor is not None and run.room is not None
+    return Place(run.seed, run.floor, run.room)
+
+
+def stats_of(player: PlayerFacts | Player) -> dict[str, int]:
+    """A player's permanent stats."""
+    return {name: getattr(player, name) for name in STAT_NAMES}
+
+
+def inside(member: MemberRow) -> Inside:
+    """A member as the run's rules read them (dungeons/runs/engine), with their stats for this run: the
+    permanent ones raised by the stat potions drunk in it."""
+    return Inside(member.player_id, member.hp, member.max_hp, run_stats_of(member), member.pending_effects)
+
+
+def run_stats_of(member: MemberRow, player: PlayerFacts | Player | None = None) -> dict[str, int]:
+    """The member's stats for this run (``player``: their player's row, if read again under its lock)."""
+    return run_stats(stats_of(member.player if player is None else player), member.stat_boosts)
+
+
+def apply_rules(step: RunStep, changes: Sequence[Changed] = (), *entries: LogEntry) -> None:
+    """Record what a rule returned on the step: the members' new columns, then its log entries."""
+    for change in changes:
+        step.change_member(change.player_id, **change.columns)
+    for entry in entries:
+        step.log(entry)
+
+
 def drop_loot(
     step: RunStep, count: int, purpose: str, categories: Sequence[str] = LOOT_CATEGORIES
 ) -> list[LootRow]:
     """``count`` items drawn with the rarity weights lie in the current room (seeded by ``purpose``)."""
     run = step.run
-    assert run.floor is not None and run.room is not None
-    kinds = store.item_kinds(categories)
-    weights = run_rules_get().rarity_weights()
-    rng = run_rules.room_rng(run.seed, run.floor, run.room, purpose)
-    picked = run_rules.weighted_pick(kinds, [weights.get(kind.rarity, 0) for kind in kinds], rng, count)
-    return store.loot_add(run_id=run.id, floor=run.floor, room=run.room, kinds=picked)
+    place = place_of(run)
+    picked = loot_draw(store.item_kinds(categories), count, place=place, purpose=purpose,
+                       rules=run_rules_get())
+    return store.loot_add(run_id=run.id, floor=place.floor, room=place.room, kinds=picked)
 
 
 def pay(members: Sequence[MemberRow], coins: int) -> None:

@@ -1,24 +1,23 @@
 """How members leave a run and how a run ends: death through Charon, escape with losses, completion.
 
-Each works on the step (dungeons/runs/store.py: ``RunStep``): the member's and the run's new columns and
-the log entries are recorded there and saved with the step; what the player carries and their money are
-the players' rows, written here under the player's lock.
+The rules are the run engine's (dungeons/runs/engine/endings.py); here they meet the rows. Each works on
+the step (dungeons/runs/store.py: ``RunStep``): the member's and the run's new columns and the log
+entries are recorded there and saved with the step; what the player carries and their money are the
+players' rows, written through the run's store under the player's lock.
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from django.db.models import F
 from django.utils import timezone
 
-from dungeons import run_rules
 from dungeons.kinds import run_kind_hooks
-from dungeons.models import MemberStatus, RunStatus
-from dungeons.run_log import Completed, Died, MemberEscaped, RunEscaped, RunFailed
-from dungeons.runs.core import run_rules_get
+from dungeons.models import RunStatus
+from dungeons.runs import store
+from dungeons.runs.core import apply_rules, run_rules_get, run_stats_of
+from dungeons.runs.engine import Place, endings
 from dungeons.runs.store import MemberRow, RunStep
 from npcs.services import npc_rescue
-from players.models import InventoryItem, Player
 from players.services import player_lock
 
 
@@ -27,12 +26,11 @@ def die(step: RunStep, member: MemberRow) -> None:
     hooks = run_kind_hooks(step.run.kind)
     player = player_lock(member.player_id)
     hooks.member_leaving(step=step, member=member)  # e.g. the labyrinth takes its torch back
-    fee = run_rules.charon_fee(money=player.money, rules=run_rules_get())
-    lost, _ = InventoryItem.objects.filter(player=player, acquired_in_run_id=step.pk).delete()
-    Player.objects.filter(pk=player.pk).update(money=F("money") - fee)
-    step.change_member(member.player_id, status=MemberStatus.DEAD, active=False, hp=0, money_lost=fee,
-                       items_lost=lost)
-    step.log(Died(player=member.player_id, charon_fee=fee, items_lost=lost))
+    rules = run_rules_get()
+    lost = store.items_of_run_delete(player_id=player.pk, run_id=step.pk)
+    gone = endings.death(player_id=member.player_id, money=player.money, items_of_run=lost, rules=rules)
+    store.money_take(player_id=player.pk, coins=gone.fee)
+    apply_rules(step, [gone.change], gone.entry)
     hooks.member_left(step=step)  # e.g. the torch passes on
 
 
@@ -42,14 +40,12 @@ def escape(step: RunStep, member: MemberRow, *, purpose: str) -> None:
     hooks = run_kind_hooks(run.kind)
     player = player_lock(member.player_id)
     hooks.member_leaving(step=step, member=member)
-    percent = run_rules.escape_loss_percent(luck=player.luck, attentiveness=player.attentiveness,
-                                            rules=run_rules_get())
-    carried = list(InventoryItem.objects.filter(player=player).order_by("pk").values_list("pk", flat=True))
-    rng = run_rules.room_rng(run.seed, run.floor or 0, run.room or 0, f"{purpose}/{player.pk}")
-    lost = run_rules.escape_losses(carried, percent=percent, rng=rng)
-    InventoryItem.objects.filter(pk__in=lost).delete()
-    step.change_member(member.player_id, status=MemberStatus.ESCAPED, active=False, items_lost=len(lost))
-    step.log(MemberEscaped(player=member.player_id, loss_percent=percent, items_lost=len(lost)))
+    rules = run_rules_get()
+    stats = run_stats_of(member, player)  # stat potions drunk in the run count (luck, attentiveness)
+    gone = endings.escape(player_id=player.pk, stats=stats, carried=store.carried_ids(player_id=player.pk),
+                          place=Place(run.seed, run.floor or 0, run.room or 0), purpose=purpose, rules=rules)
+    store.items_delete(gone.lost)
+    apply_rules(step, [gone.change], gone.entry)
     hooks.member_left(step=step)
 
 
@@ -57,31 +53,28 @@ def end_if_party_gone(step: RunStep) -> None:
     """Nobody is left inside: the run failed, or ended by escape if someone got out alive."""
     if step.run.status != RunStatus.ACTIVE:
         return
-    members = step.members()
-    if any(m.status == MemberStatus.IN_DUNGEON for m in members):
+    end = endings.party_gone([m.status for m in step.members()])
+    if end is None:
         return
     run_kind_hooks(step.run.kind).run_ending(step=step)
-    escaped = any(m.status == MemberStatus.ESCAPED for m in members)
-    step.change(status=RunStatus.ESCAPED if escaped else RunStatus.FAILED, ended_at=timezone.now(),
-                room_cleared=False)
-    step.log(RunEscaped() if escaped else RunFailed())
+    step.change(status=end.status, ended_at=timezone.now(), room_cleared=False)
+    step.log(end.entry)
 
 
 def complete(step: RunStep, party: Sequence[MemberRow]) -> None:
     """The last boss fell: the members inside keep everything, count a completed dungeon, and an NPC
     with the party is rescued for its guild."""
     run = step.run
+    done = endings.completion(party=[m.player_id for m in party], npc_kind=run.npc_kind,
+                              npc_alive=run.has_npc, one_guild=run.guild_id is not None)
     # The rescue writes the guild row before any player row is touched here, the guild services'
     # order (guild, then player), so a completion never deadlocks with a kick or a leave; the kind's
     # end comes after it, as it may give items back (darkness: the weapons set aside).
-    rescued = run.has_npc and run.guild_id is not None
-    if rescued:
+    if done.rescued:
         assert run.guild_id is not None
-        npc_rescue(guild_id=run.guild_id, kind=run.npc_kind, run_id=run.id)
+        npc_rescue(guild_id=run.guild_id, kind=done.rescued, run_id=run.id)
     run_kind_hooks(run.kind).run_ending(step=step)
-    for member in party:
-        step.change_member(member.player_id, status=MemberStatus.FINISHED, active=False)
-    Player.objects.filter(pk__in=[m.player_id for m in party]).update(
-        completed_dungeons=F("completed_dungeons") + 1)
-    step.change(status=RunStatus.COMPLETED, ended_at=timezone.now())
-    step.log(Completed(party=[m.player_id for m in party], rescued=run.npc_kind if rescued else None))
+    apply_rules(step, done.changes)
+    store.completed_count_raise([m.player_id for m in party])
+    step.change(status=done.end.status, ended_at=timezone.now())
+    step.log(done.end.entry)

@@ -12,7 +12,6 @@ from backend.errors import InvalidInput, NotAllowed, NotFound, RuleViolation
 from backend.sql import singletons_load
 from combat.engine.state import to_jsonable
 from combat.models import CombatSettings
-from dungeons import run_rules
 from dungeons import services as dungeon_services
 from dungeons.kinds import run_kind_hooks
 from dungeons.models import (
@@ -24,16 +23,17 @@ from dungeons.models import (
     RunStatus,
     WeaponChoice,
 )
-from dungeons.run_log import Formation, Started
 from dungeons.runs import store
 from dungeons.runs.core import member_of, require_status, run_locked, run_read, run_rules_get
+from dungeons.runs.engine import lobby as rules
+from dungeons.runs.engine.log import Formation, Started
 from dungeons.runs.rooms import RoomEntry, current_room, enter_room
 from dungeons.runs.store import MemberRow, RoomRow, RunRow, RunStep
 from guilds.selectors import player_current_guild
 from guilds.services import guild_person_runs_record
 from npcs.selectors import guild_npc_kinds_unrescued, junk_dealer_offer_size, junk_dealer_tiers
 from npcs.services import warlock_buffs_claim_party
-from players.models import InventoryItem, ItemCategory, ItemKind, Player
+from players.models import ItemCategory, ItemKind, Player
 from players.services import inventory_add
 
 
@@ -90,7 +90,7 @@ def _reorder(step: RunStep, members: list[MemberRow]) -> list[MemberRow]:
 
 def _unseat(step: RunStep, member: MemberRow) -> None:
     """The member is out of the lobby: the starting weapon goes back to the junk dealer."""
-    InventoryItem.objects.filter(player_id=member.player_id, acquired_in_run_id=step.pk).delete()
+    store.items_of_run_delete(player_id=member.player_id, run_id=step.pk)
     step.change_member(member.player_id, status=MemberStatus.LEFT, active=False,
                        weapon_choice=WeaponChoice.PENDING)
 
@@ -120,8 +120,7 @@ def run_offer(*, player: Player, run_id: int) -> list[ItemKind]:
     tiers = [weapons for _, weapons in junk_dealer_tiers(rank=guild.rank if guild else 0)]
     if not tiers:  # no tier defined in the admin: the catalog's basic weapons
         tiers = [store.item_kinds_where(category=ItemCategory.WEAPON, is_basic=True)]
-    rng = run_rules.room_rng(step.run.seed, 0, 0, f"offer/{player.pk}")
-    return run_rules.junk_offer_tiered(tiers, size=size, rng=rng)
+    return rules.junk_dealer_offer(tiers, size=size, seed=step.run.seed, player_id=player.pk)
 
 
 @transaction.atomic
@@ -213,10 +212,10 @@ def run_start(*, player: Player, run_id: int) -> RunStarted:
     run = step.run
     now = timezone.now()
     player_ids = [m.player_id for m in members]
-    guild_ids = {m.current_guild_id for m in members}
-    common = next(iter(guild_ids)) if len(guild_ids) == 1 else None  # the party's one guild (id)
-    rank = sum(m.current_guild_rank or 0 for m in members) / len(members)
-    completed = sum(m.player.completed_dungeons for m in members) / len(members)
+    party = rules.party_inputs(guilds=[m.current_guild_id for m in members],
+                               ranks=[m.current_guild_rank for m in members],
+                               completed=[m.player.completed_dungeons for m in members])
+    common, rank, completed = party.guild, party.rank, party.completed  # the party's one guild (id)
     settings, generation_settings = singletons_load(CombatSettings, GenerationSettings)  # one read of both
     dungeon = dungeon_services.dungeon_generate(
         kind=run.kind, party_size=len(members), rank=rank, completed=completed, same_guild=common is not None,

@@ -7,46 +7,40 @@ from dataclasses import dataclass, field
 
 from django.db import transaction
 
-from backend.errors import NotFound, RuleViolation
+from backend.errors import NotFound, RuleViolation, refused
 from combat import store as battles_store
-from combat.engine import PotionKind
 from combat.models import CombatSettings
 from combat.selectors import combat_rules_get
 from combat.store import BattleRow
-from dungeons import run_rules
 from dungeons.kinds import run_kind_hooks
 from dungeons.models import MemberStatus, RoomKind, RunStatus
-from dungeons.run_log import (
-    LogEntry,
-    Entered,
-    NpcJoined,
-    PotionHealed,
-    Rested,
-    SealOpened,
-    Sealed,
-    StatPotionDrunk,
-    StoryItems,
-    Trap,
-    Treasure,
-)
-from dungeons.run_rules import RunRules
 from dungeons.runs import store
 from dungeons.runs.battles import battle_begin
 from dungeons.runs.core import (
-    BATTLE_LOOT_CATEGORIES,
-    SEALED_REWARD_RARITIES,
-    STORY_ITEM_SUB_KINDS,
+    apply_rules,
     check_step,
-    drop_loot,
+    inside,
     member_of,
     pay,
+    place_of,
     require_status,
     run_locked,
     run_rules_get,
+    run_stats_of,
 )
 from dungeons.runs.endings import die, end_if_party_gone, escape
+from dungeons.runs.engine import Place, loot, rooms
+from dungeons.runs.engine.log import Entered, Sealed
+from dungeons.runs.engine.loot import (
+    BATTLE_LOOT_CATEGORIES,
+    LOOT_CATEGORIES,
+    SEALED_REWARD_RARITIES,
+    STORY_ITEM_SUB_KINDS,
+)
+from dungeons.runs.engine.rules import RunRules
 from dungeons.runs.store import LootRow, MemberRow, RoomRow, RunRow, RunStep
-from players.models import InventoryItem, ItemCategory, Player
+from gamekit import Impossible
+from players.models import ItemKind, Player
 from players.services import inventory_add
 
 
@@ -82,80 +76,64 @@ def enter_room(step: RunStep, *, settings: CombatSettings | None = None,
     if room.kind in (RoomKind.ENEMY, RoomKind.BOSS):
         battle = battle_begin(step, party, is_boss=room.kind == RoomKind.BOSS, settings=settings)
         return RoomEntry(room, battle=battle)
-    run = step.run
-    assert run.floor is not None and run.room is not None
-    loot: list[LootRow] = []
+    place = place_of(step.run)
+    laid: list[LootRow] = []
     if room.kind == RoomKind.TRAP:
-        _spring_traps(step, party, rules)
+        _spring_traps(step, place, party, rules)
     elif room.kind == RoomKind.TREASURE:
-        count = run_rules.treasure_item_count(
-            attentiveness=[m.player.attentiveness for m in party],
-            rng=run_rules.room_rng(run.seed, run.floor, run.room, "treasure"), rules=rules,
-        )
-        loot = drop_loot(step, count, "treasure-items")
-        coins = run_rules.treasure_coins(floor=run.floor, rules=rules)
-        pay(party, coins)
-        step.log(Treasure(items=[l.pk for l in loot], coins_each=coins))
+        found = rooms.treasure_find(place=place, party=[inside(m) for m in party],
+                                    pool=store.item_kinds(LOOT_CATEGORIES), rules=rules)
+        laid = _lay(step, place, found.items)
+        pay(party, found.coins_each)
+        step.log(rooms.treasure_entry(found, [item.pk for item in laid]))
     elif room.kind == RoomKind.STORY and room.seal:
-        loot = _open_sealed_room(step, room, party, rules)
+        laid = _open_sealed_room(step, place, room, party, rules)
+    elif room.kind == RoomKind.STORY and room.npc_kind:
+        joins = rooms.npc_joins(npc_kind=room.npc_kind, rules=rules)
+        step.change(**joins.run)
+        step.log(joins.entry)
     elif room.kind == RoomKind.STORY:
-        if room.npc_kind:
-            step.change(npc_kind=room.npc_kind, npc_hp=rules.npc_hp, npc_max_hp=rules.npc_hp)
-            step.log(NpcJoined(npc=room.npc_kind))
-        else:
-            kinds = store.item_kinds_where(sub_kind=STORY_ITEM_SUB_KINDS[room.story_item])
-            rng = run_rules.room_rng(run.seed, run.floor, run.room, "story")
-            picked = [rng.choice(kinds) for _ in range(rules.story_items_count)] if kinds else []
-            loot = store.loot_add(run_id=run.id, floor=run.floor, room=run.room, kinds=picked)
-            step.log(StoryItems(story_item=room.story_item, items=[l.pk for l in loot]))
+        pool = store.item_kinds_where(sub_kind=STORY_ITEM_SUB_KINDS[room.story_item])
+        laid = _lay(step, place, loot.story_items_draw(pool, place=place, rules=rules))
+        step.log(rooms.story_items_entry(room.story_item, [item.pk for item in laid]))
     elif room.kind == RoomKind.REST:
-        for member in party:
-            heal = run_rules.rest_heal(metabolism=member.player.metabolism, rules=rules)
-            step.change_member(member.player_id, hp=member.hp + min(member.max_hp - member.hp, heal))
-        step.log(Rested(hp={m.player_id: m.hp for m in step.party(MemberStatus.IN_DUNGEON)}))
+        rested = rooms.rest(party=[inside(m) for m in party], rules=rules)
+        apply_rules(step, rested.changes, rested.entry)
     if step.run.status == RunStatus.ACTIVE:
         step.change(room_cleared=True)
-    return RoomEntry(room, loot=loot)
+    return RoomEntry(room, loot=laid)
 
 
-def _open_sealed_room(step: RunStep, room: RoomRow, party: list[MemberRow], rules: RunRules) -> list[LootRow]:
+def _lay(step: RunStep, place: Place, kinds: list[ItemKind]) -> list[LootRow]:
+    """The drawn items now lie in the room (stored, with their ids)."""
+    return store.loot_add(run_id=step.pk, floor=place.floor, room=place.room, kinds=kinds)
+
+
+def _open_sealed_room(step: RunStep, place: Place, room: RoomRow, party: list[MemberRow],
+                      rules: RunRules) -> list[LootRow]:
     """A sealed story room opens only if a member inside carries the story item it names, found in
     this run (``acquired_in_run``); the item is shown, not spent. Then it holds ``sealed_reward_items``
     uncommon or rare items (never amulets) and coins for every member; otherwise it stays shut."""
-    run = step.run
-    assert run.floor is not None and run.room is not None
-    key = store.key_holder(player_ids=[m.player_id for m in party], run_id=run.id,
+    key = store.key_holder(player_ids=[m.player_id for m in party], run_id=step.pk,
                            sub_kind=STORY_ITEM_SUB_KINDS[room.seal])
-    if key is None:
-        step.log(Sealed(seal=room.seal))
+    pool = [] if key is None else store.item_kinds_where(category__in=BATTLE_LOOT_CATEGORIES,
+                                                         rarity__in=SEALED_REWARD_RARITIES)
+    opened = rooms.seal_open(place=place, seal=room.seal, key_holder=key, pool=pool, rules=rules)
+    if isinstance(opened, Sealed):
+        step.log(opened)
         return []
-    kinds = store.item_kinds_where(category__in=BATTLE_LOOT_CATEGORIES, rarity__in=SEALED_REWARD_RARITIES)
-    weights = [rules.rarity_weights().get(kind.rarity, 0) for kind in kinds]
-    rng = run_rules.room_rng(run.seed, run.floor, run.room, "sealed-reward")
-    loot = store.loot_add(run_id=run.id, floor=run.floor, room=run.room,
-                          kinds=run_rules.weighted_pick(kinds, weights, rng, rules.sealed_reward_items))
-    coins = run_rules.sealed_reward_coins(floor=run.floor, rules=rules)
-    pay(party, coins)
-    step.log(SealOpened(seal=room.seal, opened_by=key, items=[l.pk for l in loot], coins_each=coins))
-    return loot
+    assert key is not None
+    laid = _lay(step, place, opened.items)
+    pay(party, opened.coins_each)
+    step.log(rooms.seal_entry(opened, seal=room.seal, key_holder=key, item_ids=[item.pk for item in laid]))
+    return laid
 
 
-def _spring_traps(step: RunStep, party: list[MemberRow], rules: RunRules) -> None:
-    run = step.run
-    assert run.floor is not None and run.room is not None
-    hits = {}
-    for member in party:
-        rng = run_rules.room_rng(run.seed, run.floor, run.room, f"trap/{member.player_id}")
-        hit = run_rules.trap_spring(floor=run.floor, attentiveness=member.player.attentiveness, rng=rng, rules=rules)
-        hp = max(0, member.hp - hit.damage)
-        effects = member.pending_effects
-        if hit.effect:
-            effects = [*effects, {"name": hit.effect, "turns": rules.trap_effect_turns}]
-        step.change_member(member.player_id, hp=hp, pending_effects=effects)
-        hits[member.player_id] = {"damage": hit.damage, "effect": hit.effect, "hp": hp}
-    step.log(Trap(hits=hits))
-    for member in party:
-        now = step.member(member.player_id)
+def _spring_traps(step: RunStep, place: Place, party: list[MemberRow], rules: RunRules) -> None:
+    sprung = rooms.traps_spring(place=place, party=[inside(m) for m in party], rules=rules)
+    apply_rules(step, sprung.changes, sprung.entry)
+    for player_id in sprung.fallen:
+        now = step.member(player_id)
         if now is not None and now.hp == 0:
             die(step, now)
     end_if_party_gone(step)
@@ -186,10 +164,9 @@ def run_advance(*, player: Player, run_id: int, step: int) -> RunRow:
     if position is None:  # the last boss withdrew (a draw at the round limit): no way on, only out
         raise RuleViolation("no_next_room", "This was the last room; the party can only leave (escape).",
                             {"floor": run.floor, "room": run.room})
-    rules = run_rules_get()
-    for member in moving.party(MemberStatus.IN_DUNGEON):
-        regen = run_rules.room_regen(metabolism=member.player.metabolism, rules=rules)
-        moving.change_member(member.player_id, hp=min(member.max_hp, member.hp + regen))
+    regenerated = rooms.regenerate(party=[inside(m) for m in moving.party(MemberStatus.IN_DUNGEON)],
+                                   rules=run_rules_get())
+    apply_rules(moving, regenerated)
     moving.change(floor=position[0], room=position[1], step=run.step + 1)
     enter_room(moving)
     store.run_save(moving)
@@ -232,29 +209,22 @@ def run_potion_drink(*, player: Player, run_id: int, item_id: int) -> RunRow:
     if battle is not None:
         raise RuleViolation("in_battle", "A battle is on: drink with the battle's drink action.",
                             {"battle": battle})
-    item = (InventoryItem.objects.select_for_update().select_related("item_kind")
-            .filter(pk=item_id, player=player, item_kind__category=ItemCategory.POTION).first())
+    item = store.potion_locked(player_id=player.pk, item_id=item_id)
     if item is None:
         raise NotFound("potion_not_found", "You carry no such potion.", {"potion": item_id})
     kind = item.item_kind
-    if kind.sub_kind == PotionKind.EFFECT.value:
-        raise RuleViolation("effect_potion_in_battle_only", "Effect potions work only in battle.",
-                            {"potion": item_id, "effect": kind.effect})
-    if kind.sub_kind == PotionKind.STAT.value:
-        raised = int(member.stat_boosts.get(kind.stat, 0)) + kind.stat_amount
-        boosts = {**member.stat_boosts, kind.stat: raised}
-        extra = kind.stat_amount * combat_rules_get().hp_per_stamina if kind.stat == "stamina" else 0
-        member = step.change_member(player.pk, stat_boosts=boosts, max_hp=member.max_hp + extra,
-                                    hp=member.hp + extra)
-        entry: LogEntry = StatPotionDrunk(player=player.pk, potion=kind.sub_kind, item_kind=kind.pk, hp=member.hp,
-                                          max_hp=member.max_hp, stat=kind.stat, amount=kind.stat_amount)
-    else:
-        healed = min(member.max_hp - member.hp, kind.heal)
-        member = step.change_member(player.pk, hp=member.hp + healed)
-        entry = PotionHealed(player=player.pk, potion=kind.sub_kind, item_kind=kind.pk, hp=member.hp,
-                             max_hp=member.max_hp, healed=healed)
-    item.delete()
-    step.log(entry)
+    potion = rooms.PotionFacts(item_id=item_id, item_kind=kind.pk, sub_kind=kind.sub_kind, heal=kind.heal,
+                               stat=kind.stat, stat_amount=kind.stat_amount, effect=kind.effect)
+    # the combat rules (a statement here) are read only for what needs them: a stamina potion
+    stamina = kind.sub_kind == "stat" and kind.stat == "stamina"
+    drunk = rooms.potion_drink(player_id=player.pk, hp=member.hp, max_hp=member.max_hp,
+                               stat_boosts=member.stat_boosts, potion=potion,
+                               hp_per_stamina=combat_rules_get().hp_per_stamina if stamina else 0)
+    if isinstance(drunk, Impossible):
+        raise refused(drunk)
+    apply_rules(step, [drunk.change])
+    store.item_delete(item)
+    step.log(drunk.entry)
     store.run_save(step)
     return step.run
 
@@ -267,11 +237,13 @@ def run_loot_take(*, player: Player, run_id: int, loot_id: int) -> LootRow:
     may still pick up what the boss dropped.
     """
     step = run_locked(run_id)
+    strength = None  # the permanent strength, once the run is over
     if step.run.status == RunStatus.COMPLETED:
         member_of(step, player, MemberStatus.FINISHED)
     else:
-        member_of(step, player, MemberStatus.IN_DUNGEON)
+        member = member_of(step, player, MemberStatus.IN_DUNGEON)
         require_status(step.run, RunStatus.ACTIVE)
+        strength = run_stats_of(member)["strength"]  # a strength potion drunk in the run carries more
     loot = store.loot_get(run_id=step.pk, loot_id=loot_id)
     if loot is None:
         raise NotFound("loot_not_found", "No such item here.", {"loot": loot_id})
@@ -279,6 +251,6 @@ def run_loot_take(*, player: Player, run_id: int, loot_id: int) -> LootRow:
         raise RuleViolation("loot_out_of_reach", "That item lies in another room.", {"loot": loot_id})
     if loot.taken_by_id is not None:
         raise RuleViolation("loot_taken", "Someone took it already.", {"loot": loot_id})
-    inventory_add(player=player, item_kind=loot.item_kind, acquired_in_run_id=step.pk)
+    inventory_add(player=player, item_kind=loot.item_kind, acquired_in_run_id=step.pk, strength=strength)
     store.loot_take(loot_id=loot.id, player_id=player.pk)
     return loot

@@ -44,6 +44,7 @@ from combat.store import (
     events_of_column,
 )
 from dungeons import generation
+from dungeons.kinds import run_kind_hooks
 from dungeons.models import (
     Dungeon,
     DungeonRoom,
@@ -56,8 +57,7 @@ from dungeons.models import (
     RunStatus,
     WeaponChoice,
 )
-from dungeons.kinds import run_kind_hooks
-from dungeons.run_log import LogEntry
+from dungeons.runs.engine.log import LogEntry
 from guilds.models import Guild, Membership
 from guilds.selectors import with_current_guild
 from players.models import InventoryItem, ItemKind, Player
@@ -843,6 +843,48 @@ def pay(player_ids: Sequence[int], coins: int, *, fast: bool = True) -> None:
         return
     with transaction.get_connection().cursor() as cursor:
         cursor.execute(_PAY.format(", ".join(["%s"] * len(player_ids))), [coins, *player_ids])
+
+
+def money_take(*, player_id: int, coins: int) -> None:
+    """The player pays ``coins`` (Charon's fee): call holding the player's lock."""
+    Player.objects.filter(pk=player_id).update(money=F("money") - coins)
+
+
+def completed_count_raise(player_ids: Sequence[int]) -> None:
+    """Each player counts one more completed dungeon."""
+    Player.objects.filter(pk__in=player_ids).update(completed_dungeons=F("completed_dungeons") + 1)
+
+
+def items_of_run_delete(*, player_id: int, run_id: int) -> int:
+    """The player's items collected in this run are gone (a death, or a lobby left); how many rows went."""
+    lost, _ = InventoryItem.objects.filter(player_id=player_id, acquired_in_run_id=run_id).delete()
+    return lost
+
+
+def carried_ids(*, player_id: int) -> list[int]:
+    """The ids of everything the player carries, in id order (what an escape chooses its losses from)."""
+    return list(InventoryItem.objects.filter(player_id=player_id).order_by("pk").values_list("pk", flat=True))
+
+
+def items_delete(item_ids: Iterable[int]) -> None:
+    """These carried items are gone (lost in an escape)."""
+    InventoryItem.objects.filter(pk__in=item_ids).delete()
+
+
+def potion_delete(*, player_id: int, item_id: int) -> None:
+    """A potion drunk in battle leaves its drinker's inventory."""
+    InventoryItem.objects.filter(pk=item_id, player_id=player_id).delete()
+
+
+def potion_locked(*, player_id: int, item_id: int) -> InventoryItem | None:
+    """The player's carried potion ``item_id`` (with its catalog entry), locked; None if they carry none."""
+    return (InventoryItem.objects.select_for_update().select_related("item_kind")
+            .filter(pk=item_id, player_id=player_id, item_kind__category="potion").first())
+
+
+def item_delete(item: InventoryItem) -> None:
+    """A carried item is used up (a potion drunk between rooms)."""
+    item.delete()
 
 
 def key_holder(*, player_ids: Sequence[int], run_id: int, sub_kind: str) -> int | None:
