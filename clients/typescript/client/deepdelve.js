@@ -209,7 +209,8 @@ export class Client {
     this.save({ access: tokens.access, refresh: tokens.refresh });
     try {
       const me = await this.get("/api/v1/me/");
-      this.save({ ...tokens, id: me.id, username: me.username });
+      const current = this.session || tokens; // the tokens, refreshed if that read needed it
+      this.save({ access: current.access, refresh: current.refresh, id: me.id, username: me.username });
     } catch (error) {
       this.save(null); // half a session (tokens, no player) would only fail later
       throw error;
@@ -288,8 +289,8 @@ export class Client {
 
   /**
    * One call. A 401 on a call with a token refreshes the tokens once and repeats the call; if the
-   * refresh is refused, the session ends and the 401 is thrown. GETs are repeated after a network failure
-   * or a 503 (`database_unavailable`), at most RETRIES times.
+   * refresh is refused, or the repeated call meets a 401 again, the session ends and the 401 is thrown.
+   * GETs are repeated after a network failure or a 503 (`database_unavailable`), at most RETRIES times.
    * @param {Method} method  @param {string} route
    * @param {{ path?: unknown, query?: unknown, body?: unknown, auth?: boolean }} [init]
    * @param {{ retry?: boolean }} [options]  retry: repeat a write too (it carries an idempotency key)
@@ -316,12 +317,14 @@ export class Client {
         }
         throw new ApiError(0, "network_error", `The server could not be reached (${String(failure)}).`);
       }
-      if (response.status === 401 && auth && !refreshed) {
-        refreshed = true;
-        // another call may have refreshed the tokens while this one was on its way
-        if (this.session && this.session.access !== sentWith) continue;
-        if (await this.refresh()) continue;
-        this.save(null);
+      if (response.status === 401 && auth) {
+        if (!refreshed) {
+          refreshed = true;
+          // another call may have refreshed the tokens while this one was on its way
+          if (this.session && this.session.access !== sentWith) continue;
+          if (await this.refresh()) continue;
+        }
+        this.save(null); // refused with fresh tokens too, or no refresh: the session is over
       }
       const error = response.ok ? null : await errorOf(response);
       if (error && error.status === 503 && retry && attempt < RETRIES) {
