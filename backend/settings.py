@@ -170,6 +170,9 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# The typed API client's wrapper, served as is at /static/client/ (no build step): the browser pages import
+# this very file, so the client the pages run is the one CI type-checks (docs/client.md).
+STATICFILES_DIRS = [("client", BASE_DIR / "clients" / "typescript" / "client")]
 
 # Request bodies: the API's are a few hundred bytes; JSON nesting is bounded by the parser.
 DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("MAX_REQUEST_BYTES", str(1024 * 1024)))

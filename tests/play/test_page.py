@@ -1,15 +1,18 @@
 """The cell capture page is served, its static files are found (and collected for DEBUG off)."""
 from __future__ import annotations
 
+import posixpath
 import re
 from pathlib import Path
 
 import pytest
+from django.conf import settings as django_settings
 from django.contrib.staticfiles import finders
 from django.core.management import call_command
 
-FILES = ["play/cell-capture/app.js", "play/cell-capture/api.js", "play/cell-capture/board.js",
-         "play/cell-capture/style.css"]
+#: The page's files, and the typed API client it imports (clients/typescript/client/, docs/client.md).
+FILES = ["play/cell-capture/app.js", "play/cell-capture/board.js", "play/cell-capture/style.css",
+         "client/deepdelve.js"]
 
 
 def test_the_page_is_a_static_shell_that_loads_the_modules(client):
@@ -68,10 +71,23 @@ def test_every_static_file_is_found_by_the_staticfiles_finders(name):
 
 
 def test_every_module_import_names_a_file_that_exists():
-    folder = Path(finders.find("play/cell-capture/app.js")).parent
-    for module in folder.glob("*.js"):
-        for target in re.findall(r'from "(\./[^"]+)"', module.read_text()):
-            assert (folder / target).is_file(), f"{module.name} imports {target}"
+    # an import is a URL relative to the module's own: resolved as the browser does, it must be a static file
+    modules = [f"{folder}/{module.name}" for folder, first in (("play/cell-capture", "app.js"),
+                                                                 ("client", "deepdelve.js"))
+               for module in Path(finders.find(f"{folder}/{first}")).parent.glob("*.js")]
+    for name in modules:
+        imports = re.findall(r'(?:from|import) "(\.\.?/[^"]+)"', Path(finders.find(name)).read_text())
+        if name == "play/cell-capture/app.js":
+            assert "../../client/deepdelve.js" in imports  # every call goes through the typed client
+        for target in imports:
+            resolved = posixpath.normpath(posixpath.join(posixpath.dirname(name), target))
+            assert finders.find(resolved), f"{name} imports {target}"
+
+
+def test_the_page_runs_the_client_that_ci_type_checks():
+    # one copy: the static file is the wrapper in clients/typescript/, not a copy that could drift from it
+    served = Path(finders.find("client/deepdelve.js")).resolve()
+    assert served == (Path(django_settings.BASE_DIR) / "clients/typescript/client/deepdelve.js").resolve()
 
 
 def test_collectstatic_gathers_the_page_for_a_server_with_debug_off(tmp_path, settings):

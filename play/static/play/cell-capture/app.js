@@ -1,7 +1,60 @@
 // Cell capture in the browser: sign in, lobbies, and a match polled with ?since=N, whose events
 // are animated wave by wave on the board and written to the log beside it.
-import { Api, ApiError } from "./api.js";
+//
+// Every call goes through the project's typed client (clients/typescript/client/, served at
+// /static/client/); `tsc --checkJs` checks this file against the types generated from the schema.
+import { ApiError, Client } from "../../client/deepdelve.js";
 import { Board, cssColour } from "./board.js";
+
+/** @typedef {import("../../client/deepdelve.js").Schemas} Schemas */
+/** @typedef {Schemas["MatchOutput"]} Match */
+/** @typedef {Schemas["MatchListItem"]} Game */
+/** @typedef {[number, number]} Cell */
+
+/**
+ * The mode's view as this page reads it (cell_capture/mode.py). The schema does not name it yet (a
+ * match's `view` is an object of the mode); once the generated types have `CellCaptureView`, the page is
+ * checked against that instead (`View` below), so a change of the mode's view breaks the check.
+ * @typedef {object} DeclaredView
+ * @property {number} width
+ * @property {number} height
+ * @property {number} round
+ * @property {number | null} to_move  a seat
+ * @property {number | null} winner  a seat
+ * @property {Record<string, string>} colours  seat -> colour
+ * @property {number[]} eliminated  seats
+ * @property {{ x: number, y: number, seat: number, colour: string, level: number }[]} board
+ */
+/** @typedef {Schemas extends { CellCaptureView: infer V } ? V : DeclaredView} View */
+
+/**
+ * The events as the page reads them (declared here while the schema's events are plain objects): the
+ * engine's (docs/cell-capture.md, "Events": `player` is a colour) and the match's own (matches/services.py:
+ * player ids), each with its `seq`.
+ * @typedef {{ seq: number, text?: string } & (
+ *   | { kind: "placed", player: string, cell: Cell }
+ *   | { kind: "upgraded", player: string, cell: Cell, level: number }
+ *   | { kind: "exploded", player: string, pieces: [Cell, number][] }
+ *   | { kind: "drops", player: string, landings: [Cell, number, number][] }
+ *   | { kind: "captured", player: string, landings: [Cell, number, string, number, number][] }
+ *   | { kind: "skipped" | "eliminated" | "won", player: string }
+ *   | { kind: "match_started", order: number[] }
+ *   | { kind: "match_over", winners: number[] }
+ *   | { kind: "match_abandoned" }
+ *   | { kind: "turn_timed_out", player: number })} MatchEvent
+ */
+
+/**
+ * What the page draws from a view.
+ * @typedef {object} Shown
+ * @property {number} width
+ * @property {number} height
+ * @property {number} round
+ * @property {[number, number, string, number][]} pieces  [x, y, colour, level]
+ * @property {Map<number, string>} colourOf  player id -> colour
+ * @property {string | null | undefined} winner  a colour
+ * @property {Set<string | undefined>} eliminated  colours
+ */
 
 const MODE = "cell_capture";
 const POLL_MS = 900;
@@ -9,24 +62,34 @@ const LOBBY_POLL_MS = 2500;
 const STEP_MS = 280;
 const LOG_LIMIT = 1500;
 
-const $ = (id) => document.getElementById(id);
-const api = new Api(document.body.dataset.apiRoot);
+/** @param {string} id @returns {HTMLElement} */
+const $ = (id) => {
+  const element = document.getElementById(id);
+  if (!element) throw new Error(`the page has no #${id}`);
+  return element;
+};
+const api = new Client(document.body.dataset.apiRoot || "/api/v1/");
 const board = new Board($("board"), (x, y) => play(x, y));
 
 const state = {
+  /** @type {string | null} */
   screen: null,
+  /** @type {number | null} */
   matchId: null,
   since: 0,
+  /** @type {Match | null} */
   match: null,
   loaded: false,
   busy: false,
   sending: false,
+  /** @type {(() => void) | null} */
   wake: null,
   generation: 0,
 };
 
 // --- small helpers ------------------------------------------------------------------------------
 
+/** @param {number} ms @returns {Promise<void>} */
 function sleep(ms) {
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, ms);
@@ -34,21 +97,24 @@ function sleep(ms) {
   });
 }
 
+/** @param {string} text */
 function say(text, kind = "info") {
   const line = $("message");
   line.textContent = text || "";
   line.dataset.kind = kind;
 }
 
+/** @param {unknown} error */
 function fail(error) {
   if (error instanceof ApiError) {
     say(`${error.message} (${error.code})`, "error");
     if (error.status === 401) show("auth");
   } else {
-    say(String(error && error.message ? error.message : error), "error");
+    say(error instanceof Error ? error.message : String(error), "error");
   }
 }
 
+/** @param {string} screen */
 function show(screen) {
   state.screen = screen;
   state.generation += 1;
@@ -71,8 +137,8 @@ function show(screen) {
 
 $("auth-form").addEventListener("submit", async (event) => {
   event.preventDefault();
-  const form = event.target;
-  const register = event.submitter && event.submitter.name === "register";
+  const form = /** @type {HTMLFormElement} */ (event.target);
+  const register = event.submitter instanceof HTMLButtonElement && event.submitter.name === "register";
   try {
     if (register) await api.register(form.username.value, form.password.value);
     else await api.signIn(form.username.value, form.password.value);
@@ -94,10 +160,13 @@ $("sign-out").addEventListener("click", () => {
 
 $("open-form").addEventListener("submit", async (event) => {
   event.preventDefault();
-  const form = event.target;
+  const form = /** @type {HTMLFormElement} */ (event.target);
   try {
     const settings = { width: Number(form.width.value), height: Number(form.height.value) };
-    const match = await api.openMatch(MODE, settings, form.guild.value ? Number(form.guild.value) : null);
+    /** @type {Schemas["MatchOpenInputRequest"]} */
+    const body = { mode: MODE, settings };
+    if (form.guild.value) body.guild = Number(form.guild.value);
+    const match = await api.post("/api/v1/matches/", { body });
     say(`Lobby #${match.id} is open: wait for players, then start.`);
     openMatch(match.id);
   } catch (error) {
@@ -105,10 +174,11 @@ $("open-form").addEventListener("submit", async (event) => {
   }
 });
 
+/** @param {number} generation */
 async function lobbyLoop(generation) {
   while (state.screen === "lobbies" && state.generation === generation) {
     try {
-      renderGames((await api.listMatches(MODE)).results);
+      renderGames((await api.get("/api/v1/matches/", { query: { mode: MODE, page_size: 50 } })).results);
     } catch (error) {
       fail(error);
       if (!api.signedIn) return;
@@ -117,17 +187,18 @@ async function lobbyLoop(generation) {
   }
 }
 
+/** @param {Game[]} games */
 function renderGames(games) {
   const body = $("game-list");
   body.replaceChildren();
   $("no-games").hidden = games.length > 0;
   for (const game of games) {
     const row = document.createElement("tr");
-    row.dataset.match = game.id;
+    row.dataset.match = String(game.id);
     const size = game.settings ? `${game.settings.width}×${game.settings.height}` : "";
     for (const text of [`#${game.id}`, size, game.players, game.status]) {
       const cell = document.createElement("td");
-      cell.textContent = text;
+      cell.textContent = String(text);
       row.append(cell);
     }
     const actions = document.createElement("td");
@@ -143,9 +214,10 @@ function renderGames(games) {
   }
 }
 
+/** @param {number} id */
 async function join(id) {
   try {
-    await api.join(id);
+    await api.post("/api/v1/matches/{match_id}/join/", { path: { match_id: id } });
     say(`You took a seat in #${id}.`);
   } catch (error) {
     if (!(error instanceof ApiError && error.status === 409)) return fail(error);
@@ -154,6 +226,7 @@ async function join(id) {
   openMatch(id);
 }
 
+/** @param {number} id */
 function openMatch(id) {
   state.matchId = id;
   state.since = 0;
@@ -167,11 +240,16 @@ function openMatch(id) {
 
 $("back").addEventListener("click", () => { say(""); show("lobbies"); });
 
-for (const [id, call, done] of [
-  ["start", (m) => api.start(m), "The game has started."],
-  ["leave", (m) => api.leave(m), "You left the game."],
-]) {
+/** @type {[string, (id: number) => Promise<Match>, string][]} */
+const MATCH_BUTTONS = [
+  ["start", (id) => api.post("/api/v1/matches/{match_id}/start/", { path: { match_id: id } }),
+    "The game has started."],
+  ["leave", (id) => api.post("/api/v1/matches/{match_id}/leave/", { path: { match_id: id } }),
+    "You left the game."],
+];
+for (const [id, call, done] of MATCH_BUTTONS) {
   $(id).addEventListener("click", async () => {
+    if (state.matchId === null) return;
     try {
       await call(state.matchId);
       say(done);
@@ -185,10 +263,12 @@ for (const [id, call, done] of [
 
 // --- the match --------------------------------------------------------------------------------------
 
+/** @param {number} generation */
 async function matchLoop(generation) {
-  while (state.screen === "match" && state.generation === generation) {
+  while (state.screen === "match" && state.generation === generation && state.matchId !== null) {
     try {
-      const match = await api.match(state.matchId, state.since);
+      const match = await api.get("/api/v1/matches/{match_id}/", { path: { match_id: state.matchId },
+        query: { since: state.since } });
       if (state.generation !== generation) return;
       await update(match);
     } catch (error) {
@@ -206,39 +286,56 @@ async function matchLoop(generation) {
 // The view of a cell capture match as the page needs it. The mode's view (cell_capture/mode.py):
 // {width, height, round, to_move: seat, winner: seat, colours: {seat: colour}, eliminated: [seat],
 //  board: [{x, y, seat, colour, level}]}; events carry the engine's colours.
+/** @param {Match} match @returns {Shown | null} */
 function readView(match) {
-  const view = match.view;
+  const view = viewOf(match);
   if (!view) return null;
   const seatPlayer = new Map(match.players.filter((p) => p.seat !== null).map((p) => [p.seat, p.player]));
+  /** @type {Map<number, string>} */
   const colourOf = new Map(); // player id -> colour
+  /** @type {Map<number, string>} */
   const colourOfSeat = new Map();
   for (const [seat, colour] of Object.entries(view.colours || {})) {
     colourOfSeat.set(Number(seat), colour);
-    if (seatPlayer.has(Number(seat))) colourOf.set(seatPlayer.get(Number(seat)), colour);
+    const player = seatPlayer.get(Number(seat));
+    if (player !== undefined) colourOf.set(player, colour);
   }
   return {
     width: view.width,
     height: view.height,
     round: view.round,
-    pieces: (view.board || []).map((p) => [p.x, p.y, p.colour, p.level]),
+    pieces: (view.board || []).map((p) => /** @type {[number, number, string, number]} */ (
+      [p.x, p.y, p.colour, p.level])),
     colourOf,
     winner: view.winner === null || view.winner === undefined ? null : colourOfSeat.get(view.winner),
     eliminated: new Set((view.eliminated || []).map((seat) => colourOfSeat.get(seat))),
   };
 }
 
+/** @param {Match | null} match @returns {View | null} */
+function viewOf(match) {
+  return match && match.view ? /** @type {View} */ (match.view) : null;
+}
+
+/** @param {Match} match @returns {MatchEvent[]} */
+function eventsOf(match) {
+  return /** @type {MatchEvent[]} */ (match.events || []);
+}
+
+/** @param {Match} match */
 async function update(match) {
   const first = !state.loaded;
   const previous = state.match;
   state.match = match;
   const view = readView(match);
-  if (view) {
+  const raw = viewOf(match);
+  if (view && raw) {
     board.setup(view.width, view.height);
-    for (const [seat, colour] of Object.entries(match.view.colours || {})) {
+    for (const [seat, colour] of Object.entries(raw.colours || {})) {
       board.colours.set(colour, cssColour(colour, Number(seat)));
     }
   }
-  const events = match.events || [];
+  const events = eventsOf(match);
   state.since = Math.max(state.since, match.last_event || 0);
   if (first || !view || !previous || !previous.view) {
     for (const event of events) logEvent(event);
@@ -247,33 +344,37 @@ async function update(match) {
     state.busy = true;
     document.body.dataset.busy = "1";
     renderHead(previous, readView(previous));
-    await animate(events, view);
+    await animate(events);
   }
   if (view) board.draw(view.pieces);
   state.loaded = true;
   renderHead(match, view);
 }
 
+/** @param {Match} match @param {number | null | undefined} playerId */
 function nameOf(match, playerId) {
   const seat = match.players.find((p) => p.player === playerId);
   return seat ? seat.name : `player ${playerId}`;
 }
 
+/** @param {Match} match @param {Shown | null} view @param {string} colour */
 function colourName(match, view, colour) {
   if (!view) return colour;
   for (const [player, c] of view.colourOf) if (c === colour) return nameOf(match, player);
   return colour;
 }
 
+/** @param {Match} match @param {Shown | null} view */
 function renderHead(match, view) {
   const me = api.me.id;
   const seated = match.players.some((p) => p.player === me && p.active);
   $("match-title").textContent = `Game #${match.id} · ${match.settings.width}×${match.settings.height}`;
   $("match-status").textContent = match.status;
   document.body.dataset.status = match.status;
-  document.body.dataset.turn = match.turn;
-  $("start").hidden = !(match.status === "lobby" && match.host === me);
-  $("start").disabled = match.players.filter((p) => p.active).length < match.min_players;
+  document.body.dataset.turn = String(match.turn);
+  const start = /** @type {HTMLButtonElement} */ ($("start"));
+  start.hidden = !(match.status === "lobby" && match.host === me);
+  start.disabled = match.players.filter((p) => p.active).length < match.min_players;
   $("leave").hidden = !(seated && ["lobby", "active"].includes(match.status));
 
   const myTurn = match.status === "active" && match.awaiting === me && match.allowed_actions.length > 0;
@@ -293,7 +394,7 @@ function renderHead(match, view) {
       line = `Round ${view.round}: waiting for ${nameOf(match, match.awaiting)}.`;
     }
     if (match.deadline) {
-      const left = Math.max(0, Math.round((new Date(match.deadline) - Date.now()) / 1000));
+      const left = Math.max(0, Math.round((new Date(match.deadline).getTime() - Date.now()) / 1000));
       line += ` (${left} s left on this turn)`;
     }
   } else if (match.status !== "active") {
@@ -309,21 +410,27 @@ function renderHead(match, view) {
   }
 
   const myColour = view ? view.colourOf.get(me) : null;
-  const playable = new Set((state.busy ? [] : match.allowed_actions).map(actionCell).filter(Boolean)
-    .map(([x, y]) => `${x},${y}`));
+  /** @type {Set<string>} */
+  const playable = new Set();
+  for (const action of state.busy ? [] : match.allowed_actions) {
+    const cell = actionCell(action);
+    if (cell) playable.add(`${cell[0]},${cell[1]}`);
+  }
   board.mark(playable, myColour, myTurn && !state.busy);
   renderPlayers(match, view);
 }
 
+/** @param {Match} match @param {Shown | null} view */
 function renderPlayers(match, view) {
   const list = $("players");
   list.replaceChildren();
+  /** @type {Map<string, number>} */
   const counts = new Map();
   if (view) for (const [, , colour] of view.pieces) counts.set(colour, (counts.get(colour) || 0) + 1);
   const ids = match.order.length ? match.order : match.players.filter((p) => p.active).map((p) => p.player);
   for (const id of ids) {
     const item = document.createElement("li");
-    const colour = view ? view.colourOf.get(id) : null;
+    const colour = view ? view.colourOf.get(id) : undefined;
     const swatch = document.createElement("span");
     swatch.className = "swatch";
     if (colour) swatch.style.setProperty("--colour", board.colours.get(colour) || "#888");
@@ -334,24 +441,29 @@ function renderPlayers(match, view) {
     item.append(name);
     if (colour) {
       const extra = document.createElement("small");
-      const out = view.eliminated.has(colour);
+      const out = Boolean(view && view.eliminated.has(colour));
       extra.textContent = out ? " out" : ` ${counts.get(colour) || 0} pieces`;
       item.append(extra);
       item.classList.toggle("out", out);
     }
     item.classList.toggle("to-move", match.status === "active" && match.awaiting === id);
-    item.dataset.player = id;
+    item.dataset.player = String(id);
     list.append(item);
   }
 }
 
 // An allowed action's cell: {cell: [x, y]} or {x, y}.
+/** @param {Record<string, unknown>} action @returns {Cell | null} */
 function actionCell(action) {
-  if (Array.isArray(action.cell)) return action.cell;
-  if (Number.isInteger(action.x) && Number.isInteger(action.y)) return [action.x, action.y];
+  if (Array.isArray(action.cell)) return /** @type {Cell} */ (action.cell);
+  const { x, y } = action;
+  if (typeof x === "number" && typeof y === "number" && Number.isInteger(x) && Number.isInteger(y)) {
+    return [x, y];
+  }
   return null;
 }
 
+/** @param {number} x @param {number} y */
 async function play(x, y) {
   const match = state.match;
   if (!match || state.busy || state.sending) return;
@@ -363,7 +475,8 @@ async function play(x, y) {
   state.sending = true;
   board.mark(new Set(), null, false);
   try {
-    await api.act(match.id, match.turn, action);
+    await api.act("/api/v1/matches/{match_id}/actions/", { path: { match_id: match.id },
+      body: { turn: match.turn, action } });
     say("");
   } catch (error) {
     fail(error);
@@ -376,9 +489,11 @@ async function play(x, y) {
 // --- events: the log and the animation ------------------------------------------------------------
 
 // The match machinery's own events (matches/services.py) have no text of their own.
+/** @param {MatchEvent} event */
 function eventText(event) {
   if (event.text) return event.text;
   const match = state.match;
+  /** @param {number[] | undefined} ids */
   const names = (ids) => (ids || []).map((id) => (match ? nameOf(match, id) : `player ${id}`)).join(", ");
   switch (event.kind) {
     case "match_started": return `The game starts. Turn order: ${names(event.order)}.`;
@@ -389,21 +504,23 @@ function eventText(event) {
   }
 }
 
+/** @param {MatchEvent} event */
 function logEvent(event) {
   const log = $("log");
   const text = eventText(event);
   for (const line of String(text).split("\n")) {
     const item = document.createElement("li");
     item.className = `ev-${event.kind}`;
-    item.dataset.seq = event.seq;
+    item.dataset.seq = String(event.seq);
     item.textContent = line;
     log.append(item);
   }
-  while (log.childElementCount > LOG_LIMIT) log.firstElementChild.remove();
+  while (log.firstElementChild && log.childElementCount > LOG_LIMIT) log.firstElementChild.remove();
   log.scrollTop = log.scrollHeight;
 }
 
-async function animate(events, view) {
+/** @param {MatchEvent[]} events */
+async function animate(events) {
   state.busy = true;
   document.body.dataset.busy = "1";
   const waves = events.filter((e) => e.kind === "exploded").length;
@@ -411,18 +528,17 @@ async function animate(events, view) {
   try {
     for (const event of events) {
       logEvent(event);
-      const player = event.player;
       switch (event.kind) {
         case "placed":
         case "upgraded": {
           const [x, y] = event.cell;
-          board.set(x, y, { colour: player, level: event.kind === "placed" ? 1 : event.level });
+          board.set(x, y, { colour: event.player, level: event.kind === "placed" ? 1 : event.level });
           board.flash(x, y, "pop");
           await sleep(step);
           break;
         }
         case "exploded":
-          document.body.dataset.waves = Number(document.body.dataset.waves || 0) + 1;
+          document.body.dataset.waves = String(Number(document.body.dataset.waves || 0) + 1);
           for (const [[x, y]] of event.pieces) {
             board.flash(x, y, "boom");
             board.set(x, y, null);
@@ -433,7 +549,7 @@ async function animate(events, view) {
         case "captured":
           for (const landing of event.landings) {
             const [[x, y]] = landing;
-            board.set(x, y, { colour: player, level: landing[landing.length - 1] });
+            board.set(x, y, { colour: event.player, level: Number(landing[landing.length - 1]) });
             board.flash(x, y, event.kind === "captured" ? "captured" : "land");
           }
           await sleep(step);

@@ -1,14 +1,18 @@
 // The board: one button per cell in a CSS grid, (0,0) bottom left; a piece is a coloured circle
 // with one dot per level (seed 001 section 7.1: top, right, bottom, left).
 
+/** @typedef {{ colour: string, level: number }} Piece */
+
 const DOTS = ["d-top", "d-right", "d-bottom", "d-left"];
 const PALETTE = ["#d62828", "#1d4ed8", "#15803d", "#d97706", "#7c3aed", "#0e7490", "#db2777", "#4d7c0f",
   "#92400e", "#334155"];
 
 // The mode's colour names, in shades that read well on the board (any other CSS colour is used as is).
+/** @type {Record<string, string>} */
 const SHADES = { red: "#d62828", blue: "#1d4ed8", green: "#15803d", orange: "#ea8c00", purple: "#7c3aed",
   teal: "#0f9b9b", pink: "#db2777", brown: "#92400e", olive: "#6b7a1f", navy: "#1e3a8a" };
 
+/** @param {string} colour @param {number} index @returns {string} */
 export function cssColour(colour, index) {
   if (SHADES[colour]) return SHADES[colour];
   if (globalThis.CSS && CSS.supports && CSS.supports("color", colour)) return colour;
@@ -16,29 +20,33 @@ export function cssColour(colour, index) {
 }
 
 export class Board {
+  /** @param {HTMLElement} root @param {(x: number, y: number) => void} onPlay */
   constructor(root, onPlay) {
     this.root = root;
     this.onPlay = onPlay;
     this.width = 0;
     this.height = 0;
+    /** @type {Map<string, HTMLButtonElement>} */
     this.cells = new Map();
+    /** @type {Map<string, string>} */
     this.colours = new Map(); // engine colour -> CSS colour
     root.addEventListener("click", (event) => {
-      const cell = event.target.closest("button.cell");
-      if (cell && cell.classList.contains("playable")) {
+      const cell = event.target instanceof Element ? event.target.closest("button.cell") : null;
+      if (cell instanceof HTMLElement && cell.classList.contains("playable")) {
         this.onPlay(Number(cell.dataset.x), Number(cell.dataset.y));
       }
     });
   }
 
+  /** @param {number} width @param {number} height */
   setup(width, height) {
     if (width === this.width && height === this.height) return;
     this.width = width;
     this.height = height;
     this.root.replaceChildren();
     this.cells.clear();
-    this.root.style.setProperty("--cols", width);
-    this.root.style.setProperty("--rows", height);
+    this.root.style.setProperty("--cols", String(width));
+    this.root.style.setProperty("--rows", String(height));
     const size = Math.max(14, Math.min(56, Math.floor(560 / Math.max(width, height))));
     this.root.style.setProperty("--cell", `${size}px`);
     for (let y = height - 1; y >= 0; y -= 1) {
@@ -46,8 +54,8 @@ export class Board {
         const button = document.createElement("button");
         button.type = "button";
         button.className = "cell";
-        button.dataset.x = x;
-        button.dataset.y = y;
+        button.dataset.x = String(x);
+        button.dataset.y = String(y);
         button.dataset.cell = `${x},${y}`;
         button.setAttribute("aria-label", `(${x},${y}) empty`);
         this.root.append(button);
@@ -56,14 +64,17 @@ export class Board {
     }
   }
 
+  /** @param {number} x @param {number} y */
   cell(x, y) { return this.cells.get(`${x},${y}`); }
 
+  /** @param {number} x @param {number} y @returns {Piece | null} */
   piece(x, y) {
     const cell = this.cell(x, y);
     if (!cell || !cell.dataset.owner) return null;
     return { colour: cell.dataset.owner, level: Number(cell.dataset.level) };
   }
 
+  /** @param {number} x @param {number} y @param {Piece | null} piece */
   set(x, y, piece) {
     const cell = this.cell(x, y);
     if (!cell) return;
@@ -78,7 +89,7 @@ export class Board {
     }
     const { colour, level } = piece;
     cell.dataset.owner = colour;
-    cell.dataset.level = level;
+    cell.dataset.level = String(level);
     const disc = document.createElement("span");
     disc.className = "piece";
     disc.style.setProperty("--colour", this.colours.get(colour) || "#888");
@@ -89,7 +100,7 @@ export class Board {
     }
     if (level > 4) {
       const more = document.createElement("b");
-      more.textContent = level;
+      more.textContent = String(level);
       disc.append(more);
     }
     cell.append(disc);
@@ -101,6 +112,7 @@ export class Board {
   }
 
   // Draw a whole board: pieces is [[x, y, colour, level], ...].
+  /** @param {[number, number, string, number][]} pieces */
   draw(pieces) {
     const seen = new Set();
     for (const [x, y, colour, level] of pieces) {
@@ -116,6 +128,7 @@ export class Board {
   }
 
   // Cells one may click now (the caller's allowed actions); `mine` marks own pieces on one's turn.
+  /** @param {Set<string>} playable @param {string | null | undefined} myColour @param {boolean} myTurn */
   mark(playable, myColour, myTurn) {
     this.root.classList.toggle("my-turn", myTurn);
     for (const [key, cell] of this.cells) {
@@ -126,6 +139,7 @@ export class Board {
     }
   }
 
+  /** @param {number} x @param {number} y @param {string} kind */
   flash(x, y, kind) {
     const cell = this.cell(x, y);
     if (!cell) return;
