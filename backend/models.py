@@ -102,7 +102,7 @@ class SingletonSettings(models.Model):
     def load(cls) -> Self:
         """The current row, read from the database (use in services that enforce the rules)."""
         obj, _ = cls.objects.get_or_create(pk=cls.singleton_id)
-        return obj
+        return cast(Self, obj)  # the manager is declared on the abstract base: the stubs see the base
 
     @classmethod
     def cached(cls) -> Self:

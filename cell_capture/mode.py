@@ -176,8 +176,8 @@ class CellCaptureMode(ModeAdapter[Game]):
         """The board as SVG: (0, 0) bottom-left, a coloured circle per piece with one dot per level."""
         size_w, size_h = state.width * _CELL_PX, state.height * _CELL_PX
         parts = [
-            f'<svg xmlns="http://www.w3.org/2000/svg" width="{size_w}" height="{size_h}" '
-            f'viewBox="0 0 {size_w} {size_h}"><rect width="{size_w}" height="{size_h}" fill="#f4f1e8"/>'
+            (f'<svg xmlns="http://www.w3.org/2000/svg" width="{size_w}" height="{size_h}" '
+            f'viewBox="0 0 {size_w} {size_h}"><rect width="{size_w}" height="{size_h}" fill="#f4f1e8"/>')
         ]
         for x in range(state.width + 1):
             parts.append(

@@ -14,6 +14,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from backend.admin import SingletonAdmin
+from backend.sql import concrete_field
 from labyrinth.engine import MapFormatError, map_svg, parse_map
 from labyrinth.models import (
     GENERATOR_FIELDS,
@@ -56,7 +57,9 @@ class TextOrGeneratedForm(forms.ModelForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["text"].required = False
-        self.fields["text"].strip = False  # kept as written (the format is positional)
+        text = self.fields["text"]
+        if isinstance(text, forms.CharField):
+            text.strip = False  # kept as written (the format is positional)
 
     def generating(self) -> bool:
         return self.cleaned_data.get("generate_rows") is not None or \
@@ -67,7 +70,7 @@ class TextOrGeneratedForm(forms.ModelForm):
         raise NotImplementedError
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}  # ModelForm.clean() returns the cleaned data (typed optional)
         if not self.generating():
             if not data.get("text", "").strip():
                 self.add_error("text", "Write or paste a map, or fill rows and columns to generate one.")
@@ -93,7 +96,7 @@ class TextOrGeneratedForm(forms.ModelForm):
         if not self.generating() and "text" in self.changed_data:
             for name in self.ORIGIN_FIELDS:
                 setattr(self.instance, name, None)
-        super()._post_clean()
+        super()._post_clean()  # type: ignore[misc]  # BaseModelForm's hook, absent from the stubs
 
 
 class MapDesignFormBase(TextOrGeneratedForm):
@@ -131,7 +134,7 @@ class MapDesignFormBase(TextOrGeneratedForm):
 # The generator's inputs, one optional form field per settings field (declared, so the admin's
 # fieldsets may name them).
 MapDesignForm = type("MapDesignForm", (MapDesignFormBase,), {
-    f"gen_{name}": LabyrinthGeneratorSettings._meta.get_field(name).formfield(required=False)
+    f"gen_{name}": concrete_field(LabyrinthGeneratorSettings, name).formfield(required=False)
     for name in GENERATOR_FIELDS})
 
 
@@ -146,7 +149,7 @@ class MapDesignAdmin(admin.ModelAdmin):
 
     def get_fieldsets(self, request: HttpRequest, obj: MapDesign | None = None) -> Any:
         if obj is None:
-            return [fs for fs in self.fieldsets if fs[0] not in self.SAVED_ONLY]
+            return [fs for fs in self.fieldsets or () if fs[0] not in self.SAVED_ONLY]
         return self.fieldsets
 
     @admin.display(description="size")

@@ -130,7 +130,7 @@ class MapDesign(models.Model):
         if self.is_active and problem:
             raise ValidationError({"is_active": problem})
 
-    def save(self, *args, **kwargs) -> None:  # noqa: ANN002, ANN003 - Django signature
+    def save(self, *args: Any, **kwargs: Any) -> None:
         self.clean()
         super().save(*args, **kwargs)
 

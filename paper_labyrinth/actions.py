@@ -28,6 +28,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from labyrinth.engine.grid import Direction
+from paper_labyrinth.engine.model import Pos
 from paper_labyrinth.engine.requests import (
     Condition,
     Conditional,
@@ -45,7 +46,6 @@ from paper_labyrinth.engine.requests import (
     Turn,
     Visibility,
 )
-from paper_labyrinth.engine.model import Pos
 
 HERE = "HERE"
 DIRECTION_NAMES = tuple(d.value for d in Direction)
@@ -105,7 +105,8 @@ def _item(value: Any, field: str) -> Item:
 def step_from_json(step: Any, field: str = "steps[0]", depth: int = 0) -> Step:
     """One step of a turn."""
     if not isinstance(step, Mapping) or step.get("do") not in STEP_KINDS:
-        raise ActionFormatError(f"{field} is an object whose \"do\" is one of {', '.join(STEP_KINDS)}.", field)
+        raise ActionFormatError(f"{field} is an object whose \"do\" is one of {', '.join(STEP_KINDS)}.",
+                                field)
     kind = step["do"]
     if kind in ("downstream", "cycle", "skip"):
         _keys(step, {"do"}, field)

@@ -40,7 +40,7 @@ def design_map(design_id: int, variant: str, *, river_mode: RiverMode | None = N
     row = PaperMapDesign.objects.active().filter(pk=design_id).first()
     if row is None:
         raise PaperMapUnavailable("unknown_map", "No such active paper labyrinth map.", design_id=design_id)
-    m = row.to_map()
+    m: PaperMap = row.to_map()
     result = validate_paper_map(m, variant, river_mode=river_mode)
     if not result.ok:
         broken = ", ".join(result.rules())

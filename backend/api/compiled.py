@@ -21,13 +21,17 @@ from __future__ import annotations
 
 import keyword
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypeAlias
 
 from django.core import validators as django_validators
 from django.db.models.manager import BaseManager
 from rest_framework import serializers
 from rest_framework.fields import SkipField, _UnvalidatedField, empty
 from rest_framework.validators import ProhibitSurrogateCharactersValidator
+
+#: Any DRF field, and any serializer: the compiler reads them generically, whatever their type parameters.
+AnyField: TypeAlias = "serializers.Field[Any, Any, Any, Any]"
+AnySerializer: TypeAlias = "serializers.Serializer[Any]"
 
 
 class NotCompilable(TypeError):
@@ -38,7 +42,7 @@ _SKIP = object()
 _MISSING = object()
 
 
-def _slow_attribute(field: serializers.Field, obj: Any) -> Any:
+def _slow_attribute(field: AnyField, obj: Any) -> Any:
     """DRF's own attribute lookup, for everything but a plain value at a plain key or attribute: a
     missing one (default, null, skipped or an error), a callable, a dotted or ``*`` source."""
     try:
@@ -47,11 +51,12 @@ def _slow_attribute(field: serializers.Field, obj: Any) -> Any:
         return _SKIP
 
 
-def _identity(field: serializers.Field) -> bool:
+def _identity(field: AnyField) -> bool:
     """The field shows its value as it is (a list's or mapping's unchecked items, read-only, JSON)."""
     shown = type(field).to_representation
     return shown in (serializers.ReadOnlyField.to_representation, _UnvalidatedField.to_representation) or (
-        shown is serializers.JSONField.to_representation and not field.binary)
+        shown is serializers.JSONField.to_representation and isinstance(field, serializers.JSONField)
+        and not field.binary)
 
 
 #: Leaf fields whose ``to_representation`` is inlined: the function -> the expression of value ``v``.
@@ -84,14 +89,14 @@ class _Compiler:
         self.names[found] = value
         return found
 
-    def handle(self, field: serializers.Field) -> str:
+    def handle(self, field: AnyField) -> str:
         """The name the source calls a field object by (one per field)."""
         found = self._handles.get(id(field))
         if found is None:
             found = self._handles[id(field)] = self.name(field, "f_")
         return found
 
-    def serializer(self, node: serializers.Serializer) -> str:
+    def serializer(self, node: AnySerializer) -> str:
         """The name of the function rendering ``node`` (a serializer instance, its fields bound)."""
         cls = type(node)
         for method in ("to_representation", "get_attribute"):
@@ -108,7 +113,7 @@ class _Compiler:
         self.functions.append("\n".join(lines))
         return function
 
-    def _field(self, node: serializers.Serializer, field: serializers.Field) -> list[str]:
+    def _field(self, node: AnySerializer, field: AnyField) -> list[str]:
         if type(field).get_attribute is not serializers.Field.get_attribute:
             raise NotCompilable(f"{type(node).__name__}.{field.field_name}: {type(field).__name__} "
                                 "reads its value its own way")
@@ -124,8 +129,8 @@ class _Compiler:
                 missing = "None" if field.allow_null else "_SKIP"
             attr = attrs[0]
             lines = ["    try:",
-                     f"        v = obj.get({attr!r}, _MISSING) if d else obj[{attr!r}] if m "
-                     f"else getattr(obj, {attr!r}, _MISSING)",
+                     (f"        v = obj.get({attr!r}, _MISSING) if d else obj[{attr!r}] if m "
+                     f"else getattr(obj, {attr!r}, _MISSING)"),
                      "    except Exception:",
                      f"        v = _slow({handle}, obj)",
                      "    else:",
@@ -138,21 +143,25 @@ class _Compiler:
         lines += ["    if v is not _SKIP:", f"        out[{key}] = None if v is None else {shown}"]
         return lines
 
-    def value(self, field: serializers.Field, v: str) -> str:
+    def value(self, field: AnyField, v: str) -> str:
         """The expression of ``field.to_representation(v)`` for a value ``v`` (a name) that is not None."""
         kind = type(field)
         if isinstance(field, serializers.ListSerializer):
             if kind.to_representation is not serializers.ListSerializer.to_representation:
                 raise NotCompilable(f"{kind.__name__} overrides to_representation()")
+            if not isinstance(field.child, serializers.Serializer):
+                raise NotCompilable(f"{kind.__name__} has no serializer as its child")
             child = self.serializer(field.child)
             item = self._item()
             return f"[{child}({item}) for {item} in ({v}.all() if isinstance({v}, _Manager) else {v})]"
         if isinstance(field, serializers.Serializer):
             return f"{self.serializer(field)}({v})"
-        if kind.to_representation is serializers.ListField.to_representation:
+        if (kind.to_representation is serializers.ListField.to_representation
+                and isinstance(field, serializers.ListField)):
             item = self._item()
             return f"[None if {item} is None else {self.value(field.child, item)} for {item} in {v}]"
-        if kind.to_representation is serializers.DictField.to_representation:
+        if (kind.to_representation is serializers.DictField.to_representation
+                and isinstance(field, serializers.DictField)):
             item, key = self._item(), self._item()
             return (f"{{str({key}): None if {item} is None else {self.value(field.child, item)} "
                     f"for {key}, {item} in {v}.items()}}")
@@ -164,7 +173,8 @@ class _Compiler:
         handle = self.handle(field)
         if kind.to_representation is serializers.BooleanField.to_representation:
             return f"(True if {v} is True else False if {v} is False else {handle}.to_representation({v}))"
-        if kind.to_representation is serializers.ChoiceField.to_representation:
+        if (kind.to_representation is serializers.ChoiceField.to_representation
+                and isinstance(field, serializers.ChoiceField)):
             choices = self.name(field.choice_strings_to_values, "choices_")
             return f"({choices}.get({v}, {v}) if {v}.__class__ is str else {handle}.to_representation({v}))"
         if kind.to_representation in _CALLED:
@@ -176,10 +186,10 @@ class _Compiler:
         return f"x{self.depth}"
 
 
-_RENDERERS: dict[type[serializers.Serializer], Callable[[Any], dict[str, Any]]] = {}
+_RENDERERS: dict[type[AnySerializer], Callable[[Any], dict[str, Any]]] = {}
 
 
-def renderer(serializer_class: type[serializers.Serializer]) -> Callable[[Any], dict[str, Any]]:
+def renderer(serializer_class: type[AnySerializer]) -> Callable[[Any], dict[str, Any]]:
     """``obj -> serializer_class(obj).data`` as one compiled function (built on the first call for
     the class, then kept). Raises ``NotCompilable`` for a serializer it cannot reproduce."""
     found = _RENDERERS.get(serializer_class)
@@ -205,7 +215,7 @@ _OWN_VALIDATORS = (django_validators.MinValueValidator, django_validators.MaxVal
                    django_validators.ProhibitNullCharactersValidator, ProhibitSurrogateCharactersValidator)
 
 
-def _check_serializer(node: serializers.Serializer) -> None:
+def _check_serializer(node: AnySerializer) -> None:
     cls = type(node)
     for method in ("to_internal_value", "run_validation", "validate", "run_validators", "get_value"):
         if getattr(cls, method) is not getattr(serializers.Serializer, method):
@@ -214,11 +224,13 @@ def _check_serializer(node: serializers.Serializer) -> None:
         raise NotCompilable(f"{cls.__name__} has validators of its own")
 
 
-def _input_check(node: serializers.Serializer) -> Callable[[Any], Any]:
+def _input_check(node: AnySerializer) -> Callable[[Any], Any]:
     """A function ``data -> validated data`` for input ``node`` accepts unchanged, or ``_NOT_FAST``."""
     _check_serializer(node)
-    checks: list[tuple[str, Any, bool, Any, Callable[[Any], Any]]] = []
+    checks: list[tuple[str, Any, bool, bool, Callable[[Any], Any]]] = []
     for field in node._writable_fields:
+        if field.field_name is None:
+            raise NotCompilable(f"{type(node).__name__} has a field that is not bound")
         if hasattr(node, f"validate_{field.field_name}"):
             raise NotCompilable(f"{type(node).__name__} has validate_{field.field_name}()")
         if field.source_attrs != [field.field_name]:
@@ -254,7 +266,7 @@ def _input_check(node: serializers.Serializer) -> Callable[[Any], Any]:
     return check
 
 
-def _value_check(field: serializers.Field) -> Callable[[Any], Any]:
+def _value_check(field: AnyField) -> Callable[[Any], Any]:
     """What ``field.run_validation(value)`` gives for a value (not None) it accepts unchanged, else
     ``_NOT_FAST``: ints, plain ASCII strings, bools, choices and nested objects of the usual shapes."""
     if isinstance(field, serializers.Serializer):
@@ -266,7 +278,8 @@ def _value_check(field: serializers.Field) -> Callable[[Any], Any]:
         declared = next(base for base in kind.__mro__ if method in vars(base))
         if declared.__module__ != serializers.Field.__module__:
             raise NotCompilable(f"{kind.__name__} overrides {method}()")
-    if kind.to_internal_value is serializers.IntegerField.to_internal_value:
+    if (kind.to_internal_value is serializers.IntegerField.to_internal_value
+            and isinstance(field, serializers.IntegerField)):
         low, high = field.min_value, field.max_value
 
         def integer(value: Any) -> Any:
@@ -276,7 +289,8 @@ def _value_check(field: serializers.Field) -> Callable[[Any], Any]:
                 return _NOT_FAST
             return value
         return integer
-    if kind.to_internal_value is serializers.CharField.to_internal_value:
+    if (kind.to_internal_value is serializers.CharField.to_internal_value
+            and isinstance(field, serializers.CharField)):
         shortest, longest = field.min_length or 0, field.max_length
         blank, trim = field.allow_blank, field.trim_whitespace
 
@@ -288,7 +302,8 @@ def _value_check(field: serializers.Field) -> Callable[[Any], Any]:
                 return _NOT_FAST
             return value
         return text
-    if kind.to_internal_value is serializers.ChoiceField.to_internal_value:
+    if (kind.to_internal_value is serializers.ChoiceField.to_internal_value
+            and isinstance(field, serializers.ChoiceField)):
         choices, blank = field.choice_strings_to_values, field.allow_blank
 
         def choice(value: Any) -> Any:
@@ -303,7 +318,7 @@ def _value_check(field: serializers.Field) -> Callable[[Any], Any]:
     raise NotCompilable(f"{kind.__name__} ({field.field_name}) has no fast input check")
 
 
-def validated(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
+def validated(serializer_class: type[AnySerializer], data: Any) -> dict[str, Any]:
     """Validate request data with an input serializer (400 ``invalid`` with field errors if bad)."""
     serializer = serializer_class(data=data)
     serializer.is_valid(raise_exception=True)
@@ -314,7 +329,7 @@ class Validator:
     """``validator(SerializerClass)``: call it with request data for the validated data (or the
     serializer's 400); ``fast(data)`` is the compiled check alone (None: left to the serializer)."""
 
-    def __init__(self, serializer_class: type[serializers.Serializer]) -> None:
+    def __init__(self, serializer_class: type[AnySerializer]) -> None:
         self.serializer_class = serializer_class
         self._check = _input_check(serializer_class())
 
@@ -327,10 +342,10 @@ class Validator:
         return validated(self.serializer_class, data) if checked is _NOT_FAST else checked
 
 
-_VALIDATORS: dict[type[serializers.Serializer], Validator] = {}
+_VALIDATORS: dict[type[AnySerializer], Validator] = {}
 
 
-def validator(serializer_class: type[serializers.Serializer]) -> Validator:
+def validator(serializer_class: type[AnySerializer]) -> Validator:
     """The compiled input check of ``serializer_class`` (built once per class). Raises
     ``NotCompilable`` for a serializer whose checks it cannot reproduce."""
     found = _VALIDATORS.get(serializer_class)

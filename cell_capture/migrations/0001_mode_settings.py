@@ -4,13 +4,13 @@ from django.db import migrations
 DEFAULTS = {"width": 8, "height": 8}
 
 
-def create(apps, schema_editor):  # noqa: ANN001 - migration signature
+def create(apps, schema_editor):
     MatchModeSettings = apps.get_model("matches", "MatchModeSettings")
     MatchModeSettings.objects.get_or_create(mode="cell_capture",
                                             defaults={"defaults": DEFAULTS, "turn_deadline_seconds": 60})
 
 
-def remove(apps, schema_editor):  # noqa: ANN001 - migration signature
+def remove(apps, schema_editor):
     apps.get_model("matches", "MatchModeSettings").objects.filter(mode="cell_capture").delete()
 
 

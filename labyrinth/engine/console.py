@@ -73,7 +73,8 @@ class ShowHelp:
 
 Command = Move | Shoot | ShowInventory | ShowHelp
 
-_COMMAND = re.compile(r"^\s*(?:(?P<move>[wasd])|x\s*(?P<shot>[wasd])|(?P<inv>e)|(?P<help>\?))\s*$", re.I)
+_COMMAND = re.compile(r"^\s*(?:(?P<move>[wasd])|x\s*(?P<shot>[wasd])|(?P<inv>e)|(?P<help>\?))\s*$",
+                      re.IGNORECASE)
 
 
 def parse_command(text: str) -> Command | None:

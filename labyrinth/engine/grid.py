@@ -1,9 +1,10 @@
 """The grid model every labyrinth game steps on: fields, walls, special cells and one step."""
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import Iterator, TypeAlias, TypeVar
+from typing import TypeAlias, TypeVar
 
 Cell: TypeAlias = tuple[int, int, int]
 """(field, row, col), 0-based, row 0 at the top, col 0 at the left."""

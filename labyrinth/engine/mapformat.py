@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Iterator
+from collections.abc import Iterator
 
 from labyrinth.engine.grid import (
     Armory,
@@ -202,12 +202,13 @@ def parse_map(text: str) -> LabyrinthMap:
         raw.append(_field(lines, index, rows, cols, used))
 
     legend: dict[str, tuple[Special, int]] = {}
-    for line_no, text in lines.rest():
-        if not text:
+    for line_no, legend_line in lines.rest():
+        if not legend_line:
             continue
-        found = _LEGEND.match(text.strip())
+        found = _LEGEND.match(legend_line.strip())
         if not found:
-            raise MapFormatError(line_no, f"expected a legend line '<char> Class(arguments)', found {text!r}")
+            raise MapFormatError(line_no,
+                                 f"expected a legend line '<char> Class(arguments)', found {legend_line!r}")
         ch, name, args = found[1], found[2], found[3]
         if ch == ".":
             raise MapFormatError(line_no, "'.' is the empty cell and cannot be a special cell")

@@ -1,8 +1,8 @@
 """A labyrinth map drawn as SVG (for the admin): walls, special cells, highlighted cells, a path."""
 from __future__ import annotations
 
+from collections.abc import Iterable
 from html import escape
-from typing import Iterable
 
 from labyrinth.engine.grid import (
     Armory,
@@ -61,9 +61,9 @@ def map_svg(m: LabyrinthMap, *, size: int = 24, highlight: Iterable[Cell] = (),
     width = (x - GAP + 1) * size
     height = (max(fld.rows for fld in m.fields) + 2) * size
     top = size  # one row for the field labels
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
+    out = [(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
            f'height="{height}" font-family="sans-serif" font-size="{size * 0.45:.1f}" '
-           'role="img" aria-label="labyrinth map" style="max-width:100%;height:auto;background:#fff">']
+           'role="img" aria-label="labyrinth map" style="max-width:100%;height:auto;background:#fff">')]
 
     def corner(f: int, r: int, c: int) -> tuple[int, int]:
         return (lefts[f] + c) * size, top + r * size

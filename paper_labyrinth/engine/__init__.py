@@ -4,6 +4,8 @@
 ``validate`` (the seed's mandatory map rules of C§8 and the recommendations as warnings), ``generator``,
 ``svg``, ``examples``. The rules engine (``requests``, ``state``, ``rules``) plays games on a map.
 """
+from paper_labyrinth.engine.generator import PAPER_GENERATOR_VERSION, generate_paper_map
+from paper_labyrinth.engine.mapformat import PaperMapFormatError, format_paper_map, parse_paper_map
 from paper_labyrinth.engine.model import (
     CellType,
     Outer,
@@ -29,8 +31,6 @@ from paper_labyrinth.engine.model import (
     upstream,
     wall_between,
 )
-from paper_labyrinth.engine.generator import PAPER_GENERATOR_VERSION, generate_paper_map
-from paper_labyrinth.engine.mapformat import PaperMapFormatError, format_paper_map, parse_paper_map
 from paper_labyrinth.engine.movement import (
     RiverMode,
     StepKind,
@@ -48,47 +48,47 @@ from paper_labyrinth.engine.svg import paper_map_svg
 from paper_labyrinth.engine.validate import Finding, ValidationResult, validate_paper_map
 
 __all__ = [
-    "paper_map_svg",
     "PAPER_GENERATOR_VERSION",
-    "generate_paper_map",
+    "CellType",
     "Finding",
+    "Outer",
+    "PaperMap",
     "PaperMapFormatError",
+    "Pos",
     "RiverMode",
+    "Side",
     "StepKind",
     "StepResult",
     "ValidationResult",
+    "cells_of",
     "cycle_move",
     "default_river_mode",
-    "downstream_move",
-    "enter",
-    "format_paper_map",
-    "moves_from",
-    "parse_paper_map",
-    "reachable_from",
-    "step",
-    "unreachable",
-    "validate_paper_map",
-    "CellType",
-    "Outer",
-    "PaperMap",
-    "Pos",
-    "Side",
-    "cells_of",
     "direction_between",
     "downstream",
+    "downstream_move",
+    "enter",
     "exits",
     "flow_linked",
+    "format_paper_map",
+    "generate_paper_map",
     "hole_cycle",
     "hole_next",
     "is_source",
     "mouth_of",
+    "moves_from",
     "neighbour",
     "outer_kind",
     "outer_sides",
+    "paper_map_svg",
+    "parse_paper_map",
+    "reachable_from",
     "side",
     "sources",
+    "step",
     "step_pos",
     "true_treasures",
+    "unreachable",
     "upstream",
+    "validate_paper_map",
     "wall_between",
 ]

@@ -10,9 +10,11 @@ with ``dataclasses.replace``. Nothing here checks the seed's map rules: that is 
 """
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import AbstractSet, Iterator, Mapping, TypeAlias
+from typing import TypeAlias
 
 from labyrinth.engine.grid import DIRECTIONS, Direction
 

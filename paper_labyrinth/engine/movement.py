@@ -23,9 +23,10 @@ encephalitis and the messages are the rules engine's; this module only says wher
 from __future__ import annotations
 
 from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from enum import Enum
-from typing import AbstractSet, Literal
+from typing import Literal
 
 from labyrinth.engine.grid import DIRECTIONS, Direction
 from paper_labyrinth.engine.model import (

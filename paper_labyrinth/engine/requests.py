@@ -224,11 +224,11 @@ class Options:
     cure_time: effective moves a sick player has to reach a hospital (None = unlimited; quantum
     has no timer by default). nstop: rounds without an irreversible change before a draw (None:
     ``new_game`` fills in the map's cell count, C§3.6 "обычно"). river_mode: "deep" (classic)
-    or "shallow" (quantum). shot_range: None (until an obstacle, classic) or 1 (quantum). reorders: re-orders after a
-    wound (classic: N-1 for N players, None = that default; quantum: 0). mine_victims_reorder:
-    False = C§7.5. no_skip_or_repeat: C§7.7 forbids skipping and repeating a request that was
-    answered with a wall. last_survivor_turns: C§7.9 (None =
-    killing everyone wins at once). grenade_reports: report the blast result ("стенка
+    or "shallow" (quantum). shot_range: None (until an obstacle, classic) or 1 (quantum). reorders:
+    re-orders after a wound (classic: N-1 for N players, None = that default; quantum: 0).
+    mine_victims_reorder: False = C§7.5. no_skip_or_repeat: C§7.7 forbids skipping and repeating a
+    request that was answered with a wall. last_survivor_turns: C§7.9 (None = killing everyone
+    wins at once). grenade_reports: report the blast result ("стенка
     взорвалась" ...), quantum's rule (Q§5.4); classic reports only the grenades spent."""
 
     variant: Literal["classic", "quantum"] = "classic"

@@ -1054,7 +1054,7 @@ def _advance(state: GameState, after: int) -> list[Message]:
         if state.result is not None:
             continue  # the game is over: only the deaths are still announced
         state.current = q.seat
-        for pos, tick in state.ticks.items():
+        for tick in state.ticks.values():
             if not tick.infectious and state.turn - tick.woken_turn >= len(state.in_game()):
                 tick.infectious = True
         if q.notice and q.health == "wounded":

@@ -40,11 +40,11 @@ def paper_map_svg(m: PaperMap, *, reveal: bool = True, size: int = 44) -> str:
     """The map as a standalone SVG document, ``size`` pixels per cell."""
     margin = size // 2
     width, height = m.cols * size + 2 * margin, m.rows * size + 2 * margin
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
+    out = [(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
            f'height="{height}" font-family="sans-serif" font-size="{size * 0.3:.1f}" role="img" '
-           'aria-label="paper labyrinth map" style="max-width:100%;height:auto;background:#fff">',
-           '<defs><marker id="flow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="5" markerHeight="5" '
-           'orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" fill="#0d47a1"/></marker></defs>']
+           'aria-label="paper labyrinth map" style="max-width:100%;height:auto;background:#fff">'),
+           ('<defs><marker id="flow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="5" markerHeight="5" '
+           'orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" fill="#0d47a1"/></marker></defs>')]
     hole_labels: dict[Pos, str] = {}
     for k, cycle in enumerate(m.holes):
         for i, pos in enumerate(cycle):

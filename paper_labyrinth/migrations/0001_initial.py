@@ -8,7 +8,7 @@ from django.db import IntegrityError, migrations, models, transaction
 MODEL = "papermapdesign"
 
 
-def relabel_content_type(apps, schema_editor, old_label: str, new_label: str) -> None:  # noqa: ANN001
+def relabel_content_type(apps, schema_editor, old_label: str, new_label: str) -> None:
     """The model's content type row takes the new app label (as Django's own RenameContentType does
     for a renamed model); a stale row already holding that label is left to remove_stale_contenttypes."""
     ContentType = apps.get_model("contenttypes", "ContentType")
@@ -21,11 +21,11 @@ def relabel_content_type(apps, schema_editor, old_label: str, new_label: str) ->
     ContentType.objects.clear_cache()
 
 
-def forwards(apps, schema_editor):  # noqa: ANN001 - migration signature
+def forwards(apps, schema_editor):
     relabel_content_type(apps, schema_editor, "labyrinth", "paper_labyrinth")
 
 
-def backwards(apps, schema_editor):  # noqa: ANN001 - migration signature
+def backwards(apps, schema_editor):
     relabel_content_type(apps, schema_editor, "paper_labyrinth", "labyrinth")
 
 

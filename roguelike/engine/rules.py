@@ -22,7 +22,6 @@ from roguelike.engine.model import (
     Item,
     JSONValue,
     Loot,
-    Monster,
     MonsterKind,
     Player,
     Side,
