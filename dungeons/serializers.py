@@ -9,7 +9,8 @@ from dungeons.models import DungeonKind, MemberStatus, RoomKind, RunStatus, Stor
 
 
 class RunOpenInput(serializers.Serializer):
-    kind = serializers.ChoiceField(choices=[(DungeonKind.ORDINARY, "Ordinary"), (DungeonKind.FRENZY, "Frenzy"),
+    kind = serializers.ChoiceField(choices=[(DungeonKind.ORDINARY, "Ordinary"),
+                                            (DungeonKind.FRENZY, "Frenzy"),
                                             (DungeonKind.DARKNESS, "Labyrinth of Darkness")])
 
 
