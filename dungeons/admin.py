@@ -24,6 +24,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from backend.admin import ReadOnlyAdmin, ReadOnlyInline, SingletonAdmin
 from backend.errors import DomainError
+from backend.sql import concrete_field
 from combat.admin import admin_link, number_term
 from combat.models import Battle
 from dungeons import generation
@@ -69,8 +70,8 @@ class PreviewForm(forms.Form):
     def __init__(self, *args: Any, settings: GenerationSettings, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for name in PARAM_FIELDS:
-            model_field = GenerationSettings._meta.get_field(name)
-            form_field = model_field.formfield()
+            form_field = concrete_field(GenerationSettings, name).formfield()
+            assert form_field is not None  # every parameter is a number column, each with its form field
             form_field.initial = getattr(settings, name)
             form_field.required = False
             form_field.help_text = "saved value: " + str(getattr(settings, name))
@@ -329,7 +330,9 @@ def run_log_html(run: Run, names: dict[str, str], battles: dict[int, Battle]) ->
             entry = {"kind": str(entry)}
         where = "" if entry.get("floor") is None else f"{entry.get('floor')}/{entry.get('room')}"
         text: SafeString | str = describe_json(entry, names)
-        battle = battles.get(entry.get("battle")) if entry.get("kind") in ("battle", "battle_over") else None
+        battle_id: int | None = entry.get("battle")
+        is_battle = entry.get("kind") in ("battle", "battle_over")
+        battle = battles.get(battle_id) if is_battle and battle_id is not None else None
         if battle is not None:
             text = format_html('{} &middot; <a href="{}">open</a>', text,
                                reverse("admin:combat_battle_change", args=[battle.pk]))
@@ -452,7 +455,7 @@ class RunAdmin(ReadOnlyAdmin):
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Run]:
         queryset = super().get_queryset(request)
-        if request.resolver_match and request.resolver_match.url_name.endswith("changelist"):
+        if request.resolver_match and (request.resolver_match.url_name or "").endswith("changelist"):
             # A correlated subquery, not a join + GROUP BY: the page's COUNT(*) and date queries
             # then stay plain scans of the run table.
             present = (RunMember.objects.filter(run=OuterRef("pk")).exclude(status=MemberStatus.LEFT)
@@ -521,7 +524,7 @@ class RunAdmin(ReadOnlyAdmin):
     def drawing(self, run: Run) -> SafeString | str:
         if run.dungeon is None:
             return "The dungeon is generated when the run starts."
-        rooms = list(DungeonRoom.objects.filter(dungeon_id=run.dungeon_id))
+        rooms = list(DungeonRoom.objects.filter(dungeon_id=run.dungeon.pk))
         members = run.members.select_related("player")
         names = _names(members)
         deaths: dict[tuple[int, int], list[str]] = {}

@@ -31,10 +31,11 @@ class RoomKind(models.TextChoices):
     EMPTY = "empty", "Empty"  # only in the Labyrinth of Darkness (darkness/)
 
 
-# The functional API takes (member name, (value, label)): the values are the engine's slugs.
-NpcKind = models.TextChoices(
+# The functional API takes (member name, (value, label)): the values are the engine's slugs. The stubs
+# know only the class syntax (hence the ignores); the annotation keeps NpcKind.choices typed.
+NpcKind: type[models.TextChoices] = models.TextChoices(  # type: ignore[call-overload]
     "NpcKind", [(kind.upper(), (kind, kind.replace("_", " ").capitalize())) for kind in NPC_KINDS])
-StoryItem = models.TextChoices(
+StoryItem: type[models.TextChoices] = models.TextChoices(  # type: ignore[call-overload]
     "StoryItem", [(item.upper(), (item, item.replace("_", " ").capitalize())) for item in STORY_ITEMS])
 
 

@@ -254,7 +254,8 @@ def run_view(*, run_id: int, player: Player) -> RunView:
     if not (run.status == RunStatus.LOBBY or seen):
         raise NotFound("run_not_found", "No such run.", {"run": run_id})
     rooms: list[RoomRow] = []
-    battle, loot = None, []
+    battle: tuple[int, str] | None = None
+    loot: list[LootRow] = []
     if run.dungeon_id is not None and run.floor is not None and run.room is not None:
         rooms = run_store.rooms_of(run.dungeon_id)
         if any((r.floor, r.index) == (run.floor, run.room) for r in rooms):
