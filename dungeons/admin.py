@@ -24,6 +24,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from backend.admin import ReadOnlyAdmin, ReadOnlyInline, SingletonAdmin
 from backend.errors import DomainError
+from backend.sql import concrete_field
 from combat.admin import admin_link, number_term
 from combat.models import Battle
 from dungeons import generation
@@ -43,8 +44,8 @@ from dungeons.models import (
 )
 from dungeons.previews import formula_charts, frequency_charts
 from dungeons.runs.engine.log import describe_json, who
-from dungeons.selectors import dungeon_replay
 from dungeons.runs.lobby import run_leave
+from dungeons.selectors import dungeon_replay
 from dungeons.services import MAX_SEED, new_seed
 
 PARAM_FIELDS = generation.GenerationParams.field_names()
@@ -53,12 +54,14 @@ PARAM_FIELDS = generation.GenerationParams.field_names()
 class PreviewForm(forms.Form):
     """Inputs of the preview page; parameter fields start at the saved settings and may be tried out."""
 
-    kind = forms.ChoiceField(choices=[(k, label) for k, label in DungeonKind.choices if k != DungeonKind.DARKNESS])
+    kind = forms.ChoiceField(
+        choices=[(k, label) for k, label in DungeonKind.choices if k != DungeonKind.DARKNESS])
     players = forms.IntegerField(label="N (players)", min_value=1, max_value=100, initial=4)
     rank = forms.FloatField(label="R (guild rank)", min_value=0, max_value=10_000, initial=0)
     completed = forms.FloatField(label="C (completed)", min_value=0, max_value=100_000, initial=0)
     same_guild = forms.BooleanField(label="one-guild party", required=False, initial=True)
-    seed = forms.IntegerField(min_value=0, max_value=MAX_SEED, required=False, help_text="empty: a fresh seed")
+    seed = forms.IntegerField(min_value=0, max_value=MAX_SEED, required=False,
+                              help_text="empty: a fresh seed")
     samples = forms.IntegerField(
         label="seeds for frequencies", min_value=10, max_value=5_000, initial=400,
         help_text="dungeons generated for the bar charts",
@@ -67,8 +70,8 @@ class PreviewForm(forms.Form):
     def __init__(self, *args: Any, settings: GenerationSettings, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for name in PARAM_FIELDS:
-            model_field = GenerationSettings._meta.get_field(name)
-            form_field = model_field.formfield()
+            form_field = concrete_field(GenerationSettings, name).formfield()
+            assert form_field is not None  # every parameter is a number column, each with its form field
             form_field.initial = getattr(settings, name)
             form_field.required = False
             form_field.help_text = "saved value: " + str(getattr(settings, name))
@@ -88,10 +91,12 @@ class GenerationSettingsAdmin(admin.ModelAdmin):
     change_form_template = "admin/dungeons/generationsettings/change_form.html"
     readonly_fields = ("updated_at",)
     fieldsets = (
-        ("Floors: F = [lerp(F_min, F_max, tanh(k (N/N_opt + R/R_opt + C/C_opt)))]", {"fields": ("f_min", "f_max", "k")}),
+        ("Floors: F = [lerp(F_min, F_max, tanh(k (N/N_opt + R/R_opt + C/C_opt)))]",
+         {"fields": ("f_min", "f_max", "k")}),
         ("Rooms: R_i = [lerp(R_min, R_max, log2(1 + i/2 + 2N/N_opt + R/R_opt + C/C_opt) / 3)]",
          {"fields": ("r_min", "r_max")}),
-        ("Normalisation (also NPC chance x = max(0, C/C_opt - R/R_opt) / 3)", {"fields": ("n_opt", "r_opt", "c_opt")}),
+        ("Normalisation (also NPC chance x = max(0, C/C_opt - R/R_opt) / 3)",
+         {"fields": ("n_opt", "r_opt", "c_opt")}),
         ("Room lottery", {"fields": (("treasure_base", "treasure_cap"), ("trap_base", "trap_cap"),
                                      ("enemy_base", "enemy_cap"))}),
         ("Story rooms (sealed rooms: generator version 2)",
@@ -105,15 +110,15 @@ class GenerationSettingsAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request: HttpRequest, obj: GenerationSettings | None = None) -> bool:
         return False
 
-    def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
+    def changelist_view(self, request: HttpRequest,
+                        extra_context: dict[str, Any] | None = None) -> HttpResponse:
         # One row only: the list is pointless, go straight to it.
         settings = GenerationSettings.load()
         return HttpResponseRedirect(reverse("admin:dungeons_generationsettings_change", args=[settings.pk]))
 
     def get_urls(self) -> list[URLPattern]:
-        preview = path(
-            "preview/", self.admin_site.admin_view(self.preview_view), name="dungeons_generationsettings_preview"
-        )
+        preview = path("preview/", self.admin_site.admin_view(self.preview_view),
+                       name="dungeons_generationsettings_preview")
         return [preview, *super().get_urls()]
 
     def preview_view(self, request: HttpRequest) -> TemplateResponse:
@@ -132,7 +137,8 @@ class GenerationSettingsAdmin(admin.ModelAdmin):
         }
         if not request.GET:
             form = PreviewForm(
-                {"kind": "ordinary", "players": 4, "rank": 0, "completed": 0, "same_guild": "on", "samples": 400},
+                {"kind": "ordinary", "players": 4, "rank": 0, "completed": 0, "same_guild": "on",
+                 "samples": 400},
                 settings=settings,
             )
             context["form"] = form
@@ -156,10 +162,10 @@ class GenerationSettingsAdmin(admin.ModelAdmin):
                     seed=seed,
                     dungeon=dungeon,
                     params_changed=params != saved,
-                    dungeon_svg=mark_safe(dungeon_svg(dungeon)),  # noqa: S308 - built by charts, text escaped
-                    formula_svgs=[mark_safe(svg) for svg in formula_charts(  # noqa: S308
+                    dungeon_svg=mark_safe(dungeon_svg(dungeon)),  # safe: built by charts, text escaped
+                    formula_svgs=[mark_safe(svg) for svg in formula_charts(  # safe: built by charts
                         n=data["players"], rank=data["rank"], completed=data["completed"], params=params)],
-                    frequency_svgs=[mark_safe(svg) for svg in frequency_charts(stats)],  # noqa: S308
+                    frequency_svgs=[mark_safe(svg) for svg in frequency_charts(stats)],  # likewise
                     stats=stats,
                 )
         return TemplateResponse(request, "admin/dungeons/generation_preview.html", context)
@@ -196,7 +202,7 @@ class DungeonAdmin(ReadOnlyAdmin):
     @admin.display(description="layout")
     def layout(self, obj: Dungeon) -> SafeString | str:
         try:
-            return mark_safe(dungeon_svg(dungeon_replay(dungeon=obj)))  # noqa: S308 - built by charts
+            return mark_safe(dungeon_svg(dungeon_replay(dungeon=obj)))  # safe: built by charts
         except ValueError as exc:  # an older generator version: the rooms below still tell
             return format_html("<em>{}</em>", str(exc))
 
@@ -206,7 +212,8 @@ class DungeonAdmin(ReadOnlyAdmin):
 
 @admin.register(RunSettings)
 class RunSettingsAdmin(SingletonAdmin):
-    """The numbers of a run outside battle (dungeons.runs.engine.rules.RunRules), grouped as docs/runs.md does."""
+    """The numbers of a run outside battle (dungeons.runs.engine.rules.RunRules), grouped as docs/runs.md
+    does."""
 
     fieldsets = (
         ("Party", {"fields": ("max_party_size",)}),
@@ -323,7 +330,9 @@ def run_log_html(run: Run, names: dict[str, str], battles: dict[int, Battle]) ->
             entry = {"kind": str(entry)}
         where = "" if entry.get("floor") is None else f"{entry.get('floor')}/{entry.get('room')}"
         text: SafeString | str = describe_json(entry, names)
-        battle = battles.get(entry.get("battle")) if entry.get("kind") in ("battle", "battle_over") else None
+        battle_id: int | None = entry.get("battle")
+        is_battle = entry.get("kind") in ("battle", "battle_over")
+        battle = battles.get(battle_id) if is_battle and battle_id is not None else None
         if battle is not None:
             text = format_html('{} &middot; <a href="{}">open</a>', text,
                                reverse("admin:combat_battle_change", args=[battle.pk]))
@@ -331,7 +340,7 @@ def run_log_html(run: Run, names: dict[str, str], battles: dict[int, Battle]) ->
                                 number, where, entry.get("kind", ""), text))
     header = mark_safe("<thead><tr><th>#</th><th>floor/room</th><th>what</th><th></th></tr></thead>")
     return format_html("<table>{}<tbody>{}</tbody></table>", header,
-                       mark_safe("".join(rows)))  # noqa: S308 - every row built by format_html
+                       mark_safe("".join(rows)))  # safe: every row built by format_html
 
 
 class RunMemberInline(ReadOnlyInline):
@@ -446,7 +455,7 @@ class RunAdmin(ReadOnlyAdmin):
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Run]:
         queryset = super().get_queryset(request)
-        if request.resolver_match and request.resolver_match.url_name.endswith("changelist"):
+        if request.resolver_match and (request.resolver_match.url_name or "").endswith("changelist"):
             # A correlated subquery, not a join + GROUP BY: the page's COUNT(*) and date queries
             # then stay plain scans of the run table.
             present = (RunMember.objects.filter(run=OuterRef("pk")).exclude(status=MemberStatus.LEFT)
@@ -515,7 +524,7 @@ class RunAdmin(ReadOnlyAdmin):
     def drawing(self, run: Run) -> SafeString | str:
         if run.dungeon is None:
             return "The dungeon is generated when the run starts."
-        rooms = list(DungeonRoom.objects.filter(dungeon_id=run.dungeon_id))
+        rooms = list(DungeonRoom.objects.filter(dungeon_id=run.dungeon.pk))
         members = run.members.select_related("player")
         names = _names(members)
         deaths: dict[tuple[int, int], list[str]] = {}
@@ -529,7 +538,7 @@ class RunAdmin(ReadOnlyAdmin):
             '<p class="help">{}</p>',
             "Faded rooms are not reached yet; the green frame is the party's room; a dagger marks a death; "
             "click a battle room to open its battle. Hover a room for details.")
-        return format_html("{}{}", mark_safe(svg), note)  # noqa: S308 - built by charts, text escaped
+        return format_html("{}{}", mark_safe(svg), note)  # safe: built by charts, text escaped
 
     @admin.display(description="log")
     def log_display(self, run: Run) -> SafeString:

@@ -1,11 +1,13 @@
 """REST views of the dungeons app: the designers' generation preview, runs, and the battles of runs."""
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
+from rest_framework.exceptions import NotAuthenticated
 from rest_framework.permissions import IsAdminUser
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -14,11 +16,13 @@ from rest_framework.views import APIView
 from backend.api.compiled import renderer, validator
 from backend.api.schema import errors
 from backend.api.views import valid
-from players.caller import PlayerApi
 from combat.selectors import battle_view
 from combat.serializers import ActOutput, BattleActInput, BattleOutput, BattleQuery
 from dungeons import generation
 from dungeons.models import DungeonKind, NpcKind, RoomKind, StoryItem
+from dungeons.runs import lobby, rooms
+from dungeons.runs.battles import battle_act_for_user, battle_for_user
+from dungeons.runs.store import stored_log
 from dungeons.selectors import (
     dungeon_preview,
     generation_params_get,
@@ -38,10 +42,8 @@ from dungeons.serializers import (
     RunStepInput,
     RunWeaponInput,
 )
-from dungeons.runs import lobby, rooms
-from dungeons.runs.battles import battle_act_for_user, battle_for_user
-from dungeons.runs.store import stored_log
 from dungeons.services import MAX_SEED, new_seed
+from players.caller import PlayerApi
 from players.models import Player
 
 
@@ -78,14 +80,14 @@ def preview_payload(*, dungeon: generation.Dungeon, seed: int) -> dict[str, Any]
     }
 
 
-class DungeonPreviewNpcSerializer(serializers.Serializer):
+class DungeonPreviewNpcSerializer(serializers.Serializer[Any]):
     floor = serializers.IntegerField()
     room = serializers.IntegerField()
     # Same values as a room's npc_kind; a plain string keeps one enum per choice set in the schema.
     kind = serializers.CharField(help_text="The NPC kind (see the room's npc_kind).")
 
 
-class DungeonPreviewRoomSerializer(serializers.Serializer):
+class DungeonPreviewRoomSerializer(serializers.Serializer[Any]):
     index = serializers.IntegerField()
     kind = serializers.ChoiceField(choices=RoomKind.choices)
     npc_kind = serializers.ChoiceField(choices=NpcKind.choices, allow_null=True)
@@ -94,19 +96,19 @@ class DungeonPreviewRoomSerializer(serializers.Serializer):
                                    help_text="A sealed story room: the story item that opens it.")
 
 
-class DungeonPreviewFloorSerializer(serializers.Serializer):
+class DungeonPreviewFloorSerializer(serializers.Serializer[Any]):
     index = serializers.IntegerField()
     rooms = DungeonPreviewRoomSerializer(many=True)
 
 
-class DungeonPreviewInputsSerializer(serializers.Serializer):
+class DungeonPreviewInputsSerializer(serializers.Serializer[Any]):
     players = serializers.IntegerField()
     rank = serializers.FloatField()
     completed = serializers.FloatField()
     same_guild = serializers.BooleanField()
 
 
-class DungeonPreviewSerializer(serializers.Serializer):
+class DungeonPreviewSerializer(serializers.Serializer[Any]):
     """The preview response (module-level names keep the OpenAPI components unique)."""
 
     kind = serializers.ChoiceField(choices=DungeonKind.choices)
@@ -126,7 +128,7 @@ class DungeonPreviewApi(APIView):
 
     permission_classes = [IsAdminUser]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(serializers.Serializer[Any]):
         """The query string; every field has a designer-friendly default."""
 
         kind = serializers.ChoiceField(choices=DungeonKind.choices, default=DungeonKind.ORDINARY)
@@ -135,7 +137,8 @@ class DungeonPreviewApi(APIView):
         completed = serializers.FloatField(
             min_value=0, max_value=100_000, default=0.0, help_text="Mean completed dungeons C."
         )
-        same_guild = serializers.BooleanField(default=True, help_text="All members in one guild (NPC possible).")
+        same_guild = serializers.BooleanField(default=True,
+                                              help_text="All members in one guild (NPC possible).")
         seed = serializers.IntegerField(
             min_value=0, max_value=MAX_SEED, required=False, help_text="Omit for a fresh random seed."
         )
@@ -153,20 +156,25 @@ class DungeonPreviewApi(APIView):
         description="Generates a dungeon from the party's N, R, C with the generation settings in force and "
         "returns its layout without storing anything. The same seed and inputs always give the same dungeon.",
         parameters=[
-            OpenApiParameter("kind", OpenApiTypes.STR, enum=["ordinary", "frenzy"], description="Dungeon kind "
+            OpenApiParameter("kind", OpenApiTypes.STR, enum=["ordinary", "frenzy"],
+                             description="Dungeon kind "
                              "(darkness is generated by the labyrinth engine and refused here)."),
             OpenApiParameter("players", OpenApiTypes.INT, description="Party size N (1..100, default 4)."),
             OpenApiParameter("rank", OpenApiTypes.FLOAT, description="Guild rank R (default 0)."),
-            OpenApiParameter("completed", OpenApiTypes.FLOAT, description="Mean completed dungeons C (default 0)."),
+            OpenApiParameter("completed", OpenApiTypes.FLOAT,
+                             description="Mean completed dungeons C (default 0)."),
             OpenApiParameter("same_guild", OpenApiTypes.BOOL, description="One-guild party (default true)."),
-            OpenApiParameter("seed", OpenApiTypes.INT, description="0..2^63-1; omitted: a fresh seed, returned."),
+            OpenApiParameter("seed", OpenApiTypes.INT,
+                             description="0..2^63-1; omitted: a fresh seed, returned."),
         ],
         responses={
             200: DungeonPreviewSerializer,
-            400: OpenApiResponse(description="Invalid parameters: {error: {code: 'invalid', details: {fields}}}"),
+            400: OpenApiResponse(
+                description="Invalid parameters: {error: {code: 'invalid', details: {fields}}}"),
             403: OpenApiResponse(description="Not staff."),
         },
-        examples=[OpenApiExample("query", value=None, summary="?kind=ordinary&players=4&rank=3&completed=10&seed=7")],
+        examples=[OpenApiExample("query", value=None,
+                                 summary="?kind=ordinary&players=4&rank=3&completed=10&seed=7")],
     )
     def get(self, request: Request) -> Response:
         # A plain dict, not the QueryDict: DRF reads a missing boolean in form data as False.
@@ -195,7 +203,8 @@ def _run(run_id: int, player: Player) -> dict[str, Any]:
 
 class RunListCreateApi(PlayerApi):
     @extend_schema(operation_id="v1_runs_list", parameters=[RunListQuery],
-                   responses={200: RunListOutput, **errors(400, 401)}, summary="The caller's runs, newest first")
+                   responses={200: RunListOutput, **errors(400, 401)},
+                   summary="The caller's runs, newest first")
     def get(self, request: Request) -> Response:
         query = valid(RunListQuery, request.query_params)
         page = run_list_mine(player=self.player, cursor=query["cursor"] or None, page_size=query["page_size"])
@@ -218,14 +227,19 @@ class RunLobbiesApi(PlayerApi):
 
 
 class RunDetailApi(PlayerApi):
-    @extend_schema(responses={200: RunOutput, **errors(401, 404)}, summary="A run: party, position, room, log")
+    @extend_schema(responses={200: RunOutput, **errors(401, 404)},
+                   summary="A run: party, position, room, log")
     def get(self, request: Request, run_id: int) -> Response:
         return Response(_run(run_id, self.player))
 
 
-def _run_action(summary: str, request_serializer: type[serializers.Serializer] | None = None) -> Any:
-    return extend_schema(request=request_serializer, responses={200: RunOutput, **errors(400, 401, 403, 404, 409)},
-                         summary=summary)
+_View = TypeVar("_View", bound=Callable[..., Any])
+
+
+def _run_action(summary: str, request_serializer: type[serializers.Serializer[Any]] | None = None
+                ) -> Callable[[_View], _View]:
+    return extend_schema(request=request_serializer,
+                         responses={200: RunOutput, **errors(400, 401, 403, 404, 409)}, summary=summary)
 
 
 class RunJoinApi(PlayerApi):
@@ -312,13 +326,22 @@ class RunLootTakeApi(PlayerApi):
 # --- battles of runs (the run owns the battle flow: dungeons/runs/battles.py) -----------------------
 
 
+def _user_id(request: Request) -> int:
+    """The caller's user id; an anonymous caller is unreachable behind IsAuthenticated (the default) and
+    refused as it refuses, as PlayerApi.player does."""
+    user_id = request.user.pk
+    if user_id is None:
+        raise NotAuthenticated()
+    return user_id
+
+
 class BattleDetailApi(PlayerApi):
     @extend_schema(parameters=[BattleQuery], responses={200: BattleOutput, **errors(400, 401, 404)},
                    summary="A battle of the caller's run: state, whose turn, allowed actions, events since")
     def get(self, request: Request, battle_id: int) -> Response:
         since = valid(BattleQuery, request.query_params)["since"]
         # A poll reads the battle with the reader's membership and the new events in one statement.
-        polled = battle_for_user(user_id=request.user.pk, battle_id=battle_id, since=since)
+        polled = battle_for_user(user_id=_user_id(request), battle_id=battle_id, since=since)
         view = battle_view(polled.battle, player_id=polled.player_id, since=since, events=polled.events)
         return Response(renderer(BattleOutput)(view))
 
@@ -330,6 +353,6 @@ class BattleActApi(PlayerApi):
         # The usual body takes the compiled check; the serializer judges everything else (issue 13).
         data = validator(BattleActInput)(request.data)
         # The caller's player and their membership of the battle's run are read in one statement.
-        outcome = battle_act_for_user(user_id=request.user.pk, battle_id=battle_id, turn=data["turn"],
+        outcome = battle_act_for_user(user_id=_user_id(request), battle_id=battle_id, turn=data["turn"],
                                       action=data["action"], idempotency_key=data["idempotency_key"])
         return Response(renderer(ActOutput)({**outcome.response, "replayed": outcome.replayed}))

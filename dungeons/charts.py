@@ -36,8 +36,8 @@ def dungeon_svg(dungeon: generation.Dungeon, cell: int = 30) -> str:
     legend_per_row = max(1, (width - 8) // legend_item)
     legend_rows = -(-len(ROOM_STYLE) // legend_per_row)
     height = len(dungeon.floors) * (cell + gap) + 10 + legend_rows * 18
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
-             f'aria-label="dungeon layout">']
+    parts = [(f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
+              f'aria-label="dungeon layout">')]
     for floor in dungeon.floors:
         y = floor.index * (cell + gap) + 4
         parts.append(_text(4, y + cell * 0.65, f"Floor {floor.index}", 12))
@@ -55,7 +55,8 @@ def dungeon_svg(dungeon: generation.Dungeon, cell: int = 30) -> str:
             parts.append(
                 f'<g><title>{escape(tip)}</title><rect x="{x}" y="{y}" width="{cell}" height="{cell}" rx="4" '
                 f'fill="{color}"{stroke}/>'
-                + _text(x + cell / 2, y + cell * 0.66, letter, 14, "middle", fill="#ffffff", font_weight="bold")
+                + _text(x + cell / 2, y + cell * 0.66, letter, 14, "middle", fill="#ffffff",
+                        font_weight="bold")
                 + "</g>"
             )
     for i, (kind, (color, letter)) in enumerate(ROOM_STYLE.items()):
@@ -89,7 +90,8 @@ def line_chart(
     width: int = 460,
     height: int = 250,
 ) -> str:
-    """Polylines of (x, y) points with axes, ticks and a legend; ``step`` draws integer-valued curves as steps."""
+    """Polylines of (x, y) points with axes, ticks and a legend; ``step`` draws integer-valued curves as
+    steps."""
     left, right, top, bottom = 46, 12, 44, 40
     xs = [x for _, points in series for x, _ in points]
     ys = [y for _, points in series for _, y in points]
@@ -101,7 +103,7 @@ def line_chart(
     if step:  # integer-valued curves (floors, rooms) get whole-number ticks
         tick_step = float(max(1, math.ceil((top_value - y_min) / 5)))
         top_value = y_min + tick_step * math.ceil((top_value - y_min) / tick_step)
-    ticks = int(round((top_value - y_min) / tick_step))
+    ticks = round((top_value - y_min) / tick_step)
     plot_w, plot_h = width - left - right, height - top - bottom
 
     def px(x: float) -> float:
@@ -110,13 +112,15 @@ def line_chart(
     def py(y: float) -> float:
         return top + plot_h - (y - y_min) / (top_value - y_min) * plot_h
 
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
-             f'aria-label="{escape(title)}">', _text(width / 2, 16, title, 13, "middle", font_weight="bold")]
+    parts = [(f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
+              f'aria-label="{escape(title)}">'),
+             _text(width / 2, 16, title, 13, "middle", font_weight="bold")]
     for i in range(ticks + 1):  # horizontal grid with y ticks
         value = y_min + tick_step * i
         y = py(value)
         parts.append(f'<line x1="{left}" y1="{y:.1f}" x2="{width - right}" y2="{y:.1f}" stroke="#e5e5e5"/>')
-        parts.append(_text(left - 4, y + 4, f"{value:g}" if value == int(value) else f"{value:.2f}", 10, "end"))
+        tick_label = f"{value:g}" if value == int(value) else f"{value:.2f}"
+        parts.append(_text(left - 4, y + 4, tick_label, 10, "end"))
     x_step = (x_hi - x_lo) / 4
     if step and float(x_lo).is_integer() and float(x_hi).is_integer():  # e.g. floor indices
         x_step = float(max(1, math.ceil((x_hi - x_lo) / 6)))
@@ -124,10 +128,12 @@ def line_chart(
     while value <= x_hi + 1e-9:
         parts.append(_text(px(value), top + plot_h + 14, f"{value:g}", 10, "middle"))
         value += x_step
-    parts.append(f'<line x1="{left}" y1="{top + plot_h}" x2="{width - right}" y2="{top + plot_h}" stroke="#555"/>')
+    parts.append(f'<line x1="{left}" y1="{top + plot_h}" x2="{width - right}" y2="{top + plot_h}" '
+                 'stroke="#555"/>')
     parts.append(f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + plot_h}" stroke="#555"/>')
     parts.append(_text(left + plot_w / 2, height - 6, x_label, 11, "middle"))
-    parts.append(_text(12, top + plot_h / 2, y_label, 11, "middle", transform=f"rotate(-90 12 {top + plot_h / 2})"))
+    parts.append(_text(12, top + plot_h / 2, y_label, 11, "middle",
+                       transform=f"rotate(-90 12 {top + plot_h / 2})"))
     for i, (name, points) in enumerate(series):
         color = SERIES_COLORS[i % len(SERIES_COLORS)]
         coords: list[tuple[float, float]] = []
@@ -159,8 +165,9 @@ def bar_chart(
     height = top + len(bars) * (bar_height + 6) + 10
     plot_w = width - left - right
     top_value = max([value for _, value, _ in bars] + [e for e in (expected or []) if e is not None] + [1e-9])
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
-             f'aria-label="{escape(title)}">', _text(width / 2, 16, title, 13, "middle", font_weight="bold")]
+    parts = [(f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
+              f'aria-label="{escape(title)}">'),
+             _text(width / 2, 16, title, 13, "middle", font_weight="bold")]
     for i, (label, value, color) in enumerate(bars):
         y = top + i * (bar_height + 6)
         length = value / top_value * plot_w
@@ -171,6 +178,7 @@ def bar_chart(
         if expected is not None and i < len(expected) and expected[i] is not None:
             ex = left + expected[i] / top_value * plot_w  # type: ignore[operator]
             parts.append(f'<line x1="{ex:.1f}" y1="{y - 2}" x2="{ex:.1f}" y2="{y + bar_height + 2}" '
-                         f'stroke="#000" stroke-width="2" stroke-dasharray="3,2"><title>expected</title></line>')
+                         'stroke="#000" stroke-width="2" stroke-dasharray="3,2">'
+                         '<title>expected</title></line>')
     parts.append("</svg>")
     return "".join(parts)

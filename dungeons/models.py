@@ -9,8 +9,8 @@ from django.db.models import F, Q
 
 from backend.models import SingletonSettings
 from combat.engine import EFFECTS
-from dungeons.runs.engine.rules import RunRules
 from dungeons.generation import NPC_KINDS, STORY_ITEMS, GenerationParams, validation_errors
+from dungeons.runs.engine.rules import RunRules
 
 _DEFAULTS = GenerationParams()
 
@@ -31,10 +31,11 @@ class RoomKind(models.TextChoices):
     EMPTY = "empty", "Empty"  # only in the Labyrinth of Darkness (darkness/)
 
 
-# The functional API takes (member name, (value, label)): the values are the engine's slugs.
-NpcKind = models.TextChoices(
+# The functional API takes (member name, (value, label)): the values are the engine's slugs. The stubs
+# know only the class syntax (hence the ignores); the annotation keeps NpcKind.choices typed.
+NpcKind: type[models.TextChoices] = models.TextChoices(  # type: ignore[call-overload]
     "NpcKind", [(kind.upper(), (kind, kind.replace("_", " ").capitalize())) for kind in NPC_KINDS])
-StoryItem = models.TextChoices(
+StoryItem: type[models.TextChoices] = models.TextChoices(  # type: ignore[call-overload]
     "StoryItem", [(item.upper(), (item, item.replace("_", " ").capitalize())) for item in STORY_ITEMS])
 
 
@@ -52,14 +53,19 @@ class GenerationSettings(SingletonSettings):
     )
     r_max = models.PositiveSmallIntegerField(
         "R_max", default=_DEFAULTS.r_max,
-        help_text="Rooms per floor at the curve's nominal top; strong parties on deep floors exceed it (intended).",
+        help_text="Rooms per floor at the curve's nominal top; strong parties on deep floors exceed it "
+                  "(intended).",
     )
     n_opt = models.FloatField("N_opt", default=_DEFAULTS.n_opt, help_text="Optimal party size.")
-    r_opt = models.FloatField("R_opt", default=_DEFAULTS.r_opt, help_text="Guild rank of substantial progress.")
-    c_opt = models.FloatField("C_opt", default=_DEFAULTS.c_opt, help_text="Optimal number of completed dungeons.")
-    k = models.FloatField("k", default=_DEFAULTS.k, help_text="How fast the floor count saturates (tanh slope).")
+    r_opt = models.FloatField(
+        "R_opt", default=_DEFAULTS.r_opt, help_text="Guild rank of substantial progress.")
+    c_opt = models.FloatField(
+        "C_opt", default=_DEFAULTS.c_opt, help_text="Optimal number of completed dungeons.")
+    k = models.FloatField(
+        "k", default=_DEFAULTS.k, help_text="How fast the floor count saturates (tanh slope).")
     treasure_base = models.FloatField(
-        default=_DEFAULTS.treasure_base, help_text="Lottery X = clamp(0, treasure_base + N - treasures, treasure_cap)."
+        default=_DEFAULTS.treasure_base,
+        help_text="Lottery X = clamp(0, treasure_base + N - treasures, treasure_cap).",
     )
     treasure_cap = models.FloatField(default=_DEFAULTS.treasure_cap)
     trap_base = models.FloatField(
@@ -67,7 +73,8 @@ class GenerationSettings(SingletonSettings):
     )
     trap_cap = models.FloatField(default=_DEFAULTS.trap_cap)
     enemy_base = models.FloatField(
-        default=_DEFAULTS.enemy_base, help_text="Lottery Z = clamp(0, enemy_base + floor - enemy rooms, enemy_cap)."
+        default=_DEFAULTS.enemy_base,
+        help_text="Lottery Z = clamp(0, enemy_base + floor - enemy rooms, enemy_cap).",
     )
     enemy_cap = models.FloatField(default=_DEFAULTS.enemy_cap)
     story_item_chance = models.FloatField(
@@ -85,16 +92,23 @@ class GenerationSettings(SingletonSettings):
         verbose_name = "dungeon generation settings"
         verbose_name_plural = "dungeon generation settings"
         constraints = [
-            models.CheckConstraint(condition=Q(f_min__gte=1) & Q(f_max__gte=F("f_min")), name="gen_floors_valid"),
-            models.CheckConstraint(condition=Q(r_min__gte=1) & Q(r_max__gte=F("r_min")), name="gen_rooms_valid"),
             models.CheckConstraint(
-                condition=Q(n_opt__gt=0) & Q(r_opt__gt=0) & Q(c_opt__gt=0) & Q(k__gte=0), name="gen_norms_valid"
+                condition=Q(f_min__gte=1) & Q(f_max__gte=F("f_min")), name="gen_floors_valid"
             ),
             models.CheckConstraint(
-                condition=Q(treasure_cap__gte=0) & Q(trap_cap__gte=0) & Q(enemy_cap__gte=0), name="gen_caps_valid"
+                condition=Q(r_min__gte=1) & Q(r_max__gte=F("r_min")), name="gen_rooms_valid"
             ),
             models.CheckConstraint(
-                condition=Q(story_item_chance__gte=0) & Q(story_item_chance__lte=1), name="gen_story_chance_valid"
+                condition=Q(n_opt__gt=0) & Q(r_opt__gt=0) & Q(c_opt__gt=0) & Q(k__gte=0),
+                name="gen_norms_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(treasure_cap__gte=0) & Q(trap_cap__gte=0) & Q(enemy_cap__gte=0),
+                name="gen_caps_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(story_item_chance__gte=0) & Q(story_item_chance__lte=1),
+                name="gen_story_chance_valid",
             ),
             models.CheckConstraint(
                 condition=Q(sealed_room_chance__gte=0) & Q(sealed_room_chance__lte=1),
@@ -147,12 +161,14 @@ class Dungeon(models.Model):
         constraints = [
             models.CheckConstraint(condition=Q(seed__gte=0), name="dungeon_seed_non_negative"),
             models.CheckConstraint(
-                condition=Q(party_size__gte=1) & Q(rank__gte=0) & Q(completed__gte=0), name="dungeon_inputs_valid"
+                condition=Q(party_size__gte=1) & Q(rank__gte=0) & Q(completed__gte=0),
+                name="dungeon_inputs_valid",
             ),
             # The NPC is all there (floor, room, kind) or not at all, and only for one-guild parties.
             models.CheckConstraint(
                 condition=(Q(npc_floor__isnull=True) & Q(npc_room__isnull=True) & Q(npc_kind=""))
-                | (Q(npc_floor__isnull=False) & Q(npc_room__isnull=False) & ~Q(npc_kind="") & Q(same_guild=True)),
+                | (Q(npc_floor__isnull=False) & Q(npc_room__isnull=False) & ~Q(npc_kind="")
+                   & Q(same_guild=True)),
                 name="dungeon_npc_complete",
             ),
         ]
@@ -182,7 +198,9 @@ class DungeonRoom(models.Model):
     class Meta:
         ordering = ["dungeon", "floor", "index"]
         constraints = [
-            models.UniqueConstraint(fields=["dungeon", "floor", "index"], name="dungeon_room_position_unique"),
+            models.UniqueConstraint(
+                fields=["dungeon", "floor", "index"], name="dungeon_room_position_unique"
+            ),
             # Only a story room holds something, and one thing at most: an NPC, items, or a seal.
             models.CheckConstraint(
                 condition=(Q(npc_kind="") & Q(story_item="") & Q(seal=""))
@@ -209,14 +227,16 @@ class RunSettings(SingletonSettings):
     escape_loss_start_percent = models.PositiveSmallIntegerField(
         default=_RUN_DEFAULTS.escape_loss_start_percent, help_text="Share of carried items lost on escape.")
     escape_loss_per_upgrade = models.PositiveSmallIntegerField(
-        default=_RUN_DEFAULTS.escape_loss_per_upgrade, help_text="Points less per luck or attentiveness upgrade.")
+        default=_RUN_DEFAULTS.escape_loss_per_upgrade,
+        help_text="Points less per luck or attentiveness upgrade.")
     escape_loss_min_percent = models.PositiveSmallIntegerField(default=_RUN_DEFAULTS.escape_loss_min_percent)
     charon_fee_percent = models.PositiveSmallIntegerField(
         default=_RUN_DEFAULTS.charon_fee_percent, help_text="Share of money Charon takes (rounded down).")
     trap_damage_base = models.PositiveSmallIntegerField(default=_RUN_DEFAULTS.trap_damage_base)
     trap_damage_per_floor = models.PositiveSmallIntegerField(default=_RUN_DEFAULTS.trap_damage_per_floor)
     trap_mitigation_per_attentiveness = models.FloatField(
-        default=_RUN_DEFAULTS.trap_mitigation_per_attentiveness, help_text="Share of trap damage avoided per point.")
+        default=_RUN_DEFAULTS.trap_mitigation_per_attentiveness,
+        help_text="Share of trap damage avoided per point.")
     trap_mitigation_max = models.FloatField(default=_RUN_DEFAULTS.trap_mitigation_max)
     trap_effect = models.CharField(
         max_length=16, blank=True, default=_RUN_DEFAULTS.trap_effect, choices=[(e, e) for e in EFFECTS],
@@ -228,7 +248,8 @@ class RunSettings(SingletonSettings):
         default=_RUN_DEFAULTS.treasure_extra_chance_per_attentiveness,
         help_text="Each member adds an item with chance attentiveness x this.")
     treasure_coins_base = models.PositiveSmallIntegerField(default=_RUN_DEFAULTS.treasure_coins_base)
-    treasure_coins_per_floor = models.PositiveSmallIntegerField(default=_RUN_DEFAULTS.treasure_coins_per_floor)
+    treasure_coins_per_floor = models.PositiveSmallIntegerField(
+        default=_RUN_DEFAULTS.treasure_coins_per_floor)
     battle_loot_chance = models.FloatField(default=_RUN_DEFAULTS.battle_loot_chance)
     boss_loot_items = models.PositiveSmallIntegerField(default=_RUN_DEFAULTS.boss_loot_items)
     boss_coins = models.PositiveSmallIntegerField(default=_RUN_DEFAULTS.boss_coins)
@@ -242,9 +263,11 @@ class RunSettings(SingletonSettings):
     sealed_reward_coins_per_floor = models.PositiveSmallIntegerField(
         default=_RUN_DEFAULTS.sealed_reward_coins_per_floor)
     rest_heal_base = models.PositiveSmallIntegerField(default=_RUN_DEFAULTS.rest_heal_base)
-    rest_heal_per_metabolism = models.PositiveSmallIntegerField(default=_RUN_DEFAULTS.rest_heal_per_metabolism)
+    rest_heal_per_metabolism = models.PositiveSmallIntegerField(
+        default=_RUN_DEFAULTS.rest_heal_per_metabolism)
     room_regen_base = models.PositiveSmallIntegerField(default=_RUN_DEFAULTS.room_regen_base)
-    room_regen_per_metabolism = models.PositiveSmallIntegerField(default=_RUN_DEFAULTS.room_regen_per_metabolism)
+    room_regen_per_metabolism = models.PositiveSmallIntegerField(
+        default=_RUN_DEFAULTS.room_regen_per_metabolism)
     npc_hp = models.PositiveSmallIntegerField(default=_RUN_DEFAULTS.npc_hp)
     weight_common = models.PositiveSmallIntegerField(default=_RUN_DEFAULTS.weight_common)
     weight_uncommon = models.PositiveSmallIntegerField(default=_RUN_DEFAULTS.weight_uncommon)
@@ -313,14 +336,17 @@ class Run(RunFacts, models.Model):
     status = models.CharField(max_length=16, choices=RunStatus.choices, default=RunStatus.LOBBY)
     host = models.ForeignKey("players.Player", on_delete=models.PROTECT, related_name="hosted_runs")
     seed = models.BigIntegerField()
-    dungeon = models.OneToOneField(Dungeon, null=True, blank=True, on_delete=models.PROTECT, related_name="run")
+    dungeon = models.OneToOneField(
+        Dungeon, null=True, blank=True, on_delete=models.PROTECT, related_name="run")
     guild = models.ForeignKey(
         "guilds.Guild", null=True, blank=True, on_delete=models.SET_NULL, related_name="runs",
-        help_text="The guild every member belonged to at the start (rescues go to it); empty for mixed parties.",
+        help_text="The guild every member belonged to at the start (rescues go to it); "
+                  "empty for mixed parties.",
     )
     floor = models.PositiveSmallIntegerField(null=True, blank=True)
     room = models.PositiveSmallIntegerField(null=True, blank=True)
-    room_cleared = models.BooleanField(default=False, help_text="The current room is done; the party may go on.")
+    room_cleared = models.BooleanField(
+        default=False, help_text="The current room is done; the party may go on.")
     step = models.PositiveIntegerField(default=0)
     npc_kind = models.CharField(max_length=32, choices=NpcKind.choices, blank=True, default="")
     npc_hp = models.PositiveSmallIntegerField(default=0)
@@ -383,9 +409,12 @@ class RunMember(models.Model):
     hp = models.PositiveSmallIntegerField(default=0)
     max_hp = models.PositiveSmallIntegerField(default=0)
     stat_boosts = models.JSONField(default=dict, blank=True, help_text="Stat potions drunk in this run.")
-    pending_effects = models.JSONField(default=list, blank=True, help_text="Trap effects for the next battle.")
-    buffs = models.JSONField(default=list, blank=True, help_text="Warlock buffs for every battle of this run.")
-    kills = models.JSONField(default=dict, blank=True, help_text="Enemy kind slug -> creatures this member killed.")
+    pending_effects = models.JSONField(
+        default=list, blank=True, help_text="Trap effects for the next battle.")
+    buffs = models.JSONField(
+        default=list, blank=True, help_text="Warlock buffs for every battle of this run.")
+    kills = models.JSONField(
+        default=dict, blank=True, help_text="Enemy kind slug -> creatures this member killed.")
     money_lost = models.PositiveIntegerField(default=0, help_text="Charon's fee, if the member died.")
     items_lost = models.PositiveSmallIntegerField(default=0, help_text="Items lost to death or escape.")
     joined_at = models.DateTimeField(auto_now_add=True)
@@ -393,7 +422,9 @@ class RunMember(models.Model):
     class Meta:
         ordering = ["run", "position"]
         constraints = [
-            models.UniqueConstraint(fields=["player"], condition=Q(active=True), name="run_member_one_active_run"),
+            models.UniqueConstraint(
+                fields=["player"], condition=Q(active=True), name="run_member_one_active_run"
+            ),
             models.UniqueConstraint(fields=["run", "player"], name="run_member_once"),
             models.CheckConstraint(condition=Q(hp__lte=F("max_hp")), name="run_member_hp_within_max"),
         ]

@@ -10,7 +10,9 @@ def _unique(values: list[float]) -> list[float]:
     return sorted(set(values))
 
 
-def formula_charts(*, n: int, rank: float, completed: float, params: generation.GenerationParams) -> list[str]:
+def formula_charts(
+    *, n: int, rank: float, completed: float, params: generation.GenerationParams
+) -> list[str]:
     """Floor count, room count and NPC chance as curves around the chosen inputs."""
     c_top = max(50.0, 2 * completed)
     c_axis = [c_top * i / 50 for i in range(51)]
@@ -21,8 +23,11 @@ def formula_charts(*, n: int, rank: float, completed: float, params: generation.
         title="Floors F over party size N", x_label="N (players)", y_label="floors", step=True,
         series=[
             (f"R={rank:g}, C={completed:g}",
-             [(x, generation.floor_count(n=x, rank=rank, completed=completed, params=params)) for x in range(1, 13)]),
-            ("R=0, C=0", [(x, generation.floor_count(n=x, rank=0.0, completed=0.0, params=params)) for x in range(1, 13)]),
+             [(x, generation.floor_count(n=x, rank=rank, completed=completed, params=params))
+              for x in range(1, 13)]),
+            ("R=0, C=0",
+             [(x, generation.floor_count(n=x, rank=0.0, completed=0.0, params=params))
+              for x in range(1, 13)]),
         ],
         y_max=params.f_max + 1,
     )
@@ -49,7 +54,8 @@ def formula_charts(*, n: int, rank: float, completed: float, params: generation.
         title="Rooms on floor 0 over C", x_label="C (mean completed)", y_label="rooms", step=True,
         series=[
             (f"N={size}, R={rank:g}",
-             [(c, generation.room_count(floor=0, n=size, rank=rank, completed=c, params=params)) for c in c_axis])
+             [(c, generation.room_count(floor=0, n=size, rank=rank, completed=c, params=params))
+              for c in c_axis])
             for size in party_sizes
         ],
     )
@@ -80,7 +86,8 @@ def frequency_charts(stats: SampleStats) -> list[str]:
     floors_total = sum(stats.room_counts.values()) or 1
     lengths = bar_chart(
         title="Floor lengths (share of floors)",
-        bars=[(f"{count} rooms", stats.room_counts[count] / floors_total, SERIES_COLORS[0]) for count in room_counts],
+        bars=[(f"{count} rooms", stats.room_counts[count] / floors_total, SERIES_COLORS[0])
+              for count in room_counts],
     )
     npc_floors = len(stats.expected_npc_floor_weights)
     npc_total = stats.npc_dungeons or 1

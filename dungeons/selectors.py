@@ -210,8 +210,9 @@ def run_payload(
         current = RunRoomView(
             floor=run.floor, room=run.room, kind=room.kind, cleared=run.room_cleared, seal=room.seal or None,
             battle=RunBattleRef(*battle) if battle else None,
-            loot=[RunLootView(l.pk, LootItemKindView(l.item_kind.pk, l.item_kind.name, l.item_kind.category,
-                                                     l.item_kind.weight), l.taken_by_id) for l in loot],
+            loot=[RunLootView(item.pk, LootItemKindView(item.item_kind.pk, item.item_kind.name,
+                                                        item.item_kind.category, item.item_kind.weight),
+                              item.taken_by_id) for item in loot],
         )
     return RunView(
         id=run.pk, kind=run.kind, status=run.status, host=run.host_id, step=run.step,
@@ -253,7 +254,8 @@ def run_view(*, run_id: int, player: Player) -> RunView:
     if not (run.status == RunStatus.LOBBY or seen):
         raise NotFound("run_not_found", "No such run.", {"run": run_id})
     rooms: list[RoomRow] = []
-    battle, loot = None, []
+    battle: tuple[int, str] | None = None
+    loot: list[LootRow] = []
     if run.dungeon_id is not None and run.floor is not None and run.room is not None:
         rooms = run_store.rooms_of(run.dungeon_id)
         if any((r.floor, r.index) == (run.floor, run.room) for r in rooms):

@@ -2,43 +2,46 @@
 rendered by their compiled renderer, backend/api/compiled.py)."""
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
 from backend.api.converters import MAX_DB_ID
 from dungeons.models import DungeonKind, MemberStatus, RoomKind, RunStatus, StoryItem, WeaponChoice
 
 
-class RunOpenInput(serializers.Serializer):
-    kind = serializers.ChoiceField(choices=[(DungeonKind.ORDINARY, "Ordinary"), (DungeonKind.FRENZY, "Frenzy"),
+class RunOpenInput(serializers.Serializer[Any]):
+    kind = serializers.ChoiceField(choices=[(DungeonKind.ORDINARY, "Ordinary"),
+                                            (DungeonKind.FRENZY, "Frenzy"),
                                             (DungeonKind.DARKNESS, "Labyrinth of Darkness")])
 
 
-class RunStepInput(serializers.Serializer):
+class RunStepInput(serializers.Serializer[Any]):
     step = serializers.IntegerField(min_value=0, help_text="The run's step as the client last saw it.")
 
 
-class RunDrinkInput(serializers.Serializer):
+class RunDrinkInput(serializers.Serializer[Any]):
     potion = serializers.IntegerField(
         min_value=1, max_value=MAX_DB_ID,
         help_text="The id of a carried healing or stat potion (an inventory item).")
 
 
-class RunWeaponInput(serializers.Serializer):
+class RunWeaponInput(serializers.Serializer[Any]):
     item_kind = serializers.IntegerField(
         allow_null=True, min_value=1, help_text="An item kind of the junk dealer's offer, or null to refuse.")
 
 
-class RunFormationInput(serializers.Serializer):
+class RunFormationInput(serializers.Serializer[Any]):
     players = serializers.ListField(child=serializers.IntegerField(min_value=1), min_length=1, max_length=64,
                                     help_text="Every party member's player id once, first in front.")
 
 
-class RunListQuery(serializers.Serializer):
+class RunListQuery(serializers.Serializer[Any]):
     cursor = serializers.CharField(required=False, default="", max_length=200, trim_whitespace=False)
     page_size = serializers.IntegerField(required=False, default=20, min_value=1, max_value=100)
 
 
-class RunListItem(serializers.Serializer):
+class RunListItem(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     kind = serializers.ChoiceField(choices=DungeonKind.choices)
     status = serializers.ChoiceField(choices=RunStatus.choices)
@@ -47,37 +50,37 @@ class RunListItem(serializers.Serializer):
     created_at = serializers.DateTimeField()
 
 
-class RunListOutput(serializers.Serializer):
+class RunListOutput(serializers.Serializer[Any]):
     results = RunListItem(many=True)
     next = serializers.CharField(allow_null=True)
 
 
-class RunFloorOutput(serializers.Serializer):
+class RunFloorOutput(serializers.Serializer[Any]):
     floor = serializers.IntegerField()
     rooms = serializers.IntegerField(help_text="Rooms on this floor.")
     visited = serializers.ListField(child=serializers.ChoiceField(choices=RoomKind.choices),
                                     help_text="Kinds of the rooms entered so far, in order.")
 
 
-class LootItemKindOutput(serializers.Serializer):
+class LootItemKindOutput(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     name = serializers.CharField()
     category = serializers.CharField()
     weight = serializers.IntegerField()
 
 
-class RunLootOutput(serializers.Serializer):
+class RunLootOutput(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     item_kind = LootItemKindOutput()
     taken_by = serializers.IntegerField(allow_null=True)
 
 
-class RunBattleRefOutput(serializers.Serializer):
+class RunBattleRefOutput(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     outcome = serializers.CharField()
 
 
-class RunRoomOutput(serializers.Serializer):
+class RunRoomOutput(serializers.Serializer[Any]):
     floor = serializers.IntegerField()
     room = serializers.IntegerField()
     kind = serializers.ChoiceField(choices=RoomKind.choices)
@@ -89,13 +92,13 @@ class RunRoomOutput(serializers.Serializer):
     loot = RunLootOutput(many=True)
 
 
-class RunNpcOutput(serializers.Serializer):
+class RunNpcOutput(serializers.Serializer[Any]):
     kind = serializers.CharField()
     hp = serializers.IntegerField()
     max_hp = serializers.IntegerField()
 
 
-class RunMemberOutput(serializers.Serializer):
+class RunMemberOutput(serializers.Serializer[Any]):
     player = serializers.IntegerField()
     username = serializers.CharField()
     position = serializers.IntegerField()
@@ -117,19 +120,19 @@ class RunMemberOutput(serializers.Serializer):
 MAZE_ROOM_KINDS = ["entrance", "camp", "heart", "teleport", "rubber", "stun", "room"]
 
 
-class DarknessCellOutput(serializers.Serializer):
+class DarknessCellOutput(serializers.Serializer[Any]):
     row = serializers.IntegerField()
     col = serializers.IntegerField()
 
 
-class DarknessWallsOutput(serializers.Serializer):
+class DarknessWallsOutput(serializers.Serializer[Any]):
     UP = serializers.BooleanField()
     LEFT = serializers.BooleanField()
     DOWN = serializers.BooleanField()
     RIGHT = serializers.BooleanField()
 
 
-class DarknessRoomOutput(serializers.Serializer):
+class DarknessRoomOutput(serializers.Serializer[Any]):
     row = serializers.IntegerField()
     col = serializers.IntegerField()
     section = serializers.IntegerField()
@@ -137,7 +140,7 @@ class DarknessRoomOutput(serializers.Serializer):
     walls = DarknessWallsOutput(help_text="True: a wall on that side; False: an open passage.")
 
 
-class DarknessMapOutput(serializers.Serializer):
+class DarknessMapOutput(serializers.Serializer[Any]):
     rows = serializers.IntegerField()
     cols = serializers.IntegerField()
     sections = serializers.IntegerField()
@@ -146,14 +149,14 @@ class DarknessMapOutput(serializers.Serializer):
     rooms = DarknessRoomOutput(many=True, help_text="Only rooms already seen; nothing about the others.")
 
 
-class DarknessPositionOutput(serializers.Serializer):
+class DarknessPositionOutput(serializers.Serializer[Any]):
     row = serializers.IntegerField()
     col = serializers.IntegerField()
     section = serializers.IntegerField()
     kind = serializers.ChoiceField(choices=MAZE_ROOM_KINDS)
 
 
-class DarknessTorchOutput(serializers.Serializer):
+class DarknessTorchOutput(serializers.Serializer[Any]):
     left = serializers.IntegerField(help_text="Moves before it burns out.")
     length = serializers.IntegerField(help_text="Units when relit at a camp.")
     bearer = serializers.IntegerField(allow_null=True, help_text="The player carrying it.")
@@ -165,7 +168,7 @@ class DarknessStateOutput(DarknessMapOutput):
     path = DarknessCellOutput(many=True, help_text="Every place this run stood on, in order.")
 
 
-class RunOutput(serializers.Serializer):
+class RunOutput(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     kind = serializers.ChoiceField(choices=DungeonKind.choices)
     status = serializers.ChoiceField(choices=RunStatus.choices)
@@ -185,7 +188,7 @@ class RunOutput(serializers.Serializer):
     darkness = DarknessStateOutput(allow_null=True, help_text="A darkness run's place, torch and known map.")
 
 
-class OfferItemOutput(serializers.Serializer):
+class OfferItemOutput(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     name = serializers.CharField()
     sub_kind = serializers.CharField()

@@ -24,8 +24,8 @@ from dungeons.generation.rules import (
     KIND_RULES,
     LOTTERY,
     NPC_KINDS,
-    SUPPORTED_GENERATOR_VERSIONS,
     STORY_ITEMS,
+    SUPPORTED_GENERATOR_VERSIONS,
     DungeonKind,
     RoomKind,
 )

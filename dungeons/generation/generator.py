@@ -13,12 +13,12 @@ from dungeons.generation.rules import (
     ALWAYS_RESCUABLE,
     GENERATOR_VERSION,
     KIND_RULES,
-    SUPPORTED_GENERATOR_VERSIONS,
     LOTTERY,
     LOTTERY_FALLBACK,
     NPC_KINDS,
     STORY_FORBIDDEN,
     STORY_ITEMS,
+    SUPPORTED_GENERATOR_VERSIONS,
     UNSUPPORTED_KINDS,
     DungeonKind,
     LotteryTerm,
@@ -104,7 +104,8 @@ def npc_candidates(npc_kinds: Iterable[str] | None) -> tuple[str, ...]:
     if npc_kinds is None:
         return NPC_KINDS
     if isinstance(npc_kinds, str):
-        raise ValueError("npc_kinds must be a collection of NPC kinds, not one string")
+        # ValueError, not TypeError: callers turn ValueError into the refusal they answer
+        raise ValueError("npc_kinds must be a collection of NPC kinds, not one string")  # noqa: TRY004
     wanted = set(npc_kinds)
     unknown = wanted - set(NPC_KINDS)
     if unknown:

@@ -21,7 +21,7 @@ SPEC_DEFAULTS = {
 }
 
 
-def load_defaults(apps, schema_editor):  # noqa: ANN001 - migration signature
+def load_defaults(apps, schema_editor):  # Django's untyped migration signature
     GenerationSettings = apps.get_model("dungeons", "GenerationSettings")
     GenerationSettings.objects.update_or_create(pk=1, defaults=SPEC_DEFAULTS)
 

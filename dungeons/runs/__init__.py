@@ -37,7 +37,7 @@ _PUBLIC = {
     "enter_room": "rooms", "RoomEntry": "rooms",
 }
 
-__all__ = sorted(_PUBLIC)
+__all__ = sorted(_PUBLIC)  # noqa: PLE0605 - sorted() returns a list; ruff sees only the call
 
 
 def __getattr__(name: str) -> Any:

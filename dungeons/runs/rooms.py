@@ -159,7 +159,8 @@ def run_advance(*, player: Player, run_id: int, step: int) -> RunRow:
     run = moving.run
     run_kind_hooks(run.kind).advance_check(step=moving)
     if not run.room_cleared:
-        raise RuleViolation("room_not_cleared", "Finish this room first.", {"floor": run.floor, "room": run.room})
+        raise RuleViolation("room_not_cleared", "Finish this room first.",
+                            {"floor": run.floor, "room": run.room})
     position = store.next_position(moving)
     if position is None:  # the last boss withdrew (a draw at the round limit): no way on, only out
         raise RuleViolation("no_next_room", "This was the last room; the party can only leave (escape).",

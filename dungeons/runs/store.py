@@ -31,7 +31,16 @@ from django.db.models import F, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from backend.api.pagination import Page, keyset_page
-from backend.sql import MAX_ROW_ID, Columns, Prepared, rows_insert, rows_update, rows_update_sql
+from backend.sql import (
+    MAX_ROW_ID,
+    Columns,
+    Prepared,
+    column_of,
+    concrete_field,
+    rows_insert,
+    rows_update,
+    rows_update_sql,
+)
 from combat import store as battles_store
 from combat.models import Battle, BattleAction
 from combat.store import (
@@ -453,17 +462,25 @@ class _OwnRow:
     joins: str
 
 
+def _foreign_key(model: type[models.Model], name: str) -> models.ForeignKey[Any, Any]:
+    """The model's foreign key ``name`` (a run kind's own row names its run and its related rows by them)."""
+    field = model._meta.get_field(name)
+    if not isinstance(field, models.ForeignKey):
+        raise TypeError(f"{model.__name__}.{name} is not a foreign key")
+    return field
+
+
 def _own_row(declared: tuple[type[models.Model], tuple[str, ...]] | None) -> _OwnRow | None:
     if declared is None:
         return None
     model, related = declared
     table = model._meta.db_table
-    run_key = model._meta.get_field("run")
-    fields = [model._meta.get_field(name) for name in related]
+    run_key = _foreign_key(model, "run")
+    fields = [_foreign_key(model, name) for name in related]
     columns = [Columns(model), *(Columns(field.related_model) for field in fields)]
-    joins = f' LEFT OUTER JOIN "{table}" ON "{table}"."{run_key.column}" = "dungeons_run"."id"' + "".join(
+    joins = f' LEFT OUTER JOIN "{table}" ON "{table}"."{column_of(run_key)}" = "dungeons_run"."id"' + "".join(
         f' LEFT OUTER JOIN "{field.related_model._meta.db_table}" ON "{field.related_model._meta.db_table}".'
-        f'"{field.target_field.column}" = "{table}"."{field.column}"' for field in fields)
+        f'"{column_of(field.target_field)}" = "{table}"."{column_of(field)}"' for field in fields)
     return _OwnRow(model, columns, fields, ", " + ", ".join(c.select() for c in columns), joins)
 
 
@@ -554,6 +571,9 @@ def _member_models(changes: RunChanges) -> list[RunMember]:
 
 
 def _room_models(changes: RunChanges) -> list[DungeonRoom]:
+    if not changes.rooms:
+        return []
+    assert changes.dungeon_id is not None  # rooms are added only to the run's dungeon
     return [DungeonRoom(dungeon_id=changes.dungeon_id, floor=r.floor, index=r.index, kind=r.kind,
                         npc_kind=r.npc_kind, story_item=r.story_item, seal=r.seal) for r in changes.rooms]
 
@@ -586,8 +606,8 @@ def _save_fast(changes: RunChanges, connection: BaseDatabaseWrapper) -> None:
     if changes.run or changes.entries:
         sets = []
         for name, value in changes.run.items():
-            field = Run._meta.get_field(name)
-            sets.append(f'"{field.column}" = %s')
+            field = concrete_field(Run, name)
+            sets.append(f'"{column_of(field)}" = %s')
             params.append(field.get_db_prep_save(value, connection))
         if changes.entries:
             sets.append('"log" = "dungeons_run"."log" || %s::jsonb')
@@ -705,15 +725,20 @@ def dungeon_store(
     )])
     # Built from positional values in the model's field order (id, dungeon, floor, index, kind, npc_kind,
     # story_item, seal): half the cost of keyword arguments for a few dozen rows; each holds its dungeon.
-    rooms = [DungeonRoom(None, dungeon.pk, floor, index, str(room.kind), room.npc_kind or "",
-                         room.story_item or "", room.seal or "") for floor, index, room in result.rooms()]
+    # (Positional values set the attname, dungeon_id, which the stubs' plugin reads as the relation.)
+    rooms = [
+        DungeonRoom(None, dungeon.pk, floor, index, str(room.kind),  # type: ignore[misc]
+                    room.npc_kind or "", room.story_item or "", room.seal or "")
+        for floor, index, room in result.rooms()
+    ]
     for row in rooms:
         DungeonRoom.dungeon.field.set_cached_value(row, dungeon)
     rows_insert(rooms)
     # Held as dungeon_get prefetches them (in their order): dungeon.rooms.all() reads no row.
     held = dungeon.rooms.all()
-    held._result_cache, held._prefetch_done = rooms, True
-    dungeon._prefetched_objects_cache = {"rooms": held}
+    # Django's private prefetch state, which the stubs do not declare.
+    held._result_cache, held._prefetch_done = rooms, True  # type: ignore[attr-defined]
+    dungeon._prefetched_objects_cache = {"rooms": held}  # type: ignore[attr-defined]
     return dungeon
 
 

@@ -56,9 +56,9 @@ class Command(BaseCommand):
         progress = None if options["no_progress"] else ProgressBar(self.stderr)
         try:
             stats = sample_dungeons(
-                kind=options["kind"], n=options["players"], rank=options["rank"], completed=options["completed"],
-                same_guild=not options["mixed"], params=params, samples=options["count"], seed=options["seed"],
-                on_progress=progress,
+                kind=options["kind"], n=options["players"], rank=options["rank"],
+                completed=options["completed"], same_guild=not options["mixed"], params=params,
+                samples=options["count"], seed=options["seed"], on_progress=progress,
             )
         except ValueError as exc:
             raise CommandError(str(exc)) from exc
@@ -70,9 +70,9 @@ class Command(BaseCommand):
             return "#" * round(share * width)
 
         lines = [
-            f"{stats.dungeons} {options['kind']} dungeons, N={options['players']} R={options['rank']:g} "
-            f"C={options['completed']:g} {'mixed guilds' if options['mixed'] else 'one guild'}, "
-            f"seed {options['seed']}, generator v{generation.GENERATOR_VERSION}",
+            (f"{stats.dungeons} {options['kind']} dungeons, N={options['players']} R={options['rank']:g} "
+             f"C={options['completed']:g} {'mixed guilds' if options['mixed'] else 'one guild'}, "
+             f"seed {options['seed']}, generator v{generation.GENERATOR_VERSION}"),
             "params: " + ", ".join(f"{k}={v:g}" for k, v in params.as_dict().items()),
             "",
             "floors per dungeon:",
@@ -80,20 +80,24 @@ class Command(BaseCommand):
         lines += [f"  {f:>3}  {n / stats.dungeons:6.1%}" for f, n in sorted(stats.floor_counts.items())]
         floors_total = sum(stats.room_counts.values())
         lines += ["", "rooms per floor:"]
-        lines += [f"  {r:>3}  {n / floors_total:6.1%}  {bar(n / floors_total)}" for r, n in sorted(stats.room_counts.items())]
+        lines += [f"  {r:>3}  {n / floors_total:6.1%}  {bar(n / floors_total)}"
+                  for r, n in sorted(stats.room_counts.items())]
         lines += ["", "room kinds (share of all rooms, mean per dungeon):"]
         per_dungeon = stats.kinds_per_dungeon()
         lines += [
-            f"  {kind:<9} {share:6.1%}  {per_dungeon[kind]:6.2f}  {bar(share)}" for kind, share in stats.kind_shares().items()
+            f"  {kind:<9} {share:6.1%}  {per_dungeon[kind]:6.2f}  {bar(share)}"
+            for kind, share in stats.kind_shares().items()
         ]
         lines += [
             "",
-            f"NPC: {stats.npc_dungeons} of {stats.dungeons} ({stats.npc_rate:.1%}); formula {stats.expected_npc_chance:.1%}",
+            (f"NPC: {stats.npc_dungeons} of {stats.dungeons} ({stats.npc_rate:.1%}); "
+             f"formula {stats.expected_npc_chance:.1%}"),
         ]
         npc_total = stats.npc_dungeons or 1
         for i, weight in enumerate(stats.expected_npc_floor_weights):
             lines.append(f"  floor {i}: {stats.npc_floors[i] / npc_total:6.1%} (formula {weight:6.1%})")
         if stats.npc_kinds:
             lines.append("  kinds: " + ", ".join(f"{k} {n}" for k, n in stats.npc_kinds.most_common()))
-        lines += ["", "story items: " + (", ".join(f"{k} {n}" for k, n in stats.story_items.most_common()) or "none")]
+        story_items = ", ".join(f"{k} {n}" for k, n in stats.story_items.most_common())
+        lines += ["", "story items: " + (story_items or "none")]
         return "\n".join(lines) + "\n"
