@@ -32,6 +32,8 @@ def _match(match_id: int, request: Request, player: Any, since: int = 0) -> dict
 
 
 class ModeListApi(PlayerApi):
+    """The match modes the server hosts (SPEC 14): what a client needs to open a lobby of each."""
+
     @extend_schema(
         responses={200: ModeOutput(many=True), **errors(401)},
         summary="Every match mode: limits, deadline, settings (JSON Schema, the admin's defaults), bots",

@@ -15,7 +15,8 @@ MAX_TURN = 2**31 - 1
 class ModeSettingsSchema(serializers.Serializer):
     """A mode's settings as a JSON Schema object, with the admin's current defaults."""
 
-    type = serializers.ChoiceField(choices=["object"])
+    # Not an enum: drf-spectacular would make a component of it, named after the field ("TypeEnum").
+    type = serializers.CharField(help_text='Always "object".')
     properties = serializers.DictField(
         child=serializers.DictField(),
         help_text="Each setting's JSON Schema (type, minimum/maximum, enum, anyOf) with its `default`: the "
