@@ -15,9 +15,11 @@ from collections.abc import Mapping
 from html import escape
 from typing import Any
 
+from django.utils.translation import gettext_lazy
+
 from cell_capture.engine import MAX_PLAYERS, MAX_SIZE, MIN_PLAYERS, MIN_SIZE, Game, new_game
 from gamekit.results import Impossible, Success
-from matches.modes import JSON, Event, ModeAdapter, Moved, Outcome, Phase
+from matches.modes import JSON, Event, ModeAdapter, Moved, Outcome, Phase, integer
 
 PALETTE: tuple[str, ...] = (
     "red",
@@ -121,9 +123,13 @@ class CellCapturePlay(Phase[Game]):
 
 class CellCaptureMode(ModeAdapter[Game]):
     name = "cell_capture"
-    title = "Cell capture"
+    title = gettext_lazy("Cell capture")
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
+    settings_schema = {
+        "width": integer(MIN_SIZE, MAX_SIZE, description="Columns of the board."),
+        "height": integer(MIN_SIZE, MAX_SIZE, description="Rows of the board."),
+    }
     phases = (CellCapturePlay(),)
 
     def default_settings(self) -> JSON:

@@ -23,6 +23,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from django.utils.translation import gettext_lazy
+
 from gamekit.results import Impossible, Success
 from labyrinth.engine import GeneratorSettings, LabyrinthMap, format_map, generate_map, parse_map
 from labyrinth.engine.console import (
@@ -41,7 +43,18 @@ from labyrinth.engine.console import (
     Event as GameEvent,
 )
 from labyrinth.engine.svg import map_svg
-from matches.modes import JSON, Event, ModeAdapter, Moved, Outcome, Phase, SecretStart, StartRules
+from matches.modes import (
+    JSON,
+    Event,
+    ModeAdapter,
+    Moved,
+    Outcome,
+    Phase,
+    SecretStart,
+    StartRules,
+    choice,
+    integer,
+)
 
 MIN_SIDE = 3
 MAX_SIDE = 50
@@ -225,9 +238,19 @@ def _event(state: ConsoleState, event: GameEvent) -> Event:
 
 class LabyrinthConsoleMode(ModeAdapter[ConsoleState]):
     name = "labyrinth_console"
-    title = "Labyrinth (seed 003's console game)"
+    title = gettext_lazy("Console labyrinth")
     min_players = 1
     max_players = 8
+    settings_schema = {
+        "map": integer(1, MAX_ID, nullable=True,
+                       description="An active designer map's id; null: a map generated from the seed."),
+        "rows": integer(MIN_SIDE, MAX_SIDE, description="Rows of a generated map."),
+        "cols": integer(MIN_SIDE, MAX_SIDE, description="Columns of a generated map."),
+        "max_turns": integer(1, MAX_TURNS, nullable=True,
+                             description="Spent turns that end a game nobody won as a draw; null: no limit."),
+        "start_positions": choice(*START_POSITIONS,
+                                  description="random: drawn; chosen: each picks one in secret first."),
+    }
     phases = (SecretStart(ConsoleStarts()), ConsolePlay())
 
     # -- settings --

@@ -51,7 +51,7 @@ class MatchModeSettingsAdmin(admin.ModelAdmin):
     @admin.display(description="title")
     def title(self, row: MatchModeSettings) -> str:
         adapter = get_mode(row.mode)
-        return adapter.title if adapter else "(mode not installed)"
+        return str(adapter.title) if adapter else "(mode not installed)"
 
     @admin.display(description="players")
     def players(self, row: MatchModeSettings) -> str:

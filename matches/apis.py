@@ -1,4 +1,4 @@
-"""Match endpoints (SPEC section 12): lobby, seats, start, the caller's view, actions, replay."""
+"""Match endpoints (SPEC 12 and 14): the modes, lobby, seats, start, the caller's view, actions, replay."""
 
 from __future__ import annotations
 
@@ -22,12 +22,24 @@ from matches.serializers import (
     MatchOutput,
     MatchQuery,
     MatchReplayOutput,
+    ModeOutput,
 )
 
 
 def _match(match_id: int, request: Request, player: Any, since: int = 0) -> dict[str, Any]:
     match = selectors.match_for_reader(match_id=match_id, player=player)
     return MatchOutput(selectors.match_payload(match, player, since=since)).data
+
+
+class ModeListApi(PlayerApi):
+    """The match modes the server hosts (SPEC 14): what a client needs to open a lobby of each."""
+
+    @extend_schema(
+        responses={200: ModeOutput(many=True), **errors(401)},
+        summary="Every match mode: limits, deadline, settings (JSON Schema, the admin's defaults), bots",
+    )
+    def get(self, request: Request) -> Response:
+        return Response(ModeOutput(selectors.mode_list(), many=True).data)
 
 
 class MatchListCreateApi(PlayerApi):

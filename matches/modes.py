@@ -1,10 +1,11 @@
 """The game plug-in interface of hosted matches: what a mode declares, its phases, and the registry.
 
 A hosted game is a pure engine plus a small adapter, a ``ModeAdapter``: the declaration of a game
-in the way boardgame.io's game definition is one. The mode declares its settings, how a game is set
-up (``create``), its ``phases`` (each one's moves: who acts, what is legal, what each seat may see,
-what a missed deadline does, when the phase is over), the end (``outcome``) and how its state is
-stored. The match machinery (``matches/services.py``) owns seats, turns, deadlines, idempotency and
+in the way boardgame.io's game definition is one. The mode declares what the modes list shows (its
+title, player limits, whether its turns have a deadline, each setting's JSON Schema: GET
+/api/v1/modes/), its settings' check, how a game is set up (``create``), its ``phases`` (each one's
+moves: who acts, what is legal, what each seat may see, what a missed deadline does, when the phase
+is over), the end (``outcome``) and how its state is stored. The match machinery (``matches/services.py``) owns seats, turns, deadlines, idempotency and
 the log, and talks to a game only through this interface:
 
 - a *seat* is an index 0..n-1 into the match's players in the order they joined the lobby;
@@ -42,6 +43,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeAlias, TypeVar
 
+from django_stubs_ext import StrOrPromise
+
 from gamekit.results import Impossible, Success
 
 JSON = dict[str, Any]
@@ -73,6 +76,37 @@ class Outcome:
 
     winners: tuple[int, ...]
     details: JSON = field(default_factory=dict)
+
+
+# --- the settings' declaration -----------------------------------------------------------------
+# A mode declares each of its settings as a JSON Schema (type, bounds, choices; no default: the admin's
+# current one is added when the modes are listed, ``ModeAdapter.settings_json_schema``). These helpers write
+# the few shapes the modes need.
+
+
+def integer(minimum: int, maximum: int, *, nullable: bool = False, description: str = "") -> JSON:
+    """A whole number from ``minimum`` to ``maximum`` (``nullable``: or null)."""
+    kind: str | list[str] = ["integer", "null"] if nullable else "integer"
+    schema: JSON = {"type": kind, "minimum": minimum, "maximum": maximum}
+    return {**schema, "description": description} if description else schema
+
+
+def boolean(*, nullable: bool = False, description: str = "") -> JSON:
+    """True or false (``nullable``: or null)."""
+    schema: JSON = {"type": ["boolean", "null"] if nullable else "boolean"}
+    return {**schema, "description": description} if description else schema
+
+
+def choice(*values: str | int | None, description: str = "") -> JSON:
+    """One of ``values`` (None in them: null is one)."""
+    schema: JSON = {"enum": list(values)}
+    return {**schema, "description": description} if description else schema
+
+
+def either(*schemas: JSON, description: str = "") -> JSON:
+    """A value that matches at least one of ``schemas`` (e.g. a number or a word)."""
+    schema: JSON = {"anyOf": list(schemas)}
+    return {**schema, "description": description} if description else schema
 
 
 # --- phases ------------------------------------------------------------------------------------
@@ -231,14 +265,27 @@ class ModeAdapter(ABC, Generic[S]):
 
     #: the mode's slug, e.g. "cell_capture" (the ``mode`` of POST /api/v1/matches/)
     name: str
-    #: a short human title for the admin and lists
-    title: str = ""
+    #: a short human title for the admin and the modes list: English, marked for translation
+    #: (``gettext_lazy``, so each request reads it in its own language; the Russian is in the app's catalogue)
+    title: StrOrPromise = ""
     min_players: int
     max_players: int
     #: the turn deadline the mode's admin row starts with (the admin edits it there)
     default_turn_deadline_seconds: int = 60
+    #: whether the admin's turn deadline applies to the mode's turns at all; False: the game waits for its
+    #: player as long as it takes (``deadline_seconds`` is then None, and the modes list shows no deadline)
+    turn_deadline: bool = True
+    #: each setting's JSON Schema (type, bounds, choices: the helpers above), by name; its names are the
+    #: keys of ``default_settings``. ``validate_settings`` stays the check (its codes are the API's).
+    settings_schema: Mapping[str, JSON]
     #: the settings a lobby may choose; None: every one (the rest are the admin's defaults only)
     lobby_settings: frozenset[str] | None = None
+    #: the bot levels a host may seat (SPEC 15: ``POST matches/{id}/bots/ {"level": name}``); the machinery
+    #: hosts no bots yet, so no mode offers one (``register`` refuses a mode that does)
+    bots: tuple[str, ...] = ()
+    #: whether a non-member may read the mode's started matches (SPEC 15); the machinery lets only seated
+    #: players read one (``services.may_read``), so no mode may say yes yet (``register`` refuses it)
+    spectators: bool = False
     #: a single-player game's "new game": opening a lobby ends the player's active match of the mode
     new_game_ends_old: bool = False
     #: a game its player comes back to: ``leave/`` of the started match keeps it as it is (no walk-out)
@@ -258,6 +305,21 @@ class ModeAdapter(ABC, Generic[S]):
 
         The machinery passes the mode's defaults overlaid with the lobby's ``settings``.
         """
+
+    def settings_json_schema(self, defaults: Mapping[str, Any]) -> JSON:
+        """The settings as a JSON Schema object (SPEC 14's modes list): every declared setting with its
+        ``default`` from ``defaults`` (the admin's current ones), no other key, and ``lobby_settings``: the
+        names a lobby may set (the rest only the admin changes)."""
+        lobby = self.settings_schema if self.lobby_settings is None else self.lobby_settings
+        return {
+            "type": "object",
+            "properties": {
+                name: {**schema, "default": defaults.get(name)}
+                for name, schema in self.settings_schema.items()
+            },
+            "additionalProperties": False,
+            "lobby_settings": sorted(lobby),
+        }
 
     # --- the game ---------------------------------------------------------------------------
 
@@ -314,11 +376,12 @@ class ModeAdapter(ABC, Generic[S]):
         """How long the awaited seat has, in seconds from the step that began its wait; None: no deadline.
 
         ``seconds`` is the match's deadline (the mode's admin row, copied onto the match at the
-        start), and by default the answer. Every step restarts the count, so a step that changes
-        the answer (a timer called, a pause taken) starts the new one. The machinery's own rule
-        comes first: the turns of a seat that walked out time out at once.
+        start), and by default the answer (None when the mode has no ``turn_deadline``). Every step
+        restarts the count, so a step that changes the answer (a timer called, a pause taken) starts
+        the new one. The machinery's own rule comes first: the turns of a seat that walked out time
+        out at once.
         """
-        return seconds
+        return seconds if self.turn_deadline else None
 
     @abstractmethod
     def outcome(self, state: S) -> Outcome | None:
@@ -361,8 +424,12 @@ _REGISTRY: dict[str, ModeAdapter[Any]] = {}
 def register(adapter: ModeAdapter[Any]) -> ModeAdapter[Any]:
     """Register a mode (from its app's ``AppConfig.ready()``); registering the same name again replaces it."""
     phases = getattr(adapter, "phases", ())  # a mode without phases has no game to host
-    if not adapter.name or not 1 <= adapter.min_players <= adapter.max_players or not phases:
+    declared = getattr(adapter, "settings_schema", None)  # nor one that does not declare its settings
+    limits = 1 <= adapter.min_players <= adapter.max_players
+    if not adapter.name or not limits or not phases or declared is None:
         raise ValueError(f"bad mode adapter {adapter!r}")
+    if adapter.bots or adapter.spectators:
+        raise ValueError(f"{adapter.name}: the match machinery hosts no bots or spectators yet (SPEC 15)")
     _REGISTRY[adapter.name] = adapter
     return adapter
 

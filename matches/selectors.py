@@ -1,4 +1,4 @@
-"""Reads of hosted matches: the lists, a player's view of a match, the replay record."""
+"""Reads of hosted matches: the modes, the lists, a player's view of a match, the replay record."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from django.db.models import Count, Exists, OuterRef, Q
 from backend.api.pagination import Page, keyset_page
 from backend.errors import NotFound, RuleViolation
 from backend.turns import turn_deadline
-from matches.models import Match, MatchAction, MatchEvent, MatchSeat, MatchStatus
+from matches.models import Match, MatchAction, MatchEvent, MatchModeSettings, MatchSeat, MatchStatus
+from matches.modes import registered_modes
 from matches.services import MATCH_TURNS, READER_SEATS, game_state, may_act, may_read, mode_adapter, seating
 from players.models import Player
 
@@ -29,6 +30,34 @@ MATCH_LIST_COLUMNS = {
         "awaiting_id",
     )
 }
+
+
+def mode_list() -> list[dict[str, Any]]:
+    """Every registered mode as its adapter declares it (SPEC 14), by name, with the admin's current data:
+    the deadline (null when the mode has none) and the defaults of new lobbies in the settings' schema.
+
+    A mode never used has no admin row yet; it gets one with the adapter's defaults on its first lobby
+    (``services.mode_settings``), so those are its current data, and this read writes nothing. The title
+    is read in the request's language (the adapter's is a lazy translation).
+    """
+    modes = registered_modes()
+    rows = {row.mode: row for row in MatchModeSettings.objects.filter(mode__in=modes)}
+    answer = []
+    for name, adapter in sorted(modes.items()):
+        row = rows.get(name)
+        defaults = {**adapter.default_settings(), **(row.defaults if row is not None else {})}
+        seconds = adapter.default_turn_deadline_seconds if row is None else row.turn_deadline_seconds
+        answer.append({
+            "name": name,
+            "title": str(adapter.title),
+            "min_players": adapter.min_players,
+            "max_players": adapter.max_players,
+            "turn_deadline_seconds": seconds if adapter.turn_deadline else None,
+            "settings": adapter.settings_json_schema(defaults),
+            "bots": list(adapter.bots),
+            "spectators": adapter.spectators,
+        })
+    return answer
 
 
 def match_list(

@@ -2,12 +2,57 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
 from backend.api.converters import MAX_DB_ID
 from matches.models import MatchStatus
 
 MAX_TURN = 2**31 - 1
+
+
+class ModeSettingsSchema(serializers.Serializer):
+    """A mode's settings as a JSON Schema object, with the admin's current defaults."""
+
+    # Not an enum: drf-spectacular would make a component of it, named after the field ("TypeEnum").
+    type = serializers.CharField(help_text='Always "object".')
+    properties = serializers.DictField(
+        child=serializers.DictField(),
+        help_text="Each setting's JSON Schema (type, minimum/maximum, enum, anyOf) with its `default`: the "
+        "admin's current default of new lobbies.",
+    )
+    lobby_settings = serializers.ListField(
+        child=serializers.CharField(), help_text="The settings a lobby may set; the others only the admin."
+    )
+
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+        fields = super().get_fields()
+        # A JSON Schema keyword, not a Python name.
+        fields["additionalProperties"] = serializers.BooleanField(
+            help_text="Always false: any other setting is refused."
+        )
+        return fields
+
+
+class ModeOutput(serializers.Serializer):
+    name = serializers.CharField(help_text="The `mode` of POST matches/.")
+    title = serializers.CharField(help_text="In the request's language.")
+    min_players = serializers.IntegerField()
+    max_players = serializers.IntegerField()
+    turn_deadline_seconds = serializers.IntegerField(
+        allow_null=True,
+        help_text="The admin's current turn deadline of new matches; null: the mode has none. A mode may "
+        "decide from the game (a match's `deadline` says when its turn times out).",
+    )
+    settings = ModeSettingsSchema()
+    bots = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="The bot levels a host may seat; empty (no mode has bots yet).",
+    )
+    spectators = serializers.BooleanField(
+        help_text="Whether a non-member may read a started match; false (only its players may, today)."
+    )
 
 
 class MatchOpenInput(serializers.Serializer):

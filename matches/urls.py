@@ -5,6 +5,7 @@ from django.urls import path
 from matches import apis
 
 urlpatterns = [
+    path("modes/", apis.ModeListApi.as_view(), name="modes"),
     path("matches/", apis.MatchListCreateApi.as_view(), name="matches"),
     path("matches/<id:match_id>/", apis.MatchDetailApi.as_view(), name="match"),
     path("matches/<id:match_id>/join/", apis.MatchJoinApi.as_view(), name="match-join"),

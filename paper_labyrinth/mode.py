@@ -36,8 +36,23 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.utils.translation import gettext_lazy
+
 from gamekit.results import Impossible, Success
-from matches.modes import JSON, Event, ModeAdapter, Moved, Outcome, Phase, SecretStart, StartRules
+from matches.modes import (
+    JSON,
+    Event,
+    ModeAdapter,
+    Moved,
+    Outcome,
+    Phase,
+    SecretStart,
+    StartRules,
+    boolean,
+    choice,
+    either,
+    integer,
+)
 from paper_labyrinth import clock as paper_clock
 from paper_labyrinth.actions import ActionFormatError, cell_index, public_request, turn_from_json
 from paper_labyrinth.clock import CLOCK_ACTIONS, PAUSE_ACTION, TIMER_ACTION, Clock
@@ -63,6 +78,29 @@ LIMITS = {"cure_time": (1, 1000), "nstop": (1, 100_000), "reorders": (0, 4), "la
 SEAT_KEYS = ("wounded", "killed", "of")
 #: stored maps kept parsed per process (a few kilobytes each; a match reads its map on every call)
 MAP_CACHE_SIZE = 256
+#: each setting's JSON Schema (``validate_settings`` checks them, and that rows and cols are both null or both
+#: given); null in an option of C§7: the variant's default
+SETTINGS_SCHEMA: dict[str, JSON] = {
+    "variant": choice(*VARIANTS),
+    "map": integer(1, MAX_ID, nullable=True,
+                   description="An active designer map's id; null: a map generated from the seed."),
+    "rows": integer(GEN_MIN_SIDE, GEN_MAX_SIDE, nullable=True,
+                    description="Rows of a generated map; null (and cols null): the seed's size."),
+    "cols": integer(GEN_MIN_SIDE, GEN_MAX_SIDE, nullable=True,
+                    description="Columns of a generated map; null (and rows null): the seed's size."),
+    "cut_corners": boolean(),
+    "starts": choice(*STARTS),
+    "cure_time": either(integer(1, LIMITS["cure_time"][1]), choice(UNLIMITED, None)),
+    "nstop": integer(*LIMITS["nstop"], nullable=True),
+    "starting_mines": integer(0, 1),
+    "river_mode": choice("deep", "shallow", None),
+    "shot_range": either(integer(1, 1), choice(UNLIMITED, None)),
+    "reorders": integer(*LIMITS["reorders"], nullable=True),
+    "last_survivor_turns": integer(*LIMITS["last_survivor_turns"], nullable=True),
+    **{name: boolean(nullable=True) for name in BOOL_OPTIONS},
+    "timer": choice(*paper_clock.TIMERS),
+    "gm_timer_after": integer(*paper_clock.GM_TIMER_LIMITS),
+}
 
 
 def _is_int(value: Any) -> bool:
@@ -369,10 +407,11 @@ def _turn_over(moved: Success[PaperState, Event]) -> Success[PaperState, Event]:
 
 class PaperLabyrinthMode(ModeAdapter[PaperState]):
     name = "labyrinth_paper"
-    title = "Paper Labyrinth (seed 002, classic and quantum)"
+    title = gettext_lazy("Paper labyrinth")
     min_players = 2
     max_players = 5
     default_turn_deadline_seconds = 60
+    settings_schema = SETTINGS_SCHEMA
     phases = (SecretStart(PaperStarts()), PaperPlay())
 
     # -- settings --

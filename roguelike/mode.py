@@ -27,16 +27,18 @@ from typing import Any
 
 from django.conf import settings as django_settings
 from django.utils.crypto import salted_hmac
+from django.utils.translation import gettext_lazy
 
 from gamekit.results import Success
 from labyrinth.engine.svg import map_svg
-from matches.modes import JSON, Event, ModeAdapter, Moved, Outcome, Phase
+from matches.modes import JSON, Event, ModeAdapter, Moved, Outcome, Phase, choice, integer
 from roguelike.engine import (
     Game,
     GenerationError,
     Impossible,
     Settings,
     SettingsError,
+    SpawnLocation,
     action_from_json,
     action_to_json,
     game_from_json,
@@ -47,7 +49,7 @@ from roguelike.engine import (
     settings_from_json,
     view,
 )
-from roguelike.engine.model import SEED_LIMIT
+from roguelike.engine.model import MAXIMUMS, MINIMUMS, NULLABLE, SEED_LIMIT, UNBOUNDED_LIMIT
 
 PLAYER = 0
 ONLY_PLAYER = frozenset({PLAYER})
@@ -55,6 +57,15 @@ ONLY_PLAYER = frozenset({PLAYER})
 #: are the mode's defaults, edited by designers in the admin
 LOBBY_SETTINGS = frozenset({"seed", "width", "height", "floors", "dragon_count", "archer_count",
                             "portal_count", "mine_count", "hospital_count", "arsenal_count"})
+#: the seed's 26 parameters (section 12) with the engine's bounds (``settings_from_json`` checks them, and
+#: that the buildings fit); a null size or floor count is drawn, a null seed draws the world
+SETTINGS_SCHEMA: dict[str, JSON] = {
+    "seed": integer(0, SEED_LIMIT, nullable=True,
+                    description="The same seed gives the same labyrinth on this server; null: drawn."),
+    **{name: integer(low, MAXIMUMS.get(name, UNBOUNDED_LIMIT), nullable=name in NULLABLE)
+       for name, low in MINIMUMS.items()},
+    "spawn_location": choice(*(where.value for where in SpawnLocation)),
+}
 #: the HMAC's purpose: a key derived for this use only, never the bare SECRET_KEY
 WORLD_KEY_SALT = "deepdelve.labyrinth_roguelike.chosen_world_seed"
 
@@ -101,9 +112,13 @@ class RoguelikePlay(Phase[Game]):
 
 class RoguelikeMode(ModeAdapter[Game]):
     name = "labyrinth_roguelike"
-    title = "Labyrinth roguelike (seed 000)"
+    title = gettext_lazy("Labyrinth roguelike")
     min_players = 1
     max_players = 1
+    #: nobody else waits for the only player, and the seed's game goes on from the same place whenever
+    #: they come back (the admin's seconds do not apply), so idling never ends it
+    turn_deadline = False
+    settings_schema = SETTINGS_SCHEMA
     lobby_settings = LOBBY_SETTINGS
     new_game_ends_old = True
     leave_keeps_game = True
@@ -130,11 +145,6 @@ class RoguelikeMode(ModeAdapter[Game]):
 
     def turn_order(self, state: Game) -> tuple[int, ...]:
         return (PLAYER,)
-
-    def deadline_seconds(self, state: Game, seconds: int) -> int | None:
-        """None: nobody else waits for the only player, and the seed's game goes on from the same place
-        whenever they come back (the admin's seconds do not apply); so idling never ends it."""
-        return None
 
     def may_reveal(self, settings: Mapping[str, Any], state: Game) -> bool:
         """A world drawn for this match only; never a chosen seed's, which others may still play."""

@@ -1086,6 +1086,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/modes/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every match mode: limits, deadline, settings (JSON Schema, the admin's defaults), bots
+         * @description The match modes the server hosts (SPEC 14): what a client needs to open a lobby of each.
+         */
+        get: operations["v1_modes_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/runs/": {
         parameters: {
             query?: never;
@@ -2122,6 +2142,36 @@ export interface components {
          * @enum {string}
          */
         MemberStatusEnum: "joined" | "in_dungeon" | "dead" | "escaped" | "finished" | "left";
+        ModeOutput: {
+            /** @description The `mode` of POST matches/. */
+            name: string;
+            /** @description In the request's language. */
+            title: string;
+            min_players: number;
+            max_players: number;
+            /** @description The admin's current turn deadline of new matches; null: the mode has none. A mode may decide from the game (a match's `deadline` says when its turn times out). */
+            turn_deadline_seconds: number | null;
+            settings: components["schemas"]["ModeSettingsSchema"];
+            /** @description The bot levels a host may seat; empty (no mode has bots yet). */
+            bots: string[];
+            /** @description Whether a non-member may read a started match; false (only its players may, today). */
+            spectators: boolean;
+        };
+        /** @description A mode's settings as a JSON Schema object, with the admin's current defaults. */
+        ModeSettingsSchema: {
+            /** @description Always "object". */
+            type: string;
+            /** @description Each setting's JSON Schema (type, minimum/maximum, enum, anyOf) with its `default`: the admin's current default of new lobbies. */
+            properties: {
+                [key: string]: {
+                    [key: string]: unknown;
+                };
+            };
+            /** @description The settings a lobby may set; the others only the admin. */
+            lobby_settings: string[];
+            /** @description Always false: any other setting is refused. */
+            additionalProperties: boolean;
+        };
         /**
          * @description * `trader` - Trader
          *     * `weaponsmith` - Weaponsmith
@@ -5658,6 +5708,34 @@ export interface operations {
             };
             /** @description A game rule refuses the action; nothing changed. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v1_modes_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModeOutput"][];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

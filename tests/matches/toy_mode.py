@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from gamekit.results import Impossible, Success
-from matches.modes import JSON, Event, ModeAdapter, Moved, Outcome, Phase, SecretStart, StartRules
+from matches.modes import JSON, Event, ModeAdapter, Moved, Outcome, Phase, SecretStart, StartRules, integer
 
 HANDICAPS = (0, 1, 2)
 
@@ -77,6 +77,7 @@ class SecretRaceMode(ModeAdapter[Race]):
     title = "Secret race (test mode)"
     min_players = 2
     max_players = 4
+    settings_schema = {"target": integer(1, 100)}
     phases = (SecretRacePlay(),)
 
     def default_settings(self) -> JSON:
