@@ -14,9 +14,9 @@ from django.utils.safestring import SafeString, mark_safe
 from backend.admin import ReadOnlyAdmin, ReadOnlyInline
 from combat.admin import _pretty_json, admin_link, number_term
 from gamekit.results import Impossible
+from matches.access import game_state
 from matches.models import Match, MatchAction, MatchModeSettings, MatchSeat
 from matches.modes import get_mode, registered_modes
-from matches.services import game_state
 
 
 class MatchModeSettingsForm(forms.ModelForm):
