@@ -20,9 +20,9 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Q
 from django.utils import timezone
-from django.db.backends.base.base import BaseDatabaseWrapper
 
 from backend.sql import Columns, Prepared, rows_insert
 from combat.engine import Outcome

@@ -41,7 +41,7 @@ class GuildMazeAdmin(ReadOnlyAdmin):
 
     @admin.display(description="maze (grey: unexplored; E entrance, C camp, H heart, T/R/S specials)")
     def drawing(self, obj: GuildMaze) -> SafeString:
-        return mark_safe(maze_svg(obj.layout(), obj.visited_positions()))  # noqa: S308 - built from numbers
+        return mark_safe(maze_svg(obj.layout(), obj.visited_positions()))  # safe: built from numbers
 
 
 @admin.register(DarknessRun)
@@ -63,4 +63,4 @@ class DarknessRunAdmin(ReadOnlyAdmin):
     @admin.display(description="path (red) on the guild's maze")
     def drawing(self, obj: DarknessRun) -> SafeString:
         path = [(int(r), int(c)) for r, c in obj.path]
-        return mark_safe(maze_svg(obj.maze.layout(), obj.maze.visited_positions(), path))  # noqa: S308
+        return mark_safe(maze_svg(obj.maze.layout(), obj.maze.visited_positions(), path))

@@ -8,11 +8,11 @@ from rest_framework.response import Response
 
 from backend.api.compiled import renderer, validator
 from backend.api.schema import errors
-from players.caller import PlayerApi
 from darkness import services
 from darkness.selectors import darkness_moved_view, guild_labyrinth
 from darkness.serializers import DarknessMoveInput, GuildLabyrinthOutput
 from dungeons.serializers import RunOutput
+from players.caller import PlayerApi
 from players.selectors import player_for_user
 
 

@@ -11,7 +11,6 @@ from rest_framework.response import Response
 
 from backend.api.schema import errors
 from backend.api.views import valid
-from players.caller import PlayerApi
 from matches import selectors, services
 from matches.serializers import (
     MatchActInput,
@@ -23,6 +22,7 @@ from matches.serializers import (
     MatchQuery,
     MatchReplayOutput,
 )
+from players.caller import PlayerApi
 
 
 def _match(match_id: int, request: Request, player: Any, since: int = 0) -> dict[str, Any]:

@@ -134,8 +134,22 @@ class _Work:
     """The mutable scratch of one engine call: the combatants (each a Combatant until it first
     changes, then its _Fighter) and the turn counters."""
 
-    __slots__ = ("state", "rules", "order", "hasted_turns", "cast", "fighters", "round", "turn_index",
-                 "turn_open", "extra_actions_used", "outcome", "events", "departures", "checked_at")
+    __slots__ = (
+        "cast",
+        "checked_at",
+        "departures",
+        "events",
+        "extra_actions_used",
+        "fighters",
+        "hasted_turns",
+        "order",
+        "outcome",
+        "round",
+        "rules",
+        "state",
+        "turn_index",
+        "turn_open",
+    )
 
     def __init__(self, state: BattleState) -> None:
         self.state = state

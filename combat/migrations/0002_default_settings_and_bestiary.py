@@ -84,7 +84,7 @@ BESTIARY = [
 ]
 
 
-def load_defaults(apps, schema_editor):  # noqa: ANN001 - migration signature
+def load_defaults(apps, schema_editor):
     CombatSettings = apps.get_model("combat", "CombatSettings")
     EnemyKind = apps.get_model("combat", "EnemyKind")
     EnemyKindEffect = apps.get_model("combat", "EnemyKindEffect")
@@ -109,7 +109,7 @@ def load_defaults(apps, schema_editor):  # noqa: ANN001 - migration signature
             )
 
 
-def unload_bestiary(apps, schema_editor):  # noqa: ANN001 - migration signature
+def unload_bestiary(apps, schema_editor):
     EnemyKind = apps.get_model("combat", "EnemyKind")
     EnemyKind.objects.filter(slug__in=[row[1] for row in BESTIARY]).delete()
 

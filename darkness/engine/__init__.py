@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Callable
+from typing import Any
 
 from labyrinth.engine.grid import (
     DIRECTIONS,
