@@ -27,8 +27,8 @@ class CombatSettingsAdmin(SingletonAdmin):
                      ("min_miss_chance", "max_miss_chance"))}),
         ("Criticals: crit = clamp(0, base + luck x per point + fearlessness - fear, max)",
          {"fields": ("base_crit_chance", "luck_crit_per_point", "max_crit_chance", "crit_multiplier")}),
-        ("Damage: (W + strength x per point) x attack mult x crit "
-         "x armor_constant / (armor_constant + armor) / defense mult",
+        (("Damage: (W + strength x per point) x attack mult x crit "
+          "x armor_constant / (armor_constant + armor) / defense mult"),
          {"fields": ("strength_damage_per_point", "fist_damage", "armor_constant", "min_damage",
                      ("min_attack_multiplier", "min_defense_multiplier"))}),
         ("HP and regeneration: max HP = base_hp + stamina x hp_per_stamina",

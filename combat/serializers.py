@@ -15,9 +15,13 @@ class BattleQuery(serializers.Serializer):
 
 class ActionBody(serializers.Serializer):
     kind = serializers.ChoiceField(choices=list(PLAYER_ACTION_TYPES))
-    target = serializers.CharField(required=False, max_length=32, help_text="attack: an enemy's combatant id.")
+    target = serializers.CharField(
+        required=False, max_length=32, help_text="attack: an enemy's combatant id."
+    )
     potion = serializers.CharField(required=False, max_length=32, help_text="drink: a carried potion's id.")
-    slot = serializers.IntegerField(required=False, min_value=0, max_value=7, help_text="switch_weapon: 0 or 1.")
+    slot = serializers.IntegerField(
+        required=False, min_value=0, max_value=7, help_text="switch_weapon: 0 or 1."
+    )
 
 
 class BattleActInput(serializers.Serializer):
@@ -68,12 +72,18 @@ class BattleOutput(serializers.Serializer):
     outcome = serializers.ChoiceField(choices=[outcome.value for outcome in Outcome])
     round = serializers.IntegerField()
     turn = serializers.IntegerField(help_text="The turn number an action must name.")
-    order = serializers.ListField(child=serializers.CharField(), help_text="Turn order, repeated every round.")
+    order = serializers.ListField(
+        child=serializers.CharField(), help_text="Turn order, repeated every round."
+    )
     awaiting = serializers.IntegerField(allow_null=True, help_text="The player whose turn it is.")
     deadline = serializers.DateTimeField(allow_null=True, help_text="When the awaited turn is skipped.")
     combatants = CombatantOutput(many=True)
-    allowed_actions = AllowedActionOutput(many=True, help_text="The caller's actions now (empty if not their turn).")
-    events = serializers.ListField(child=serializers.DictField(), help_text="Events after ?since=, oldest first.")
+    allowed_actions = AllowedActionOutput(
+        many=True, help_text="The caller's actions now (empty if not their turn)."
+    )
+    events = serializers.ListField(
+        child=serializers.DictField(), help_text="Events after ?since=, oldest first."
+    )
     last_event = serializers.IntegerField()
 
 

@@ -255,7 +255,8 @@ def enemy_kinds(*, floor: int, fast: bool = True) -> list[EnemyKind]:
     ORM's two."""
     if not fast:
         on_floor = Q(min_floor__lte=floor) & (Q(max_floor__isnull=True) | Q(max_floor__gte=floor))
-        return list(EnemyKind.objects.filter(on_floor, weight__gt=0).prefetch_related("effects").order_by("slug"))
+        drawable = EnemyKind.objects.filter(on_floor, weight__gt=0)
+        return list(drawable.prefetch_related("effects").order_by("slug"))
     connection = transaction.get_connection()
     with connection.cursor() as cursor:
         cursor.execute(_ENEMY_KINDS, [floor, floor])

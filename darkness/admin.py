@@ -47,8 +47,8 @@ class GuildMazeAdmin(ReadOnlyAdmin):
 @admin.register(DarknessRun)
 class DarknessRunAdmin(ReadOnlyAdmin):
     list_display = ["run", "maze", "row", "col", "torch_left", "torch_length", "bearer"]
-    fields = ["run_link", "maze", "drawing", "row", "col", "torch_left", "torch_length", "bearer", "set_aside",
-              "path", "entered"]
+    fields = ["run_link", "maze", "drawing", "row", "col", "torch_left", "torch_length", "bearer",
+              "set_aside", "path", "entered"]
     readonly_fields = fields
 
     @admin.display(description="weapons set aside (given back when their owner's run ends)")

@@ -593,7 +593,9 @@ def allowed_actions(state: BattleState) -> tuple[A.Action, ...]:
                              or _remember(A.DrinkPotion(actor_id, potion_id), potion_id))
     if len(actor.weapons) > 1:
         found.extend(
-            A.SwitchWeapon(actor_id, slot) for slot in range(len(actor.weapons)) if slot != actor.active_weapon
+            A.SwitchWeapon(actor_id, slot)
+            for slot in range(len(actor.weapons))
+            if slot != actor.active_weapon
         )
     found.append(memo(("skip", actor_id, "")) or _remember(A.Skip(actor_id)))
     if _flight_possible(state):
@@ -713,7 +715,8 @@ def replay(
     for action in actions:
         step = act(state, action)
         if isinstance(step, Impossible):
-            raise ValueError(f"recorded action {action!r} is impossible here: {step.reason}")
+            # A refused action in a stored record is a bad value, not a value of the wrong type.
+            raise ValueError(f"recorded action {action!r} is impossible here: {step.reason}")  # noqa: TRY004
         state = step.state
         events.extend(step.events)
     return A.Success(state, tuple(events))

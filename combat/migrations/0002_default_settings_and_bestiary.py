@@ -40,7 +40,8 @@ RULE_DEFAULTS = {
 
 # (name, slug, is_boss, floors (min, max or None = deeper too), weight, hp, armor,
 #  (weapon name, kind, damage), stats, effects [(trigger, name, turns, magnitude, chance)], description)
-H, I = "on_hit", "innate"
+# I reads as "innate" in the table below (a migration is history: its names stay as written).
+H, I = "on_hit", "innate"  # noqa: E741
 BESTIARY = [
     ("Giant Rat", "giant-rat", False, (0, 1), 12, 8, 0, ("Filthy Teeth", "natural", 2), {},
      [(H, "bleeding", 1, 1.0, 0.2)], "A dog-sized rat. Weak alone, a nuisance in packs."),
