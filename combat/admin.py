@@ -232,7 +232,7 @@ def battle_log_html(battle: Battle, events: Iterable[BattleEvent]) -> SafeString
     rows = []
     current_round = 0
     for event in events:
-        data = event.data if isinstance(event.data, dict) else {"kind": str(event.data)}
+        data: dict[str, Any] = event.data if isinstance(event.data, dict) else {"kind": str(event.data)}
         kind = str(data.get("kind", ""))
         if kind == "round_started" and isinstance(data.get("round"), int):
             current_round = data["round"]
@@ -399,7 +399,8 @@ class BattleAdmin(ReadOnlyAdmin):
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Battle]:
         queryset = super().get_queryset(request)
-        if request.resolver_match and request.resolver_match.url_name.endswith("changelist"):
+        view = request.resolver_match.url_name if request.resolver_match else None
+        if view is not None and view.endswith("changelist"):
             queryset = queryset.defer("setup", "state")  # the big JSON columns: not on the list
         return queryset
 

@@ -26,7 +26,7 @@ def default_effect_magnitudes() -> dict[str, float]:
     return dict(DEFAULT_MAGNITUDES)
 
 
-def _probability(default: float, help_text: str) -> models.FloatField:
+def _probability(default: float, help_text: str) -> models.FloatField[float, float]:
     return models.FloatField(default=default, validators=_UNIT, help_text=help_text + " (0..1)")
 
 

@@ -272,8 +272,9 @@ def enemy_kinds(*, floor: int, fast: bool = True) -> list[EnemyKind]:
     found = []
     for kind, effects in kinds.values():
         held = kind.effects.all()  # held as a prefetch holds them: kind.effects.all() reads no row
-        held._result_cache, held._prefetch_done = effects, True
-        kind._prefetched_objects_cache = {"effects": held}
+        # Django's own prefetch caches: private attributes the stubs do not declare.
+        held._result_cache, held._prefetch_done = effects, True  # type: ignore[attr-defined]
+        kind._prefetched_objects_cache = {"effects": held}  # type: ignore[attr-defined]
         found.append(kind)
     return found
 

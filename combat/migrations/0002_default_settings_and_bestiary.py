@@ -42,7 +42,10 @@ RULE_DEFAULTS = {
 #  (weapon name, kind, damage), stats, effects [(trigger, name, turns, magnitude, chance)], description)
 # I reads as "innate" in the table below (a migration is history: its names stay as written).
 H, I = "on_hit", "innate"  # noqa: E741
-BESTIARY = [
+_Effect = tuple[str, str, int | None, float | None, float]
+_Creature = tuple[str, str, bool, tuple[int, int | None], int, int, int, tuple[str, str, int], dict[str, int],
+                  list[_Effect], str]
+BESTIARY: list[_Creature] = [
     ("Giant Rat", "giant-rat", False, (0, 1), 12, 8, 0, ("Filthy Teeth", "natural", 2), {},
      [(H, "bleeding", 1, 1.0, 0.2)], "A dog-sized rat. Weak alone, a nuisance in packs."),
     ("Goblin Cutthroat", "goblin-cutthroat", False, (0, 2), 10, 11, 1, ("Rusty Knife", "melee", 3),
