@@ -31,8 +31,8 @@ class DarknessSettingsAdmin(SingletonAdmin):
 class GuildMazeAdmin(ReadOnlyAdmin):
     list_display = ["guild", "rows", "cols", "sections", "explored", "generator_version", "created_at"]
     search_fields = ["guild__name"]
-    fields = ["guild", "drawing", "explored", "seed", "generator_version", "params", "entrance", "heart",
-              "camps", "map_text", "created_at"]
+    fields = ("guild", "drawing", "explored", "seed", "generator_version", "params", "entrance", "heart",
+              "camps", "map_text", "created_at")
     readonly_fields = fields
 
     @admin.display(description="explored rooms")
@@ -47,8 +47,8 @@ class GuildMazeAdmin(ReadOnlyAdmin):
 @admin.register(DarknessRun)
 class DarknessRunAdmin(ReadOnlyAdmin):
     list_display = ["run", "maze", "row", "col", "torch_left", "torch_length", "bearer"]
-    fields = ["run_link", "maze", "drawing", "row", "col", "torch_left", "torch_length", "bearer",
-              "set_aside", "path", "entered"]
+    fields = ("run_link", "maze", "drawing", "row", "col", "torch_left", "torch_length", "bearer",
+              "set_aside", "path", "entered")
     readonly_fields = fields
 
     @admin.display(description="weapons set aside (given back when their owner's run ends)")

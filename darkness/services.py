@@ -348,7 +348,7 @@ def _darkness_of(step: RunStep) -> DarknessRun:
         raise RuleViolation("not_darkness", "Only a Labyrinth of Darkness run moves by direction; "
                             "use advance.",
                             {"run": run.id, "kind": run.kind})
-    dark = step.held.get(_HELD)
+    dark: DarknessRun | None = step.held.get(_HELD)
     if dark is None:
         dark = step.held[_HELD] = DarknessRun.objects.select_related("maze").get(run_id=run.id)
     return dark
