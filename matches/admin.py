@@ -32,6 +32,7 @@ class MatchModeSettingsForm(forms.ModelForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        assert data is not None  # a ModelForm's clean() returns its cleaned_data
         adapter = get_mode(data.get("mode", ""))
         if adapter is not None and isinstance(data.get("defaults"), dict):
             complete = adapter.validate_settings(data["defaults"])
@@ -138,10 +139,11 @@ class MatchAdmin(ReadOnlyAdmin):
     )
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Match]:
-        queryset = (
+        queryset: QuerySet[Match] = (
             super().get_queryset(request).annotate(seated_count=Count("seats", filter=Q(seats__active=True)))
         )
-        if request.resolver_match and request.resolver_match.url_name.endswith("changelist"):
+        view = request.resolver_match.url_name if request.resolver_match else None
+        if view is not None and view.endswith("changelist"):
             queryset = queryset.defer("state")
         return queryset
 
