@@ -27,8 +27,8 @@ class CombatSettingsAdmin(SingletonAdmin):
                      ("min_miss_chance", "max_miss_chance"))}),
         ("Criticals: crit = clamp(0, base + luck x per point + fearlessness - fear, max)",
          {"fields": ("base_crit_chance", "luck_crit_per_point", "max_crit_chance", "crit_multiplier")}),
-        ("Damage: (W + strength x per point) x attack mult x crit "
-         "x armor_constant / (armor_constant + armor) / defense mult",
+        (("Damage: (W + strength x per point) x attack mult x crit "
+          "x armor_constant / (armor_constant + armor) / defense mult"),
          {"fields": ("strength_damage_per_point", "fist_damage", "armor_constant", "min_damage",
                      ("min_attack_multiplier", "min_defense_multiplier"))}),
         ("HP and regeneration: max HP = base_hp + stamina x hp_per_stamina",
@@ -232,7 +232,7 @@ def battle_log_html(battle: Battle, events: Iterable[BattleEvent]) -> SafeString
     rows = []
     current_round = 0
     for event in events:
-        data = event.data if isinstance(event.data, dict) else {"kind": str(event.data)}
+        data: dict[str, Any] = event.data if isinstance(event.data, dict) else {"kind": str(event.data)}
         kind = str(data.get("kind", ""))
         if kind == "round_started" and isinstance(data.get("round"), int):
             current_round = data["round"]
@@ -243,13 +243,13 @@ def battle_log_html(battle: Battle, events: Iterable[BattleEvent]) -> SafeString
         if kind in ("death", "battle_over", "fled", "curse_struck"):
             style = ' style="font-weight: bold"'
         rows.append(format_html("<tr{}><td>{}</td><td>{}</td><td>{}</td></tr>",
-                                mark_safe(style),  # noqa: S308 - one of the two constants above
+                                mark_safe(style),  # safe: one of the two constants above
                                 event.seq, current_round or "", event_sentence(data, names)))
     if not rows:
         return format_html("<em>{}</em>", "No events yet.")
     header = format_html("<thead><tr><th>#</th><th>round</th><th>{}</th></tr></thead>", "event")
     return format_html('<table class="battle-log">{}<tbody>{}</tbody></table>', header,
-                       mark_safe("".join(rows)))  # noqa: S308 - every row built by format_html
+                       mark_safe("".join(rows)))  # safe: every row built by format_html
 
 
 def combatants_html(battle: Battle) -> SafeString:
@@ -276,7 +276,7 @@ def combatants_html(battle: Battle) -> SafeString:
     header = mark_safe("<thead><tr><th>id</th><th>name</th><th>kind</th><th>HP</th><th>weapons</th>"
                        "<th>effects</th><th></th></tr></thead>")
     return format_html("<table>{}<tbody>{}</tbody></table>", header,
-                       mark_safe("".join(rows)))  # noqa: S308 - every row built by format_html
+                       mark_safe("".join(rows)))  # safe: every row built by format_html
 
 
 MAX_BIGINT = 2**63 - 1
@@ -399,7 +399,8 @@ class BattleAdmin(ReadOnlyAdmin):
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Battle]:
         queryset = super().get_queryset(request)
-        if request.resolver_match and request.resolver_match.url_name.endswith("changelist"):
+        view = request.resolver_match.url_name if request.resolver_match else None
+        if view is not None and view.endswith("changelist"):
             queryset = queryset.defer("setup", "state")  # the big JSON columns: not on the list
         return queryset
 

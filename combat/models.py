@@ -26,7 +26,7 @@ def default_effect_magnitudes() -> dict[str, float]:
     return dict(DEFAULT_MAGNITUDES)
 
 
-def _probability(default: float, help_text: str) -> models.FloatField:
+def _probability(default: float, help_text: str) -> models.FloatField[float, float]:
     return models.FloatField(default=default, validators=_UNIT, help_text=help_text + " (0..1)")
 
 
@@ -183,9 +183,12 @@ class CombatSettings(SingletonSettings):
 
     def clean(self) -> None:
         errors: dict[str, str] = {}
-        if self.max_miss_chance is not None and self.min_miss_chance is not None:
-            if self.max_miss_chance < self.min_miss_chance:
-                errors["max_miss_chance"] = "The highest miss chance cannot be below the lowest."
+        if (
+            self.max_miss_chance is not None
+            and self.min_miss_chance is not None
+            and self.max_miss_chance < self.min_miss_chance
+        ):
+            errors["max_miss_chance"] = "The highest miss chance cannot be below the lowest."
         magnitudes = self.effect_magnitudes
         if not isinstance(magnitudes, dict):
             errors["effect_magnitudes"] = "An object mapping effect names to numbers."
@@ -309,9 +312,10 @@ class EnemyKind(models.Model):
 
     def template(self) -> EnemyTemplate:
         """The creature as encounters draw it (combat.engine.encounters), effects included."""
-        return EnemyTemplate(slug=self.slug, name=self.name, hp=self.hp, weapon=self.weapon(), armor=self.armor,
-                             stats=self.stats(), innate=self.innate_effects(), is_boss=self.is_boss,
-                             weight=self.weight, min_floor=self.min_floor, max_floor=self.max_floor)
+        return EnemyTemplate(slug=self.slug, name=self.name, hp=self.hp, weapon=self.weapon(),
+                             armor=self.armor, stats=self.stats(), innate=self.innate_effects(),
+                             is_boss=self.is_boss, weight=self.weight, min_floor=self.min_floor,
+                             max_floor=self.max_floor)
 
 
 class EnemyKindEffect(models.Model):
@@ -453,8 +457,8 @@ class BattleAction(models.Model):
         ordering = ["battle", "step"]
         constraints = [
             models.UniqueConstraint(fields=["battle", "step"], name="battle_action_one_per_step"),
-            models.UniqueConstraint(fields=["battle", "player", "idempotency_key"], condition=~Q(idempotency_key=""),
-                                    name="battle_action_idempotency_key"),
+            models.UniqueConstraint(fields=["battle", "player", "idempotency_key"],
+                                    condition=~Q(idempotency_key=""), name="battle_action_idempotency_key"),
         ]
 
     def __str__(self) -> str:

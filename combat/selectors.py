@@ -1,4 +1,5 @@
-"""Reads of the combat app: the combat rules in force, the bestiary, seeded encounters for rooms, a battle's view."""
+"""Reads of the combat app: the combat rules in force, the bestiary, seeded encounters for rooms,
+a battle's view."""
 from __future__ import annotations
 
 import random
@@ -164,12 +165,13 @@ def battle_view(battle: BattleRow | Battle, *, player_id: int, since: int,
     state = battle.state
     deadline = None
     if battle.turn_started_at is not None and battle.awaiting_id is not None:
-        deadline = battle.turn_started_at + timedelta(seconds=CombatSettings.cached().turn_deadline_seconds)
+        seconds = CombatSettings.cached().turn_deadline_seconds
+        deadline = battle.turn_started_at + timedelta(seconds=seconds)
     combatants = [
         CombatantView(id=c["id"], kind=c["kind"], name=c["name"], hp=c["hp"], max_hp=c["max_hp"],
                       is_boss=c["is_boss"], fled=c["fled"], weapons=[w["name"] for w in c["weapons"]],
-                      active_weapon=c["active_weapon"], potions=[PotionView(p["id"], p["kind"]) for p in c["potions"]],
-                      effects=c["effects"])
+                      active_weapon=c["active_weapon"],
+                      potions=[PotionView(p["id"], p["kind"]) for p in c["potions"]], effects=c["effects"])
         for c in state["combatants"]
     ]
     return BattleView(

@@ -50,7 +50,13 @@ def battle_step_record(step: BattleStep, *, player_id: int | None, turn: int, ac
 
 
 def battle_create(
-    *, run_id: int, floor: int, room: int, setup: engine.BattleSetup, seed: int, enemy_kinds: Mapping[str, str],
+    *,
+    run_id: int,
+    floor: int,
+    room: int,
+    setup: engine.BattleSetup,
+    seed: int,
+    enemy_kinds: Mapping[str, str],
 ) -> tuple[BattleRow, engine.Success]:
     """Start the battle of a room and store it: the row with its first state, then its first events.
 

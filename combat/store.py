@@ -20,9 +20,9 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Q
 from django.utils import timezone
-from django.db.backends.base.base import BaseDatabaseWrapper
 
 from backend.sql import Columns, Prepared, rows_insert
 from combat.engine import Outcome
@@ -255,7 +255,8 @@ def enemy_kinds(*, floor: int, fast: bool = True) -> list[EnemyKind]:
     ORM's two."""
     if not fast:
         on_floor = Q(min_floor__lte=floor) & (Q(max_floor__isnull=True) | Q(max_floor__gte=floor))
-        return list(EnemyKind.objects.filter(on_floor, weight__gt=0).prefetch_related("effects").order_by("slug"))
+        drawable = EnemyKind.objects.filter(on_floor, weight__gt=0)
+        return list(drawable.prefetch_related("effects").order_by("slug"))
     connection = transaction.get_connection()
     with connection.cursor() as cursor:
         cursor.execute(_ENEMY_KINDS, [floor, floor])
@@ -271,8 +272,9 @@ def enemy_kinds(*, floor: int, fast: bool = True) -> list[EnemyKind]:
     found = []
     for kind, effects in kinds.values():
         held = kind.effects.all()  # held as a prefetch holds them: kind.effects.all() reads no row
-        held._result_cache, held._prefetch_done = effects, True
-        kind._prefetched_objects_cache = {"effects": held}
+        # Django's own prefetch caches: private attributes the stubs do not declare.
+        held._result_cache, held._prefetch_done = effects, True  # type: ignore[attr-defined]
+        kind._prefetched_objects_cache = {"effects": held}  # type: ignore[attr-defined]
         found.append(kind)
     return found
 

@@ -2,17 +2,17 @@
 from __future__ import annotations
 
 from drf_spectacular.utils import extend_schema
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import NotAuthenticated, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from backend.api.compiled import renderer, validator
 from backend.api.schema import errors
-from players.caller import PlayerApi
 from darkness import services
 from darkness.selectors import darkness_moved_view, guild_labyrinth
 from darkness.serializers import DarknessMoveInput, GuildLabyrinthOutput
 from dungeons.serializers import RunOutput
+from players.caller import PlayerApi
 from players.selectors import player_for_user
 
 
@@ -23,13 +23,16 @@ class RunMoveApi(PlayerApi):
                    "moves and the others get 409 stale_step. A wall is 409 wall and burns nothing; the "
                    "current room must be cleared first (409 room_not_cleared).")
     def post(self, request: Request, run_id: int) -> Response:
+        user_id = request.user.pk
+        if user_id is None:  # unreachable behind IsAuthenticated (the default); refused as it refuses
+            raise NotAuthenticated()
         try:
             data = validator(DarknessMoveInput)(request.data)  # the usual body takes the compiled check
         except ValidationError:
-            player_for_user(user_id=request.user.pk)  # an account without a player is refused first (404)
+            player_for_user(user_id=user_id)  # an account without a player is refused first (404)
             raise
         # The caller's player is found among the run's members; the answer is built from what the move holds.
-        moved = services.darkness_move(user_id=request.user.pk, run_id=run_id, **data)
+        moved = services.darkness_move(user_id=user_id, run_id=run_id, **data)
         return Response(renderer(RunOutput)(darkness_moved_view(moved)))
 
 

@@ -18,8 +18,8 @@ def maze_svg(layout: MazeLayout, explored: set[Pos], path: Sequence[Pos] = ()) -
     """The whole maze (the admin sees everything): unexplored rooms grey, explored ones tinted by section,
     room kinds as letters, walls as black lines, and ``path`` as a red line through room centres."""
     width, height = layout.cols * CELL + 2 * MARGIN, layout.rows * CELL + 2 * MARGIN
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-           f'viewBox="0 0 {width} {height}" role="img" aria-label="guild maze">']
+    out = [(f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'viewBox="0 0 {width} {height}" role="img" aria-label="guild maze">')]
     for r in range(layout.rows):
         for c in range(layout.cols):
             x, y = MARGIN + c * CELL, MARGIN + r * CELL

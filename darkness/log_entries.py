@@ -16,7 +16,10 @@ class DarknessStarted(LogEntry):
     maze: int
 
     def describe(self, names: Names) -> str:
-        return f"The party enters the guild's labyrinth (maze #{self.maze}): {who(self.party, names)} (R = {self.rank:g})"
+        return (
+            f"The party enters the guild's labyrinth (maze #{self.maze}): "
+            f"{who(self.party, names)} (R = {self.rank:g})"
+        )
 
 
 @register

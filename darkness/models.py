@@ -154,7 +154,9 @@ class SetAsideWeapon(models.Model):
 
     run = models.ForeignKey("dungeons.Run", on_delete=models.CASCADE, related_name="+")
     player = models.ForeignKey("players.Player", on_delete=models.CASCADE, related_name="+")
-    item_id = models.BigIntegerField(unique=True, help_text="The inventory item's id, kept when it comes back.")
+    item_id = models.BigIntegerField(
+        unique=True, help_text="The inventory item's id, kept when it comes back."
+    )
     item_kind = models.ForeignKey("players.ItemKind", on_delete=models.PROTECT, related_name="+")
     equipped = models.BooleanField()
     acquired_in_run = models.ForeignKey("dungeons.Run", null=True, blank=True, on_delete=models.SET_NULL,

@@ -4,6 +4,8 @@ The run view's ``darkness`` state (DarknessStateOutput and its parts) is declare
 dungeons/serializers.py: RunOutput owns its schema (dungeons imports nothing from darkness)."""
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
 from dungeons.serializers import DarknessMapOutput
@@ -11,7 +13,7 @@ from dungeons.serializers import DarknessMapOutput
 DIRECTIONS = ["UP", "LEFT", "DOWN", "RIGHT"]
 
 
-class DarknessMoveInput(serializers.Serializer):
+class DarknessMoveInput(serializers.Serializer[Any]):
     step = serializers.IntegerField(min_value=0, help_text="The run's step as the client last saw it.")
     direction = serializers.ChoiceField(choices=DIRECTIONS)
 

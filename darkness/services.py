@@ -20,8 +20,6 @@ counts do not grow with the party (tests/darkness/test_darkness_query_counts.py)
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
@@ -29,6 +27,8 @@ from django.utils import timezone
 from backend.errors import InvalidInput, NotFound, RuleViolation
 from combat.engine.state import to_jsonable
 from combat.models import CombatSettings
+from darkness.engine import GuildMaze as MazeLayout
+from darkness.engine import MoveOutcome, Pos, RoomWeights, move, room_content
 from darkness.layout import new_maze_fields
 from darkness.log_entries import (
     DarknessStarted,
@@ -39,8 +39,8 @@ from darkness.log_entries import (
     TorchTaken,
     TurnedAway,
 )
-from darkness.selectors import DarknessMoved
 from darkness.models import DarknessRun, DarknessSettings, GuildMaze, SetAsideWeapon
+from darkness.selectors import DarknessMoved
 from dungeons.models import DungeonKind, MemberStatus, RoomKind, RunStatus
 from dungeons.runs import (
     MemberRow,
@@ -68,8 +68,6 @@ from dungeons.runs import (
 )
 from guilds.models import Guild, Membership
 from guilds.services import guild_person_runs_record
-from darkness.engine import GuildMaze as MazeLayout
-from darkness.engine import MoveOutcome, Pos, RoomWeights, move, room_content
 from labyrinth.engine.grid import Direction
 from npcs.selectors import guild_npc_kinds_unrescued
 from npcs.services import warlock_buffs_claim_party
@@ -350,7 +348,7 @@ def _darkness_of(step: RunStep) -> DarknessRun:
         raise RuleViolation("not_darkness", "Only a Labyrinth of Darkness run moves by direction; "
                             "use advance.",
                             {"run": run.id, "kind": run.kind})
-    dark = step.held.get(_HELD)
+    dark: DarknessRun | None = step.held.get(_HELD)
     if dark is None:
         dark = step.held[_HELD] = DarknessRun.objects.select_related("maze").get(run_id=run.id)
     return dark

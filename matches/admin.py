@@ -14,9 +14,9 @@ from django.utils.safestring import SafeString, mark_safe
 from backend.admin import ReadOnlyAdmin, ReadOnlyInline
 from combat.admin import _pretty_json, admin_link, number_term
 from gamekit.results import Impossible
+from matches.access import game_state
 from matches.models import Match, MatchAction, MatchModeSettings, MatchSeat
 from matches.modes import get_mode, registered_modes
-from matches.services import game_state
 
 
 class MatchModeSettingsForm(forms.ModelForm):
@@ -32,6 +32,7 @@ class MatchModeSettingsForm(forms.ModelForm):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        assert data is not None  # a ModelForm's clean() returns its cleaned_data
         adapter = get_mode(data.get("mode", ""))
         if adapter is not None and isinstance(data.get("defaults"), dict):
             complete = adapter.validate_settings(data["defaults"])
@@ -138,10 +139,11 @@ class MatchAdmin(ReadOnlyAdmin):
     )
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Match]:
-        queryset = (
+        queryset: QuerySet[Match] = (
             super().get_queryset(request).annotate(seated_count=Count("seats", filter=Q(seats__active=True)))
         )
-        if request.resolver_match and request.resolver_match.url_name.endswith("changelist"):
+        view = request.resolver_match.url_name if request.resolver_match else None
+        if view is not None and view.endswith("changelist"):
             queryset = queryset.defer("state")
         return queryset
 
@@ -180,7 +182,7 @@ class MatchAdmin(ReadOnlyAdmin):
             return "-"
         picture = adapter.picture(game_state(match))
         # The SVG is built by the mode's own code from numbers and escaped names, never from user text.
-        return mark_safe(picture) if picture else "(this mode draws no picture)"  # noqa: S308
+        return mark_safe(picture) if picture else "(this mode draws no picture)"
 
     @admin.display(description="events")
     def log(self, match: Match) -> SafeString:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
@@ -11,7 +12,6 @@ from rest_framework.response import Response
 
 from backend.api.schema import errors
 from backend.api.views import valid
-from players.caller import PlayerApi
 from matches import selectors, services
 from matches.serializers import (
     MatchActInput,
@@ -24,6 +24,7 @@ from matches.serializers import (
     MatchReplayOutput,
     ModeOutput,
 )
+from players.caller import PlayerApi
 
 
 def _match(match_id: int, request: Request, player: Any, since: int = 0) -> dict[str, Any]:
@@ -71,7 +72,11 @@ class MatchListCreateApi(PlayerApi):
         return Response(_match(match.pk, request, self.player), status=status.HTTP_201_CREATED)
 
 
-def _lobby_action(summary: str) -> Any:
+#: a view method, kept as it is by its schema decorator
+_View = TypeVar("_View", bound=Callable[..., Response])
+
+
+def _lobby_action(summary: str) -> Callable[[_View], _View]:
     return extend_schema(
         request=None, responses={200: MatchOutput, **errors(401, 403, 404, 409)}, summary=summary
     )

@@ -8,10 +8,9 @@ from django.db.models import Count, Exists, OuterRef, Q
 
 from backend.api.pagination import Page, keyset_page
 from backend.errors import NotFound, RuleViolation
-from backend.turns import turn_deadline
+from matches.access import READER_SEATS, game_state, match_deadline, may_act, may_read, mode_adapter, seating
 from matches.models import Match, MatchAction, MatchEvent, MatchModeSettings, MatchSeat, MatchStatus
 from matches.modes import registered_modes
-from matches.services import MATCH_TURNS, READER_SEATS, game_state, may_act, may_read, mode_adapter, seating
 from players.models import Player
 
 EVENTS_PER_READ = 500
@@ -119,7 +118,7 @@ def match_payload(match: Match, player: Player, *, since: int) -> dict[str, Any]
                 view = {**view, "revealed": adapter.full_view(state)}
         if seat is not None and mine is not None and may_act(match, mine):
             allowed = adapter.legal_actions(state, seat)
-    deadline = turn_deadline(MATCH_TURNS, match)
+    deadline = match_deadline(match)
     events, last = (
         match_events_since(match=match, seat=seat, since=since) if match.state is not None else ([], 0)
     )

@@ -12,7 +12,7 @@ from matches.models import MatchStatus
 MAX_TURN = 2**31 - 1
 
 
-class ModeSettingsSchema(serializers.Serializer):
+class ModeSettingsSchema(serializers.Serializer[Any]):
     """A mode's settings as a JSON Schema object, with the admin's current defaults."""
 
     # Not an enum: drf-spectacular would make a component of it, named after the field ("TypeEnum").
@@ -35,7 +35,7 @@ class ModeSettingsSchema(serializers.Serializer):
         return fields
 
 
-class ModeOutput(serializers.Serializer):
+class ModeOutput(serializers.Serializer[Any]):
     name = serializers.CharField(help_text="The `mode` of POST matches/.")
     title = serializers.CharField(help_text="In the request's language.")
     min_players = serializers.IntegerField()
@@ -55,7 +55,7 @@ class ModeOutput(serializers.Serializer):
     )
 
 
-class MatchOpenInput(serializers.Serializer):
+class MatchOpenInput(serializers.Serializer[Any]):
     mode = serializers.CharField(max_length=40, help_text="A registered mode, e.g. cell_capture.")
     settings = serializers.DictField(
         required=False,
@@ -72,14 +72,14 @@ class MatchOpenInput(serializers.Serializer):
     )
 
 
-class MatchListQuery(serializers.Serializer):
+class MatchListQuery(serializers.Serializer[Any]):
     mode = serializers.CharField(required=False, default="", max_length=40)
     status = serializers.ChoiceField(required=False, allow_blank=True, choices=MatchStatus.choices)
     cursor = serializers.CharField(required=False, default="", max_length=200, trim_whitespace=False)
     page_size = serializers.IntegerField(required=False, default=20, min_value=1, max_value=100)
 
 
-class MatchQuery(serializers.Serializer):
+class MatchQuery(serializers.Serializer[Any]):
     since = serializers.IntegerField(
         required=False,
         default=0,
@@ -89,7 +89,7 @@ class MatchQuery(serializers.Serializer):
     )
 
 
-class MatchActInput(serializers.Serializer):
+class MatchActInput(serializers.Serializer[Any]):
     turn = serializers.IntegerField(
         min_value=0, max_value=MAX_TURN, help_text="The match's turn the action answers."
     )
@@ -103,7 +103,7 @@ class MatchActInput(serializers.Serializer):
     )
 
 
-class MatchListItem(serializers.Serializer):
+class MatchListItem(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     mode = serializers.CharField()
     status = serializers.ChoiceField(choices=MatchStatus.choices)
@@ -116,19 +116,19 @@ class MatchListItem(serializers.Serializer):
     created_at = serializers.DateTimeField()
 
 
-class MatchListOutput(serializers.Serializer):
+class MatchListOutput(serializers.Serializer[Any]):
     results = MatchListItem(many=True)
     next = serializers.CharField(allow_null=True, help_text="Cursor of the next page, null on the last.")
 
 
-class MatchPlayerOutput(serializers.Serializer):
+class MatchPlayerOutput(serializers.Serializer[Any]):
     player = serializers.IntegerField()
     name = serializers.CharField()
     seat = serializers.IntegerField(allow_null=True, help_text="Given at the start, in joining order.")
     active = serializers.BooleanField(help_text="False once the player left (or the match ended).")
 
 
-class MatchOutput(serializers.Serializer):
+class MatchOutput(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     mode = serializers.CharField()
     status = serializers.ChoiceField(choices=MatchStatus.choices)
@@ -165,7 +165,7 @@ class MatchOutput(serializers.Serializer):
     ended_at = serializers.DateTimeField(allow_null=True)
 
 
-class MatchActOutput(serializers.Serializer):
+class MatchActOutput(serializers.Serializer[Any]):
     turn = serializers.IntegerField()
     next_turn = serializers.IntegerField()
     status = serializers.ChoiceField(choices=MatchStatus.choices)
@@ -176,7 +176,7 @@ class MatchActOutput(serializers.Serializer):
     replayed = serializers.BooleanField(help_text="True: an earlier answer to the same idempotency key.")
 
 
-class ReplayStepOutput(serializers.Serializer):
+class ReplayStepOutput(serializers.Serializer[Any]):
     turn = serializers.IntegerField()
     seat = serializers.IntegerField()
     player = serializers.IntegerField()
@@ -186,12 +186,12 @@ class ReplayStepOutput(serializers.Serializer):
     timeout = serializers.BooleanField()
 
 
-class ReplaySeatOutput(serializers.Serializer):
+class ReplaySeatOutput(serializers.Serializer[Any]):
     seat = serializers.IntegerField()
     player = serializers.IntegerField()
 
 
-class MatchReplayOutput(serializers.Serializer):
+class MatchReplayOutput(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     mode = serializers.CharField()
     withheld = serializers.BooleanField(

@@ -13,7 +13,6 @@ from datetime import datetime
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Q
 from django.utils import timezone
 
 from backend.errors import InvalidInput, NotAllowed, NotFound, RuleViolation, refused
@@ -27,23 +26,28 @@ from backend.turns import (
     turn_refresh,
 )
 from gamekit.results import Impossible
+from matches.access import (
+    READER_SEATS,
+    awaited_seat,
+    forget_seating,
+    game_state,
+    guild_member,
+    may_act,
+    may_read,
+    may_see_lobby,
+    mode_adapter,
+    seat_player_ids,
+    seating,
+    store_state,
+    turn_deadline_seconds,
+    turn_waiting_since,
+)
 from matches.models import Match, MatchAction, MatchEvent, MatchModeSettings, MatchSeat, MatchStatus
-from matches.modes import Event, ModeAdapter, get_mode, registered_modes, rng_for
+from matches.modes import Event, ModeAdapter, rng_for
 from players.models import Player
 
 _SEED_SOURCE = random.SystemRandom()
 SEED_LIMIT = 2**63 - 1
-#: the seat rows whose player may read their match (``may_read``): seated now, or given a seat at the start
-READER_SEATS = Q(active=True) | Q(seat__isnull=False)
-
-
-def mode_adapter(name: str) -> ModeAdapter[Any]:
-    adapter = get_mode(name)
-    if adapter is None:
-        raise InvalidInput(
-            "unknown_mode", "No such match mode.", {"mode": name, "modes": sorted(registered_modes())}
-        )
-    return adapter
 
 
 def mode_settings(name: str) -> MatchModeSettings:
@@ -61,64 +65,8 @@ def mode_settings(name: str) -> MatchModeSettings:
     return row
 
 
-def game_state(match: Match) -> Any:
-    """The match's game as the mode's typed value, decoded from the stored JSON once per loaded row.
-
-    Every hook of a request gets this one value (the deadline, the action's check, the move, the view);
-    a stored step leaves the value it stored here, so nothing is decoded twice. Keyed by the JSON
-    object itself: a row loaded again (or a state set by other code) is decoded again.
-    """
-    cached: tuple[object, Any] | None = getattr(match, "_game_state", None)
-    if cached is not None and cached[0] is match.state:
-        return cached[1]
-    state = None if match.state is None else mode_adapter(match.mode).state_from_json(match.state)
-    match._game_state = (match.state, state)  # type: ignore[attr-defined]
-    return state
-
-
-def _store_state(match: Match, adapter: ModeAdapter[Any], state: Any) -> None:
-    """Encode the game once into the row's JSON, and keep the value for the rest of the request."""
-    match.state = adapter.state_to_json(state)
-    match._game_state = (match.state, state)  # type: ignore[attr-defined]
-
-
-def _guild_member(player: Player, guild_id: int) -> bool:
-    from guilds.models import Membership  # guilds is a core app; only game apps stay unimported
-
-    return Membership.objects.filter(guild_id=guild_id, player=player, left_at__isnull=True).exists()
-
-
-def _may_see_lobby(match: Match, player: Player) -> bool:
-    return match.status == MatchStatus.LOBBY and (
-        match.guild_id is None or _guild_member(player, match.guild_id)
-    )
-
-
-def seating(match: Match) -> list[MatchSeat]:
-    """Every seat row of the match with its player, in joining order (one query, cached on the row)."""
-    cached: list[MatchSeat] | None = getattr(match, "_seating", None)
-    if cached is None:
-        cached = list(MatchSeat.objects.filter(match=match).select_related("player").order_by("id"))
-        match._seating = cached  # type: ignore[attr-defined]
-    return cached
-
-
-def _forget_seating(match: Match) -> None:
-    match._seating = None  # type: ignore[attr-defined]
-
-
 def _seat_of(match: Match, player: Player) -> MatchSeat | None:
     return next((seat for seat in seating(match) if seat.player_id == player.pk), None)
-
-
-def may_read(match: Match, player: Player, seat: MatchSeat | None) -> bool:
-    """Seated players (current, or former ones of a started match); in a lobby, whoever may join.
-
-    ``READER_SEATS`` is the same rule for queries.
-    """
-    if seat is not None and (seat.active or seat.seat is not None):
-        return True
-    return _may_see_lobby(match, player)
 
 
 def _not_found(match_id: int) -> NotFound:
@@ -145,7 +93,7 @@ def _take_seat(match: Match, player: Player, seat: MatchSeat | None) -> None:
         raise RuleViolation(
             "already_in_match", "You are already in an active match of this mode.", {"mode": match.mode}
         ) from exc
-    _forget_seating(match)
+    forget_seating(match)
 
 
 # --- lobby ------------------------------------------------------------------------------------
@@ -163,7 +111,7 @@ def match_open(*, player: Player, mode: str, settings: Mapping[str, Any], guild:
     if fixed:
         raise InvalidInput("setting_not_per_game", "These settings are the mode's defaults, not a lobby's.",
                            {"settings": fixed, "per_game": sorted(adapter.lobby_settings or ())})
-    if guild is not None and not _guild_member(player, guild):
+    if guild is not None and not guild_member(player, guild):
         raise RuleViolation(
             "not_guild_member", "A guild lobby is for the host's own guild.", {"guild": guild}
         )
@@ -201,7 +149,7 @@ def match_join(*, player: Player, match_id: int) -> Match:
     seat = _seat_of(match, player)
     if seat is not None and seat.active:
         raise RuleViolation("already_joined", "You are already seated at this match.", {"match": match_id})
-    if not _may_see_lobby(match, player):
+    if not may_see_lobby(match, player):
         if seat is not None and seat.seat is not None:
             raise RuleViolation("match_not_in_lobby", "The match has started.", {"status": match.status})
         raise _not_found(match_id)
@@ -231,7 +179,7 @@ def match_leave(*, player: Player, match_id: int, now: datetime | None = None) -
         return match
     seat.active, seat.left_at = False, now
     seat.save(update_fields=["active", "left_at"])
-    _forget_seating(match)
+    forget_seating(match)
     remaining = list(match.seats.filter(active=True).order_by("id"))
     if match.status == MatchStatus.LOBBY:
         if not remaining:
@@ -273,7 +221,7 @@ def match_start(*, player: Player, match_id: int, now: datetime | None = None) -
     for number, row in enumerate(seats):
         row.seat = number
     MatchSeat.objects.bulk_update(seats, ["seat"])
-    _forget_seating(match)
+    forget_seating(match)
     match.seed = _SEED_SOURCE.randrange(SEED_LIMIT)
     state = adapter.create(settings=match.settings, seats=len(seats), rng=rng_for(match.seed, 0))
     if isinstance(state, Impossible):  # the game cannot be built from these settings: nothing is written
@@ -290,17 +238,12 @@ def match_start(*, player: Player, match_id: int, now: datetime | None = None) -
 # --- steps ------------------------------------------------------------------------------------
 
 
-def _seat_players(match: Match) -> dict[int, int]:
-    """Seat number -> player id, for the seats given at the start."""
-    return {seat.seat: seat.player_id for seat in seating(match) if seat.seat is not None}
-
-
 def _end(match: Match, status: str, result: dict[str, Any] | None, *, now: datetime) -> None:
     match.status, match.result, match.ended_at = status, result, now
     match.awaiting, match.turn_started_at = None, None
     match.save(update_fields=["status", "result", "ended_at", "awaiting", "turn_started_at"])
     match.seats.filter(active=True).update(active=False)
-    _forget_seating(match)
+    forget_seating(match)
     if status == MatchStatus.ABANDONED:
         _append_events(match, [Event({"kind": "match_abandoned"})], turn=match.turn)
         match.save(update_fields=["event_count"])
@@ -333,12 +276,12 @@ def _persist(
 ) -> list[MatchEvent]:
     """Store the new state after step ``turn`` and append its events (the match is locked)."""
     outcome = adapter.outcome(state)
-    seat_players = _seat_players(match)
+    seat_players = seat_player_ids(match)
     if outcome is not None:
         winners = [seat_players[s] for s in outcome.winners]
         events = [*events, Event({"kind": "match_over", "winners": winners})]
     rows = _append_events(match, events, turn=turn)
-    _store_state(match, adapter, state)
+    store_state(match, adapter, state)
     match.turn = turn + 1
     awaiting = adapter.awaiting(state)
     match.awaiting_id = None if awaiting is None else seat_players[awaiting]
@@ -369,31 +312,13 @@ def _persist(
     return rows
 
 
-def _awaited_seat(match: Match) -> int | None:
-    seat_players = _seat_players(match)
-    for seat, player_id in seat_players.items():
-        if player_id == match.awaiting_id:
-            return seat
-    return None
-
-
-def may_act(match: Match, seat: MatchSeat) -> bool:
-    """Whether the seat's player may send actions at all: seated in the running match, not walked out."""
-    return (
-        match.status == MatchStatus.ACTIVE
-        and seat.active
-        and seat.seat is not None
-        and seat.seat not in match.absent_seats
-    )
-
-
 def _acting_seat(
     match: Match, player: Player, adapter: ModeAdapter[Any], state: Any, action: dict[str, Any]
 ) -> int:
     """The seat the action is for: the awaited player's, or another seated player's when the mode lists
     exactly this action for them now (an out-of-turn action, e.g. a call on the awaited player)."""
     if match.awaiting_id == player.pk:
-        seat = _awaited_seat(match)
+        seat = awaited_seat(match)
         assert seat is not None
         return seat
     mine = _seat_of(match, player)
@@ -424,14 +349,10 @@ class _MatchTurns(TurnTable[Match]):
         return match
 
     def deadline_seconds(self, row: Match) -> int | None:
-        if row.absent_seats and _awaited_seat(row) in row.absent_seats:
-            return 0
-        return mode_adapter(row.mode).deadline_seconds(game_state(row), row.turn_deadline_seconds)
+        return turn_deadline_seconds(row)
 
     def waiting_since(self, row: Match) -> datetime | None:
-        if row.status != MatchStatus.ACTIVE or row.awaiting_id is None:
-            return None
-        return row.turn_started_at
+        return turn_waiting_since(row)
 
     def current_turn(self, row: Match) -> int:
         return row.turn
@@ -447,7 +368,7 @@ class _MatchTurns(TurnTable[Match]):
 
     def time_out(self, row: Match, *, deadline: datetime) -> None:
         adapter = mode_adapter(row.mode)
-        seat = _awaited_seat(row)
+        seat = awaited_seat(row)
         assert seat is not None and row.seed is not None and row.awaiting_id is not None
         turn = row.turn
         timed_out = adapter.timeout(game_state(row), seat, rng_for(row.seed, turn))
@@ -463,7 +384,7 @@ class _MatchTurns(TurnTable[Match]):
         row.idle_steps += 1
         _persist(row, adapter, timed_out.state, [told, *timed_out.events], turn=turn,
                  turn_started_at=deadline)
-        if row.status == MatchStatus.ACTIVE and row.idle_steps >= len(_seat_players(row)):
+        if row.status == MatchStatus.ACTIVE and row.idle_steps >= len(seat_player_ids(row)):
             _end(row, MatchStatus.ABANDONED, None, now=deadline)
 
     def replayed_response(self, row: Match, player: Player, key: str) -> dict[str, Any] | None:
@@ -507,7 +428,7 @@ class _MatchTurns(TurnTable[Match]):
         key: str,
         response: dict[str, Any],
     ) -> None:
-        seat = next(s for s, p in _seat_players(row).items() if p == player.pk)
+        seat = next(s for s, p in seat_player_ids(row).items() if p == player.pk)
         MatchAction.objects.create(
             match=row,
             turn=turn,

@@ -41,11 +41,7 @@ VIEWS = {"apis", "urls", "admin", "serializers"}
 # TEMPORARY (issue 25): imports against the layers whose fix needs an edit in a part being reshaped on
 # another branch. Each entry is (importing module, imported module): why it waits. The lead empties this
 # list after the merges; an entry that no longer occurs fails the test, so the list only shrinks.
-WAITING: dict[tuple[str, str], str] = {
-    ("matches/selectors.py", "matches.services"):
-        "the seat and reading rules (MATCH_TURNS, READER_SEATS, may_act, may_read, mode_adapter, "
-        "seating) are to move out of matches/services.py into a module both import",
-}
+WAITING: dict[tuple[str, str], str] = {}
 
 
 @dataclass(frozen=True)
@@ -135,7 +131,7 @@ def test_the_layers_name_every_app_once() -> None:
 def test_the_scan_sees_every_kind_of_import() -> None:
     seen = {(found.path, found.module) for path in app_modules() for found in imports_of(path)}
     assert ("guilds/services.py", "players.models") in seen  # at the top
-    assert ("matches/services.py", "guilds.models") in seen  # inside a function
+    assert ("matches/access.py", "guilds.models") in seen  # inside a function
     assert ("dungeons/kinds.py", "players.models") in seen  # under TYPE_CHECKING
     assert ("players/apis.py", "players.selectors") in seen  # from players import selectors
     assert ("backend/__init__.py", "backend.celery") in seen  # relative

@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Union
+from typing import Any, ClassVar
 
 from combat.engine.events import Event
 from combat.engine.state import BattleState
@@ -89,7 +89,7 @@ class Success(results.Success[BattleState, Event]):
     """The action applied: the new state and the events it produced, in order."""
 
 
-ActionResult = Union[Success, Impossible]
+ActionResult = Success | Impossible
 
 # Refusal codes (stable: the API turns them into 409 error codes; a refusal is of kind "rule").
 BATTLE_OVER = "battle_over"

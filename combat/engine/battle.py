@@ -134,8 +134,22 @@ class _Work:
     """The mutable scratch of one engine call: the combatants (each a Combatant until it first
     changes, then its _Fighter) and the turn counters."""
 
-    __slots__ = ("state", "rules", "order", "hasted_turns", "cast", "fighters", "round", "turn_index",
-                 "turn_open", "extra_actions_used", "outcome", "events", "departures", "checked_at")
+    __slots__ = (
+        "cast",
+        "checked_at",
+        "departures",
+        "events",
+        "extra_actions_used",
+        "fighters",
+        "hasted_turns",
+        "order",
+        "outcome",
+        "round",
+        "rules",
+        "state",
+        "turn_index",
+        "turn_open",
+    )
 
     def __init__(self, state: BattleState) -> None:
         self.state = state
@@ -579,7 +593,9 @@ def allowed_actions(state: BattleState) -> tuple[A.Action, ...]:
                              or _remember(A.DrinkPotion(actor_id, potion_id), potion_id))
     if len(actor.weapons) > 1:
         found.extend(
-            A.SwitchWeapon(actor_id, slot) for slot in range(len(actor.weapons)) if slot != actor.active_weapon
+            A.SwitchWeapon(actor_id, slot)
+            for slot in range(len(actor.weapons))
+            if slot != actor.active_weapon
         )
     found.append(memo(("skip", actor_id, "")) or _remember(A.Skip(actor_id)))
     if _flight_possible(state):
@@ -699,7 +715,8 @@ def replay(
     for action in actions:
         step = act(state, action)
         if isinstance(step, Impossible):
-            raise ValueError(f"recorded action {action!r} is impossible here: {step.reason}")
+            # A refused action in a stored record is a bad value, not a value of the wrong type.
+            raise ValueError(f"recorded action {action!r} is impossible here: {step.reason}")  # noqa: TRY004
         state = step.state
         events.extend(step.events)
     return A.Success(state, tuple(events))

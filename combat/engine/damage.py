@@ -80,10 +80,14 @@ def attack_multiplier(attacker: Combatant, rules: CombatRules) -> float:
 
 def defense_multiplier(defender: Combatant, rules: CombatRules) -> float:
     effects = defender.effects
-    return defense_multiplier_from(rules, magnitude_of(effects, "fragility"), magnitude_of(effects, "resilience"))
+    return defense_multiplier_from(
+        rules, magnitude_of(effects, "fragility"), magnitude_of(effects, "resilience")
+    )
 
 
-def base_damage_from(rules: CombatRules, weapons: tuple[Weapon, ...], active_weapon: int, strength: int) -> float:
+def base_damage_from(
+    rules: CombatRules, weapons: tuple[Weapon, ...], active_weapon: int, strength: int
+) -> float:
     weapon_damage = weapons[active_weapon].damage if weapons else rules.fist_damage
     return weapon_damage + strength * rules.strength_damage_per_point
 

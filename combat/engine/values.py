@@ -24,9 +24,10 @@ T = TypeVar("T")
 def quick_init(cls: type[T]) -> type[T]:
     """Give a plain frozen dataclass an __init__ that stores into __dict__ directly."""
     fields = dataclasses.fields(cls)  # type: ignore[arg-type]
-    params = getattr(cls, "__dataclass_params__")
+    # T is any class: its type does not know the dataclass attribute.
+    params = getattr(cls, "__dataclass_params__")  # noqa: B009
     # Slots all the way (no instance __dict__) or none: a mix would need both kinds of store.
-    slotted = getattr(cls, "__dictoffset__") == 0
+    slotted = cls.__dictoffset__ == 0
     if not params.frozen or hasattr(cls, "__post_init__") or hasattr(cls, "__slots__") is not slotted:
         raise TypeError(f"quick_init is for plain frozen dataclasses, not {cls.__name__}")
     generated = list(inspect.signature(cls).parameters)
@@ -51,7 +52,8 @@ def quick_init(cls: type[T]) -> type[T]:
     init = namespace["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     init.__doc__ = f"{cls.__name__}({', '.join(names)})"
-    setattr(cls, "__init__", init)
+    # A plain assignment to a method is refused by mypy (method-assign); setattr says what is meant.
+    setattr(cls, "__init__", init)  # noqa: B010
     return cls
 
 

@@ -40,8 +40,12 @@ RULE_DEFAULTS = {
 
 # (name, slug, is_boss, floors (min, max or None = deeper too), weight, hp, armor,
 #  (weapon name, kind, damage), stats, effects [(trigger, name, turns, magnitude, chance)], description)
-H, I = "on_hit", "innate"
-BESTIARY = [
+# I reads as "innate" in the table below (a migration is history: its names stay as written).
+H, I = "on_hit", "innate"  # noqa: E741
+_Effect = tuple[str, str, int | None, float | None, float]
+_Creature = tuple[str, str, bool, tuple[int, int | None], int, int, int, tuple[str, str, int], dict[str, int],
+                  list[_Effect], str]
+BESTIARY: list[_Creature] = [
     ("Giant Rat", "giant-rat", False, (0, 1), 12, 8, 0, ("Filthy Teeth", "natural", 2), {},
      [(H, "bleeding", 1, 1.0, 0.2)], "A dog-sized rat. Weak alone, a nuisance in packs."),
     ("Goblin Cutthroat", "goblin-cutthroat", False, (0, 2), 10, 11, 1, ("Rusty Knife", "melee", 3),
@@ -84,7 +88,7 @@ BESTIARY = [
 ]
 
 
-def load_defaults(apps, schema_editor):  # noqa: ANN001 - migration signature
+def load_defaults(apps, schema_editor):
     CombatSettings = apps.get_model("combat", "CombatSettings")
     EnemyKind = apps.get_model("combat", "EnemyKind")
     EnemyKindEffect = apps.get_model("combat", "EnemyKindEffect")
@@ -109,7 +113,7 @@ def load_defaults(apps, schema_editor):  # noqa: ANN001 - migration signature
             )
 
 
-def unload_bestiary(apps, schema_editor):  # noqa: ANN001 - migration signature
+def unload_bestiary(apps, schema_editor):
     EnemyKind = apps.get_model("combat", "EnemyKind")
     EnemyKind.objects.filter(slug__in=[row[1] for row in BESTIARY]).delete()
 

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Callable
+from typing import Any
 
 from labyrinth.engine.grid import (
     DIRECTIONS,
@@ -135,7 +136,7 @@ def generate_guild_maze(params: MazeParams, rng: random.Random) -> GuildMaze:
     down = [[True] * cols for _ in range(rows - 1)]
 
     def open_wall(a: Pos, b: Pos) -> None:
-        (r1, c1), (r2, c2) = sorted((a, b))
+        (r1, c1), (r2, _c2) = sorted((a, b))
         if r1 == r2:
             right[r1][c1] = False
         else:

@@ -3,8 +3,8 @@ from django.db import migrations
 
 def forwards(apps, schema_editor):
     """The settings row with its defaults, and a maze for every guild that has none (SPEC 9.5)."""
-    from darkness.layout import new_maze_fields
     from darkness.engine import MazeParams
+    from darkness.layout import new_maze_fields
 
     settings_row, _ = apps.get_model("darkness", "DarknessSettings").objects.get_or_create(pk=1)
     params = MazeParams(rows=settings_row.rows, cols=settings_row.cols, sections=settings_row.sections,
