@@ -5,8 +5,9 @@ in the way boardgame.io's game definition is one. The mode declares what the mod
 title, player limits, whether its turns have a deadline, each setting's JSON Schema: GET
 /api/v1/modes/), its settings' check, how a game is set up (``create``), its ``phases`` (each one's
 moves: who acts, what is legal, what each seat may see, what a missed deadline does, when the phase
-is over), the end (``outcome``) and how its state is stored. The match machinery (``matches/services.py``) owns seats, turns, deadlines, idempotency and
-the log, and talks to a game only through this interface:
+is over), the end (``outcome``) and how its state is stored. The match machinery
+(``matches/services.py``) owns seats, turns, deadlines, idempotency and the log, and talks to a game
+only through this interface:
 
 - a *seat* is an index 0..n-1 into the match's players in the order they joined the lobby;
   the mode decides the turn order (drawn from the rng it gets at creation);
