@@ -38,7 +38,7 @@ FORGED = [_plain(["x", 1]), _plain([1, 2**70]), _plain([2**70, 1]), _plain([1.5,
 
 
 @pytest.fixture(scope="module")
-def player(django_db_setup, django_db_blocker) -> Iterator[Player]:  # noqa: ANN001 - pytest fixtures
+def player(django_db_setup, django_db_blocker) -> Iterator[Player]:
     """Three guilds and runs, built once for the module (its tests only read) in a transaction rolled back
     at its end; each test's own transaction is a savepoint in it. The module runs in one worker
     (tests/workers.py)."""

@@ -11,8 +11,8 @@ import time_machine
 
 from backend.errors import RuleViolation
 from combat.models import Battle, BattleAction
-from dungeons.runs.battles import battle_act, battle_refresh
 from dungeons.models import RunMember
+from dungeons.runs.battles import battle_act, battle_refresh
 from players.models import Player
 from tests.dungeons.run_helpers import (
     API,

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from combat import engine, store
 from combat.models import Battle, BattleAction, BattleEvent, EnemyKind, EnemyKindEffect
-from combat.services import battle_moved, battle_create, battle_step, battle_timeout_step
+from combat.services import battle_create, battle_moved, battle_step, battle_timeout_step
 from combat.store import ActionRecord, BattleRow, BattleStep
 from tests.combat.engine.factories import SURE_HIT, enemy, player
 from tests.factories import PlayerFactory, make_run

@@ -18,8 +18,8 @@ from rest_framework.test import APIClient
 
 from combat.models import Battle, CombatSettings, EnemyKind
 from dungeons import services as dungeon_services
-from dungeons.runs import lobby as run_services
 from dungeons.models import GenerationSettings, Run, RunSettings
+from dungeons.runs import lobby as run_services
 from dungeons.selectors import dungeon_preview, generation_params_get
 from guilds.models import Guild
 from guilds.selectors import player_current_guild

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-import darkness.log_entries  # noqa: F401 - registers the darkness entries, as the app does at start
+import darkness.log_entries
 from dungeons import run_log
 from dungeons.models import RunStatus
 from dungeons.run_log import ENTRY_TYPES, LogEntry, describe_json, entry_from_json

@@ -17,7 +17,6 @@ from django.test.utils import CaptureQueriesContext
 from backend.sql import prepared_sql
 from combat.models import BattleEvent, CombatSettings
 from dungeons.models import RunSettings
-
 from tests.dungeons.run_helpers import (
     API,
     Party,

@@ -56,7 +56,7 @@ def test_generation_uses_the_admin_settings() -> None:
 
 
 @pytest.mark.django_db
-def test_generating_takes_a_fixed_small_number_of_queries(django_assert_max_num_queries) -> None:  # noqa: ANN001
+def test_generating_takes_a_fixed_small_number_of_queries(django_assert_max_num_queries) -> None:
     GenerationSettings.load()
     with django_assert_max_num_queries(5):  # settings, savepoint pair, dungeon row, one bulk insert of rooms
         dungeon_generate(kind="ordinary", party_size=8, rank=10.0, completed=100.0, same_guild=True, seed=3)

@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import random
 import threading
-from datetime import datetime, timedelta
-from datetime import timezone as dt_timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
 from django.db import connection
-from django.test.utils import CaptureQueriesContext
 from django.db.models import Sum
+from django.test.utils import CaptureQueriesContext
 
 from guilds.models import ActivityFold, Guild, GuildListGeneration, GuildRules, PersonRunDay, PersonRunPending
 from guilds.selectors import with_activity
@@ -29,13 +28,13 @@ from tests.factories import PlayerFactory, api_client
 
 pytestmark = pytest.mark.django_db
 
-START = datetime(2026, 11, 1, 21, 0, tzinfo=dt_timezone.utc)
+START = datetime(2026, 11, 1, 21, 0, tzinfo=UTC)
 
 
 def naive_activity(guild: Guild, now: datetime) -> float:
     """The definition, one guild at a time: its ledger sum over the window / its divisor."""
     window = GuildRules.load().activity_window_days
-    today = now.astimezone(dt_timezone.utc).date()
+    today = now.astimezone(UTC).date()
     first = today - timedelta(days=window - 1)
     total = (PersonRunDay.objects.filter(guild=guild, day__gte=first, day__lte=today)
              .aggregate(total=Sum("person_runs"))["total"] or 0)
@@ -80,7 +79,7 @@ def simulate(seed: int, steps: int) -> tuple[int, int]:
     for _ in range(steps):
         # 10 minutes mostly; sometimes to just after the next midnight, across it, a few days, or
         # more than a window
-        next_midnight = datetime.combine(now.date() + timedelta(days=1), datetime.min.time(), tzinfo=dt_timezone.utc)
+        next_midnight = datetime.combine(now.date() + timedelta(days=1), datetime.min.time(), tzinfo=UTC)
         gap = rng.choice([timedelta(minutes=10)] * 6 + [next_midnight + timedelta(minutes=rng.randrange(1, 10)) - now,
                                                          timedelta(hours=3), timedelta(days=1),
                                                          timedelta(days=3), timedelta(days=16)])
@@ -93,7 +92,7 @@ def simulate(seed: int, steps: int) -> tuple[int, int]:
         record_some(rng, guilds, previous, now)
         if rng.random() < 0.35:
             # a full recompute at a random moment of the gap, or at 23:40 of its first day
-            late = datetime.combine(previous.date(), datetime.min.time(), tzinfo=dt_timezone.utc) + timedelta(
+            late = datetime.combine(previous.date(), datetime.min.time(), tzinfo=UTC) + timedelta(
                 hours=23, minutes=40)
             at = late if previous < late < now and rng.random() < 0.6 else previous + (now - previous) * rng.random()
             guild_activity_recompute_all(now=at)
@@ -125,7 +124,7 @@ def test_fold_equals_the_per_guild_loop_on_postgresql() -> None:
 
 def test_a_fold_across_midnight_drops_the_expired_day_and_grows_young_divisors() -> None:
     leader = PlayerFactory()
-    evening = datetime(2026, 11, 20, 23, 55, tzinfo=dt_timezone.utc)
+    evening = datetime(2026, 11, 20, 23, 55, tzinfo=UTC)
     old = Guild.objects.create(name="Old", leader=leader, created_at=evening - timedelta(days=100))
     young = Guild.objects.create(name="Young", leader=leader, created_at=evening - timedelta(days=1))
     guild_person_runs_record(guild_id=old.pk, at=evening - timedelta(days=13), count=14)  # the window's first day
@@ -142,7 +141,7 @@ def test_a_fold_across_midnight_drops_the_expired_day_and_grows_young_divisors()
 def test_a_prepared_day_change_folds_into_the_other_slot_and_switches_to_it() -> None:
     # given: yesterday's values, and at 23:40 a full recompute that prepared today's
     leader = PlayerFactory()
-    evening = datetime(2026, 11, 20, 23, 40, tzinfo=dt_timezone.utc)
+    evening = datetime(2026, 11, 20, 23, 40, tzinfo=UTC)
     old = Guild.objects.create(name="Old", leader=leader, created_at=evening - timedelta(days=100))
     young = Guild.objects.create(name="Young", leader=leader, created_at=evening - timedelta(days=1))
     idle = Guild.objects.create(name="Idle", leader=leader, created_at=evening - timedelta(days=100))
@@ -180,9 +179,9 @@ def test_a_prepared_day_change_folds_into_the_other_slot_and_switches_to_it() ->
     assert stored() == expected(evening + timedelta(days=1, minutes=25))
 
 
-def test_the_list_and_the_detail_read_the_slot_switched_to(django_capture_on_commit_callbacks) -> None:  # noqa: ANN001
+def test_the_list_and_the_detail_read_the_slot_switched_to(django_capture_on_commit_callbacks) -> None:
     leader = PlayerFactory()
-    evening = datetime(2026, 11, 20, 23, 40, tzinfo=dt_timezone.utc)
+    evening = datetime(2026, 11, 20, 23, 40, tzinfo=UTC)
     fading = Guild.objects.create(name="Fading", leader=leader, created_at=evening - timedelta(days=100))
     rising = Guild.objects.create(name="Rising", leader=leader, created_at=evening - timedelta(days=100))
     guild_person_runs_record(guild_id=fading.pk, at=evening - timedelta(days=13), count=28)
@@ -243,7 +242,7 @@ def test_the_fold_task_runs_the_fold_at_the_current_time() -> None:
 def test_folds_and_full_recomputes_at_once_while_runs_are_recorded_lose_nothing() -> None:
     # given: guilds, and a first fold
     leader = PlayerFactory()
-    now = datetime.now(dt_timezone.utc)
+    now = datetime.now(UTC)
     guilds = [Guild.objects.create(name=f"G{i}", leader=leader, created_at=now - timedelta(days=30))
               for i in range(10)]
     guild_activity_fold(now=now)

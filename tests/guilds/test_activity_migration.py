@@ -3,8 +3,7 @@ the ledger's unfolded person-runs become pending log rows, the value becomes slo
 each migration reverses to the same data (0009 to the current slot's values)."""
 from __future__ import annotations
 
-from datetime import date, datetime
-from datetime import timezone as dt_timezone
+from datetime import UTC, date, datetime
 
 import pytest
 from django.db import connection
@@ -15,7 +14,7 @@ from guilds.models import ActivityFold, GuildActivity, PersonRunDay, PersonRunPe
 from tests.factories import PlayerFactory
 
 BEFORE = [("guilds", "0005_activity_fold")]
-COMPUTED = datetime(2026, 11, 20, 12, 0, tzinfo=dt_timezone.utc)
+COMPUTED = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
 
 
 def migrate(targets: list[tuple[str, str]]) -> MigrationExecutor:

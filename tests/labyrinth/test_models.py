@@ -8,8 +8,8 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError
 
 from labyrinth.engine import GeneratorSettings, generate_map, parse_map, unreachable_cells
-from labyrinth.models import LabyrinthGeneratorSettings, LabyrinthMapDesign
 from labyrinth.engine.examples import FIRST_EXAMPLE, SLEEP_EXAMPLE
+from labyrinth.models import LabyrinthGeneratorSettings, LabyrinthMapDesign
 
 TRAPPED = "1 3\n. R E\nR RubberRoom(LEFT)\nE Exit(RIGHT)\n"
 

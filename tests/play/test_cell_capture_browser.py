@@ -11,7 +11,6 @@ import os
 import time
 from pathlib import Path
 
-import pytest
 import requests
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 

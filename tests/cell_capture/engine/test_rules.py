@@ -7,6 +7,7 @@ import random
 import pytest
 
 from cell_capture.engine import (
+    TEXT_LINES,
     Captured,
     Drops,
     Eliminated,
@@ -15,7 +16,6 @@ from cell_capture.engine import (
     IllegalMove,
     InvalidSetup,
     Placed,
-    TEXT_LINES,
     Skipped,
     Upgraded,
     Won,

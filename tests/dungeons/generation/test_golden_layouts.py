@@ -12,7 +12,12 @@ import random
 
 import pytest
 
-from dungeons.generation import GENERATOR_VERSION, SUPPORTED_GENERATOR_VERSIONS, GenerationParams, generate_dungeon
+from dungeons.generation import (
+    GENERATOR_VERSION,
+    SUPPORTED_GENERATOR_VERSIONS,
+    GenerationParams,
+    generate_dungeon,
+)
 
 LETTERS = {"enemy": "E", "trap": "T", "treasure": "$", "story": "S", "rest": "R", "boss": "B"}
 Q = GenerationParams(f_min=1, f_max=10, r_min=3, r_max=12, n_opt=2, r_opt=1, c_opt=5, k=0.25)

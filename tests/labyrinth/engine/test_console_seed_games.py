@@ -30,7 +30,6 @@ from labyrinth.engine.console import (
     HelpShown,
     InventoryShown,
     NoAmmo,
-    TurnSkipped,
     WokeUp,
     Won,
     game_from_dict,

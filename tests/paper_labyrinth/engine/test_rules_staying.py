@@ -6,7 +6,6 @@ import pytest
 
 from paper_labyrinth.engine.requests import Grenade, Item, Move, PlaceMine, Shoot, Skip, Step, Throw
 from paper_labyrinth.engine.state import Slot, Tick
-
 from tests.paper_labyrinth.engine.rules_boards import DOWN, LEFT, RIGHT, UP, board, carry, codes, game, play
 
 ENC = """\
