@@ -88,7 +88,7 @@ def test_a_body_over_the_size_limit_is_a_json_400() -> None:
     limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
     body = json.dumps({"username": "x" * limit, "password": "y"})
     response = APIClient().post("/api/v1/auth/token/", body, content_type="application/json")
-    assert_error(response, 400, "request_too_large")["details"] == {"limit": limit}
+    assert assert_error(response, 400, "request_too_large")["details"] == {"limit": limit}
     form = "username=" + "x" * limit
     response = APIClient().post("/api/v1/auth/token/", form, content_type="application/x-www-form-urlencoded")
     assert_error(response, 400, "request_too_large")

@@ -85,9 +85,9 @@ def test_the_runtime_pins_are_closed_under_their_dependencies() -> None:
     for name in runtime:
         for text in importlib.metadata.requires(name) or []:
             requirement = Requirement(text)
-            if requirement.marker is None or requirement.marker.evaluate({"extra": ""}):
-                if _name(requirement.name) not in runtime:
-                    missing.setdefault(name, []).append(requirement.name)
+            applies = requirement.marker is None or requirement.marker.evaluate({"extra": ""})
+            if applies and _name(requirement.name) not in runtime:
+                missing.setdefault(name, []).append(requirement.name)
     assert missing == {}
 
 

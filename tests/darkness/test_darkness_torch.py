@@ -102,7 +102,7 @@ def test_an_unequipped_weapon_is_the_one_set_aside(corridor) -> None:
     first, second = arms[players[0].pk]
     assert party.post(players[0], f"me/inventory/{first}/unequip/").status_code == 200
     _start(players, party)
-    assert [(pk, category) for pk, category, _ in _carried(players[0])][0] == (second, "weapon")
+    assert next((pk, category) for pk, category, _ in _carried(players[0])) == (second, "weapon")
     assert SetAsideWeapon.objects.get().item_id == first
 
 
@@ -137,7 +137,7 @@ def test_a_dead_bearers_weapon_comes_back_and_the_next_bearer_sets_theirs_aside(
     assert [m["status"] for m in run["members"]] == ["dead", "in_dungeon"]
     assert run["darkness"]["torch"]["bearer"] == players[1].pk
     first, second = arms[players[1].pk]
-    assert [(pk, c) for pk, c, _ in _carried(players[1])][0] == (first, "weapon")
+    assert next((pk, c) for pk, c, _ in _carried(players[1])) == (first, "weapon")
     assert [c for _, c, _ in _carried(players[1])] == ["weapon", "torch"]
     assert [e["set_aside"] for e in run["log"] if e["kind"] == "torch_taken"] == [arms[players[0].pk][1], second]
     kinds = [e["kind"] for e in run["log"]]
@@ -149,7 +149,7 @@ def test_a_dead_bearers_weapon_comes_back_and_the_next_bearer_sets_theirs_aside(
 
 def test_a_torch_passed_on_is_carried_whatever_the_load(corridor) -> None:
     # given: the second member's capacity leaves no room for the torch once the run is on
-    players, _, party, arms = corridor
+    players, _, party, _arms = corridor
     deadly_trap(players[0], players[1])
     run = _start(players, party)
     CarrySettings.objects.update(capacity_base=1, capacity_per_strength=0)
@@ -182,7 +182,7 @@ def test_a_first_in_formation_too_loaded_for_the_torch_is_refused_the_start(corr
 
 def test_a_bearer_who_flees_hands_the_torch_on_at_once(corridor) -> None:
     # given: a battle in the first room; the bearer (first in formation) flees, the other fights on
-    players, _, party, arms = corridor
+    players, _, party, _arms = corridor
     only("enemy")
     bestiary(enemy_hp=100, enemy_damage=1)
     run = _start(players, party)

@@ -87,25 +87,25 @@ def bestiary(
     EnemyKind.objects.update(weight=0)
     enemy, _ = EnemyKind.objects.update_or_create(
         slug="test-rat",
-        defaults=dict(
-            name="Test Rat",
-            hp=enemy_hp,
-            weapon_name="Teeth",
-            weapon_damage=enemy_damage,
-            strength=enemy_strength,
-            weight=10,
-        ),
+        defaults={
+            "name": "Test Rat",
+            "hp": enemy_hp,
+            "weapon_name": "Teeth",
+            "weapon_damage": enemy_damage,
+            "strength": enemy_strength,
+            "weight": 10,
+        },
     )
     boss, _ = EnemyKind.objects.update_or_create(
         slug="test-ogre",
-        defaults=dict(
-            name="Test Ogre",
-            is_boss=True,
-            hp=boss_hp,
-            weapon_name="Club",
-            weapon_damage=boss_damage,
-            weight=10,
-        ),
+        defaults={
+            "name": "Test Ogre",
+            "is_boss": True,
+            "hp": boss_hp,
+            "weapon_name": "Club",
+            "weapon_damage": boss_damage,
+            "weight": 10,
+        },
     )
     combat_settings(
         encounter_base=1,

@@ -69,7 +69,7 @@ def test_a_player_who_left_the_lobby_cannot_read_the_started_run_or_its_battle(m
 @pytest.mark.postgres
 def test_a_player_who_left_the_lobby_takes_no_lock_of_the_run_or_battle(monkeypatch) -> None:
     # given: the battle's turn deadline has passed, so a member's read would take the locks
-    party, _, leaver, run, battle = _run_started_after_one_left(monkeypatch)
+    party, _, leaver, _run, battle = _run_started_after_one_left(monkeypatch)
     client = party.client(leaver)
     action = {"turn": battle.step, "action": {"kind": "skip"}, "idempotency_key": ""}
     deadline = 60

@@ -68,7 +68,8 @@ def test_a_member_who_joins_later_must_vote_too():
     guild = make_guild(members=1)
     vote(guild.leader, guild)
     newcomer = add_member(guild, PlayerFactory())
-    member = [m.player for m in current_members(guild) if m.player_id not in (guild.leader_id, newcomer.pk)][0]
+    member = next(m.player for m in current_members(guild)
+                  if m.player_id not in (guild.leader_id, newcomer.pk))
     assert vote(member, guild).json()["disbanded"] is False
     assert vote(newcomer, guild).json()["disbanded"] is True
 
