@@ -44,7 +44,8 @@ def test_engine_never_uses_the_module_level_random_functions(engine: str) -> Non
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.ImportFrom) and node.module == "random":
                 assert [a.name for a in node.names] == ["Random"], f"{path.name} imports from random"
-            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "random":
+            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                    and node.value.id == "random"):
                 assert node.attr == "Random", f"{path.name} uses random.{node.attr}"
 
 

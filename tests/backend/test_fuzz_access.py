@@ -146,7 +146,8 @@ def test_patching_a_guild_changes_only_what_the_leader_may_edit() -> None:
     # given
     guild = make_guild(members=2, joined_days_ago=30)
     other = PlayerFactory()
-    protected = ("rank", "activity_row__activity_a", "activity_row__activity_b", "leader_id", "members_count", "name", "created_at")
+    protected = ("rank", "activity_row__activity_a", "activity_row__activity_b", "leader_id", "members_count",
+                 "name", "created_at")
     before = Guild.objects.values(*protected).get(pk=guild.pk)
 
     # when: the leader sends every protected field along with an allowed edit

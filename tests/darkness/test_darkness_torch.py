@@ -39,8 +39,8 @@ def _carried(player: Player) -> list[tuple[int, str, bool]]:
 def _start(players: list[Player], party: Party, formation: list[Player] | None = None) -> dict:
     run = lobby(players, kind="darkness")
     if formation:
-        party.client(players[0]).put(f"{API}/runs/{run.pk}/formation/", {"players": [p.pk for p in formation]},
-                                     format="json")
+        party.client(players[0]).put(f"{API}/runs/{run.pk}/formation/",
+                                     {"players": [p.pk for p in formation]}, format="json")
     response = party.post(players[0], f"runs/{run.pk}/start/")
     assert response.status_code == 200, response.json()
     return response.json()
@@ -123,7 +123,8 @@ def test_the_torch_cannot_be_dropped_put_away_or_sold_while_the_run_is_on(corrid
     assert party.post(players[0], f"me/inventory/{torch}/equip/").status_code == 200  # in hand already
     assert DarknessRun.objects.get(run_id=run["id"]).bearer_id == players[0].pk
     # and another member cannot touch it at all
-    assert_error(party.client(players[1]).delete(f"{API}/me/inventory/{torch}/"), 404, "inventory_item_not_found")
+    response = party.client(players[1]).delete(f"{API}/me/inventory/{torch}/")
+    assert_error(response, 404, "inventory_item_not_found")
 
 
 def test_a_dead_bearers_weapon_comes_back_and_the_next_bearer_sets_theirs_aside(corridor) -> None:
@@ -139,7 +140,8 @@ def test_a_dead_bearers_weapon_comes_back_and_the_next_bearer_sets_theirs_aside(
     first, second = arms[players[1].pk]
     assert next((pk, c) for pk, c, _ in _carried(players[1])) == (first, "weapon")
     assert [c for _, c, _ in _carried(players[1])] == ["weapon", "torch"]
-    assert [e["set_aside"] for e in run["log"] if e["kind"] == "torch_taken"] == [arms[players[0].pk][1], second]
+    set_aside = [e["set_aside"] for e in run["log"] if e["kind"] == "torch_taken"]
+    assert set_aside == [arms[players[0].pk][1], second]
     kinds = [e["kind"] for e in run["log"]]
     assert kinds[kinds.index("died"):][:2] == ["died", "torch_taken"]  # the death, then the pass
     # the dead bearer got their own weapon back (it was not found in this run) and lost no torch

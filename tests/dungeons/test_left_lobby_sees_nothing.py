@@ -78,7 +78,8 @@ def test_a_player_who_left_the_lobby_takes_no_lock_of_the_run_or_battle(monkeypa
     locks_before = _row_locks(battle.pk)
 
     # when: the player who left reads the battle and acts in it
-    with time_machine.travel(timezone.now() + timedelta(seconds=deadline + 1)), CaptureQueriesContext(connection) as seen:
+    with (time_machine.travel(timezone.now() + timedelta(seconds=deadline + 1)),
+          CaptureQueriesContext(connection) as seen):
         read = client.get(f"{API}/battles/{battle.pk}/")
         act = client.post(f"{API}/battles/{battle.pk}/actions/", action, format="json")
 

@@ -175,7 +175,8 @@ def test_the_beat_schedule_folds_every_ten_minutes_recomputes_daily_and_is_admin
     assert (fold.interval.every, fold.interval.period) == (10, "minutes")
     full = PeriodicTask.objects.get(task="guilds.tasks.guild_activity_recompute")
     assert full.enabled and full.interval is None
-    assert (full.crontab.minute, full.crontab.hour, full.crontab.day_of_month) == ("40", "23", "*")  # before midnight: it prepares the next day
+    # before midnight: it prepares the next day
+    assert (full.crontab.minute, full.crontab.hour, full.crontab.day_of_month) == ("40", "23", "*")
 
 
 def test_rank_starts_at_zero_and_rescues_add_points():

@@ -80,9 +80,10 @@ def simulate(seed: int, steps: int) -> tuple[int, int]:
         # 10 minutes mostly; sometimes to just after the next midnight, across it, a few days, or
         # more than a window
         next_midnight = datetime.combine(now.date() + timedelta(days=1), datetime.min.time(), tzinfo=UTC)
-        gap = rng.choice([timedelta(minutes=10)] * 6 + [next_midnight + timedelta(minutes=rng.randrange(1, 10)) - now,
-                                                         timedelta(hours=3), timedelta(days=1),
-                                                         timedelta(days=3), timedelta(days=16)])
+        just_after_midnight = next_midnight + timedelta(minutes=rng.randrange(1, 10)) - now
+        gap = rng.choice([timedelta(minutes=10)] * 6 + [just_after_midnight, timedelta(hours=3),
+                                                         timedelta(days=1), timedelta(days=3),
+                                                         timedelta(days=16)])
         previous, now = now, now + gap
         if rng.random() < 0.3:
             guilds.append(new_guild(leader, rng, previous + (now - previous) * rng.random()))
@@ -94,7 +95,8 @@ def simulate(seed: int, steps: int) -> tuple[int, int]:
             # a full recompute at a random moment of the gap, or at 23:40 of its first day
             late = datetime.combine(previous.date(), datetime.min.time(), tzinfo=UTC) + timedelta(
                 hours=23, minutes=40)
-            at = late if previous < late < now and rng.random() < 0.6 else previous + (now - previous) * rng.random()
+            at = (late if previous < late < now and rng.random() < 0.6
+                  else previous + (now - previous) * rng.random())
             guild_activity_recompute_all(now=at)
             assert stored() == expected(at)
             record_some(rng, guilds, at, now)
@@ -127,7 +129,8 @@ def test_a_fold_across_midnight_drops_the_expired_day_and_grows_young_divisors()
     evening = datetime(2026, 11, 20, 23, 55, tzinfo=UTC)
     old = Guild.objects.create(name="Old", leader=leader, created_at=evening - timedelta(days=100))
     young = Guild.objects.create(name="Young", leader=leader, created_at=evening - timedelta(days=1))
-    guild_person_runs_record(guild_id=old.pk, at=evening - timedelta(days=13), count=14)  # the window's first day
+    # the window's first day
+    guild_person_runs_record(guild_id=old.pk, at=evening - timedelta(days=13), count=14)
     guild_person_runs_record(guild_id=old.pk, at=evening, count=28)
     guild_person_runs_record(guild_id=young.pk, at=evening, count=6)
     guild_activity_fold(now=evening)
@@ -153,7 +156,8 @@ def test_a_prepared_day_change_folds_into_the_other_slot_and_switches_to_it() ->
     assert guild_activity_recompute_all(now=evening) == 3
     assert stored() == {old.pk: 42 / 14, young.pk: 6 / 2, idle.pk: 7 / 14}
     state = ActivityFold.objects.get()
-    assert (state.slot, state.day, state.next_day) == ("a", evening.date(), evening.date() + timedelta(days=1))
+    assert (state.slot, state.day, state.next_day) == (
+        "a", evening.date(), evening.date() + timedelta(days=1))
     guild_person_runs_record(guild_id=old.pk, at=evening + timedelta(minutes=5), count=14)
     assert guild_activity_fold(now=evening + timedelta(minutes=10)) == 1  # folded into both slots
     assert stored() == {old.pk: 56 / 14, young.pk: 6 / 2, idle.pk: 7 / 14}
@@ -168,7 +172,8 @@ def test_a_prepared_day_change_folds_into_the_other_slot_and_switches_to_it() ->
     # then: only the guilds that played are written, the prepared slot is current
     assert written == 3  # old, young (its run recorded for today), the newcomer
     assert not any("personrunday" in q["sql"].lower() for q in queries.captured_queries)  # no ledger read
-    assert stored() == {old.pk: (28 + 14 + 7) / 14, young.pk: (6 + 1) / 3, idle.pk: 7 / 14, newcomer.pk: 3 / 2}
+    assert stored() == {old.pk: (28 + 14 + 7) / 14, young.pk: (6 + 1) / 3, idle.pk: 7 / 14,
+                        newcomer.pk: 3 / 2}
     assert stored() == expected(evening + timedelta(minutes=25))
     state = ActivityFold.objects.get()
     assert (state.slot, state.day, state.next_day) == ("b", evening.date() + timedelta(days=1), None)
@@ -266,7 +271,8 @@ def test_folds_and_full_recomputes_at_once_while_runs_are_recorded_lose_nothing(
         try:
             barrier.wait(timeout=10)
             for _ in range(8):
-                results.append(guild_activity_recompute_all(now=now) if full else guild_activity_fold(now=now))
+                fold = guild_activity_recompute_all if full else guild_activity_fold
+                results.append(fold(now=now))
         except Exception as exc:  # noqa: BLE001
             errors.append(exc)
         finally:
@@ -274,7 +280,8 @@ def test_folds_and_full_recomputes_at_once_while_runs_are_recorded_lose_nothing(
 
     # when: two recorders, a folder and a full recompute run at once
     threads = [threading.Thread(target=recorder, args=(1,)), threading.Thread(target=recorder, args=(2,)),
-               threading.Thread(target=recomputer, args=(False,)), threading.Thread(target=recomputer, args=(True,))]
+               threading.Thread(target=recomputer, args=(False,)),
+               threading.Thread(target=recomputer, args=(True,))]
     for thread in threads:
         thread.start()
     for thread in threads:

@@ -85,7 +85,8 @@ class ListWatcher:
         assert _lists(self.client, queries) == before  # served from the cache now
         change()
         after = _lists(self.client, queries)
-        assert _same_rows(after) == _same_rows(_fresh(self.client, queries)), f"stale page after {change.__name__}"
+        fresh = _fresh(self.client, queries)
+        assert _same_rows(after) == _same_rows(fresh), f"stale page after {change.__name__}"
         if shows:
             assert _same_rows(after) != _same_rows(before), \
                 f"{change.__name__} changed nothing in the list: not a test of it"
@@ -162,7 +163,8 @@ def test_every_writer_of_a_listed_field_invalidates_the_cached_pages(admin_clien
 
     def leave() -> None:
         _aged(alpha)
-        member = Membership.objects.filter(guild=alpha, left_at__isnull=True).exclude(player=alpha.leader).first()
+        member = (Membership.objects.filter(guild=alpha, left_at__isnull=True)
+                  .exclude(player=alpha.leader).first())
         assert api_client(member.player).post(f"/api/v1/guilds/{alpha.pk}/leave/").status_code == 200
 
     def disband() -> None:
@@ -228,7 +230,8 @@ def test_the_same_query_gives_every_player_the_same_bytes_and_other_queries_neve
     assert len(set(pages)) == len(pages)  # distinct queries, distinct bytes: no page serves another query
     # a cursor of one ordering is refused by another even when its page of the first was cached
     cursor = json.loads(pages[2])["next"]
-    assert first.get("/api/v1/guilds/", {"ordering": "name", "page_size": 2, "cursor": cursor}).status_code == 200
+    response = first.get("/api/v1/guilds/", {"ordering": "name", "page_size": 2, "cursor": cursor})
+    assert response.status_code == 200
     refused = second.get("/api/v1/guilds/", {"ordering": "-activity", "page_size": 2, "cursor": cursor})
     assert refused.status_code == 400 and refused.json()["error"]["code"] == "invalid_cursor"
     # a response with an indent is another rendering, never the compact bytes
@@ -277,7 +280,8 @@ def test_a_reader_that_read_before_a_commit_and_stored_after_it_is_never_served(
     # then: the next reader does not get the kept old page
     fresh = listcache.cached_bytes(key, render, generation=listcache.current_generation())
     assert b"Racing guild" not in fresh
-    assert listcache.cached_bytes(key, lambda: b"never rendered", generation=listcache.current_generation()) == fresh
+    generation = listcache.current_generation()
+    assert listcache.cached_bytes(key, lambda: b"never rendered", generation=generation) == fresh
 
 
 def test_a_write_that_rolls_back_keeps_the_pages_and_a_commit_drops_them():
@@ -422,8 +426,10 @@ def test_at_most_the_configured_number_of_pages_is_kept(settings):
     settings.GUILD_LIST_CACHE_PAGES = 2
     generation = listcache.current_generation()
     for name in ("a", "b", "c"):
-        listcache.cached_bytes(listcache.page_key((name,)), lambda name=name: name.encode(), generation=generation)
-    assert listcache.cached_bytes(listcache.page_key(("a",)), lambda: b"again", generation=generation) == b"again"
+        listcache.cached_bytes(listcache.page_key((name,)), lambda name=name: name.encode(),
+                               generation=generation)
+    again = listcache.cached_bytes(listcache.page_key(("a",)), lambda: b"again", generation=generation)
+    assert again == b"again"
     assert listcache.cached_bytes(listcache.page_key(("c",)), lambda: b"again", generation=generation) == b"c"
 
 

@@ -1,4 +1,5 @@
-"""Tests of every kind of database use, for ``--db-tests-only`` to sort (tests/test_workers.py collects them)."""
+"""Tests of every kind of database use, for ``--db-tests-only`` to sort (tests/test_workers.py collects
+them)."""
 from __future__ import annotations
 
 import pytest

@@ -34,7 +34,8 @@ GOLDEN = [
      ["ETE$$TRB", "T$$TEERB", "E$ESE$RB", "EST$$ERB", "E$TETTRB", "E$$TSSRB"], (5, 4), "shaman",
      [(2, 3, "carpenters_tools"), (3, 1, "gems"), (5, 5, "carpenters_tools")]),
     (13, "ordinary", 2, 1.0, 5.0, True, Q,
-     ["EEEE$E$TRB", "ETES$EETRB", "SEE$E$ET$RB", "TEEE$EEE$RB", "E$TEEE$$$RB", "T$EEE$TEETRB", "$EEE$TT$ETRB"],
+     ["EEEE$E$TRB", "ETES$EETRB", "SEE$E$ET$RB", "TEEE$EEE$RB", "E$TEEE$$$RB", "T$EEE$TEETRB",
+      "$EEE$TT$ETRB"],
      None, None, [(1, 3, "carpenters_tools"), (2, 0, "gems")]),
 ]
 
