@@ -10,8 +10,8 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 from rest_framework_simplejwt.tokens import RefreshToken
 
-from guilds import services
 from dungeons.models import Run
+from guilds import services
 from guilds.models import Guild
 from players.models import Player
 

@@ -26,7 +26,7 @@ def _nested_pytest(*args: str, env: dict[str, str]) -> subprocess.CompletedProce
     clean = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_XDIST_")}
     return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q",
                            "-o", "python_files=case_*.py", *args], cwd=ROOT, env={**clean, **env},
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=300, check=False)
 
 
 @pytest.mark.parametrize(("base", "worker", "expected"), [

@@ -41,7 +41,8 @@ def test_the_guild_admin_searches_and_filters(admin_client, world):
 
 def test_the_recompute_action_runs_from_the_admin(admin_client, world):
     response = admin_client.post(reverse("admin:guilds_guild_changelist"),
-                                 {"action": "recompute_activity", "_selected_action": [world.pk]}, follow=True)
+                                 {"action": "recompute_activity", "_selected_action": [world.pk]},
+                                 follow=True)
     assert b"Activity recomputed" in response.content
     world.refresh_from_db()
     assert world.activity == pytest.approx(3.0)

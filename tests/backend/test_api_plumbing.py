@@ -56,7 +56,6 @@ def test_a_wrong_method_is_a_json_405():
 
 def test_a_user_without_a_player_gets_a_clear_404():
     from django.contrib.auth import get_user_model
-
     from rest_framework_simplejwt.tokens import RefreshToken
 
     user = get_user_model().objects.create_user("staffonly", password="x-very-long-secret")

@@ -38,7 +38,7 @@ FORGED = [_plain(["x", 1]), _plain([1, 2**70]), _plain([2**70, 1]), _plain([1.5,
 
 
 @pytest.fixture(scope="module")
-def player(django_db_setup, django_db_blocker) -> Iterator[Player]:  # noqa: ANN001 - pytest fixtures
+def player(django_db_setup, django_db_blocker) -> Iterator[Player]:
     """Three guilds and runs, built once for the module (its tests only read) in a transaction rolled back
     at its end; each test's own transaction is a savepoint in it. The module runs in one worker
     (tests/workers.py)."""
@@ -59,7 +59,8 @@ def client(player: Player) -> APIClient:
 @pytest.mark.parametrize("cursor", [c for c in FORGED if c])
 @pytest.mark.parametrize("ordering", sorted(GUILD_ORDERINGS))
 def test_a_forged_guild_cursor_is_400_in_every_ordering(client, ordering, cursor) -> None:
-    assert_error(client.get("/api/v1/guilds/", {"ordering": ordering, "cursor": cursor}), 400, "invalid_cursor")
+    response = client.get("/api/v1/guilds/", {"ordering": ordering, "cursor": cursor})
+    assert_error(response, 400, "invalid_cursor")
 
 
 @pytest.mark.parametrize("cursor", [c for c in FORGED if c])
@@ -82,7 +83,8 @@ def test_a_signed_cursor_with_values_no_column_holds_is_still_refused(client) ->
     scope = cursor_scope(listed_guilds(), Lower("name"), False)
     for key, pk in (("a", 2**63), ("a", 0), (2**64, 1), (float("inf"), 1), (True, 1), (["a"], 1)):
         cursor = encode_cursor(key, pk, scope=scope)
-        assert_error(client.get("/api/v1/guilds/", {"ordering": "name", "cursor": cursor}), 400, "invalid_cursor")
+        response = client.get("/api/v1/guilds/", {"ordering": "name", "cursor": cursor})
+        assert_error(response, 400, "invalid_cursor")
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -32,7 +32,7 @@ def manage(*args: str, env: dict[str, str], data_dir: Path) -> subprocess.Comple
     clean = {k: v for k, v in os.environ.items() if k not in SETTINGS_VARIABLES}
     clean.update(env, DEEPDELVE_DATA_DIR=str(data_dir))
     return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=clean, capture_output=True,
-                          text=True, timeout=120)
+                          text=True, timeout=120, check=False)
 
 
 def secret_key() -> str:

@@ -105,7 +105,7 @@ def broker(redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch) -> Iterat
 
 
 @pytest.fixture
-def redis_cache(redis_server: RedisServer, settings) -> RedisServer:  # noqa: ANN001 - pytest-django fixture
+def redis_cache(redis_server: RedisServer, settings) -> RedisServer:
     """The Django cache (throttle counters) on the test's Redis, with the production timeouts."""
     from django.conf import settings as live
 

@@ -31,11 +31,14 @@ from guilds.models import Guild
 from matches import services as match_services
 from players.models import ItemKind, Player, PlayerSettings
 from players.services import inventory_add
-from tests.backend.test_fuzz_api import FUZZ_SEED, OPERATIONS, run_reproducibly
-from tests.backend.test_fuzz_api import wsgi_in_test_transaction  # noqa: F401 - a fixture used here
+from tests.backend.test_fuzz_api import (
+    FUZZ_SEED,
+    OPERATIONS,
+    run_reproducibly,
+    wsgi_in_test_transaction,  # noqa: F401 - a fixture used here
+)
 from tests.dungeons.run_helpers import current_battle, started
 from tests.factories import PlayerFactory, api_client, make_guild
-
 
 # Path parameters naming objects a stranger may not see (404), and those naming public or per-guild
 # things (a guild, a catalog entry, an NPC kind and its offers) that the guild check guards.
@@ -60,7 +63,7 @@ class Owned:
 
 
 @pytest.fixture(scope="module")
-def owned(django_db_setup, django_db_blocker) -> Iterator[Owned]:  # noqa: ANN001 - pytest fixtures
+def owned(django_db_setup, django_db_blocker) -> Iterator[Owned]:
     """Built once for the module in a transaction that is rolled back at the end (as the fuzz world)."""
     with django_db_blocker.unblock(), transaction.atomic(), pytest.MonkeyPatch.context() as monkeypatch:
         alice, applicant, invitee = PlayerFactory(), PlayerFactory(), PlayerFactory()
@@ -143,7 +146,8 @@ def test_patching_a_guild_changes_only_what_the_leader_may_edit() -> None:
     # given
     guild = make_guild(members=2, joined_days_ago=30)
     other = PlayerFactory()
-    protected = ("rank", "activity_row__activity_a", "activity_row__activity_b", "leader_id", "members_count", "name", "created_at")
+    protected = ("rank", "activity_row__activity_a", "activity_row__activity_b", "leader_id", "members_count",
+                 "name", "created_at")
     before = Guild.objects.values(*protected).get(pk=guild.pk)
 
     # when: the leader sends every protected field along with an allowed edit

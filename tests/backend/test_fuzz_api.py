@@ -130,7 +130,7 @@ def _seed_world() -> World:
 
 
 @pytest.fixture(scope="module")
-def world(django_db_setup, django_db_blocker) -> Iterator[World]:  # noqa: ANN001 - pytest fixtures
+def world(django_db_setup, django_db_blocker) -> Iterator[World]:
     """Seeded once for the module inside a transaction; each test's own transaction (``db``) is a
     savepoint in it, so every operation starts from the same world and the module leaves nothing."""
     with django_db_blocker.unblock(), transaction.atomic():
@@ -139,7 +139,7 @@ def world(django_db_setup, django_db_blocker) -> Iterator[World]:  # noqa: ANN00
 
 
 @pytest.fixture
-def wsgi_in_test_transaction(db) -> Iterator[None]:  # noqa: ANN001 - pytest fixture
+def wsgi_in_test_transaction(db) -> Iterator[None]:
     """The WSGI app runs inside the test's transaction: keep Django from closing the connection at
     the end of each request, as its own test client does."""
     request_started.disconnect(close_old_connections)

@@ -34,7 +34,8 @@ def _every_route() -> list[str]:
     return [re.sub(r"\{[^}]+\}", "1", route) for route in api_routes()]
 
 
-@pytest.mark.parametrize("path", ["/api/v1/auth/token/", "/api/v1/auth/register/", "/api/v1/auth/token/refresh/"])
+@pytest.mark.parametrize("path",
+                         ["/api/v1/auth/token/", "/api/v1/auth/register/", "/api/v1/auth/token/refresh/"])
 def test_deep_json_without_logging_in_is_a_400(path) -> None:
     error = assert_error(APIClient().post(path, DEEP, content_type="application/json"), 400, "json_too_deep")
     assert error["details"] == {"max_depth": settings.API_JSON_MAX_DEPTH}
@@ -88,7 +89,7 @@ def test_a_body_over_the_size_limit_is_a_json_400() -> None:
     limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
     body = json.dumps({"username": "x" * limit, "password": "y"})
     response = APIClient().post("/api/v1/auth/token/", body, content_type="application/json")
-    assert_error(response, 400, "request_too_large")["details"] == {"limit": limit}
+    assert assert_error(response, 400, "request_too_large")["details"] == {"limit": limit}
     form = "username=" + "x" * limit
     response = APIClient().post("/api/v1/auth/token/", form, content_type="application/x-www-form-urlencoded")
     assert_error(response, 400, "request_too_large")

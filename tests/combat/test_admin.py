@@ -71,7 +71,7 @@ def test_the_bestiary_changelist_lists_filters_and_searches(admin_client: Client
 
 @pytest.mark.django_db
 def test_the_bestiary_changelist_query_count_does_not_grow_per_row(
-    admin_client: Client, django_assert_max_num_queries  # noqa: ANN001
+    admin_client: Client, django_assert_max_num_queries
 ) -> None:
     with django_assert_max_num_queries(12):
         assert admin_client.get(KINDS_URL).status_code == 200

@@ -72,7 +72,7 @@ def _awaited(battle: Battle, players: list[Player]) -> tuple[Player, Player]:
 
 def test_the_battle_shows_whose_turn_it_is_and_only_that_player_has_actions(monkeypatch) -> None:
     players = [PlayerFactory(), PlayerFactory()]
-    run, battle = _battle_of(players, monkeypatch)
+    _run, battle = _battle_of(players, monkeypatch)
     party = Party(players)
     now, other = _awaited(battle, players)
 

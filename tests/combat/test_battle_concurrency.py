@@ -40,7 +40,7 @@ def _assert_log_is_whole(battle: Battle) -> None:
 
 def test_32_identical_actions_without_a_key_take_effect_once(live_url, monkeypatch) -> None:
     # given: a battle awaiting one player, and that player's 32 clients
-    players, battle = _battle(monkeypatch)
+    _players, battle = _battle(monkeypatch)
     actor = Player.objects.get(pk=battle.awaiting_id)
     step, events_before = battle.step, battle.event_count
     url = f"{live_url}/api/v1/battles/{battle.pk}/actions/"
@@ -65,7 +65,7 @@ def test_32_identical_actions_without_a_key_take_effect_once(live_url, monkeypat
 
 
 def test_32_retries_with_one_idempotency_key_all_get_the_one_original_answer(live_url, monkeypatch) -> None:
-    players, battle = _battle(monkeypatch)
+    _players, battle = _battle(monkeypatch)
     actor = Player.objects.get(pk=battle.awaiting_id)
     step, events_before = battle.step, battle.event_count
     url = f"{live_url}/api/v1/battles/{battle.pk}/actions/"
@@ -84,7 +84,7 @@ def test_32_retries_with_one_idempotency_key_all_get_the_one_original_answer(liv
 
 
 def test_32_different_keys_for_one_turn_still_take_effect_once(live_url, monkeypatch) -> None:
-    players, battle = _battle(monkeypatch)
+    _players, battle = _battle(monkeypatch)
     actor = Player.objects.get(pk=battle.awaiting_id)
     url = f"{live_url}/api/v1/battles/{battle.pk}/actions/"
 

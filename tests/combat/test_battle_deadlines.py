@@ -11,8 +11,8 @@ import time_machine
 
 from backend.errors import RuleViolation
 from combat.models import Battle, BattleAction
-from dungeons.runs.battles import battle_act, battle_refresh
 from dungeons.models import RunMember
+from dungeons.runs.battles import battle_act, battle_refresh
 from players.models import Player
 from tests.dungeons.run_helpers import (
     API,
@@ -105,7 +105,7 @@ def test_deadlines_chain_so_a_silent_party_times_out_as_if_a_clock_ran(monkeypat
 
 
 def test_an_action_after_ones_deadline_is_stale_because_the_turn_was_skipped(monkeypatch) -> None:
-    players, battle = _two_in_battle(monkeypatch)
+    _players, battle = _two_in_battle(monkeypatch)
     t0, step, late = battle.turn_started_at, battle.step, battle.awaiting_id
     late_player = Player.objects.get(pk=late)
 
@@ -126,7 +126,7 @@ def test_an_action_after_ones_deadline_is_stale_because_the_turn_was_skipped(mon
 
 
 def test_an_action_in_time_resets_the_clock_for_the_next_player(monkeypatch) -> None:
-    players, battle = _two_in_battle(monkeypatch)
+    _players, battle = _two_in_battle(monkeypatch)
     t0, actor = battle.turn_started_at, Player.objects.get(pk=battle.awaiting_id)
     acted_at = t0 + timedelta(seconds=59)
 
@@ -153,7 +153,7 @@ def test_over_http_a_silent_players_turn_is_skipped_when_someone_reads_the_battl
         late = party.act(silent, battle.pk, seen["turn"], {"kind": "attack", "target": "e1"})
 
     assert after["awaiting"] == other.pk and after["turn"] > seen["turn"]
-    assert [e for e in after["events"] if e["kind"] == "turn_skipped"][0] == {
+    assert next(e for e in after["events"] if e["kind"] == "turn_skipped") == {
         "seq": seen["last_event"] + 1,
         "kind": "turn_skipped",
         "actor": f"p{silent}",

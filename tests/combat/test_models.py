@@ -81,9 +81,9 @@ def test_the_settings_row_cannot_be_deleted_and_stays_single() -> None:
 
 
 def _kind(**overrides: object) -> EnemyKind:
-    values: dict[str, object] = dict(
-        name="Test Bat", slug="test-bat", hp=5, weapon_name="Teeth", weapon_damage=1
-    )
+    values: dict[str, object] = {
+        "name": "Test Bat", "slug": "test-bat", "hp": 5, "weapon_name": "Teeth", "weapon_damage": 1
+    }
     values.update(overrides)
     return EnemyKind.objects.create(**values)
 

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from combat.engine import (
     AttackAction,
     BattleSetup,
-    CombatRules,
     Combatant,
+    CombatRules,
     EffectSpec,
     Kind,
     Outcome,
@@ -238,7 +238,7 @@ def test_a_floor_the_bestiary_does_not_cover_raises_a_clear_error() -> None:
 
 
 @pytest.mark.django_db
-def test_an_encounter_costs_two_queries(django_assert_max_num_queries) -> None:  # noqa: ANN001
+def test_an_encounter_costs_two_queries(django_assert_max_num_queries) -> None:
     # the settings row, the floor's kinds with their effects (combat/store.py: one statement)
     with django_assert_max_num_queries(2):
         encounter_for_room(floor=4, is_boss=True, party_size=4, rng=random.Random(3))

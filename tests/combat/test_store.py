@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from combat import engine, store
 from combat.models import Battle, BattleAction, BattleEvent, EnemyKind, EnemyKindEffect
-from combat.services import battle_moved, battle_create, battle_step, battle_timeout_step
+from combat.services import battle_create, battle_moved, battle_step, battle_timeout_step
 from combat.store import ActionRecord, BattleRow, BattleStep
 from tests.combat.engine.factories import SURE_HIT, enemy, player
 from tests.factories import PlayerFactory, make_run
@@ -131,15 +131,15 @@ def test_the_one_statement_battle_insert_stores_what_the_portable_one_stores() -
 
 def test_the_bestiary_is_read_in_one_statement_as_the_orm_reads_it(django_assert_num_queries: Any) -> None:
     # given kinds of several floors, with effects and without, one out of the draw
-    rat = EnemyKind.objects.create(name="Store rat", slug="store-rat", hp=5, weapon_name="Teeth", weapon_damage=2,
-                                   min_floor=0, max_floor=2)
+    rat = EnemyKind.objects.create(name="Store rat", slug="store-rat", hp=5, weapon_name="Teeth",
+                                   weapon_damage=2, min_floor=0, max_floor=2)
     EnemyKindEffect.objects.create(enemy_kind=rat, trigger="on_hit", name="stun", turns=2, magnitude=1.5,
                                    chance=0.25)
     EnemyKindEffect.objects.create(enemy_kind=rat, trigger="innate", name="vigor")
     EnemyKind.objects.create(name="Store bat", slug="store-bat", hp=3, weapon_name="Fangs", weapon_damage=1,
                              min_floor=1)
-    EnemyKind.objects.create(name="Store ghost", slug="store-ghost", hp=3, weapon_name="Chill", weapon_damage=1,
-                             weight=0)
+    EnemyKind.objects.create(name="Store ghost", slug="store-ghost", hp=3, weapon_name="Chill",
+                             weapon_damage=1, weight=0)
     for floor in (0, 1, 3):
         # when the floor's kinds are read each way
         with django_assert_num_queries(1):

@@ -33,7 +33,7 @@ def test_the_guild_maze_page_draws_the_explored_part(admin_client: Client) -> No
     maze, _ = _walked(["RIGHT", "DOWN"])
     page = admin_client.get(f"/admin/darkness/guildmaze/{maze.pk}/change/")
     assert page.status_code == 200
-    svg = re.search(r"<svg[^>]*aria-label=\"guild maze\".*?</svg>", page.content.decode(), re.S).group(0)
+    svg = re.search(r"<svg[^>]*aria-label=\"guild maze\".*?</svg>", page.content.decode(), re.DOTALL).group(0)
     rects = re.findall(r'<rect x="(\d+)" y="(\d+)" width="\d+" height="\d+" fill="([^"]+)"/>', svg)
     assert len(rects) == 8
     unexplored = {((int(y) - MARGIN) // CELL, (int(x) - MARGIN) // CELL)

@@ -69,7 +69,7 @@ def test_concurrent_joins_seat_only_the_guilds_members_up_to_the_party_limit(liv
     # given: a darkness lobby of a guild, four seats; six more of its members, six players of other
     # guilds or of none
     run_settings(max_party_size=4)
-    players, guild = guild_party(7)
+    players, _guild = guild_party(7)
     run = lobby(players[:1], kind="darkness")
     outsiders = [make_guild().leader for _ in range(3)] + [PlayerFactory() for _ in range(3)]
 

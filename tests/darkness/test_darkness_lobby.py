@@ -38,7 +38,8 @@ def test_a_member_of_another_guild_or_of_none_is_refused_a_seat(guild_lobby) -> 
     loner = PlayerFactory()
     # when: each asks for a seat
     for outsider in (other, loner):
-        error = assert_error(Party([outsider]).post(outsider, f"runs/{run_id}/join/"), 409, "not_guild_member")
+        response = Party([outsider]).post(outsider, f"runs/{run_id}/join/")
+        error = assert_error(response, 409, "not_guild_member")
         # then: refused, naming the lobby's guild, and nothing changed
         assert error["details"] == {"guild": guild.pk}
         assert not RunMember.objects.filter(player=outsider).exists()

@@ -39,8 +39,8 @@ def _carried(player: Player) -> list[tuple[int, str, bool]]:
 def _start(players: list[Player], party: Party, formation: list[Player] | None = None) -> dict:
     run = lobby(players, kind="darkness")
     if formation:
-        party.client(players[0]).put(f"{API}/runs/{run.pk}/formation/", {"players": [p.pk for p in formation]},
-                                     format="json")
+        party.client(players[0]).put(f"{API}/runs/{run.pk}/formation/",
+                                     {"players": [p.pk for p in formation]}, format="json")
     response = party.post(players[0], f"runs/{run.pk}/start/")
     assert response.status_code == 200, response.json()
     return response.json()
@@ -102,7 +102,7 @@ def test_an_unequipped_weapon_is_the_one_set_aside(corridor) -> None:
     first, second = arms[players[0].pk]
     assert party.post(players[0], f"me/inventory/{first}/unequip/").status_code == 200
     _start(players, party)
-    assert [(pk, category) for pk, category, _ in _carried(players[0])][0] == (second, "weapon")
+    assert next((pk, category) for pk, category, _ in _carried(players[0])) == (second, "weapon")
     assert SetAsideWeapon.objects.get().item_id == first
 
 
@@ -123,7 +123,8 @@ def test_the_torch_cannot_be_dropped_put_away_or_sold_while_the_run_is_on(corrid
     assert party.post(players[0], f"me/inventory/{torch}/equip/").status_code == 200  # in hand already
     assert DarknessRun.objects.get(run_id=run["id"]).bearer_id == players[0].pk
     # and another member cannot touch it at all
-    assert_error(party.client(players[1]).delete(f"{API}/me/inventory/{torch}/"), 404, "inventory_item_not_found")
+    response = party.client(players[1]).delete(f"{API}/me/inventory/{torch}/")
+    assert_error(response, 404, "inventory_item_not_found")
 
 
 def test_a_dead_bearers_weapon_comes_back_and_the_next_bearer_sets_theirs_aside(corridor) -> None:
@@ -137,9 +138,10 @@ def test_a_dead_bearers_weapon_comes_back_and_the_next_bearer_sets_theirs_aside(
     assert [m["status"] for m in run["members"]] == ["dead", "in_dungeon"]
     assert run["darkness"]["torch"]["bearer"] == players[1].pk
     first, second = arms[players[1].pk]
-    assert [(pk, c) for pk, c, _ in _carried(players[1])][0] == (first, "weapon")
+    assert next((pk, c) for pk, c, _ in _carried(players[1])) == (first, "weapon")
     assert [c for _, c, _ in _carried(players[1])] == ["weapon", "torch"]
-    assert [e["set_aside"] for e in run["log"] if e["kind"] == "torch_taken"] == [arms[players[0].pk][1], second]
+    set_aside = [e["set_aside"] for e in run["log"] if e["kind"] == "torch_taken"]
+    assert set_aside == [arms[players[0].pk][1], second]
     kinds = [e["kind"] for e in run["log"]]
     assert kinds[kinds.index("died"):][:2] == ["died", "torch_taken"]  # the death, then the pass
     # the dead bearer got their own weapon back (it was not found in this run) and lost no torch
@@ -149,7 +151,7 @@ def test_a_dead_bearers_weapon_comes_back_and_the_next_bearer_sets_theirs_aside(
 
 def test_a_torch_passed_on_is_carried_whatever_the_load(corridor) -> None:
     # given: the second member's capacity leaves no room for the torch once the run is on
-    players, _, party, arms = corridor
+    players, _, party, _arms = corridor
     deadly_trap(players[0], players[1])
     run = _start(players, party)
     CarrySettings.objects.update(capacity_base=1, capacity_per_strength=0)
@@ -182,7 +184,7 @@ def test_a_first_in_formation_too_loaded_for_the_torch_is_refused_the_start(corr
 
 def test_a_bearer_who_flees_hands_the_torch_on_at_once(corridor) -> None:
     # given: a battle in the first room; the bearer (first in formation) flees, the other fights on
-    players, _, party, arms = corridor
+    players, _, party, _arms = corridor
     only("enemy")
     bestiary(enemy_hp=100, enemy_damage=1)
     run = _start(players, party)

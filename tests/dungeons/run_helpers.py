@@ -18,8 +18,8 @@ from rest_framework.test import APIClient
 
 from combat.models import Battle, CombatSettings, EnemyKind
 from dungeons import services as dungeon_services
-from dungeons.runs import lobby as run_services
 from dungeons.models import GenerationSettings, Run, RunSettings
+from dungeons.runs import lobby as run_services
 from dungeons.selectors import dungeon_preview, generation_params_get
 from guilds.models import Guild
 from guilds.selectors import player_current_guild
@@ -87,25 +87,25 @@ def bestiary(
     EnemyKind.objects.update(weight=0)
     enemy, _ = EnemyKind.objects.update_or_create(
         slug="test-rat",
-        defaults=dict(
-            name="Test Rat",
-            hp=enemy_hp,
-            weapon_name="Teeth",
-            weapon_damage=enemy_damage,
-            strength=enemy_strength,
-            weight=10,
-        ),
+        defaults={
+            "name": "Test Rat",
+            "hp": enemy_hp,
+            "weapon_name": "Teeth",
+            "weapon_damage": enemy_damage,
+            "strength": enemy_strength,
+            "weight": 10,
+        },
     )
     boss, _ = EnemyKind.objects.update_or_create(
         slug="test-ogre",
-        defaults=dict(
-            name="Test Ogre",
-            is_boss=True,
-            hp=boss_hp,
-            weapon_name="Club",
-            weapon_damage=boss_damage,
-            weight=10,
-        ),
+        defaults={
+            "name": "Test Ogre",
+            "is_boss": True,
+            "hp": boss_hp,
+            "weapon_name": "Club",
+            "weapon_damage": boss_damage,
+            "weight": 10,
+        },
     )
     combat_settings(
         encounter_base=1,

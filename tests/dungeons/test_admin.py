@@ -15,7 +15,8 @@ PREVIEW = "/admin/dungeons/generationsettings/preview/"
 def test_preview_page_draws_the_dungeon_and_the_charts(admin_client: Client) -> None:
     response = admin_client.get(
         PREVIEW,
-        {"kind": "ordinary", "players": 4, "rank": 3, "completed": 10, "same_guild": "on", "seed": 7, "samples": 50},
+        {"kind": "ordinary", "players": 4, "rank": 3, "completed": 10, "same_guild": "on", "seed": 7,
+         "samples": 50},
     )
     assert response.status_code == 200
     html = response.content.decode()
@@ -44,7 +45,8 @@ def test_preview_page_tries_unsaved_parameters_without_saving_them(admin_client:
 
 @pytest.mark.django_db
 def test_preview_page_shows_bad_parameters_as_form_errors(admin_client: Client) -> None:
-    response = admin_client.get(PREVIEW, {"kind": "ordinary", "players": 0, "rank": 0, "completed": 0, "samples": 10})
+    response = admin_client.get(PREVIEW,
+                                {"kind": "ordinary", "players": 0, "rank": 0, "completed": 0, "samples": 10})
     assert response.status_code == 200 and b"errorlist" in response.content
     response = admin_client.get(
         PREVIEW, {"kind": "ordinary", "players": 1, "rank": 0, "completed": 0, "samples": 10, "p_f_min": 7}
@@ -88,7 +90,8 @@ def test_settings_form_saves_designer_values(admin_client: Client) -> None:
 
 @pytest.mark.django_db
 def test_stored_dungeon_page_draws_its_layout(admin_client: Client) -> None:
-    dungeon = dungeon_generate(kind="ordinary", party_size=2, rank=0.0, completed=5.0, same_guild=True, seed=9)
+    dungeon = dungeon_generate(kind="ordinary", party_size=2, rank=0.0, completed=5.0, same_guild=True,
+                               seed=9)
     assert admin_client.get("/admin/dungeons/dungeon/").status_code == 200
     page = admin_client.get(f"/admin/dungeons/dungeon/{dungeon.pk}/change/")
     assert page.status_code == 200 and b'aria-label="dungeon layout"' in page.content

@@ -21,7 +21,8 @@ def player_client(db: None) -> Client:
 
 @pytest.mark.django_db
 def test_staff_sees_a_generated_layout(admin_client: Client) -> None:
-    response = admin_client.get(URL, {"kind": "ordinary", "players": 4, "rank": 3, "completed": 10, "seed": 7})
+    response = admin_client.get(URL,
+                                {"kind": "ordinary", "players": 4, "rank": 3, "completed": 10, "seed": 7})
     assert response.status_code == 200
     body = response.json()
     assert (body["kind"], body["seed"], body["generator_version"]) == ("ordinary", 7, GENERATOR_VERSION)
@@ -95,7 +96,8 @@ def test_anonymous_caller_is_refused(client: Client) -> None:
         ({"same_guild": "perhaps"}, "same_guild"),
     ],
 )
-def test_bad_parameters_get_a_400_json_error_naming_the_field(admin_client: Client, query: dict, field: str) -> None:
+def test_bad_parameters_get_a_400_json_error_naming_the_field(admin_client: Client, query: dict,
+                                                              field: str) -> None:
     response = admin_client.get(URL, query)
     assert response.status_code == 400
     error = response.json()["error"]

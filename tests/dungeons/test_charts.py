@@ -19,7 +19,8 @@ def test_dungeon_picture_has_one_room_square_per_room_and_marks_the_npc() -> Non
 
 
 def test_charts_are_well_formed_and_escape_their_text() -> None:
-    line = line_chart(title="a <b> & c", x_label="x", y_label="y", series=[("s<1>", [(0, 0), (1, 2), (2, 3)])], step=True)
+    line = line_chart(title="a <b> & c", x_label="x", y_label="y",
+                      series=[("s<1>", [(0, 0), (1, 2), (2, 3)])], step=True)
     bars = bar_chart(title="t", bars=[("k&k", 0.5, "#000")], expected=[0.4])
     for svg in (line, bars):
         ET.fromstring(svg)  # parses: every text is escaped

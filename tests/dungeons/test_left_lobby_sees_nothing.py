@@ -69,7 +69,7 @@ def test_a_player_who_left_the_lobby_cannot_read_the_started_run_or_its_battle(m
 @pytest.mark.postgres
 def test_a_player_who_left_the_lobby_takes_no_lock_of_the_run_or_battle(monkeypatch) -> None:
     # given: the battle's turn deadline has passed, so a member's read would take the locks
-    party, _, leaver, run, battle = _run_started_after_one_left(monkeypatch)
+    party, _, leaver, _run, battle = _run_started_after_one_left(monkeypatch)
     client = party.client(leaver)
     action = {"turn": battle.step, "action": {"kind": "skip"}, "idempotency_key": ""}
     deadline = 60
@@ -78,7 +78,8 @@ def test_a_player_who_left_the_lobby_takes_no_lock_of_the_run_or_battle(monkeypa
     locks_before = _row_locks(battle.pk)
 
     # when: the player who left reads the battle and acts in it
-    with time_machine.travel(timezone.now() + timedelta(seconds=deadline + 1)), CaptureQueriesContext(connection) as seen:
+    with (time_machine.travel(timezone.now() + timedelta(seconds=deadline + 1)),
+          CaptureQueriesContext(connection) as seen):
         read = client.get(f"{API}/battles/{battle.pk}/")
         act = client.post(f"{API}/battles/{battle.pk}/actions/", action, format="json")
 

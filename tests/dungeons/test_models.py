@@ -1,4 +1,5 @@
-"""GenerationSettings: SPEC defaults from the data migration, conversion and validation; the rooms' field order."""
+"""GenerationSettings: SPEC defaults from the data migration, conversion and validation; the rooms' field
+order."""
 from __future__ import annotations
 
 import pytest

@@ -11,14 +11,14 @@ from django.test.utils import CaptureQueriesContext
 
 from combat.models import Battle
 from combat.selectors import battle_allowed_actions
-from dungeons.runs import lobby as services
-from dungeons.runs import rooms
-from dungeons.runs.battles import battle_act
 from dungeons.admin import _ROOM_RECT
-from dungeons.run_log import describe_json as run_log_entry
 from dungeons.charts import dungeon_svg
 from dungeons.generation import generate_dungeon
 from dungeons.models import MemberStatus, Run, RunLoot, RunMember, RunSettings, RunStatus
+from dungeons.run_log import describe_json as run_log_entry
+from dungeons.runs import lobby as services
+from dungeons.runs import rooms
+from dungeons.runs.battles import battle_act
 from players.models import InventoryItem, ItemKind, Player
 from tests.factories import PlayerFactory, make_guild
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from dungeons.runs import lobby as run_services
 from dungeons.models import MemberStatus, Run, RunMember, RunStatus, WeaponChoice
+from dungeons.runs import lobby as run_services
 from guilds.models import PersonRunDay
 from players.models import InventoryItem
 from tests.dungeons.run_helpers import (

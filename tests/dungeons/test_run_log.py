@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-import darkness.log_entries  # noqa: F401 - registers the darkness entries, as the app does at start
+import darkness.log_entries
 from dungeons import run_log
 from dungeons.models import RunStatus
 from dungeons.run_log import ENTRY_TYPES, LogEntry, describe_json, entry_from_json
@@ -40,7 +40,8 @@ SAMPLES: list[LogEntry] = [
     run_log.Rested(hp={"1": 30}),
     run_log.Formation(players=[2, 1]),
     run_log.PotionHealed(player=1, potion="healing", item_kind=9, hp=25, max_hp=30, healed=5),
-    run_log.StatPotionDrunk(player=1, potion="stat", item_kind=10, hp=30, max_hp=35, stat="stamina", amount=1),
+    run_log.StatPotionDrunk(player=1, potion="stat", item_kind=10, hp=30, max_hp=35, stat="stamina",
+                            amount=1),
     run_log.Died(player=2, charon_fee=10, items_lost=3),
     run_log.MemberEscaped(player=1, loss_percent=80, items_lost=2),
     run_log.RunEscaped(),

@@ -17,7 +17,6 @@ from django.test.utils import CaptureQueriesContext
 from backend.sql import prepared_sql
 from combat.models import BattleEvent, CombatSettings
 from dungeons.models import RunSettings
-
 from tests.dungeons.run_helpers import (
     API,
     Party,
@@ -120,7 +119,8 @@ def _start_statements(size: int, monkeypatch: Any) -> list[str]:
     fix_seed(monkeypatch, seed_where(_first_room_is_enemy, players=players))
     run = lobby(players)
     party = Party(players[:1])
-    RunSettings.cached(), CombatSettings.cached()  # the process has read the settings (as a running server has)
+    # the process has read the settings (as a running server has)
+    RunSettings.cached(), CombatSettings.cached()
     with CaptureQueriesContext(connection) as queries:
         response = party.post(players[0], f"runs/{run.pk}/start/")
     assert response.status_code == 200, response.json()
@@ -139,11 +139,13 @@ def test_a_run_start_costs_the_same_statements_for_one_player_and_for_eight(
     # then the count does not grow with the party, and no member gets a savepoint of its own
     assert len(eight) == len(solo), "\n".join(eight)
     assert len(eight) <= START_STATEMENTS, "\n".join(eight)
-    assert sum(sql.startswith("SAVEPOINT") for sql in eight) == sum(sql.startswith("SAVEPOINT") for sql in solo)
+    assert (sum(sql.startswith("SAVEPOINT") for sql in eight)
+            == sum(sql.startswith("SAVEPOINT") for sql in solo))
 
 
 @pytest.mark.parametrize("first_room", ["enemy", "trap", "treasure", "deadly trap"])
-def test_a_run_start_answers_what_reading_the_run_gives_byte_for_byte(first_room: str, monkeypatch: Any) -> None:
+def test_a_run_start_answers_what_reading_the_run_gives_byte_for_byte(first_room: str,
+                                                                      monkeypatch: Any) -> None:
     # given a lobby of three whose first room is of one kind (a trap that kills everyone, too)
     small_dungeons(floors=1, rooms=5)
     bestiary()

@@ -72,8 +72,8 @@ def test_a_story_item_found_earlier_opens_the_sealed_room_and_its_reward(monkeyp
     opened = state["log"][-1]
     assert opened["kind"] == "seal_opened" and opened["seal"] == seal and opened["opened_by"] == hero.pk
     assert opened["coins_each"] == 20 + 5 * 1 and _coins(hero) == money + 25
-    assert len(room["loot"]) == 3 and [l["id"] for l in room["loot"]] == opened["items"]
-    rewards = ItemKind.objects.filter(pk__in=[l["item_kind"]["id"] for l in room["loot"]])
+    assert len(room["loot"]) == 3 and [loot["id"] for loot in room["loot"]] == opened["items"]
+    rewards = ItemKind.objects.filter(pk__in=[loot["item_kind"]["id"] for loot in room["loot"]])
     assert set(rewards.values_list("rarity", flat=True)) <= {"uncommon", "rare"}
     assert set(rewards.values_list("category", flat=True)) <= {"weapon", "armor", "potion"}
     # the key item is shown, not spent

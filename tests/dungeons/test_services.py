@@ -15,14 +15,16 @@ from dungeons.services import dungeon_generate
 @pytest.mark.django_db
 def test_generated_dungeon_is_stored_room_by_room_as_the_engine_made_it() -> None:
     # given / when
-    dungeon = dungeon_generate(kind="ordinary", party_size=3, rank=0.0, completed=60.0, same_guild=True, seed=5)
+    dungeon = dungeon_generate(kind="ordinary", party_size=3, rank=0.0, completed=60.0, same_guild=True,
+                               seed=5)
     # then
     expected = generate_dungeon(
         kind="ordinary", n=3, rank=0.0, completed=60.0, same_guild=True, params=GenerationParams(),
         rng=random.Random(5),
     )
     stored = dungeon_get(dungeon_id=dungeon.pk)
-    assert (stored.seed, stored.generator_version, stored.floor_count) == (5, GENERATOR_VERSION, len(expected.floors))
+    assert (stored.seed, stored.generator_version, stored.floor_count) == (
+        5, GENERATOR_VERSION, len(expected.floors))
     assert stored.npc == expected.npc and stored.npc_kind == (expected.npc_kind or "")
     rows = [(r.floor, r.index, r.kind, r.npc_kind or None, r.story_item or None) for r in stored.rooms.all()]
     assert rows == [(f, i, str(r.kind), r.npc_kind, r.story_item) for f, i, r in expected.rooms()]
@@ -40,7 +42,8 @@ def test_stored_dungeon_replays_from_its_seed_even_after_settings_change() -> No
 @pytest.mark.django_db
 def test_npc_candidates_are_stored_and_used() -> None:
     dungeon = dungeon_generate(
-        kind="ordinary", party_size=4, rank=0.0, completed=300.0, same_guild=True, seed=1, npc_kinds=["jeweler"]
+        kind="ordinary", party_size=4, rank=0.0, completed=300.0, same_guild=True, seed=1,
+        npc_kinds=["jeweler"],
     )
     assert dungeon.npc_candidates == ["peasant", "jeweler"]
     assert dungeon.npc_kind in ("", "peasant", "jeweler")
@@ -49,14 +52,15 @@ def test_npc_candidates_are_stored_and_used() -> None:
 @pytest.mark.django_db
 def test_generation_uses_the_admin_settings() -> None:
     GenerationSettings.objects.filter(pk=1).update(f_min=1, f_max=1, r_min=3, r_max=3)
-    dungeon = dungeon_generate(kind="ordinary", party_size=8, rank=9.0, completed=90.0, same_guild=False, seed=2)
+    dungeon = dungeon_generate(kind="ordinary", party_size=8, rank=9.0, completed=90.0, same_guild=False,
+                               seed=2)
     assert dungeon.floor_count == 1
     assert list(dungeon.rooms.values_list("kind", flat=True)) == ["treasure", "rest", "boss"]
     assert dungeon.params["f_max"] == 1
 
 
 @pytest.mark.django_db
-def test_generating_takes_a_fixed_small_number_of_queries(django_assert_max_num_queries) -> None:  # noqa: ANN001
+def test_generating_takes_a_fixed_small_number_of_queries(django_assert_max_num_queries) -> None:
     GenerationSettings.load()
     with django_assert_max_num_queries(5):  # settings, savepoint pair, dungeon row, one bulk insert of rooms
         dungeon_generate(kind="ordinary", party_size=8, rank=10.0, completed=100.0, same_guild=True, seed=3)

@@ -1,10 +1,8 @@
 """The person-run ledger, the set-based activity recompute, its task and its schedule."""
 from __future__ import annotations
 
-from datetime import datetime, timedelta
-from datetime import timezone as dt_timezone
-
 import threading
+from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
@@ -13,13 +11,18 @@ from django.test.utils import CaptureQueriesContext
 from django_celery_beat.models import PeriodicTask
 
 from guilds.models import Guild, GuildActivity, GuildRules, PersonRunDay
-from guilds.services import activity_divisor, guild_activity_recompute_all, guild_person_runs_record, guild_rank_add
+from guilds.services import (
+    activity_divisor,
+    guild_activity_recompute_all,
+    guild_person_runs_record,
+    guild_rank_add,
+)
 from guilds.tasks import guild_activity_recompute
 from tests.factories import make_guild
 
 pytestmark = pytest.mark.django_db
 
-NOW = datetime(2026, 11, 21, 12, 0, tzinfo=dt_timezone.utc)
+NOW = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
 
 
 def guild_created(days_ago: float, **kwargs) -> Guild:
@@ -102,7 +105,7 @@ def test_activity_divisor_counts_utc_days_of_age(created, expected):
 
 
 def test_recompute_matches_the_divisor_for_every_age_in_the_window():
-    guilds = {age: guild_created(days_ago=age) for age in range(0, 16)}
+    guilds = {age: guild_created(days_ago=age) for age in range(16)}
     for guild in guilds.values():
         guild_person_runs_record(guild_id=guild.pk, at=NOW, count=42)
     guild_activity_recompute_all(now=NOW)
@@ -172,7 +175,8 @@ def test_the_beat_schedule_folds_every_ten_minutes_recomputes_daily_and_is_admin
     assert (fold.interval.every, fold.interval.period) == (10, "minutes")
     full = PeriodicTask.objects.get(task="guilds.tasks.guild_activity_recompute")
     assert full.enabled and full.interval is None
-    assert (full.crontab.minute, full.crontab.hour, full.crontab.day_of_month) == ("40", "23", "*")  # before midnight: it prepares the next day
+    # before midnight: it prepares the next day
+    assert (full.crontab.minute, full.crontab.hour, full.crontab.day_of_month) == ("40", "23", "*")
 
 
 def test_rank_starts_at_zero_and_rescues_add_points():

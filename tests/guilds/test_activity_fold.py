@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import random
 import threading
-from datetime import datetime, timedelta
-from datetime import timezone as dt_timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
 from django.db import connection
-from django.test.utils import CaptureQueriesContext
 from django.db.models import Sum
+from django.test.utils import CaptureQueriesContext
 
 from guilds.models import ActivityFold, Guild, GuildListGeneration, GuildRules, PersonRunDay, PersonRunPending
 from guilds.selectors import with_activity
@@ -29,13 +28,13 @@ from tests.factories import PlayerFactory, api_client
 
 pytestmark = pytest.mark.django_db
 
-START = datetime(2026, 11, 1, 21, 0, tzinfo=dt_timezone.utc)
+START = datetime(2026, 11, 1, 21, 0, tzinfo=UTC)
 
 
 def naive_activity(guild: Guild, now: datetime) -> float:
     """The definition, one guild at a time: its ledger sum over the window / its divisor."""
     window = GuildRules.load().activity_window_days
-    today = now.astimezone(dt_timezone.utc).date()
+    today = now.astimezone(UTC).date()
     first = today - timedelta(days=window - 1)
     total = (PersonRunDay.objects.filter(guild=guild, day__gte=first, day__lte=today)
              .aggregate(total=Sum("person_runs"))["total"] or 0)
@@ -80,10 +79,11 @@ def simulate(seed: int, steps: int) -> tuple[int, int]:
     for _ in range(steps):
         # 10 minutes mostly; sometimes to just after the next midnight, across it, a few days, or
         # more than a window
-        next_midnight = datetime.combine(now.date() + timedelta(days=1), datetime.min.time(), tzinfo=dt_timezone.utc)
-        gap = rng.choice([timedelta(minutes=10)] * 6 + [next_midnight + timedelta(minutes=rng.randrange(1, 10)) - now,
-                                                         timedelta(hours=3), timedelta(days=1),
-                                                         timedelta(days=3), timedelta(days=16)])
+        next_midnight = datetime.combine(now.date() + timedelta(days=1), datetime.min.time(), tzinfo=UTC)
+        just_after_midnight = next_midnight + timedelta(minutes=rng.randrange(1, 10)) - now
+        gap = rng.choice([timedelta(minutes=10)] * 6 + [just_after_midnight, timedelta(hours=3),
+                                                         timedelta(days=1), timedelta(days=3),
+                                                         timedelta(days=16)])
         previous, now = now, now + gap
         if rng.random() < 0.3:
             guilds.append(new_guild(leader, rng, previous + (now - previous) * rng.random()))
@@ -93,9 +93,10 @@ def simulate(seed: int, steps: int) -> tuple[int, int]:
         record_some(rng, guilds, previous, now)
         if rng.random() < 0.35:
             # a full recompute at a random moment of the gap, or at 23:40 of its first day
-            late = datetime.combine(previous.date(), datetime.min.time(), tzinfo=dt_timezone.utc) + timedelta(
+            late = datetime.combine(previous.date(), datetime.min.time(), tzinfo=UTC) + timedelta(
                 hours=23, minutes=40)
-            at = late if previous < late < now and rng.random() < 0.6 else previous + (now - previous) * rng.random()
+            at = (late if previous < late < now and rng.random() < 0.6
+                  else previous + (now - previous) * rng.random())
             guild_activity_recompute_all(now=at)
             assert stored() == expected(at)
             record_some(rng, guilds, at, now)
@@ -125,10 +126,11 @@ def test_fold_equals_the_per_guild_loop_on_postgresql() -> None:
 
 def test_a_fold_across_midnight_drops_the_expired_day_and_grows_young_divisors() -> None:
     leader = PlayerFactory()
-    evening = datetime(2026, 11, 20, 23, 55, tzinfo=dt_timezone.utc)
+    evening = datetime(2026, 11, 20, 23, 55, tzinfo=UTC)
     old = Guild.objects.create(name="Old", leader=leader, created_at=evening - timedelta(days=100))
     young = Guild.objects.create(name="Young", leader=leader, created_at=evening - timedelta(days=1))
-    guild_person_runs_record(guild_id=old.pk, at=evening - timedelta(days=13), count=14)  # the window's first day
+    # the window's first day
+    guild_person_runs_record(guild_id=old.pk, at=evening - timedelta(days=13), count=14)
     guild_person_runs_record(guild_id=old.pk, at=evening, count=28)
     guild_person_runs_record(guild_id=young.pk, at=evening, count=6)
     guild_activity_fold(now=evening)
@@ -142,7 +144,7 @@ def test_a_fold_across_midnight_drops_the_expired_day_and_grows_young_divisors()
 def test_a_prepared_day_change_folds_into_the_other_slot_and_switches_to_it() -> None:
     # given: yesterday's values, and at 23:40 a full recompute that prepared today's
     leader = PlayerFactory()
-    evening = datetime(2026, 11, 20, 23, 40, tzinfo=dt_timezone.utc)
+    evening = datetime(2026, 11, 20, 23, 40, tzinfo=UTC)
     old = Guild.objects.create(name="Old", leader=leader, created_at=evening - timedelta(days=100))
     young = Guild.objects.create(name="Young", leader=leader, created_at=evening - timedelta(days=1))
     idle = Guild.objects.create(name="Idle", leader=leader, created_at=evening - timedelta(days=100))
@@ -154,7 +156,8 @@ def test_a_prepared_day_change_folds_into_the_other_slot_and_switches_to_it() ->
     assert guild_activity_recompute_all(now=evening) == 3
     assert stored() == {old.pk: 42 / 14, young.pk: 6 / 2, idle.pk: 7 / 14}
     state = ActivityFold.objects.get()
-    assert (state.slot, state.day, state.next_day) == ("a", evening.date(), evening.date() + timedelta(days=1))
+    assert (state.slot, state.day, state.next_day) == (
+        "a", evening.date(), evening.date() + timedelta(days=1))
     guild_person_runs_record(guild_id=old.pk, at=evening + timedelta(minutes=5), count=14)
     assert guild_activity_fold(now=evening + timedelta(minutes=10)) == 1  # folded into both slots
     assert stored() == {old.pk: 56 / 14, young.pk: 6 / 2, idle.pk: 7 / 14}
@@ -169,7 +172,8 @@ def test_a_prepared_day_change_folds_into_the_other_slot_and_switches_to_it() ->
     # then: only the guilds that played are written, the prepared slot is current
     assert written == 3  # old, young (its run recorded for today), the newcomer
     assert not any("personrunday" in q["sql"].lower() for q in queries.captured_queries)  # no ledger read
-    assert stored() == {old.pk: (28 + 14 + 7) / 14, young.pk: (6 + 1) / 3, idle.pk: 7 / 14, newcomer.pk: 3 / 2}
+    assert stored() == {old.pk: (28 + 14 + 7) / 14, young.pk: (6 + 1) / 3, idle.pk: 7 / 14,
+                        newcomer.pk: 3 / 2}
     assert stored() == expected(evening + timedelta(minutes=25))
     state = ActivityFold.objects.get()
     assert (state.slot, state.day, state.next_day) == ("b", evening.date() + timedelta(days=1), None)
@@ -180,9 +184,9 @@ def test_a_prepared_day_change_folds_into_the_other_slot_and_switches_to_it() ->
     assert stored() == expected(evening + timedelta(days=1, minutes=25))
 
 
-def test_the_list_and_the_detail_read_the_slot_switched_to(django_capture_on_commit_callbacks) -> None:  # noqa: ANN001
+def test_the_list_and_the_detail_read_the_slot_switched_to(django_capture_on_commit_callbacks) -> None:
     leader = PlayerFactory()
-    evening = datetime(2026, 11, 20, 23, 40, tzinfo=dt_timezone.utc)
+    evening = datetime(2026, 11, 20, 23, 40, tzinfo=UTC)
     fading = Guild.objects.create(name="Fading", leader=leader, created_at=evening - timedelta(days=100))
     rising = Guild.objects.create(name="Rising", leader=leader, created_at=evening - timedelta(days=100))
     guild_person_runs_record(guild_id=fading.pk, at=evening - timedelta(days=13), count=28)
@@ -243,7 +247,7 @@ def test_the_fold_task_runs_the_fold_at_the_current_time() -> None:
 def test_folds_and_full_recomputes_at_once_while_runs_are_recorded_lose_nothing() -> None:
     # given: guilds, and a first fold
     leader = PlayerFactory()
-    now = datetime.now(dt_timezone.utc)
+    now = datetime.now(UTC)
     guilds = [Guild.objects.create(name=f"G{i}", leader=leader, created_at=now - timedelta(days=30))
               for i in range(10)]
     guild_activity_fold(now=now)
@@ -267,7 +271,8 @@ def test_folds_and_full_recomputes_at_once_while_runs_are_recorded_lose_nothing(
         try:
             barrier.wait(timeout=10)
             for _ in range(8):
-                results.append(guild_activity_recompute_all(now=now) if full else guild_activity_fold(now=now))
+                fold = guild_activity_recompute_all if full else guild_activity_fold
+                results.append(fold(now=now))
         except Exception as exc:  # noqa: BLE001
             errors.append(exc)
         finally:
@@ -275,7 +280,8 @@ def test_folds_and_full_recomputes_at_once_while_runs_are_recorded_lose_nothing(
 
     # when: two recorders, a folder and a full recompute run at once
     threads = [threading.Thread(target=recorder, args=(1,)), threading.Thread(target=recorder, args=(2,)),
-               threading.Thread(target=recomputer, args=(False,)), threading.Thread(target=recomputer, args=(True,))]
+               threading.Thread(target=recomputer, args=(False,)),
+               threading.Thread(target=recomputer, args=(True,))]
     for thread in threads:
         thread.start()
     for thread in threads:

@@ -3,8 +3,7 @@ the ledger's unfolded person-runs become pending log rows, the value becomes slo
 each migration reverses to the same data (0009 to the current slot's values)."""
 from __future__ import annotations
 
-from datetime import date, datetime
-from datetime import timezone as dt_timezone
+from datetime import UTC, date, datetime
 
 import pytest
 from django.db import connection
@@ -15,7 +14,7 @@ from guilds.models import ActivityFold, GuildActivity, PersonRunDay, PersonRunPe
 from tests.factories import PlayerFactory
 
 BEFORE = [("guilds", "0005_activity_fold")]
-COMPUTED = datetime(2026, 11, 20, 12, 0, tzinfo=dt_timezone.utc)
+COMPUTED = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
 
 
 def migrate(targets: list[tuple[str, str]]) -> MigrationExecutor:
@@ -81,7 +80,8 @@ def test_the_slot_migration_keeps_the_value_as_slot_a_and_reverses_to_the_curren
     migrate(migrate([]).loader.graph.leaf_nodes())
 
     row = GuildActivity.objects.get(guild_id=guild.id)
-    assert (row.activity_a, row.runs_a, row.activity_b, row.runs_b, row.computed_at) == (2.5, 35, 0.0, 0, COMPUTED)
+    assert (row.activity_a, row.runs_a, row.activity_b, row.runs_b, row.computed_at) == (
+        2.5, 35, 0.0, 0, COMPUTED)
     state = ActivityFold.objects.get()
     assert (state.slot, state.day, state.window_days, state.next_day) == ("a", date(2026, 11, 20), 14, None)
     full = PeriodicTask.objects.get(task="guilds.tasks.guild_activity_recompute")
@@ -93,8 +93,9 @@ def test_the_slot_migration_keeps_the_value_as_slot_a_and_reverses_to_the_curren
     ActivityFold.objects.update(slot="b")
     executor = migrate(BEFORE_SLOTS)
     old = executor.loader.project_state(BEFORE_SLOTS).apps
-    assert old.get_model("guilds", "GuildActivity").objects.values_list("activity", "runs", "computed_at").get(
-        guild_id=guild.id) == (4.0, 56, COMPUTED)
+    activities = old.get_model("guilds", "GuildActivity").objects
+    stored = activities.values_list("activity", "runs", "computed_at").get(guild_id=guild.id)
+    assert stored == (4.0, 56, COMPUTED)
     assert old.get_model("guilds", "ActivityFold").objects.get().day is None
     full = PeriodicTask.objects.get(task="guilds.tasks.guild_activity_recompute")
     assert (full.crontab.hour, full.crontab.minute) == ("0", "3")

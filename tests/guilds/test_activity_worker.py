@@ -10,7 +10,7 @@ import time
 import uuid
 from collections import deque
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta, timezone as dt_timezone
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from urllib.parse import quote
 
@@ -23,7 +23,7 @@ from backend.celery import app as celery_app
 from guilds import services
 from guilds.models import Guild
 from guilds.tasks import guild_activity_recompute
-from tests.factories import PlayerFactory, make_guild
+from tests.factories import make_guild
 
 ROOT = Path(__file__).resolve().parents[2]
 # The run's broker (under pytest-xdist this worker's own database, tests/workers.py), else its cache's
@@ -54,7 +54,7 @@ def _record(guild: Guild, today: date, runs_by_days_ago: dict[int, list[int]]) -
     """Record runs through the service (several calls per day, as runs would), return the ledger."""
     ledger: dict[date, int] = {}
     for days_ago, counts in runs_by_days_ago.items():
-        at = datetime.combine(today - timedelta(days=days_ago), datetime.min.time(), dt_timezone.utc)
+        at = datetime.combine(today - timedelta(days=days_ago), datetime.min.time(), UTC)
         for i, count in enumerate(counts):
             services.guild_person_runs_record(guild_id=guild.pk, at=at + timedelta(hours=1 + i), count=count)
         ledger[at.date()] = ledger.get(at.date(), 0) + sum(counts)
@@ -63,7 +63,7 @@ def _record(guild: Guild, today: date, runs_by_days_ago: dict[int, list[int]]) -
 
 def _seed_world() -> dict[str, Seeded]:
     """Four guilds: veteran, young (divisor = age), idle, and a disbanded one that keeps its value."""
-    today = timezone.localdate(timezone.now(), dt_timezone.utc)
+    today = timezone.localdate(timezone.now(), UTC)
     veteran = make_guild(members=3, joined_days_ago=30)
     young = make_guild(members=1, joined_days_ago=3)
     idle = make_guild(members=2, joined_days_ago=20)
@@ -93,7 +93,7 @@ def _assert_activities(world: dict[str, Seeded], *, seed_day: date) -> None:
             assert (guild.activity, guild.activity_computed_at) == (0.0, None), name
             continue
         assert guild.activity_computed_at is not None, name
-        computed_day = timezone.localdate(guild.activity_computed_at, dt_timezone.utc)
+        computed_day = timezone.localdate(guild.activity_computed_at, UTC)
         if computed_day == seed_day:
             assert guild.activity == pytest.approx(EXPECTED_ON_SEED_DAY[name]), name
         # whichever day the worker computed on (a run across midnight), the formula holds
@@ -105,7 +105,7 @@ def _assert_activities(world: dict[str, Seeded], *, seed_day: date) -> None:
 @pytest.mark.django_db
 def test_activity_recompute_task_stores_each_living_guilds_average_person_runs() -> None:
     # given: a fixed moment, so the expected values are exact
-    with time_machine.travel(datetime(2030, 3, 20, 15, 0, tzinfo=dt_timezone.utc), tick=False):
+    with time_machine.travel(datetime(2030, 3, 20, 15, 0, tzinfo=UTC), tick=False):
         world = _seed_world()
 
         # when
@@ -115,7 +115,7 @@ def test_activity_recompute_task_stores_each_living_guilds_average_person_runs()
     assert updated == 3
     _assert_activities(world, seed_day=date(2030, 3, 20))
     computed_at = Guild.objects.get(pk=world["veteran"].guild_id).activity_computed_at
-    assert computed_at == datetime(2030, 3, 20, 15, 0, tzinfo=dt_timezone.utc)
+    assert computed_at == datetime(2030, 3, 20, 15, 0, tzinfo=UTC)
 
 
 # --- end to end: a real worker on Redis and PostgreSQL ------------------------------------------------
@@ -181,7 +181,7 @@ class Worker:
 def test_a_celery_worker_recomputes_activity_from_the_ledger() -> None:
     # given: committed guilds and ledger rows, and a worker on its own queue
     world = _seed_world()
-    seed_day = timezone.localdate(timezone.now(), dt_timezone.utc)
+    seed_day = timezone.localdate(timezone.now(), UTC)
     queue = f"test-activity-{uuid.uuid4().hex[:12]}"
     worker = Worker(queue)
     always_eager = celery_app.conf.task_always_eager

@@ -24,7 +24,8 @@ def invite(guild, player, actor=None):
 
 
 def members_of(guild) -> set[int]:
-    return set(Membership.objects.filter(guild=guild, left_at__isnull=True).values_list("player_id", flat=True))
+    members = Membership.objects.filter(guild=guild, left_at__isnull=True)
+    return set(members.values_list("player_id", flat=True))
 
 
 # --- applications ---------------------------------------------------------------------------
@@ -64,7 +65,8 @@ def test_rejecting_leaves_the_applicant_outside():
     guild = make_guild()
     player = PlayerFactory()
     application_id = apply(player, guild).json()["id"]
-    response = api_client(guild.leader).post(f"/api/v1/guilds/{guild.pk}/applications/{application_id}/reject/")
+    response = api_client(guild.leader).post(
+        f"/api/v1/guilds/{guild.pk}/applications/{application_id}/reject/")
     assert response.json()["status"] == "rejected"
     assert members_of(guild) == {guild.leader_id}
 
@@ -170,7 +172,8 @@ def test_applying_to_an_unknown_guild_is_404():
 def test_closing_a_guild_rejects_pending_applications_and_hides_it():
     guild = make_guild(name="Closing Time")
     application_id = apply(PlayerFactory(), guild).json()["id"]
-    response = api_client(guild.leader).patch(f"/api/v1/guilds/{guild.pk}/", {"is_open": False}, format="json")
+    response = api_client(guild.leader).patch(f"/api/v1/guilds/{guild.pk}/", {"is_open": False},
+                                              format="json")
     assert response.json()["is_open"] is False
     assert Application.objects.get(pk=application_id).status == RequestStatus.REJECTED
     listed = api_client(PlayerFactory()).get("/api/v1/guilds/").json()["results"]
@@ -268,7 +271,8 @@ def test_inviting_an_unknown_player_is_404():
 @pytest.mark.parametrize("payload", [{}, {"player": "abc"}, {"player": -1}, {"player": None}])
 def test_inviting_with_bad_input_is_400(payload):
     guild = make_guild()
-    response = api_client(guild.leader).post(f"/api/v1/guilds/{guild.pk}/invitations/", payload, format="json")
+    response = api_client(guild.leader).post(f"/api/v1/guilds/{guild.pk}/invitations/", payload,
+                                             format="json")
     assert response.status_code == 400
     assert Invitation.objects.count() == 0
 

@@ -9,7 +9,7 @@ import urllib.request
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timezone as dt_timezone
+from datetime import UTC, datetime
 from functools import partial
 from typing import Any, TypeVar
 
@@ -320,7 +320,7 @@ def test_hand_over_racing_a_kick_of_the_same_member_leaves_one_leader_who_is_a_m
 def test_concurrent_person_run_records_for_one_guild_and_day_add_up() -> None:
     # given: a guild without ledger rows and 16 threads, each recording a few runs on the same day
     guild = make_guild(members=2)
-    at = datetime(2030, 5, 17, 12, 30, tzinfo=dt_timezone.utc)
+    at = datetime(2030, 5, 17, 12, 30, tzinfo=UTC)
     counts = [[1 + (thread + call) % 4 for call in range(3)] for thread in range(16)]
 
     def record(thread_counts: list[int]) -> None:

@@ -23,7 +23,8 @@ def vote(player, guild):
 
 def test_votes_count_until_every_member_has_voted_then_the_guild_disbands():
     guild = make_guild(members=2)
-    pending_application = api_client(PlayerFactory()).post(f"/api/v1/guilds/{guild.pk}/applications/").json()["id"]
+    applicant = PlayerFactory()
+    pending_application = api_client(applicant).post(f"/api/v1/guilds/{guild.pk}/applications/").json()["id"]
     pending_invitation = api_client(guild.leader).post(
         f"/api/v1/guilds/{guild.pk}/invitations/", {"player": PlayerFactory().pk}, format="json").json()["id"]
     players = [m.player for m in current_members(guild)]
@@ -68,7 +69,8 @@ def test_a_member_who_joins_later_must_vote_too():
     guild = make_guild(members=1)
     vote(guild.leader, guild)
     newcomer = add_member(guild, PlayerFactory())
-    member = [m.player for m in current_members(guild) if m.player_id not in (guild.leader_id, newcomer.pk)][0]
+    member = next(m.player for m in current_members(guild)
+                  if m.player_id not in (guild.leader_id, newcomer.pk))
     assert vote(member, guild).json()["disbanded"] is False
     assert vote(newcomer, guild).json()["disbanded"] is True
 

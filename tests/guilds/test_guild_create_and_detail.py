@@ -14,8 +14,8 @@ def test_a_guildless_player_founds_a_guild_and_leads_it():
     # given
     player = PlayerFactory()
     # when
-    response = api_client(player).post("/api/v1/guilds/", {"name": "Lanternbearers", "description": "We light"},
-                                       format="json")
+    response = api_client(player).post("/api/v1/guilds/",
+                                       {"name": "Lanternbearers", "description": "We light"}, format="json")
     # then
     assert response.status_code == 201
     body = response.json()
@@ -72,7 +72,8 @@ def test_creating_with_bad_input_is_400_and_changes_nothing(payload):
 
 
 def test_malformed_json_is_400():
-    response = api_client(PlayerFactory()).post("/api/v1/guilds/", "{not json", content_type="application/json")
+    response = api_client(PlayerFactory()).post("/api/v1/guilds/", "{not json",
+                                                content_type="application/json")
     assert response.status_code == 400
     assert response.json()["error"]["code"] == "malformed_request"
 

@@ -59,7 +59,8 @@ def test_search_matches_names_ignoring_case(guilds):
     assert names(response) == ["Delta"]
 
 
-@pytest.mark.parametrize("ordering", ["name", "-name", "members_count", "-members_count", "activity", "-activity"])
+@pytest.mark.parametrize("ordering",
+                         ["name", "-name", "members_count", "-members_count", "activity", "-activity"])
 def test_cursor_pages_walk_every_guild_exactly_once(guilds, ordering):
     client = api_client(PlayerFactory())
     full = names(client.get(f"/api/v1/guilds/?ordering={ordering}"))

@@ -33,14 +33,14 @@ ORDERINGS = ["name", "-name", "members_count", "-members_count", "activity", "-a
 
 
 @pytest.fixture(autouse=True)
-def list_cache(settings):  # noqa: ANN001, ANN201 - pytest-django fixture
+def list_cache(settings):
     settings.GUILD_LIST_CACHE = True
     listcache.forget_pages()  # a page kept by an earlier test's database must not count here
     yield
     listcache.forget_pages()
 
 
-def _queries(client) -> list[dict[str, Any]]:  # noqa: ANN001
+def _queries(client) -> list[dict[str, Any]]:
     """Every ordering's first page and, through its cursor, its second page (2 rows a page), and a search."""
     queries: list[dict[str, Any]] = [{"search": "guild"}]
     for ordering in ORDERINGS:
@@ -52,7 +52,7 @@ def _queries(client) -> list[dict[str, Any]]:  # noqa: ANN001
     return queries
 
 
-def _lists(client, queries) -> list[bytes]:  # noqa: ANN001
+def _lists(client, queries) -> list[bytes]:
     responses = [client.get("/api/v1/guilds/", query) for query in queries]
     assert all(r.status_code == 200 for r in responses), [r.content for r in responses]
     return [r.content for r in responses]
@@ -67,7 +67,7 @@ def _same_rows(pages: list[bytes]) -> list[Any]:
     return shown
 
 
-def _fresh(client, queries) -> list[bytes]:  # noqa: ANN001
+def _fresh(client, queries) -> list[bytes]:
     with override_settings(GUILD_LIST_CACHE=False):
         return _lists(client, queries)
 
@@ -79,13 +79,14 @@ class ListWatcher:
     def __init__(self) -> None:
         self.client = api_client(PlayerFactory())
 
-    def check(self, change, *, shows: bool = True) -> None:  # noqa: ANN001
+    def check(self, change, *, shows: bool = True) -> None:
         queries = _queries(self.client)
         before = _lists(self.client, queries)
         assert _lists(self.client, queries) == before  # served from the cache now
         change()
         after = _lists(self.client, queries)
-        assert _same_rows(after) == _same_rows(_fresh(self.client, queries)), f"stale page after {change.__name__}"
+        fresh = _fresh(self.client, queries)
+        assert _same_rows(after) == _same_rows(fresh), f"stale page after {change.__name__}"
         if shows:
             assert _same_rows(after) != _same_rows(before), \
                 f"{change.__name__} changed nothing in the list: not a test of it"
@@ -96,7 +97,7 @@ def _aged(guild: Guild, days: int = 2) -> None:
     Membership.objects.filter(guild=guild).update(joined_at=timezone.now() - timedelta(days=days))
 
 
-def _admin_change(admin_client, guild: Guild, **changes: Any) -> None:  # noqa: ANN001
+def _admin_change(admin_client, guild: Guild, **changes: Any) -> None:
     """POST the guild's admin change form with ``changes``, as a game designer would."""
     guild.refresh_from_db()
     memberships = list(guild.memberships.order_by("left_at", "joined_at"))
@@ -162,7 +163,8 @@ def test_every_writer_of_a_listed_field_invalidates_the_cached_pages(admin_clien
 
     def leave() -> None:
         _aged(alpha)
-        member = Membership.objects.filter(guild=alpha, left_at__isnull=True).exclude(player=alpha.leader).first()
+        member = (Membership.objects.filter(guild=alpha, left_at__isnull=True)
+                  .exclude(player=alpha.leader).first())
         assert api_client(member.player).post(f"/api/v1/guilds/{alpha.pk}/leave/").status_code == 200
 
     def disband() -> None:
@@ -228,7 +230,8 @@ def test_the_same_query_gives_every_player_the_same_bytes_and_other_queries_neve
     assert len(set(pages)) == len(pages)  # distinct queries, distinct bytes: no page serves another query
     # a cursor of one ordering is refused by another even when its page of the first was cached
     cursor = json.loads(pages[2])["next"]
-    assert first.get("/api/v1/guilds/", {"ordering": "name", "page_size": 2, "cursor": cursor}).status_code == 200
+    response = first.get("/api/v1/guilds/", {"ordering": "name", "page_size": 2, "cursor": cursor})
+    assert response.status_code == 200
     refused = second.get("/api/v1/guilds/", {"ordering": "-activity", "page_size": 2, "cursor": cursor})
     assert refused.status_code == 400 and refused.json()["error"]["code"] == "invalid_cursor"
     # a response with an indent is another rendering, never the compact bytes
@@ -236,7 +239,7 @@ def test_the_same_query_gives_every_player_the_same_bytes_and_other_queries_neve
     assert indented.content != pages[0] and json.loads(indented.content) == json.loads(pages[0])
 
 
-def test_a_page_of_another_signing_key_is_never_served(settings):  # noqa: ANN001
+def test_a_page_of_another_signing_key_is_never_served(settings):
     for index in range(3):
         make_guild(name=f"Key guild {index}")
     client = api_client(PlayerFactory())
@@ -277,7 +280,8 @@ def test_a_reader_that_read_before_a_commit_and_stored_after_it_is_never_served(
     # then: the next reader does not get the kept old page
     fresh = listcache.cached_bytes(key, render, generation=listcache.current_generation())
     assert b"Racing guild" not in fresh
-    assert listcache.cached_bytes(key, lambda: b"never rendered", generation=listcache.current_generation()) == fresh
+    generation = listcache.current_generation()
+    assert listcache.cached_bytes(key, lambda: b"never rendered", generation=generation) == fresh
 
 
 def test_a_write_that_rolls_back_keeps_the_pages_and_a_commit_drops_them():
@@ -313,7 +317,7 @@ def test_without_the_generation_row_nothing_is_kept_and_the_next_change_makes_it
     assert b"Rowless guild" not in client.get("/api/v1/guilds/").content
 
 
-def test_a_kept_page_costs_only_the_callers_own_user_query(django_assert_num_queries):  # noqa: ANN001
+def test_a_kept_page_costs_only_the_callers_own_user_query(django_assert_num_queries):
     make_guild(name="Quiet guild", members=2)
     client = api_client(PlayerFactory())
     first = client.get("/api/v1/guilds/?ordering=name")
@@ -322,7 +326,7 @@ def test_a_kept_page_costs_only_the_callers_own_user_query(django_assert_num_que
     assert again.content == first.content
 
 
-def test_a_session_caller_reads_the_generation_with_one_more_query(admin_client, django_assert_num_queries):  # noqa: ANN001
+def test_a_session_caller_reads_the_generation_with_one_more_query(admin_client, django_assert_num_queries):
     make_guild(name="Session guild")
     first = admin_client.get("/api/v1/guilds/", HTTP_ACCEPT="application/json")
     # the session, its user, the generation, and (issue 24) the forming threshold: a session's user query
@@ -332,7 +336,7 @@ def test_a_session_caller_reads_the_generation_with_one_more_query(admin_client,
     assert again.content == first.content
 
 
-def test_the_list_does_not_need_the_cache_server(settings):  # noqa: ANN001
+def test_the_list_does_not_need_the_cache_server(settings):
     guild = make_guild(name="Weather guild")
     client = api_client(PlayerFactory())
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
@@ -395,13 +399,13 @@ def test_concurrent_readers_never_serve_a_page_older_than_a_finished_write():
     assert not errors
 
 
-def _token(player) -> str:  # noqa: ANN001
+def _token(player) -> str:
     from rest_framework_simplejwt.tokens import RefreshToken
 
     return str(RefreshToken.for_user(player.user).access_token)
 
 
-def _client_for(token: str):  # noqa: ANN202
+def _client_for(token: str):
     from rest_framework.test import APIClient
 
     client = APIClient()
@@ -409,7 +413,7 @@ def _client_for(token: str):  # noqa: ANN202
     return client
 
 
-def test_the_list_is_not_cached_where_the_setting_is_off(settings):  # noqa: ANN001
+def test_the_list_is_not_cached_where_the_setting_is_off(settings):
     settings.GUILD_LIST_CACHE = False
     make_guild(name="Uncached guild")
     key = listcache.page_key(("off",))
@@ -418,30 +422,32 @@ def test_the_list_is_not_cached_where_the_setting_is_off(settings):  # noqa: ANN
     assert listcache.cached_bytes(key, lambda: b"b", generation=generation) == b"b"
 
 
-def test_at_most_the_configured_number_of_pages_is_kept(settings):  # noqa: ANN001
+def test_at_most_the_configured_number_of_pages_is_kept(settings):
     settings.GUILD_LIST_CACHE_PAGES = 2
     generation = listcache.current_generation()
     for name in ("a", "b", "c"):
-        listcache.cached_bytes(listcache.page_key((name,)), lambda name=name: name.encode(), generation=generation)
-    assert listcache.cached_bytes(listcache.page_key(("a",)), lambda: b"again", generation=generation) == b"again"
+        listcache.cached_bytes(listcache.page_key((name,)), lambda name=name: name.encode(),
+                               generation=generation)
+    again = listcache.cached_bytes(listcache.page_key(("a",)), lambda: b"again", generation=generation)
+    assert again == b"again"
     assert listcache.cached_bytes(listcache.page_key(("c",)), lambda: b"again", generation=generation) == b"c"
 
 
 # --- the kept-page shortcut (listcache.kept_response): DRF's dispatch skipped, the answer the same --
 
-def _answer(response) -> tuple[int, bytes, dict[str, str]]:  # noqa: ANN001
+def _answer(response) -> tuple[int, bytes, dict[str, str]]:
     return response.status_code, response.content, dict(response.items())
 
 
 @pytest.fixture
-def dispatches(monkeypatch) -> list[str]:  # noqa: ANN001
+def dispatches(monkeypatch) -> list[str]:
     """The requests that went through DRF's full path (``APIView.initial``) of the list view."""
     from guilds.apis import GuildListCreateApi
 
     seen: list[str] = []
     full_initial = GuildListCreateApi.initial
 
-    def initial(self, request, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+    def initial(self, request, *args, **kwargs):
         seen.append(request.META.get("QUERY_STRING", ""))
         return full_initial(self, request, *args, **kwargs)
 
@@ -449,7 +455,7 @@ def dispatches(monkeypatch) -> list[str]:  # noqa: ANN001
     return seen
 
 
-def test_a_kept_page_skips_drfs_dispatch_and_answers_as_the_full_path(dispatches):  # noqa: ANN001
+def test_a_kept_page_skips_drfs_dispatch_and_answers_as_the_full_path(dispatches):
     for index in range(3):
         make_guild(name=f"Shortcut guild {index}", members=index)
     client = api_client(PlayerFactory())
@@ -473,7 +479,7 @@ def test_a_kept_page_skips_drfs_dispatch_and_answers_as_the_full_path(dispatches
     assert len(dispatches) == calls + 2
 
 
-def _refused_headers(player) -> dict[str, str]:  # noqa: ANN001
+def _refused_headers(player) -> dict[str, str]:
     """Authorization headers that simplejwt refuses, each for its own reason (and one it may not)."""
     import time_machine
     from rest_framework_simplejwt.tokens import AccessToken, RefreshToken
@@ -503,7 +509,7 @@ def _refused_headers(player) -> dict[str, str]:  # noqa: ANN001
     return headers
 
 
-def test_a_kept_page_is_refused_exactly_as_the_full_path_refuses(dispatches):  # noqa: ANN001
+def test_a_kept_page_is_refused_exactly_as_the_full_path_refuses(dispatches):
     make_guild(name="Guarded guild")
     player = PlayerFactory()
     client = api_client(player)

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from guilds.models import Guild, Membership
 from players.models import Player
-from tests.factories import PlayerFactory, api_client, make_guild
+from tests.factories import api_client, make_guild
 
 pytestmark = pytest.mark.django_db
 

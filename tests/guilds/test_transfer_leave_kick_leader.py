@@ -15,11 +15,13 @@ pytestmark = pytest.mark.django_db
 
 
 def members_of(guild) -> set[int]:
-    return set(Membership.objects.filter(guild=guild, left_at__isnull=True).values_list("player_id", flat=True))
+    members = Membership.objects.filter(guild=guild, left_at__isnull=True)
+    return set(members.values_list("player_id", flat=True))
 
 
 def some_member(guild) -> Player:
-    membership = Membership.objects.filter(guild=guild, left_at__isnull=True).exclude(player_id=guild.leader_id).first()
+    membership = (Membership.objects.filter(guild=guild, left_at__isnull=True)
+                  .exclude(player_id=guild.leader_id).first())
     return membership.player
 
 
@@ -100,7 +102,8 @@ def test_transfer_rules_are_checked_again_on_approval():
     application_id = api_client(player).post(f"/api/v1/guilds/{target.pk}/applications/").json()["id"]
     for leaver in others[:2]:  # the source guild shrinks to 3 before the leader approves
         assert api_client(leaver).post(f"/api/v1/guilds/{source.pk}/leave/").status_code == 200
-    response = api_client(target.leader).post(f"/api/v1/guilds/{target.pk}/applications/{application_id}/approve/")
+    response = api_client(target.leader).post(
+        f"/api/v1/guilds/{target.pk}/applications/{application_id}/approve/")
     assert response.status_code == 409
     assert response.json()["error"]["code"] == "source_guild_too_small"
     assert player.pk in members_of(source)
@@ -203,7 +206,8 @@ def test_leadership_goes_only_to_members():
 def test_only_the_leader_hands_over():
     guild = make_guild(members=2)
     member = some_member(guild)
-    response = api_client(member).post(f"/api/v1/guilds/{guild.pk}/leader/", {"player": member.pk}, format="json")
+    response = api_client(member).post(f"/api/v1/guilds/{guild.pk}/leader/", {"player": member.pk},
+                                       format="json")
     assert response.status_code == 403
 
 
@@ -227,8 +231,8 @@ def test_kicking_needs_the_leader_a_member_and_not_oneself():
     itself = api_client(guild.leader).post(f"/api/v1/guilds/{guild.pk}/kick/", {"player": guild.leader_id},
                                            format="json")
     assert itself.json()["error"]["code"] == "cannot_kick_self"
-    stranger = api_client(guild.leader).post(f"/api/v1/guilds/{guild.pk}/kick/", {"player": PlayerFactory().pk},
-                                             format="json")
+    stranger = api_client(guild.leader).post(f"/api/v1/guilds/{guild.pk}/kick/",
+                                             {"player": PlayerFactory().pk}, format="json")
     assert stranger.json()["error"]["code"] == "not_member"
     guild.refresh_from_db()
     assert guild.members_count == 3

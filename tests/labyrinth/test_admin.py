@@ -7,8 +7,8 @@ import pytest
 from django.test import Client
 
 from labyrinth.engine import GeneratorSettings, format_map, generate_map, unreachable_cells
-from labyrinth.models import LabyrinthGeneratorSettings, LabyrinthMapDesign
 from labyrinth.engine.examples import FIRST_EXAMPLE
+from labyrinth.models import LabyrinthGeneratorSettings, LabyrinthMapDesign
 
 ADD = "/admin/labyrinth/labyrinthmapdesign/add/"
 LIST = "/admin/labyrinth/labyrinthmapdesign/"

@@ -233,7 +233,7 @@ def test_the_replay_reproduces_the_game_exactly() -> None:
 
 
 def test_the_admin_picture_is_the_map_with_the_players_marked() -> None:
-    people, match = started(MODE, players=2, settings={"rows": 3, "cols": 4})
+    _people, match = started(MODE, players=2, settings={"rows": 3, "cols": 4})
     adapter = get_mode(MODE)
     assert adapter is not None
     svg = adapter.picture(adapter.state_from_json(match.state))
@@ -298,7 +298,7 @@ def test_the_admins_generator_settings_are_frozen_into_the_lobby() -> None:
     generator = LabyrinthGeneratorSettings.load()
     generator.keys = 0
     generator.save()
-    people, match = started(MODE, players=2, settings={"rows": 4, "cols": 4})
+    _people, match = started(MODE, players=2, settings={"rows": 4, "cols": 4})
     assert match.settings["generator"]["keys"] == 0
     generator.keys = 1
     generator.save()
@@ -329,7 +329,7 @@ def test_chosen_starts_are_secret_and_the_game_begins_once_everyone_has_one() ->
     assert all(e["kind"] != "start_chosen" for e in read(second, match.pk)["events"])
     began = act(second, match.pk, {"start": [0, 0]}).json()["events"]
     assert [e["kind"] for e in began] == ["start_chosen", "game_started"]
-    game, order = hidden_game(match)
+    game, _order = hidden_game(match)
     assert [p.start for p in game.players] == [(0, 0, 3), (0, 0, 0)]
     assert act(first, match.pk, {"start": [0, 1]}).json()["error"]["code"] == "bad_command"
     assert act(first, match.pk, {"command": "d"}).status_code == 200

@@ -16,6 +16,7 @@ from paper_labyrinth.models import PaperMapDesign
 
 BEFORE = [("labyrinth", "0005_map_design_help_texts")]
 AFTER = [("labyrinth", "0006_designer_maps_fit_a_lobby")]
+PLAIN = GeneratorSettings()
 
 
 def migrate(targets: list[tuple[str, str]]) -> MigrationExecutor:
@@ -25,7 +26,7 @@ def migrate(targets: list[tuple[str, str]]) -> MigrationExecutor:
     return executor
 
 
-def console_row(name: str, rows: int, cols: int, settings: GeneratorSettings = GeneratorSettings()) -> dict:
+def console_row(name: str, rows: int, cols: int, settings: GeneratorSettings = PLAIN) -> dict:
     text = format_map(generate_map(rows, cols, Random(1), settings))
     return {"name": name, "text": text, "rows": rows, "cols": cols, "is_active": True}
 

@@ -23,10 +23,11 @@ pytestmark = pytest.mark.django_db
 CONSOLE_ADD = "/admin/labyrinth/labyrinthmapdesign/add/"
 PAPER_ADD = "/admin/paper_labyrinth/papermapdesign/add/"
 # field 0 of 10 x 10 and two dream fields of 50 x 50: 5,100 cells, each field within 50 x 50
+PLAIN = GeneratorSettings()
 DREAMS = GeneratorSettings(sleep_rate=0.05, dream_fields=2, dream_rows=50, dream_cols=50)
 
 
-def console_text(rows: int, cols: int, settings: GeneratorSettings = GeneratorSettings()) -> str:
+def console_text(rows: int, cols: int, settings: GeneratorSettings = PLAIN) -> str:
     return format_map(generate_map(rows, cols, Random(1), settings))
 
 

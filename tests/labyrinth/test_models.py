@@ -8,8 +8,8 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError
 
 from labyrinth.engine import GeneratorSettings, generate_map, parse_map, unreachable_cells
-from labyrinth.models import LabyrinthGeneratorSettings, LabyrinthMapDesign
 from labyrinth.engine.examples import FIRST_EXAMPLE, SLEEP_EXAMPLE
+from labyrinth.models import LabyrinthGeneratorSettings, LabyrinthMapDesign
 
 TRAPPED = "1 3\n. R E\nR RubberRoom(LEFT)\nE Exit(RIGHT)\n"
 
@@ -38,8 +38,8 @@ def test_bad_text_is_refused_on_save_with_the_line_quoted():
     with pytest.raises(ValidationError) as refused:
         LabyrinthMapDesign.objects.create(name="bad", text="2 2\n. E\nZ .\n. .\nE Exit(UP)\n")
     assert refused.value.message_dict["text"] == [
-        "line 3: character 1 under cell (0, 0, 0) must be '_' (wall), '.' or ' ', not 'Z' "
-        "(line 3 reads: 'Z .')"]
+        ("line 3: character 1 under cell (0, 0, 0) must be '_' (wall), '.' or ' ', not 'Z' "
+         "(line 3 reads: 'Z .')")]
     assert not LabyrinthMapDesign.objects.filter(name="bad").exists()
 
 

@@ -12,7 +12,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_the_match_list_filters_by_mode_and_status(admin_client: Client) -> None:
-    people, match = started()
+    _people, match = started()
     page = admin_client.get("/admin/matches/match/", {"mode": "secret_race", "status": "active"})
     assert page.status_code == 200 and f">{match.pk}<" in page.content.decode()
     assert (

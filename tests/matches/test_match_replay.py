@@ -69,7 +69,7 @@ def _play_to_the_end(mode: str, seed: int) -> Match:
                 deadline = clients[people[0].pk].get(url(match_id)).json()["deadline"]
             if deadline is not None:
                 # this turn times out on the next read (the mode's deadline: the payload says when)
-                clock.move_to(datetime.fromisoformat(deadline.replace("Z", "+00:00")) + timedelta(seconds=1))
+                clock.move_to(datetime.fromisoformat(deadline) + timedelta(seconds=1))
                 clients[people[0].pk].get(url(match_id))
                 continue
             actor = match.awaiting_id

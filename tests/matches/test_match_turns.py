@@ -88,7 +88,7 @@ def test_each_player_sees_only_the_events_and_view_the_mode_lets_them_know() -> 
 
 
 def test_strangers_get_404_on_every_route_of_a_started_match() -> None:
-    people, match = started()
+    _people, match = started()
     stranger = api_client(PlayerFactory())
     for path in ("", "replay/"):
         assert stranger.get(url(match.pk, path)).status_code == 404

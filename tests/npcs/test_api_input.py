@@ -13,7 +13,8 @@ pytestmark = pytest.mark.django_db
 TOO_BIG = str(2**64)
 
 POSTS = ["weaponsmith/offers/{id}/buy/", "warlock/buffs/{id}/buy/", "inquisitor/bounties/{id}/accept/",
-         "inquisitor/bounties/{id}/abandon/", "carpenter/structures/{id}/build/", "jeweler/recipes/{id}/craft/"]
+         "inquisitor/bounties/{id}/abandon/", "carpenter/structures/{id}/build/",
+         "jeweler/recipes/{id}/craft/"]
 
 
 @pytest.mark.parametrize("path", POSTS)

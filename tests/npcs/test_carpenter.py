@@ -28,7 +28,7 @@ def _structure(slug: str) -> Structure:
     return Structure.objects.get(slug=slug)
 
 
-def _build(h: Hall, slug: str, player=None):  # noqa: ANN001, ANN202
+def _build(h: Hall, slug: str, player=None):
     return h.post(f"carpenter/structures/{_structure(slug).pk}/build/", player=player)
 
 

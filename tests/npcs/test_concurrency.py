@@ -111,8 +111,8 @@ def test_two_members_building_the_same_structure_at_once_build_it_once(live_serv
     tools = goods("special", "carpenters_tools", weight=6)
     for member in (h.player, buddy):
         carry(member, tools)
-    stall = Structure.objects.create(slug="test-stall", name="Test Stall", effect="junk_dealer_offer", amount=2,
-                                     coins=50)
+    stall = Structure.objects.create(slug="test-stall", name="Test Stall", effect="junk_dealer_offer",
+                                     amount=2, coins=50)
     stall.materials.create(item_kind=tools, quantity=1)
     path = f"/api/v1/guilds/{h.guild.pk}/npcs/carpenter/structures/{stall.pk}/build/"
 

@@ -10,8 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from dungeons import run_rules
-from dungeons.runs import lobby as run_services
 from dungeons.models import RunMember
+from dungeons.runs import lobby as run_services
 from npcs.models import JunkDealerTier, NpcSettings
 from npcs.services import npc_rescue
 from players.models import ItemKind

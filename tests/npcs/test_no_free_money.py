@@ -5,6 +5,8 @@ left the lobby (which takes the weapon back): +7..11 coins per loop, for ever.
 """
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
 from dungeons.models import MemberStatus, RunMember, RunStatus
@@ -50,7 +52,7 @@ def test_the_junk_dealers_weapon_cannot_be_sold_from_a_lobby_so_leaving_makes_no
     purchase = party.post(player, f"{npcs}/weaponsmith/offers/{bought.pk}/buy/")
 
     # then: no NPC serves a lobby member; leaving returns the weapon and nothing else moved
-    assert_error(sale, 409, "in_lobby")["details"] == {"run": run_id}
+    assert assert_error(sale, 409, "in_lobby")["details"] == {"run": run_id}
     assert_error(purchase, 409, "in_lobby")
     assert Snapshot.of(player) == before
     assert party.post(player, f"runs/{run_id}/leave/").status_code == 200
@@ -126,7 +128,7 @@ def test_selling_the_lobby_weapon_while_leaving_at_once_never_pays(live_url) -> 
         weapon = InventoryItem.objects.get(player=guest, acquired_in_run_id=run_id)
         sell_url = f"{live_url}{API}/guilds/{guild.pk}/npcs/trader/sell/"
         *sold, leave = all_at_once([
-            *[lambda: request("POST", sell_url, guest_token, {"item": weapon.pk}) for _ in range(6)],
+            *[partial(request, "POST", sell_url, guest_token, {"item": weapon.pk}) for _ in range(6)],
             lambda: request("POST", f"{live_url}{API}/runs/{run_id}/leave/", guest_token),
         ])
         assert leave.status == 200, leave

@@ -6,8 +6,8 @@ import pytest
 
 from npcs.models import NpcTrade, OfferStockDay
 from npcs.services import npc_rescue
-from tests.factories import PlayerFactory, add_member
 from players.models import Player
+from tests.factories import PlayerFactory, add_member
 from tests.npcs.helpers import Hall, Snapshot, assert_error, carry, goods, hall, inventory, money, offer
 
 pytestmark = pytest.mark.django_db

@@ -218,7 +218,8 @@ def _key(state: GameState, mover: int) -> str:
 
 def open_exit_sides(state: GameState) -> dict[Any, Any]:
     """Each cell with an open exit -> the exit's direction."""
-    return {pos: d for (pos, d), kind in state.outer.items() if rules.side_now(state, pos, d) is Side.OPEN_EXIT}
+    return {pos: d for (pos, d), kind in state.outer.items()
+            if rules.side_now(state, pos, d) is Side.OPEN_EXIT}
 
 
 __all__ = ["ADAPTER", "MODE", "SKIP", "Table", "client", "leaks", "open_exit_sides", "others_skip", "plan",

@@ -123,7 +123,8 @@ def test_each_player_chooses_a_secret_start_from_the_outline() -> None:
     assert body["allowed_actions"] == [*starts, {"type": "pause"}]  # the player's pause (C§9) too
     # a turn before the starts is refused by the rules; a cell off the outline is malformed
     assert table.post(first, SKIP, status=409)["error"]["code"] == "choose_start_first"
-    assert table.post(first, {"type": "start", "cell": len(m.cells)}, status=400)["error"]["code"] == "bad_action"
+    outside = table.post(first, {"type": "start", "cell": len(m.cells)}, status=400)
+    assert outside["error"]["code"] == "bad_action"
     reply = table.post(first, {"type": "start", "cell": 5})
     assert [e["kind"] for e in reply["events"]] == ["start_chosen"]
     assert all(set(e) == {"seq", "kind", "seat", "number", "text"} for e in reply["events"])
@@ -138,7 +139,8 @@ def test_each_player_chooses_a_secret_start_from_the_outline() -> None:
     cells = sorted(m.cells)
     game = table.game()
     assert [p.pos for p in game.players] == [cells[5], cells[6], cells[7]]
-    assert table.post(table.awaited(), {"type": "start", "cell": 1}, status=409)["error"]["code"] == "game_started"
+    late = table.post(table.awaited(), {"type": "start", "cell": 1}, status=409)
+    assert late["error"]["code"] == "game_started"
     table.assert_nothing_leaked()
 
 
@@ -199,7 +201,8 @@ def test_malformed_actions_are_400_even_out_of_turn(action: dict) -> None:
     ({}, {"type": "turn", "steps": [{"do": "cycle"}], "reorder": 0}, "reorder_not_allowed"),
     ({}, {"type": "turn", "steps": [{"do": "if", "condition": "wall", "then": [{"do": "skip"}]},
                                     {"do": "cycle"}]}, "movement_in_condition"),
-    ({"allow_dark": False}, {"type": "turn", "steps": [{"do": "cycle"}], "visibility": "dark"}, "dark_forbidden"),
+    ({"allow_dark": False}, {"type": "turn", "steps": [{"do": "cycle"}], "visibility": "dark"},
+     "dark_forbidden"),
     ({"no_skip_or_repeat": True}, SKIP, "skip_forbidden"),
     ({"allow_throw": False}, {"type": "turn", "steps": [{"do": "throw", "item": "bullet", "direction": "UP"},
                                                         {"do": "cycle"}]}, "throw_forbidden"),
@@ -233,7 +236,8 @@ def test_every_answer_is_public_and_the_request_is_heard_without_the_reorder_cel
     assert heard["kind"] == "request" and heard["seat"] == table.seat_of(mover) and heard["number"] == 1
     assert heard["request"] == {"type": "turn", "steps": [{"do": "move", "direction": "UP"}]}
     answers = [e for e in reply["events"] if e["kind"] == "gm"]
-    assert answers and all(set(e) == {"seq", "kind", "seat", "number", "code", "text", "data"} for e in answers)
+    assert answers
+    assert all(set(e) == {"seq", "kind", "seat", "number", "code", "text", "data"} for e in answers)
     for player in table.people:  # every seat reads the same feed
         feed = table.read(player)["events"]
         assert [e["seq"] for e in feed if e["seq"] >= heard["seq"]] == [e["seq"] for e in reply["events"]]
@@ -302,10 +306,10 @@ JSON_VALUES = st.recursive(
         ["type", "steps", "do", "direction", "item", "condition", "then", "cell", "reorder", "treasure",
          "refill", "visibility"]), inner, max_size=5),
     max_leaves=20)
-STEP = st.fixed_dictionaries({"do": st.sampled_from(["move", "downstream", "cycle", "skip", "shoot", "grenade",
-                                                     "leave", "throw", "mine", "if"])},
-                             optional={"direction": JSON_VALUES, "item": JSON_VALUES, "condition": JSON_VALUES,
-                                       "then": JSON_VALUES})
+STEP = st.fixed_dictionaries(
+    {"do": st.sampled_from(["move", "downstream", "cycle", "skip", "shoot", "grenade", "leave", "throw",
+                            "mine", "if"])},
+    optional={"direction": JSON_VALUES, "item": JSON_VALUES, "condition": JSON_VALUES, "then": JSON_VALUES})
 TURNS = st.fixed_dictionaries({"type": st.just("turn"), "steps": st.lists(STEP, max_size=4)},
                               optional={"visibility": JSON_VALUES, "reorder": JSON_VALUES,
                                         "treasure": JSON_VALUES, "refill": JSON_VALUES})
@@ -315,7 +319,8 @@ TURNS = st.fixed_dictionaries({"type": st.just("turn"), "steps": st.lists(STEP, 
 @settings(max_examples=60, deadline=None)
 @given(action=st.one_of(TURNS, st.dictionaries(st.text(max_size=8), JSON_VALUES, max_size=4), JSON_VALUES
                         .filter(lambda v: isinstance(v, dict))))
-def test_any_json_action_is_accepted_or_refused_with_a_code_never_an_error(variant: str, action: dict) -> None:
+def test_any_json_action_is_accepted_or_refused_with_a_code_never_an_error(variant: str,
+                                                                           action: dict) -> None:
     for starts in ("random", "chosen"):
         state = ADAPTER.create(settings=ADAPTER.validate_settings({"variant": variant, "starts": starts}),
                                seats=3, rng=rng_for(1, 0))

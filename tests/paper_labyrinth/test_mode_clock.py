@@ -24,7 +24,7 @@ PAUSE = {"type": "pause"}
 
 def deadline(body: dict[str, Any]) -> datetime | None:
     value = body["deadline"]
-    return None if value is None else datetime.fromisoformat(value.replace("Z", "+00:00"))
+    return None if value is None else datetime.fromisoformat(value)
 
 
 def kinds(body: dict[str, Any]) -> list[str]:

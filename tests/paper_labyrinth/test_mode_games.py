@@ -146,8 +146,8 @@ def test_the_true_treasure_thrown_onto_a_source_draws_on_a_designer_map() -> Non
     throws = [{"type": "turn", "steps": [{"do": "throw", "item": "treasure", "direction": d.value},
                                          {"do": "cycle"}]} for d in DIRECTIONS]
     # when: the first player carries the true treasure next to the source and throws it there
-    steps = plan(table.game(), seat, lambda s: s.result is not None and s.result.reason == "treasure_on_source",
-                 extra=throws)
+    steps = plan(table.game(), seat,
+                 lambda s: s.result is not None and s.result.reason == "treasure_on_source", extra=throws)
     play_plan(table, steps)
     # then: a draw, announced to everyone
     body = finished(table)

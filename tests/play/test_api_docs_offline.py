@@ -14,11 +14,11 @@ from tests.play.browser import NEEDS_CHROMIUM, browser, serial_live_server  # no
 pytestmark = NEEDS_CHROMIUM
 
 
-def test_the_swagger_ui_renders_with_no_request_to_another_origin(serial_live_server: str, browser) -> None:
+def test_the_swagger_ui_renders_with_no_request_to_another_origin(serial_live_server: str, browser) -> None:  # noqa: F811 - the fixtures
     own = urlparse(serial_live_server).netloc
     foreign: list[str] = []
 
-    def only_own(route) -> None:  # noqa: ANN001 - Playwright's Route
+    def only_own(route) -> None:  # route: Playwright's Route
         if urlparse(route.request.url).netloc == own:
             route.continue_()
         else:

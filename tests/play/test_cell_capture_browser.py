@@ -11,7 +11,6 @@ import os
 import time
 from pathlib import Path
 
-import pytest
 import requests
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -99,7 +98,7 @@ def choose(match: dict) -> tuple[int, int]:
     return x, y
 
 
-def test_two_players_play_a_whole_game_by_clicking(serial_live_server, browser):
+def test_two_players_play_a_whole_game_by_clicking(serial_live_server, browser):  # noqa: F811 - the fixtures
     url = f"{serial_live_server}/play/cell-capture/"
     pages = {}
     for name in ("alice", "bob"):
@@ -165,8 +164,9 @@ def test_two_players_play_a_whole_game_by_clicking(serial_live_server, browser):
             shots_taken["your-turn"] = shot(page, "your-turn")
         page.click(f'#board .cell[data-cell="{x},{y}"]')
         moves += 1
-        after = wait_until(lambda: (m := match_as(api["alice"], match_id))["turn"] > match["turn"] and m,
-                           "the move to be applied")
+        after = wait_until(
+            lambda turn=match["turn"]: (m := match_as(api["alice"], match_id))["turn"] > turn and m,
+            "the move to be applied")
         if any(e["kind"] == "exploded" for e in after["events"] if e["seq"] > match["last_event"]):
             saw_explosion = True
             other = pages["bob" if mover == "alice" else "alice"]

@@ -75,7 +75,8 @@ def test_token_login_and_refresh():
 
 def test_token_with_a_wrong_password_is_401_in_the_error_format():
     register(APIClient())
-    response = APIClient().post("/api/v1/auth/token/", {"username": "ayla", "password": "wrong"}, format="json")
+    response = APIClient().post("/api/v1/auth/token/", {"username": "ayla", "password": "wrong"},
+                                format="json")
     assert response.status_code == 401
     assert response.json()["error"]["code"] == "authentication_failed"
 
@@ -130,6 +131,6 @@ def test_login_still_works_when_the_throttle_cache_is_down(settings):
                                    "LOCATION": "redis://127.0.0.1:1/0"}}
     register(APIClient())
     # when / then: the throttle fails open instead of answering 500
-    response = APIClient().post("/api/v1/auth/token/", {"username": "ayla", "password": "lantern-in-the-deep"},
-                                format="json")
+    response = APIClient().post("/api/v1/auth/token/",
+                                {"username": "ayla", "password": "lantern-in-the-deep"}, format="json")
     assert response.status_code == 200

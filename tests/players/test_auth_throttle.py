@@ -20,7 +20,8 @@ def _login(username: str, *, remote: str = "198.51.100.7", forwarded: str | None
     extra = {"REMOTE_ADDR": remote}
     if forwarded is not None:
         extra["HTTP_X_FORWARDED_FOR"] = forwarded
-    return APIClient().post(TOKEN, {"username": username, "password": "guess"}, format="json", **extra).status_code
+    response = APIClient().post(TOKEN, {"username": username, "password": "guess"}, format="json", **extra)
+    return response.status_code
 
 
 def test_a_forged_x_forwarded_for_is_not_a_new_client() -> None:
@@ -32,7 +33,8 @@ def test_with_one_trusted_proxy_the_address_it_saw_is_the_client() -> None:
     trusted = {**settings.REST_FRAMEWORK, "NUM_PROXIES": 1}
     with override_settings(REST_FRAMEWORK=trusted):
         # the proxy appends the real peer: a client's forged entries to the left do not matter
-        first = [_login(f"a{i}", remote="10.0.0.1", forwarded=f"6.6.6.{i}, 192.0.2.1") for i in range(PER_ADDRESS + 1)]
+        first = [_login(f"a{i}", remote="10.0.0.1", forwarded=f"6.6.6.{i}, 192.0.2.1")
+                 for i in range(PER_ADDRESS + 1)]
         other = _login("b", remote="10.0.0.1", forwarded="192.0.2.2")
     assert first == [401] * PER_ADDRESS + [429]
     assert other == 401

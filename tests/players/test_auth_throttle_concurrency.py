@@ -12,7 +12,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable
-from datetime import datetime, timezone as dt_timezone
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -87,7 +87,7 @@ def test_concurrent_logins_from_one_address_over_http_let_exactly_the_limit_thro
 # Half an hour into the limit's window of an hour: within the first 3 minutes of a window the wait is
 # longer than the rate's duration (this window's 20 requests fade from the next one only after 3 minutes
 # of it), and the test failed when the clock's hour had just turned.
-@time_machine.travel(datetime(2030, 3, 20, 12, 30, tzinfo=dt_timezone.utc), tick=False)
+@time_machine.travel(datetime(2030, 3, 20, 12, 30, tzinfo=UTC), tick=False)
 def test_a_refused_request_says_how_long_to_wait(django_user_model) -> None:
     # given one username's limit used up
     guess = {"username": "borin", "password": "x"}

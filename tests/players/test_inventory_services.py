@@ -36,7 +36,7 @@ def carried(player: Player) -> list[tuple[str, bool]]:
                 .values_list("item_kind__name", "equipped"))
 
 
-def refused(code: str, call, *args, **kwargs) -> RuleViolation:  # noqa: ANN001
+def refused(code: str, call, *args, **kwargs) -> RuleViolation:
     with pytest.raises(RuleViolation) as info:
         call(*args, **kwargs)
     assert info.value.code == code

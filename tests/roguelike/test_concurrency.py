@@ -19,7 +19,8 @@ CLIENTS = 16
 def test_16_new_games_at_once_leave_exactly_one_active_game_and_end_the_old(live_url) -> None:
     # given: a player in a started game
     player = PlayerFactory()
-    old = api_client(player).post(MATCHES, {"mode": MODE, "settings": {"seed": 1}}, format="json").json()["id"]
+    created = api_client(player).post(MATCHES, {"mode": MODE, "settings": {"seed": 1}}, format="json")
+    old = created.json()["id"]
     assert api_client(player).post(url(old, "start/")).status_code == 200
     # when: 16 clients of that player open a new game at once
     body = {"mode": MODE, "settings": {"seed": 2}}

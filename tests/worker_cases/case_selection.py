@@ -1,4 +1,5 @@
-"""Tests of every kind of database use, for ``--db-tests-only`` to sort (tests/test_workers.py collects them)."""
+"""Tests of every kind of database use, for ``--db-tests-only`` to sort (tests/test_workers.py collects
+them)."""
 from __future__ import annotations
 
 import pytest
@@ -9,7 +10,7 @@ def test_pure() -> None:
     assert True
 
 
-def test_with_the_client_but_no_database(client) -> None:  # noqa: ANN001
+def test_with_the_client_but_no_database(client) -> None:
     assert client
 
 
@@ -18,12 +19,12 @@ def test_marked() -> None:
     assert True
 
 
-def test_with_db(db) -> None:  # noqa: ANN001
+def test_with_db(db) -> None:
     assert True
 
 
 @pytest.fixture
-def world(db) -> int:  # noqa: ANN001
+def world(db) -> int:
     return 1
 
 
@@ -31,11 +32,11 @@ def test_through_a_fixture(world: int) -> None:
     assert world
 
 
-def test_with_a_live_server(live_server) -> None:  # noqa: ANN001
+def test_with_a_live_server(live_server) -> None:
     assert live_server
 
 
-def test_with_the_admin(admin_client) -> None:  # noqa: ANN001
+def test_with_the_admin(admin_client) -> None:
     assert admin_client
 
 

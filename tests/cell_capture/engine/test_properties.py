@@ -189,7 +189,7 @@ def test_a_chain_on_a_saturated_board_always_ends(width, height, players, seed):
         board[(rng.randrange(width), rng.randrange(height))] = (colour, 3)
     board[start] = ("red", 3)
     game = Game(width=width, height=height, order=colours, to_move="red", round=9, board=board)
-    new, events = game.play(start)
+    new, _events = game.play(start)
     model = Model(width, height, colours)
     model.round, model.grid = 9, [[list(board[(x, y)]) for y in range(height)] for x in range(width)]
     model.play(*start)

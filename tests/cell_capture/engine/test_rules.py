@@ -7,6 +7,7 @@ import random
 import pytest
 
 from cell_capture.engine import (
+    TEXT_LINES,
     Captured,
     Drops,
     Eliminated,
@@ -15,7 +16,6 @@ from cell_capture.engine import (
     IllegalMove,
     InvalidSetup,
     Placed,
-    TEXT_LINES,
     Skipped,
     Upgraded,
     Won,
@@ -308,7 +308,7 @@ def test_a_chain_can_eliminate_several_players_at_once():
 
 def test_a_skipped_placement_leaves_the_player_without_a_piece_and_out_in_round_two():
     game = new_game(5, 5, ("A", "B", "C"), random.Random(2))
-    first, second, third = game.order
+    _first, second, third = game.order
     game, _ = game.play((0, 0))
     game, events = game.skip()
     assert events == [Skipped(1, second)]

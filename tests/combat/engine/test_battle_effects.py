@@ -30,7 +30,6 @@ from tests.combat.engine.factories import (
     player,
 )
 
-
 # --- haste, engine version 2: an extra turn -------------------------------------------------------
 
 

@@ -11,7 +11,8 @@ CHI2_CRITICAL_P001 = {1: 10.828, 2: 13.816, 3: 16.266, 4: 18.467, 5: 20.515, 6: 
                       8: 26.124, 9: 27.877, 10: 29.588, 11: 31.264}
 
 
-def chi_square(observed: Mapping[object, int], expected_probabilities: Mapping[object, float]) -> tuple[float, int]:
+def chi_square(observed: Mapping[object, int],
+               expected_probabilities: Mapping[object, float]) -> tuple[float, int]:
     """Pearson's statistic and its degrees of freedom; outcomes of probability 0 must not occur."""
     total = sum(observed.values())
     statistic = 0.0

@@ -13,7 +13,8 @@ from dungeons.generation.sequential import floor_layout_sequential
 
 P = GenerationParams()
 ORDINARY, FRENZY = DungeonKind.ORDINARY, DungeonKind.FRENZY
-BOSS, REST, TREASURE, TRAP, ENEMY = RoomKind.BOSS, RoomKind.REST, RoomKind.TREASURE, RoomKind.TRAP, RoomKind.ENEMY
+BOSS, REST, TREASURE = RoomKind.BOSS, RoomKind.REST, RoomKind.TREASURE
+TRAP, ENEMY = RoomKind.TRAP, RoomKind.ENEMY
 
 
 Layout = Callable[..., tuple]

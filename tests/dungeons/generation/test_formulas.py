@@ -49,7 +49,8 @@ def test_lerp_and_clamp_follow_spec_argument_order() -> None:
         (8, 10.0, 50.0, 6),
     ],
 )
-def test_floor_count_matches_hand_computed_values(n: int, rank: float, completed: float, expected: int) -> None:
+def test_floor_count_matches_hand_computed_values(n: int, rank: float, completed: float,
+                                                  expected: int) -> None:
     assert floor_count(n=n, rank=rank, completed=completed, params=P) == expected
 
 

@@ -38,7 +38,8 @@ def make(seed: int = 7, **kw: object) -> Dungeon:
 
 def test_the_spec_call_works_and_gives_the_formula_sizes() -> None:
     p = GenerationParams()
-    d = generate_dungeon(kind="ordinary", n=4, rank=3.0, completed=10.0, same_guild=True, params=p, rng=random.Random(7))
+    d = generate_dungeon(kind="ordinary", n=4, rank=3.0, completed=10.0, same_guild=True, params=p,
+                         rng=random.Random(7))
     assert len(d.floors) == floor_count(n=4, rank=3.0, completed=10.0, params=p) == 6
     for i, floor in enumerate(d.floors):
         assert floor.index == i

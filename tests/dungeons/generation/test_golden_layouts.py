@@ -12,7 +12,12 @@ import random
 
 import pytest
 
-from dungeons.generation import GENERATOR_VERSION, SUPPORTED_GENERATOR_VERSIONS, GenerationParams, generate_dungeon
+from dungeons.generation import (
+    GENERATOR_VERSION,
+    SUPPORTED_GENERATOR_VERSIONS,
+    GenerationParams,
+    generate_dungeon,
+)
 
 LETTERS = {"enemy": "E", "trap": "T", "treasure": "$", "story": "S", "rest": "R", "boss": "B"}
 Q = GenerationParams(f_min=1, f_max=10, r_min=3, r_max=12, n_opt=2, r_opt=1, c_opt=5, k=0.25)
@@ -29,7 +34,8 @@ GOLDEN = [
      ["ETE$$TRB", "T$$TEERB", "E$ESE$RB", "EST$$ERB", "E$TETTRB", "E$$TSSRB"], (5, 4), "shaman",
      [(2, 3, "carpenters_tools"), (3, 1, "gems"), (5, 5, "carpenters_tools")]),
     (13, "ordinary", 2, 1.0, 5.0, True, Q,
-     ["EEEE$E$TRB", "ETES$EETRB", "SEE$E$ET$RB", "TEEE$EEE$RB", "E$TEEE$$$RB", "T$EEE$TEETRB", "$EEE$TT$ETRB"],
+     ["EEEE$E$TRB", "ETES$EETRB", "SEE$E$ET$RB", "TEEE$EEE$RB", "E$TEEE$$$RB", "T$EEE$TEETRB",
+      "$EEE$TT$ETRB"],
      None, None, [(1, 3, "carpenters_tools"), (2, 0, "gems")]),
 ]
 

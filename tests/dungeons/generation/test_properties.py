@@ -4,6 +4,7 @@ Every property runs for every generator version the engine still supports (``ver
 """
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from dataclasses import replace
@@ -163,4 +164,4 @@ def test_npc_floor_weights_sum_to_one_and_grow_with_depth(floors: int) -> None:
     assert len(weights) == floors
     assert math.isclose(math.fsum(weights), 1.0, rel_tol=1e-12)
     if floors > 1:
-        assert weights[0] == 0 and all(a < b for a, b in zip(weights, weights[1:]))
+        assert weights[0] == 0 and all(a < b for a, b in itertools.pairwise(weights))

@@ -22,7 +22,8 @@ def test_sampling_counts_every_room_and_reports_the_formulas() -> None:
 
 
 def test_sampling_is_reproducible_and_refuses_zero_samples() -> None:
-    args = {"kind": "frenzy", "n": 2, "rank": 0.0, "completed": 30.0, "same_guild": True, "params": GenerationParams()}
+    args = {"kind": "frenzy", "n": 2, "rank": 0.0, "completed": 30.0, "same_guild": True,
+            "params": GenerationParams()}
     assert sample_dungeons(**args, samples=30, seed=4) == sample_dungeons(**args, samples=30, seed=4)
     with pytest.raises(ValueError):
         sample_dungeons(**args, samples=0, seed=4)

@@ -55,7 +55,8 @@ def test_single_lottery_room_follows_x_y_z(floor_layout: Layout) -> None:
     p = GenerationParams()
     observed: Counter = Counter()
     for _ in range(20_000):
-        rooms = floor_layout(kind=DungeonKind.ORDINARY, floor=0, rooms=5, n=4, completed=10.0, params=p, rng=rng)
+        rooms = floor_layout(kind=DungeonKind.ORDINARY, floor=0, rooms=5, n=4, completed=10.0, params=p,
+                             rng=rng)
         observed[lottery_outcomes(rooms, 1)[0]] += 1
     assert_follows(observed, {TREASURE: 13 / 51, TRAP: 8 / 51, ENEMY: 30 / 51})
 
@@ -68,7 +69,8 @@ def test_lottery_weights_update_after_each_draw(floor_layout: Layout) -> None:
 
     def weights(extra: Counter) -> dict[RoomKind, float]:
         counts = Counter({TREASURE: 1, TRAP: 1}) + extra
-        return {TREASURE: max(0, 2 - counts[TREASURE]), TRAP: max(0, 2 - counts[TRAP]), ENEMY: max(0, 2 - counts[ENEMY])}
+        return {TREASURE: max(0, 2 - counts[TREASURE]), TRAP: max(0, 2 - counts[TRAP]),
+                ENEMY: max(0, 2 - counts[ENEMY])}
 
     expected: Counter = Counter()
     for first, second in product((TREASURE, TRAP, ENEMY), repeat=2):
@@ -76,12 +78,14 @@ def test_lottery_weights_update_after_each_draw(floor_layout: Layout) -> None:
         w2 = weights(Counter({first: 1}))
         if w1[first] == 0 or w2[second] == 0:
             continue
-        expected[tuple(sorted((first, second)))] += w1[first] / sum(w1.values()) * w2[second] / sum(w2.values())
+        probability = w1[first] / sum(w1.values()) * w2[second] / sum(w2.values())
+        expected[tuple(sorted((first, second)))] += probability
 
     rng = random.Random(77)
     observed: Counter = Counter()
     for _ in range(20_000):
-        rooms = floor_layout(kind=DungeonKind.ORDINARY, floor=0, rooms=6, n=2, completed=2.0, params=p, rng=rng)
+        rooms = floor_layout(kind=DungeonKind.ORDINARY, floor=0, rooms=6, n=2, completed=2.0, params=p,
+                             rng=rng)
         observed[lottery_outcomes(rooms, 2)] += 1
     assert_follows(observed, dict(expected))
     # the dependency is real: two treasures in a row is impossible (X drops to 0 after the first)
@@ -95,7 +99,8 @@ def test_frenzy_lottery_follows_y_and_z_only(floor_layout: Layout) -> None:
     rng = random.Random(5)
     observed: Counter = Counter()
     for _ in range(20_000):
-        rooms = floor_layout(kind=DungeonKind.FRENZY, floor=1, rooms=3, n=4, completed=3.0, params=GenerationParams(), rng=rng)
+        rooms = floor_layout(kind=DungeonKind.FRENZY, floor=1, rooms=3, n=4, completed=3.0,
+                             params=GenerationParams(), rng=rng)
         counts = Counter(rooms[:-1])
         counts[TRAP] -= 1
         (drawn,) = counts.elements()

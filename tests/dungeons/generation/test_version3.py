@@ -29,8 +29,8 @@ from dungeons.generation import (
     npc_chance,
     npc_floor_weights,
     room_count,
+    sequential,
 )
-from dungeons.generation import sequential
 from dungeons.generation.rules import LOTTERY_FALLBACK
 from dungeons.generation.sequential import floor_layout_sequential
 from tests.dungeons.generation.test_properties import inputs, param_sets, seeds

@@ -30,7 +30,6 @@ from labyrinth.engine.console import (
     HelpShown,
     InventoryShown,
     NoAmmo,
-    TurnSkipped,
     WokeUp,
     Won,
     game_from_dict,
@@ -101,7 +100,8 @@ def maps(draw: st.DrawFn) -> LabyrinthMap:
     sizes = [(draw(st.integers(1, 4)), draw(st.integers(1, 4))) for _ in range(count)]
     fields = []
     for index, (rows, cols) in enumerate(sizes):
-        def special(row: int, col: int) -> Special | None:
+        def special(row: int, col: int, rows: int = rows, cols: int = cols,
+                    index: int = index) -> Special | None:
             options: list[st.SearchStrategy[Special | None]] = [
                 st.none(), st.none(), st.none(),
                 st.builds(Stun, st.integers(1, 3)),

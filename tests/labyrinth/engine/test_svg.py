@@ -5,8 +5,8 @@ import xml.etree.ElementTree as ET
 from random import Random
 
 from labyrinth.engine import generate_map, map_svg, parse_map
-from tests.labyrinth.engine.test_generate_map import RICH
 from labyrinth.engine.examples import FIRST_EXAMPLE, SLEEP_EXAMPLE
+from tests.labyrinth.engine.test_generate_map import RICH
 
 NS = "{http://www.w3.org/2000/svg}"
 

@@ -90,7 +90,7 @@ HOLES = """\
        
 |С Я С|
  _ _ _
-holes (0,0) (0,2) (1,1)"""
+holes (0,0) (0,2) (1,1)"""  # noqa: W293 - the row between is spaces: no wall
 H1, H2, H3 = (0, 0), (0, 2), (1, 1)
 
 # River R1 (0,0) -> R2 (0,1) -> mouth U (0,2); land below; an open exit left of (1,0)
@@ -99,5 +99,5 @@ RIVER = """\
 |Р>Р>У|
        
 oС С С|
- _ _ _"""
+ _ _ _"""  # noqa: W293 - the row between is spaces: no wall
 R1, R2, U = (0, 0), (0, 1), (0, 2)

@@ -41,7 +41,7 @@ LAND, R1, R2, U = (0, 0), (0, 1), (0, 2), (0, 3)
 
 
 def test_case_1_entering_a_hole_moves_to_the_next_one():
-    h1, h2, h3 = SMALL_HOLES
+    h1, _h2, h3 = SMALL_HOLES
     result = step(SMALL_CLASSIC, (2, 0), DOWN, "deep")  # (2, 0) is land above Я3 = (3, 0)
     assert (result.kind, result.entered, result.end, result.hole) == (StepKind.MOVED, h3, h1, True)
     result = step(SMALL_CLASSIC, (3, 3), RIGHT, "deep")  # (3, 4) is land: no hole effect

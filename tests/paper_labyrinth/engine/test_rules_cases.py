@@ -128,10 +128,10 @@ GRENADES = """\
 
 def test_case_08_grenade_destroys_an_inner_wall_once() -> None:
     s = game(board(GRENADES), [(0, 0), (0, 1)])
-    s, msgs = play(s, 0, Grenade(RIGHT), Move(RIGHT))
+    s, _ = play(s, 0, Grenade(RIGHT), Move(RIGHT))
     assert s.walls == set() and s.players[0].grenades == 2 and s.players[0].pos == (0, 1)
     s, _ = play(s, 1, Skip())
-    s, msgs = play(s, 0, Grenade(LEFT), Move(LEFT))
+    s, _ = play(s, 0, Grenade(LEFT), Move(LEFT))
     assert s.players[0].grenades == 1 and s.players[0].pos == (0, 0)
 
 

@@ -59,7 +59,7 @@ def test_conflict_01_a_reorder_is_not_a_movement_and_a_skip_is_a_whole_turn() ->
     s, _ = play(s, 0, Shoot(RIGHT), Move(UP))
     refused = apply(s, 1, Turn(steps=(Shoot(LEFT),), reorder=Reorder((0, 0))))
     assert isinstance(refused, Impossible) and refused.code == "no_movement"  # a re-order is no movement
-    s2, msgs = play(s, 1, Move(UP), reorder=Reorder((0, 0)))
+    s2, _ = play(s, 1, Move(UP), reorder=Reorder((0, 0)))
     assert s2.players[1].pos == (0, 0)
     assert refusal(s, 1, Skip(), Shoot(LEFT)).code == "skip_not_alone"
 
@@ -96,7 +96,7 @@ def test_conflict_04_wounded_keep_grenades_refill_grenades_but_pick_up_nothing()
     s2, _ = play(s, 0, Move(RIGHT))
     assert s2.players[0].grenades == 1 and s2.piles[(0, 1)].grenades == 2   # loose items: healthy only
     s2.current = 0
-    s3, msgs = play(s2, 0, Grenade(UP), Move(RIGHT))       # may use grenades; the arsenal refills them
+    s3, _ = play(s2, 0, Grenade(UP), Move(RIGHT))       # may use grenades; the arsenal refills them
     assert (s3.players[0].bullets, s3.players[0].grenades) == (0, 3)
     q = game(board("""\
  _ _ _
@@ -146,13 +146,13 @@ def test_conflict_07_grenade_reports_quantum_always_classic_only_the_count() -> 
 |С|С|
  _ _""")
     s = game(m, [(0, 0), (0, 1)])
-    s2, msgs = play(s, 0, Grenade(RIGHT), Grenade(UP), Move(UP))
+    _s2, msgs = play(s, 0, Grenade(RIGHT), Grenade(UP), Move(UP))
     assert [x.text for x in msgs[:2]] == ["Взорвал гранату; осталось гранат: 2",
                                           "Взорвал гранату; осталось гранат: 1"]
     q = game(m, [(0, 0), (0, 1)], "quantum")
     q2, msgs = play(q, 0, Grenade(RIGHT))
     assert msgs[0].data == {"result": "exploded", "grenades": 2}
-    q3, msgs = play(q2, 1, Grenade(UP))
+    _q3, msgs = play(q2, 1, Grenade(UP))
     assert msgs[0].data["result"] == "not_exploded"
     opt = game(m, [(0, 0), (0, 1)], grenade_reports=True)
     _, msgs = play(opt, 0, Grenade(UP), Move(UP))

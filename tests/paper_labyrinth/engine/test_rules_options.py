@@ -131,14 +131,14 @@ def test_last_survivor_must_carry_the_treasure_out_under_c_7_9() -> None:
     s, _ = play(s, 0, Shoot(UP), Move(RIGHT))                 # kills the wounded one
     assert s.players[1].health == "dead" and outcome(s) is None
     s, _ = play(s, 0, Move(LEFT))
-    s, msgs = play(s, 0, Move(LEFT))
+    s, _ = play(s, 0, Move(LEFT))
     assert ended(s).reason == "survivor_time"
     w = game(board(RIVER), [(1, 0), (1, 0)], last_survivor_turns=2)
     carry(w, 1, health="wounded", bullets=0)
     carry(w, 0, slot=Slot("treasure", true=True))
     w, _ = play(w, 0, Shoot(UP), Move(RIGHT))
     w, _ = play(w, 0, Move(LEFT))                             # back on the exit cell
-    w, msgs = play(w, 0, Move(LEFT))                          # out with the true treasure
+    w, _ = play(w, 0, Move(LEFT))                             # out with the true treasure
     assert ended(w).kind == "win" and ended(w).seat == 0
 
 

@@ -6,7 +6,6 @@ import pytest
 
 from paper_labyrinth.engine.requests import Grenade, Item, Move, PlaceMine, Shoot, Skip, Step, Throw
 from paper_labyrinth.engine.state import Slot, Tick
-
 from tests.paper_labyrinth.engine.rules_boards import DOWN, LEFT, RIGHT, UP, board, carry, codes, game, play
 
 ENC = """\
@@ -80,7 +79,7 @@ def test_classic_ammunition_thrown_or_left_in_an_arsenal_is_replaced_at_once() -
     """C§4.3: the arsenal "Содержит бесконечный запас пуль и гранат" and keeps the player's kit full
     while they are in it (C§5.3), so what they throw or leave there is replaced too."""
     s = game(board(ARSENAL), [(0, 0), (0, 2)])
-    s, msgs = play(s, 0, Throw(Item.BULLET, RIGHT), Throw(Item.GRENADE, None), Move(RIGHT))
+    s, _ = play(s, 0, Throw(Item.BULLET, RIGHT), Throw(Item.GRENADE, None), Move(RIGHT))
     assert (s.players[0].bullets, s.players[0].grenades) == (3, 3)
     assert s.piles[(0, 0)].grenades == 1 and s.players[0].pos == (0, 1)
     assert s.piles[(0, 1)].bullets == 1                  # a full kit: the thrown bullet stays there

@@ -358,7 +358,7 @@ def test_an_archer_shoots_its_direction_any_distance_until_a_wall() -> None:
 
 
 def test_an_archer_is_discovered_with_its_direction_on_its_cell() -> None:
-    g, events = turn(game(world(1, 3), at=(0, 0, 0), monsters=[archer((0, 0, 1), D)]), Go(R))
+    _g, events = turn(game(world(1, 3), at=(0, 0, 0), monsters=[archer((0, 0, 1), D)]), Go(R))
     assert {"kind": "archer_discovered", "facing": "DOWN"} in events
 
 
