@@ -6,7 +6,7 @@ from typing import Any
 
 from darkness import services
 from darkness.models import DarknessRun
-from darkness.selectors import darkness_state
+from darkness.selectors import darkness_allowed, darkness_state
 from dungeons.kinds import RunKindHooks
 from dungeons.runs import MemberRow, RunRow, RunStep
 from guilds.models import Guild
@@ -45,6 +45,10 @@ class DarknessHooks(RunKindHooks):
 
     def run_view(self, *, run: RunRow, player: Player) -> dict[str, Any] | None:
         return darkness_state(run_id=run.pk, player=player)
+
+    def allowed_actions(self, *, run: RunRow, kind_view: Any, allowed: list[dict[str, Any]],
+                        walking: bool) -> list[dict[str, Any]]:
+        return darkness_allowed(run=run, state=kind_view, allowed=allowed, walking=walking)
 
 
 def on_guild_created(sender: type[Guild], *, guild: Guild, **kwargs: Any) -> None:

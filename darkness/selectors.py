@@ -13,7 +13,16 @@ from typing import Any
 from backend.errors import NotAllowed, NotFound
 from darkness.engine import Pos, known_rooms
 from darkness.models import DarknessRun, GuildMaze
-from dungeons.runs import MemberRow, RoomEntry, RunStep, player_ref, room_contents
+from dungeons.runs import (
+    LootRow,
+    MemberRow,
+    RoomBattle,
+    RoomEntry,
+    RunRow,
+    RunStep,
+    player_ref,
+    room_contents,
+)
 from dungeons.selectors import RunView, run_payload
 from guilds.models import Guild, Membership
 from players.models import Player
@@ -76,6 +85,27 @@ def darkness_state_of(dark: DarknessRun, *, known: list[int], guild_member: bool
     }
 
 
+def darkness_allowed(*, run: RunRow, state: dict[str, Any] | None, allowed: list[dict[str, Any]],
+                     walking: bool) -> list[dict[str, Any]]:
+    """A darkness run's ``allowed_actions`` from the ordinary ones and its state (``darkness_state``): no
+    advance (the party moves by direction), an escape only from a camp, and, once the room is done, a
+    ``move`` (``step``, ``direction``: POST runs/{id}/move/) through every open side of the room where the
+    party stands (a rubber room's passage too: the move succeeds and burns the torch)."""
+    if state is None:
+        return allowed
+    at_camp = state["position"]["kind"] == "camp"
+    kept = [a for a in allowed if a["kind"] != "advance" and (a["kind"] != "escape" or at_camp)]
+    if not walking:
+        return kept
+    here = next((r for r in state["rooms"]
+                 if (r["row"], r["col"]) == (state["position"]["row"], state["position"]["col"])), None)
+    if here is None:
+        return kept
+    moves = [{"kind": "move", "step": run.step, "direction": side}
+             for side in ("UP", "LEFT", "DOWN", "RIGHT") if not here["walls"][side]]
+    return [*moves, *kept]
+
+
 @dataclass(frozen=True)
 class DarknessMoved:
     """A move as it left the run, for an answer built without reading it back: the run's step (saved),
@@ -96,9 +126,10 @@ def darkness_moved_view(moved: DarknessMoved) -> RunView:
     step = moved.step
     run = step.run
     rooms = step.rooms()
-    battle, loot = None, []
+    battle: RoomBattle | None = None
+    loot: list[LootRow] = []
     if moved.entry is not None:
-        battle = None if moved.entry.battle is None else (moved.entry.battle.id, moved.entry.battle.outcome)
+        battle = None if moved.entry.battle is None else RoomBattle.of(moved.entry.battle)
         loot = moved.entry.loot
     elif run.floor is not None and run.room is not None and any((r.floor, r.index) == (run.floor, run.room)
                                                                 for r in rooms):

@@ -22,7 +22,7 @@ from dungeons import generation
 from dungeons.models import DungeonKind, NpcKind, RoomKind, StoryItem
 from dungeons.runs import lobby, rooms
 from dungeons.runs.battles import battle_act_for_user, battle_for_user
-from dungeons.runs.store import stored_log
+from dungeons.runs.store import RoomBattle, stored_log
 from dungeons.selectors import (
     dungeon_preview,
     generation_params_get,
@@ -39,6 +39,7 @@ from dungeons.serializers import (
     RunListQuery,
     RunOpenInput,
     RunOutput,
+    RunQuery,
     RunStepInput,
     RunWeaponInput,
 )
@@ -197,8 +198,8 @@ class DungeonPreviewApi(APIView):
 # --- runs -----------------------------------------------------------------------------------------
 
 
-def _run(run_id: int, player: Player) -> dict[str, Any]:
-    return renderer(RunOutput)(run_view(run_id=run_id, player=player))
+def _run(run_id: int, player: Player, since: int = 0) -> dict[str, Any]:
+    return renderer(RunOutput)(run_view(run_id=run_id, player=player, since=since))
 
 
 class RunListCreateApi(PlayerApi):
@@ -227,10 +228,10 @@ class RunLobbiesApi(PlayerApi):
 
 
 class RunDetailApi(PlayerApi):
-    @extend_schema(responses={200: RunOutput, **errors(401, 404)},
-                   summary="A run: party, position, room, log")
+    @extend_schema(parameters=[RunQuery], responses={200: RunOutput, **errors(400, 401, 404)},
+                   summary="A run: party, position, room, log, events since, whom it awaits, allowed actions")
     def get(self, request: Request, run_id: int) -> Response:
-        return Response(_run(run_id, self.player))
+        return Response(_run(run_id, self.player, valid(RunQuery, request.query_params)["since"]))
 
 
 _View = TypeVar("_View", bound=Callable[..., Any])
@@ -263,7 +264,7 @@ class RunStartApi(PlayerApi):
         if started.rooms is None or started.entry is None:  # started by its kind: read back
             return Response(_run(run_id, self.player))
         step, entry = started.step, started.entry
-        battle = None if entry.battle is None else (entry.battle.id, entry.battle.outcome)
+        battle = None if entry.battle is None else RoomBattle.of(entry.battle)
         view = run_payload(run=step.run, log=stored_log(step.full_log), player=self.player,
                            members=step.members(), rooms=started.rooms, battle=battle, loot=entry.loot)
         return Response(renderer(RunOutput)(view))

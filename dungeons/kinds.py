@@ -70,6 +70,14 @@ class RunKindHooks:
         """The run view's kind-specific state (the ``darkness`` field of ``RunOutput``); None: none."""
         return None
 
+    def allowed_actions(self, *, run: RunRow, kind_view: Any, allowed: list[dict[str, Any]],
+                        walking: bool) -> list[dict[str, Any]]:
+        """The run view's ``allowed_actions`` in this kind: ``allowed``, the ordinary runs' (advance,
+        escape, drink, take_loot); ``kind_view``, what ``run_view`` returned; ``walking``, the reader is
+        inside an active run whose room is done (the party may go on). No statement: what it needs is
+        in ``kind_view``."""
+        return allowed
+
 
 _DEFAULT = RunKindHooks()
 _REGISTRY: dict[str, RunKindHooks] = {}

@@ -4,17 +4,20 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from backend.api.pagination import Page
 from backend.errors import NotFound
+from combat.models import CombatSettings
 from dungeons import generation
 from dungeons.kinds import run_kind_hooks
-from dungeons.models import Dungeon, GenerationSettings, MemberStatus, RunStatus
+from dungeons.models import Dungeon, GenerationSettings, MemberStatus, RoomKind, RunStatus
 from dungeons.runs import store as run_store
-from dungeons.runs.store import LootRow, MemberRow, RoomRow, RunRow
-from players.models import Player
+from dungeons.runs.engine.values import STAT_NAMES, run_stats
+from dungeons.runs.store import LootRow, MemberRow, RoomBattle, RoomRow, RunRow
+from players import inventory
+from players.models import CarrySettings, Player
 
 
 def generation_params_get() -> generation.GenerationParams:
@@ -173,6 +176,75 @@ class RunView:
     log: list[dict[str, Any]]
     is_member: bool
     darkness: dict[str, Any] | None
+    events: list[dict[str, Any]]
+    last_event: int
+    awaiting: int | None
+    deadline: datetime | None
+    allowed_actions: list[dict[str, Any]]
+
+
+#: ``run_payload``'s ``kind_view`` when the caller does not hold it.
+_ASK_THE_KIND = object()
+
+
+def run_events(log: list[dict[str, Any]], since: int) -> list[dict[str, Any]]:
+    """The run's events after ``since``: its log entries, each with its ``seq``, its place in the log
+    counted from 1 (the log only grows, so an entry's number never changes)."""
+    return [{"seq": seq, **entry} for seq, entry in enumerate(log[since:], start=since + 1)]
+
+
+def _next_room(run: RunRow, rooms: list[RoomRow]) -> tuple[int, int] | None:
+    """The room after the party's, floor by floor (as ``store.next_position``), None after the last."""
+    assert run.floor is not None and run.room is not None
+    after = [(r.floor, r.index) for r in rooms if (r.floor, r.index) > (run.floor, run.room)]
+    return min(after) if after else None
+
+
+def run_allowed_actions(*, run: RunRow, member: MemberRow | None, room: RoomRow | None, rooms: list[RoomRow],
+                        battle: RoomBattle | None, loot: list[LootRow], kind_view: Any
+                        ) -> list[dict[str, Any]]:
+    """What ``member`` can do now that would succeed, each in the shape its route takes back: ``advance`` and
+    ``escape`` (``step``: POST runs/{id}/advance/ or escape/), ``drink`` (``potion``: POST runs/{id}/drink/),
+    ``take_loot`` (``loot``: POST runs/{id}/loot/{loot}/take/); a run kind changes the list (a darkness run
+    moves, ``move`` with ``step`` and ``direction``, instead of advancing). A battle's own actions are on the
+    battle (``GET battles/{id}/``), none here while it is on. Reads what the member carries only when a
+    potion or a pickup could be offered."""
+    if member is None or room is None:
+        return []
+    inside = run.status == RunStatus.ACTIVE and member.status == MemberStatus.IN_DUNGEON
+    finished = run.status == RunStatus.COMPLETED and member.status == MemberStatus.FINISHED
+    fighting = battle is not None and battle.outcome == "ongoing"
+    if not (inside or finished) or fighting:
+        return []
+    allowed: list[dict[str, Any]] = []
+    if inside:
+        last = run.room_cleared and _next_room(run, rooms) is None  # the last boss withdrew: only out
+        if run.room_cleared and not last:
+            allowed.append({"kind": "advance", "step": run.step})
+        if room.kind in (RoomKind.TREASURE, RoomKind.REST) or last:
+            allowed.append({"kind": "escape", "step": run.step})
+    lying = [item for item in loot if item.taken_by_id is None]
+    if inside or lying:
+        carried = run_store.carried([member.player_id])[member.player_id]
+        if inside:
+            allowed += [{"kind": "drink", "potion": item.pk} for item in carried  # healing and stat potions
+                        if item.item_kind.category == inventory.POTION
+                        and item.item_kind.sub_kind != "effect"]
+        if lying:
+            stats = {name: getattr(member.player, name) for name in STAT_NAMES}
+            strength = run_stats(stats, member.stat_boosts if inside else {})["strength"]
+            limits = inventory.carry_limits(rules=CarrySettings.cached().to_rules(), strength=strength,
+                                            belt_level=member.player.potion_belt_level)
+            held = [inventory.Carried(category=i.item_kind.category, sub_kind=i.item_kind.sub_kind,
+                                      weight=i.item_kind.weight, equipped=i.equipped) for i in carried]
+            allowed += [{"kind": "take_loot", "loot": item.pk} for item in lying
+                        if inventory.pickup_violation(
+                            carried=held, limits=limits,
+                            candidate=inventory.Carried(category=item.item_kind.category,
+                                                        sub_kind=item.item_kind.sub_kind,
+                                                        weight=item.item_kind.weight)) is None]
+    return run_kind_hooks(run.kind).allowed_actions(run=run, kind_view=kind_view, allowed=allowed,
+                                                    walking=inside and run.room_cleared)
 
 
 #: ``run_payload``'s ``kind_view`` when the caller does not hold it.
@@ -181,15 +253,18 @@ _ASK_THE_KIND = object()
 
 def run_payload(
     *, run: RunRow, log: list[dict[str, Any]], player: Player, members: list[MemberRow], rooms: list[RoomRow],
-    battle: tuple[int, str] | None, loot: list[LootRow], kind_view: Any = _ASK_THE_KIND,
+    battle: RoomBattle | None, loot: list[LootRow], kind_view: Any = _ASK_THE_KIND, since: int = 0,
 ) -> RunView:
     """Everything a party member's client shows about a run (a stranger sees a lobby the same way), from
     what the caller holds: every member of the run in formation order, the dungeon's rooms in order
-    (none for a lobby), the current room's battle (id, outcome) and the loot lying in it.
+    (none for a lobby), the current room's battle and the loot lying in it.
 
     The layout ahead stays hidden: only rooms already entered show their kind. The seed is
     revealed once the run is over, so nobody can precompute the dungeon's draws. ``kind_view``: the run
     kind's own state if the caller holds it (e.g. a darkness move's), else the kind's hook reads it.
+    ``since``: the events shown are the log's entries after it. The run waits for someone (``awaiting``,
+    ``deadline``) while its room's battle is on: the battle's turn as stored (a deadline that has passed is
+    applied by the next read of or action in the battle).
     """
     visited: dict[int, list[str]] = {}
     room = None
@@ -209,11 +284,20 @@ def run_payload(
         assert run.floor is not None and run.room is not None
         current = RunRoomView(
             floor=run.floor, room=run.room, kind=room.kind, cleared=run.room_cleared, seal=room.seal or None,
-            battle=RunBattleRef(*battle) if battle else None,
+            battle=RunBattleRef(battle.id, battle.outcome) if battle else None,
             loot=[RunLootView(item.pk, LootItemKindView(item.item_kind.pk, item.item_kind.name,
                                                         item.item_kind.category, item.item_kind.weight),
                               item.taken_by_id) for item in loot],
         )
+    if kind_view is _ASK_THE_KIND:
+        kind_view = run_kind_hooks(run.kind).run_view(run=run, player=player)  # kinds.py
+    awaiting, deadline = None, None
+    if battle is not None and battle.outcome == "ongoing" and battle.awaiting_id is not None:
+        awaiting = battle.awaiting_id
+        if battle.turn_started_at is not None:
+            seconds = CombatSettings.cached().turn_deadline_seconds
+            deadline = battle.turn_started_at + timedelta(seconds=seconds)
+    caller = next((m for m in members if m.player_id == player.pk and m.status != MemberStatus.LEFT), None)
     return RunView(
         id=run.pk, kind=run.kind, status=run.status, host=run.host_id, step=run.step,
         created_at=run.created_at, started_at=run.started_at, ended_at=run.ended_at,
@@ -231,13 +315,18 @@ def run_payload(
             for m in members if m.status != MemberStatus.LEFT
         ],
         log=log,
-        is_member=any(m.player_id == player.pk and m.status != MemberStatus.LEFT for m in members),
-        darkness=run_kind_hooks(run.kind).run_view(run=run, player=player) if kind_view is _ASK_THE_KIND
-        else kind_view,  # kinds.py
+        is_member=caller is not None,
+        darkness=kind_view,
+        events=run_events(log, since),
+        last_event=len(log),
+        awaiting=awaiting,
+        deadline=deadline,
+        allowed_actions=run_allowed_actions(run=run, member=caller, room=room, rooms=rooms, battle=battle,
+                                            loot=loot, kind_view=kind_view),
     )
 
 
-def run_view(*, run_id: int, player: Player) -> RunView:
+def run_view(*, run_id: int, player: Player, since: int = 0) -> RunView:
     """The run view (``run_payload``) of a run the player may see: any open lobby, or a run they are (or
     were) in; otherwise 404.
 
@@ -254,11 +343,11 @@ def run_view(*, run_id: int, player: Player) -> RunView:
     if not (run.status == RunStatus.LOBBY or seen):
         raise NotFound("run_not_found", "No such run.", {"run": run_id})
     rooms: list[RoomRow] = []
-    battle: tuple[int, str] | None = None
+    battle: RoomBattle | None = None
     loot: list[LootRow] = []
     if run.dungeon_id is not None and run.floor is not None and run.room is not None:
         rooms = run_store.rooms_of(run.dungeon_id)
         if any((r.floor, r.index) == (run.floor, run.room) for r in rooms):
             battle, loot = run_store.room_contents(run_id=run.id, floor=run.floor, room=run.room)
     return run_payload(run=run, log=log, player=player, members=members, rooms=rooms, battle=battle,
-                       loot=loot)
+                       loot=loot, since=since)

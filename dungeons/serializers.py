@@ -36,6 +36,11 @@ class RunFormationInput(serializers.Serializer[Any]):
                                     help_text="Every party member's player id once, first in front.")
 
 
+class RunQuery(serializers.Serializer[Any]):
+    since = serializers.IntegerField(required=False, default=0, min_value=0,
+                                     help_text="Show the run's events after this seq (default 0: all).")
+
+
 class RunListQuery(serializers.Serializer[Any]):
     cursor = serializers.CharField(required=False, default="", max_length=200, trim_whitespace=False)
     page_size = serializers.IntegerField(required=False, default=20, min_value=1, max_value=100)
@@ -168,6 +173,23 @@ class DarknessStateOutput(DarknessMapOutput):
     path = DarknessCellOutput(many=True, help_text="Every place this run stood on, in order.")
 
 
+RUN_ACTION_KINDS = ["advance", "escape", "drink", "take_loot", "move"]
+
+
+class RunActionOutput(serializers.Serializer[Any]):
+    """One thing the caller can do now that would succeed, in the shape its route takes back (docs/runs.md):
+    advance and escape post ``{step}`` to runs/{id}/advance/ and escape/, drink posts ``{potion}`` to
+    runs/{id}/drink/, take_loot posts to runs/{id}/loot/{loot}/take/, move (darkness) posts
+    ``{step, direction}`` to runs/{id}/move/. Only the fields of its kind are present."""
+
+    kind = serializers.ChoiceField(choices=RUN_ACTION_KINDS)
+    step = serializers.IntegerField(required=False, help_text="advance, escape, move: the run's step.")
+    direction = serializers.ChoiceField(choices=["UP", "LEFT", "DOWN", "RIGHT"], required=False,
+                                        help_text="move: an open side of the room.")
+    potion = serializers.IntegerField(required=False, help_text="drink: a carried healing or stat potion.")
+    loot = serializers.IntegerField(required=False, help_text="take_loot: an item lying in the room.")
+
+
 class RunOutput(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     kind = serializers.ChoiceField(choices=DungeonKind.choices)
@@ -186,6 +208,16 @@ class RunOutput(serializers.Serializer[Any]):
     log = serializers.ListField(child=serializers.DictField(), help_text="What happened, room by room.")
     is_member = serializers.BooleanField()
     darkness = DarknessStateOutput(allow_null=True, help_text="A darkness run's place, torch and known map.")
+    events = serializers.ListField(
+        child=serializers.DictField(),
+        help_text="The log's entries after ?since=, oldest first, each with its seq (its place in the log, "
+        "from 1).")
+    last_event = serializers.IntegerField(
+        help_text="The seq of the log's last entry: pass it as ?since= next time.")
+    awaiting = serializers.IntegerField(
+        allow_null=True, help_text="The player the run waits for (its room's battle's turn); null otherwise.")
+    deadline = serializers.DateTimeField(allow_null=True, help_text="When the awaited turn times out.")
+    allowed_actions = RunActionOutput(many=True, help_text="What the caller can do now, each sendable back.")
 
 
 class OfferItemOutput(serializers.Serializer[Any]):

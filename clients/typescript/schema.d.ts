@@ -1138,7 +1138,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A run: party, position, room, log
+         * A run: party, position, room, log, events since, whom it awaits, allowed actions
          * @description An authenticated endpoint acting as the caller's player.
          */
         get: operations["v1_runs_retrieve"];
@@ -2343,6 +2343,39 @@ export interface components {
          * @enum {string}
          */
         RoomKindEnum: "enemy" | "trap" | "treasure" | "story" | "rest" | "boss" | "empty";
+        /**
+         * @description One thing the caller can do now that would succeed, in the shape its route takes back (docs/runs.md):
+         *     advance and escape post ``{step}`` to runs/{id}/advance/ and escape/, drink posts ``{potion}`` to
+         *     runs/{id}/drink/, take_loot posts to runs/{id}/loot/{loot}/take/, move (darkness) posts
+         *     ``{step, direction}`` to runs/{id}/move/. Only the fields of its kind are present.
+         */
+        RunActionOutput: {
+            kind: components["schemas"]["RunActionOutputKindEnum"];
+            /** @description advance, escape, move: the run's step. */
+            step?: number;
+            /**
+             * @description move: an open side of the room.
+             *
+             *     * `UP` - UP
+             *     * `LEFT` - LEFT
+             *     * `DOWN` - DOWN
+             *     * `RIGHT` - RIGHT
+             */
+            direction?: components["schemas"]["DirectionEnum"];
+            /** @description drink: a carried healing or stat potion. */
+            potion?: number;
+            /** @description take_loot: an item lying in the room. */
+            loot?: number;
+        };
+        /**
+         * @description * `advance` - advance
+         *     * `escape` - escape
+         *     * `drink` - drink
+         *     * `take_loot` - take_loot
+         *     * `move` - move
+         * @enum {string}
+         */
+        RunActionOutputKindEnum: "advance" | "escape" | "drink" | "take_loot" | "move";
         RunBattleRefOutput: {
             id: number;
             outcome: string;
@@ -2438,6 +2471,21 @@ export interface components {
             is_member: boolean;
             /** @description A darkness run's place, torch and known map. */
             darkness: components["schemas"]["DarknessStateOutput"] | null;
+            /** @description The log's entries after ?since=, oldest first, each with its seq (its place in the log, from 1). */
+            events: {
+                [key: string]: unknown;
+            }[];
+            /** @description The seq of the log's last entry: pass it as ?since= next time. */
+            last_event: number;
+            /** @description The player the run waits for (its room's battle's turn); null otherwise. */
+            awaiting: number | null;
+            /**
+             * Format: date-time
+             * @description When the awaited turn times out.
+             */
+            deadline: string | null;
+            /** @description What the caller can do now, each sendable back. */
+            allowed_actions: components["schemas"]["RunActionOutput"][];
         };
         RunRoomOutput: {
             floor: number;
@@ -5839,7 +5887,10 @@ export interface operations {
     };
     v1_runs_retrieve: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Show the run's events after this seq (default 0: all). */
+                since?: number;
+            };
             header?: never;
             path: {
                 run_id: number;
@@ -5854,6 +5905,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RunOutput"];
+                };
+            };
+            /** @description Bad input (malformed body, wrong types, unknown values). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing or invalid credentials. */

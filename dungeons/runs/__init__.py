@@ -13,12 +13,12 @@ tests/darkness/test_darkness_uses_public_runs.py): load and check a run (``run_l
 ``require_status``, ``check_step``), the rules (``run_rules_get``), enter a room (``enter_room``), a
 member's death and the run's end (``die``, ``end_if_party_gone``), the step and its rows (``RunStep``,
 whose ``dungeon()`` reads the dungeon's facts; ``MemberRow``, ``RoomRow``, ``RunRow``), a dungeon of the
-kind's own (``dungeon_insert``), what lies in a room (``room_contents``), a player's reference
-(``player_ref``) and saving the step (``run_save``); and the run's pure rules a kind shares (``engine/``):
-where the party stands (``Place``, whose streams its draws use), a member as the rules read them
-(``inside``), resting (``rest``), walking on (``regenerate``), an NPC joining (``npc_joins``), and
-recording what a rule returned on the step (``apply_rules``). They are looked up on first use (so
-importing this package imports none of the services).
+kind's own (``dungeon_insert``), what lies in a room (``room_contents``: a ``RoomBattle``, ``LootRow``s), a
+player's reference (``player_ref``) and saving the step (``run_save``); and the run's pure rules a kind
+shares (``engine/``): where the party stands (``Place``, whose streams its draws use), a member as the
+rules read them (``inside``), resting (``rest``), walking on (``regenerate``), an NPC joining
+(``npc_joins``), and recording what a rule returned on the step (``apply_rules``). They are looked up on
+first use (so importing this package imports none of the services).
 """
 from __future__ import annotations
 
@@ -29,6 +29,7 @@ from typing import Any
 _PUBLIC = {
     "RunStep": "store", "RunRow": "store", "MemberRow": "store", "RoomRow": "store", "run_save": "store",
     "dungeon_insert": "store", "player_ref": "store", "room_contents": "store",
+    "RoomBattle": "store", "LootRow": "store",
     "run_locked": "core", "member_of": "core", "require_status": "core", "check_step": "core",
     "run_rules_get": "core", "inside": "core", "apply_rules": "core",
     "Place": "engine.values", "rest": "engine.rooms", "regenerate": "engine.rooms",

@@ -41,7 +41,6 @@ from backend.sql import (
     rows_update,
     rows_update_sql,
 )
-from combat import store as battles_store
 from combat.models import Battle, BattleAction
 from combat.store import (
     BATTLE,
@@ -129,6 +128,7 @@ class PlayerFacts:
     attentiveness: int
     completed_dungeons: int
     user_id: int
+    potion_belt_level: int
 
     @property
     def pk(self) -> int:
@@ -828,29 +828,47 @@ def loot_take(*, loot_id: int, player_id: int) -> None:
     RunLoot.objects.filter(pk=loot_id).update(taken_by_id=player_id, taken_at=timezone.now())
 
 
-#: PostgreSQL: a room's battle (id, outcome) and the loot lying in it (with the catalog's name, category and
-#: weight), in one statement.
-_CONTENTS = ('SELECT (SELECT json_build_array(b."id", b."outcome")::text FROM "combat_battle" b '
-             'WHERE b."run_id" = %s AND b."floor" = %s AND b."room" = %s), '
+@dataclass(frozen=True)
+class RoomBattle:
+    """A room's battle as the run view shows it: its id and outcome, and whose turn it awaits since when
+    (the run's ``awaiting`` and ``deadline`` while it is on)."""
+
+    id: int
+    outcome: str
+    awaiting_id: int | None = None
+    turn_started_at: datetime | None = None
+
+    @classmethod
+    def of(cls, battle: BattleRow) -> RoomBattle:
+        return cls(battle.id, battle.outcome, battle.awaiting_id, battle.turn_started_at)
+
+
+#: PostgreSQL: a room's battle (id, outcome, whose turn since when) and the loot lying in it (with the
+#: catalog's name, category, sub-kind and weight), in one statement.
+_CONTENTS = ('SELECT b."id", b."outcome", b."awaiting_id", b."turn_started_at", '
              '(SELECT json_agg(json_build_array(l."id", l."taken_by_id", k."id", k."name", k."category", '
-             'k."weight") ORDER BY l."id")::text FROM "dungeons_runloot" l '
+             'k."sub_kind", k."weight") ORDER BY l."id")::text FROM "dungeons_runloot" l '
              'INNER JOIN "players_itemkind" k ON k."id" = l."item_kind_id" '
-             'WHERE l."run_id" = %s AND l."floor" = %s AND l."room" = %s)')
-_SHOWN_KIND = ["id", "name", "category", "weight"]
+             'WHERE l."run_id" = %s AND l."floor" = %s AND l."room" = %s) '
+             'FROM (SELECT 1) one LEFT OUTER JOIN "combat_battle" b '
+             'ON b."run_id" = %s AND b."floor" = %s AND b."room" = %s')
+_SHOWN_KIND = ["id", "name", "category", "sub_kind", "weight"]
 
 
 def room_contents(*, run_id: int, floor: int, room: int, fast: bool | None = None
-                  ) -> tuple[tuple[int, str] | None, list[LootRow]]:
-    """A room's battle (id and outcome, if it has one) and the loot lying in it, in id order (each with the
-    catalog's name, category and weight): one statement on PostgreSQL (``fast``), else the ORM's two."""
+                  ) -> tuple[RoomBattle | None, list[LootRow]]:
+    """A room's battle (if it has one) and the loot lying in it, in id order (each with the catalog's name,
+    category, sub-kind and weight): one statement on PostgreSQL (``fast``), else the ORM's two."""
     if not _vendor_fast(fast):
-        found = battles_store.battle_in_room(run_id=run_id, floor=floor, room=room)
-        return found, loot_in_room(run_id=run_id, floor=floor, room=room)
+        found = (Battle.objects.filter(run_id=run_id, floor=floor, room=room)
+                 .values_list("id", "outcome", "awaiting_id", "turn_started_at").first())
+        battle = None if found is None else RoomBattle(*found)
+        return battle, loot_in_room(run_id=run_id, floor=floor, room=room)
     connection = transaction.get_connection()
     with connection.cursor() as cursor:
         cursor.execute(_CONTENTS, [run_id, floor, room] * 2)
-        battle, loot = cursor.fetchone()
-    return (None if battle is None else tuple(json.loads(battle)),
+        battle_id, outcome, awaiting_id, started, loot = cursor.fetchone()
+    return (None if battle_id is None else RoomBattle(battle_id, outcome, awaiting_id, started),
             [LootRow(loot_id, floor, room, ItemKind.from_db(connection.alias, _SHOWN_KIND, kind), taken_by)
              for loot_id, taken_by, *kind in json.loads(loot or "[]")])
 

@@ -25,14 +25,15 @@ pytestmark = pytest.mark.django_db
 #: the inventory service: 7), the darkness row, the maze's knowledge (lock, update), the run saved with its
 #: members and entrance room (PostgreSQL: 1; SQLite: the run, the members, the room), COMMIT; then the run
 #: view read back (PostgreSQL 6: the run, the members, the rooms, the room's battle and loot, the darkness
-#: row, the guild membership; SQLite 7).
-START_STATEMENTS = 31 if connection.vendor == "postgresql" else 35
+#: row, the guild membership, what the reader carries for its allowed actions (drink, take_loot); SQLite 8).
+START_STATEMENTS = 32 if connection.vendor == "postgresql" else 36
 #: A move into a new empty room, every member wounded: the account, BEGIN, the run lock, the members with
 #: the rooms, the dungeon's facts and the darkness row (PostgreSQL: one read; SQLite: the members, the
 #: darkness row and the dungeon's facts apart), the run saved with the members' regeneration, the new room
 #: and the darkness row (PostgreSQL: 1; SQLite: 4), the maze's knowledge (lock, update), COMMIT; the answer
-#: is built from what the move holds (SQLite reads the rooms for it).
-MOVE_STATEMENTS = 8 if connection.vendor == "postgresql" else 14
+#: is built from what the move holds (SQLite reads the rooms for it), but for what the mover carries, read for
+#: its allowed actions (drink, take_loot: SPEC 14).
+MOVE_STATEMENTS = 9 if connection.vendor == "postgresql" else 15
 
 
 def _statements(queries: CaptureQueriesContext) -> list[str]:

@@ -228,9 +228,11 @@ def test_a_rooms_contents_are_read_the_same_either_way(battle_run: tuple[list[Pl
         pytest.skip("the one-statement read is PostgreSQL's")
     # when its contents are read, then they are the battle and the loot, with what the view shows of each item
     found_battle, found_loot = store.room_contents(run_id=run.pk, floor=0, room=0, fast=fast)
-    assert found_battle == (battle.pk, battle.outcome)
+    assert found_battle == store.RoomBattle(battle.pk, battle.outcome, battle.awaiting_id,
+                                            battle.turn_started_at)
+    assert found_battle.awaiting_id is not None and found_battle.turn_started_at is not None
     shown = [(item.id, item.taken_by_id, item.item_kind.pk, item.item_kind.name, item.item_kind.category,
-              item.item_kind.weight) for item in found_loot]
-    assert shown == [(loot[0].id, None, potion.pk, "Shown potion", "potion", 3),
-                     (loot[1].id, players[2].pk, potion.pk, "Shown potion", "potion", 3)]
+              item.item_kind.sub_kind, item.item_kind.weight) for item in found_loot]
+    assert shown == [(loot[0].id, None, potion.pk, "Shown potion", "potion", "healing", 3),
+                     (loot[1].id, players[2].pk, potion.pk, "Shown potion", "potion", "healing", 3)]
     assert store.room_contents(run_id=run.pk, floor=0, room=4, fast=fast) == (None, [])
