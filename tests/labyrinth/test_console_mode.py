@@ -101,6 +101,8 @@ def test_one_player_alone_plays_a_whole_game_to_the_exit() -> None:
     # then: leaving through the exit won the game and ended the match
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED and match.result["winners"] == [player.pk]
+    assert match.result == {"winners": [player.pk], "winner_seats": [0], "reason": "exit_reached",
+                            "details": {}}
     assert [e["kind"] for e in answers[-1]["events"]][-2:] == ["won", "match_over"]
     end = read(player, match_id)
     assert end["status"] == "finished" and end["allowed_actions"] == []
@@ -233,7 +235,7 @@ def test_the_replay_reproduces_the_game_exactly() -> None:
 
 
 def test_the_admin_picture_is_the_map_with_the_players_marked() -> None:
-    people, match = started(MODE, players=2, settings={"rows": 3, "cols": 4})
+    _people, match = started(MODE, players=2, settings={"rows": 3, "cols": 4})
     adapter = get_mode(MODE)
     assert adapter is not None
     svg = adapter.picture(adapter.state_from_json(match.state))
@@ -298,7 +300,7 @@ def test_the_admins_generator_settings_are_frozen_into_the_lobby() -> None:
     generator = LabyrinthGeneratorSettings.load()
     generator.keys = 0
     generator.save()
-    people, match = started(MODE, players=2, settings={"rows": 4, "cols": 4})
+    _people, match = started(MODE, players=2, settings={"rows": 4, "cols": 4})
     assert match.settings["generator"]["keys"] == 0
     generator.keys = 1
     generator.save()
@@ -329,7 +331,7 @@ def test_chosen_starts_are_secret_and_the_game_begins_once_everyone_has_one() ->
     assert all(e["kind"] != "start_chosen" for e in read(second, match.pk)["events"])
     began = act(second, match.pk, {"start": [0, 0]}).json()["events"]
     assert [e["kind"] for e in began] == ["start_chosen", "game_started"]
-    game, order = hidden_game(match)
+    game, _order = hidden_game(match)
     assert [p.start for p in game.players] == [(0, 0, 3), (0, 0, 0)]
     assert act(first, match.pk, {"start": [0, 1]}).json()["error"]["code"] == "bad_command"
     assert act(first, match.pk, {"command": "d"}).status_code == 200
