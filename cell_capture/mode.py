@@ -131,6 +131,7 @@ class CellCaptureMode(ModeAdapter[Game]):
         "height": integer(MIN_SIZE, MAX_SIZE, description="Rows of the board."),
     }
     phases = (CellCapturePlay(),)
+    reasons = {"won": "Only the winner's colour is left on the board."}
 
     def default_settings(self) -> JSON:
         return dict(DEFAULT_SETTINGS)
@@ -161,16 +162,13 @@ class CellCaptureMode(ModeAdapter[Game]):
         return tuple(PALETTE.index(colour) for colour in state.order)
 
     def may_reveal(self, settings: Mapping[str, Any], state: Game) -> bool:
-        """Nothing is hidden: the board is the whole game."""
+        """Nothing is hidden: the board is the whole game (no ``revealed`` is added; the replay is whole)."""
         return True
-
-    def full_view(self, state: Game) -> JSON:
-        return _board(state)
 
     def outcome(self, state: Game) -> Outcome | None:
         if state.winner is None:
             return None
-        return Outcome((PALETTE.index(state.winner),), {"winner_colour": state.winner})
+        return Outcome((PALETTE.index(state.winner),), "won", {"winner_colour": state.winner})
 
     def state_to_json(self, state: Game) -> JSON:
         return state.to_dict()

@@ -252,6 +252,10 @@ class LabyrinthConsoleMode(ModeAdapter[ConsoleState]):
                                   description="random: drawn; chosen: each picks one in secret first."),
     }
     phases = (SecretStart(ConsoleStarts()), ConsolePlay())
+    reasons = {
+        "exit_reached": "The winner walked out of the labyrinth.",
+        "turn_limit": "max_turns turns were played and nobody got out: a draw.",
+    }
 
     # -- settings --
 
@@ -321,8 +325,8 @@ class LabyrinthConsoleMode(ModeAdapter[ConsoleState]):
             return None
         winner = state.game.winner
         if winner is not None:
-            return Outcome((state.order[winner],))
-        return Outcome((), {"reason": "turn_limit"}) if state.draw else None
+            return Outcome((state.order[winner],), "exit_reached")
+        return Outcome((), "turn_limit", {"max_turns": state.max_turns}) if state.draw else None
 
     def may_reveal(self, settings: Mapping[str, Any], state: ConsoleState) -> bool:
         """A map generated from the match's own seed, or a designer map no longer in the pool (lobbies
@@ -330,6 +334,19 @@ class LabyrinthConsoleMode(ModeAdapter[ConsoleState]):
         from labyrinth.models import LabyrinthMapDesign
 
         return not LabyrinthMapDesign.in_pool(settings.get("map"))
+
+    def revealed(self, state: ConsoleState) -> JSON:
+        """The map (the seed's text format) and, by seat, where each player started and stood at the end:
+        their body on field 0 and their spirit's cell (the same while awake); before the game began, the
+        starts chosen so far."""
+        if state.game is None:
+            starts = {str(state.order[i]): {"start": list(start)} for i, start in enumerate(state.starts)}
+            return {"map": state.map_text, "players": starts}
+        players = {
+            str(state.order[i]): {"start": list(p.start), "body": list(p.body), "cell": list(p.cell)}
+            for i, p in enumerate(state.game.players)
+        }
+        return {"map": state.map_text, "players": players}
 
     def picture(self, state: ConsoleState) -> str:
         """The map with every player's cells tinted: bodies, and spirits in their dreams."""

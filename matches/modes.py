@@ -73,10 +73,34 @@ Moved: TypeAlias = Success[S, Event] | Impossible
 
 @dataclass(frozen=True)
 class Outcome:
-    """The result of a finished game: the winning seats (empty: nobody won) and free details."""
+    """The result of a finished game: the winning seats (empty: nobody won), why it ended (``reason``, one
+    of the mode's ``reasons``) and the mode's details (JSON).
+
+    The machinery shows it as a match's ``result``, one shape for every mode (SPEC 14): ``{"winners":
+    [player ids], "winner_seats": [seats], "reason": code, "details": {...}}`` (``match_result``).
+    """
 
     winners: tuple[int, ...]
+    reason: str
     details: JSON = field(default_factory=dict)
+
+
+#: the reasons the machinery itself ends a match with, whatever the mode: every seated player walked
+#: out or a whole round timed out (``abandoned``; ``details.cause`` says which), a new game of a
+#: single-player mode replaced it (``new_game``)
+ABANDONED = "abandoned"
+NEW_GAME = "new_game"
+MACHINE_REASONS = (ABANDONED, NEW_GAME)
+
+
+def match_result(outcome: Outcome, seat_players: Mapping[int, int]) -> JSON:
+    """A match's ``result``: the outcome with the winning seats' player ids (``seat_players``)."""
+    return {
+        "winners": [seat_players[seat] for seat in outcome.winners],
+        "winner_seats": list(outcome.winners),
+        "reason": outcome.reason,
+        "details": dict(outcome.details),
+    }
 
 
 # --- the settings' declaration -----------------------------------------------------------------
@@ -293,6 +317,9 @@ class ModeAdapter(ABC, Generic[S]):
     leave_keeps_game: bool = False
     #: the phases in order; the last is the play, which lasts until ``outcome`` is not None
     phases: tuple[Phase[S], ...]
+    #: every ``reason`` the mode's ``outcome`` may give, by code, with what it means (docs/matches.md lists
+    #: them); the machinery's own (``MACHINE_REASONS``) end every mode's matches too
+    reasons: Mapping[str, str]
 
     # --- settings ---------------------------------------------------------------------------
 
@@ -386,7 +413,7 @@ class ModeAdapter(ABC, Generic[S]):
 
     @abstractmethod
     def outcome(self, state: S) -> Outcome | None:
-        """None while the game goes on; the result once it is over."""
+        """None while the game goes on; the result once it is over (its ``reason`` one of ``reasons``)."""
 
     @abstractmethod
     def state_to_json(self, state: S) -> JSON:
@@ -398,14 +425,15 @@ class ModeAdapter(ABC, Generic[S]):
 
     # --- optional ---------------------------------------------------------------------------
 
-    def full_view(self, state: S) -> JSON:
-        """Everything (for the admin, and the ``revealed`` part of a finished match's view when
-        ``may_reveal`` allows it); by default the state's JSON."""
-        return self.state_to_json(state)
+    def revealed(self, state: S) -> JSON | None:
+        """What the game hid from the seats, in the mode's own terms (the map, the world, where everyone
+        stood), never the stored state: a finished match's view adds it as ``revealed`` when
+        ``may_reveal`` allows it. None (the default): the game hides nothing a view does not show."""
+        return None
 
     def may_reveal(self, settings: Mapping[str, Any], state: S) -> bool:
         """Whether the hidden content of this finished game may be shown to its players: the view's
-        ``revealed`` (``full_view``), the replay's seed, final state and the other seats' actions.
+        ``revealed``, the replay's seed, final state and the other seats' actions.
 
         No by default, so a mode reveals nothing it has not thought about. A mode says yes only when
         what it would reveal lets nobody see into a game still to be played: a map drawn from the
@@ -426,9 +454,12 @@ def register(adapter: ModeAdapter[Any]) -> ModeAdapter[Any]:
     """Register a mode (from its app's ``AppConfig.ready()``); registering the same name again replaces it."""
     phases = getattr(adapter, "phases", ())  # a mode without phases has no game to host
     declared = getattr(adapter, "settings_schema", None)  # nor one that does not declare its settings
+    reasons = getattr(adapter, "reasons", None)  # nor one that does not say how its games end
     limits = 1 <= adapter.min_players <= adapter.max_players
-    if not adapter.name or not limits or not phases or declared is None:
+    if not adapter.name or not limits or not phases or declared is None or not reasons:
         raise ValueError(f"bad mode adapter {adapter!r}")
+    if set(reasons) & set(MACHINE_REASONS):
+        raise ValueError(f"{adapter.name}: the reasons {MACHINE_REASONS} are the machinery's")
     if adapter.bots or adapter.spectators:
         raise ValueError(f"{adapter.name}: the match machinery hosts no bots or spectators yet (SPEC 15)")
     _REGISTRY[adapter.name] = adapter

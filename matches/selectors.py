@@ -27,6 +27,7 @@ MATCH_LIST_COLUMNS = {
         "created_at",
         "turn",
         "awaiting_id",
+        "result",
     )
 }
 
@@ -114,8 +115,9 @@ def match_payload(match: Match, player: Player, *, since: int) -> dict[str, Any]
             # After the end a seat keeps its own view (what it knew); the hidden rest comes under
             # ``revealed`` only when the mode says nothing still in play would leak (may_reveal).
             view = adapter.view(state, seat)
-            if match.is_over and adapter.may_reveal(match.settings, state):
-                view = {**view, "revealed": adapter.full_view(state)}
+            hidden = adapter.revealed(state) if match.is_over else None
+            if hidden is not None and adapter.may_reveal(match.settings, state):
+                view = {**view, "revealed": hidden}
         if seat is not None and mine is not None and may_act(match, mine):
             allowed = adapter.legal_actions(state, seat)
     deadline = match_deadline(match)

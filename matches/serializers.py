@@ -103,6 +103,22 @@ class MatchActInput(serializers.Serializer[Any]):
     )
 
 
+class MatchResult(serializers.Serializer[Any]):
+    """How a match ended: one shape for every mode and every ending (SPEC 14)."""
+
+    winners = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="The winners' player ids; empty: nobody won (a draw, a loss, an abandoned match).",
+    )
+    winner_seats = serializers.ListField(child=serializers.IntegerField(), help_text="The winners' seats.")
+    reason = serializers.CharField(
+        help_text="Why it ended: one of the mode's codes (e.g. `won`, `exit_reached`, `draw_nstop`), or "
+        "the machinery's `abandoned` (everyone walked out, or a whole round timed out) and `new_game` "
+        "(docs/matches.md lists them)."
+    )
+    details = serializers.DictField(help_text="The mode's details of this ending (may be empty).")
+
+
 class MatchListItem(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     mode = serializers.CharField()
@@ -113,6 +129,7 @@ class MatchListItem(serializers.Serializer[Any]):
     players = serializers.IntegerField(help_text="Players seated now.")
     turn = serializers.IntegerField()
     awaiting = serializers.IntegerField(allow_null=True)
+    result = MatchResult(allow_null=True, help_text="Null until the match ends.")
     created_at = serializers.DateTimeField()
 
 
@@ -147,8 +164,8 @@ class MatchOutput(serializers.Serializer[Any]):
     )
     view = serializers.DictField(
         allow_null=True,
-        help_text="The game as the caller may know it (mode-specific); after the end the same, plus "
-        "`revealed` (everything) when the mode may show it.",
+        help_text="The game as the caller may know it (mode-specific); after the end the same shape, plus "
+        "`revealed` (what was hidden: the map, the world) when the mode may show it.",
     )
     allowed_actions = serializers.ListField(
         child=serializers.DictField(),
@@ -159,7 +176,7 @@ class MatchOutput(serializers.Serializer[Any]):
         child=serializers.DictField(), help_text="Events after ?since= the caller may see."
     )
     last_event = serializers.IntegerField(help_text="Pass as ?since= next time.")
-    result = serializers.DictField(allow_null=True)
+    result = MatchResult(allow_null=True, help_text="Null until the match ends.")
     created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
     ended_at = serializers.DateTimeField(allow_null=True)
@@ -169,7 +186,7 @@ class MatchActOutput(serializers.Serializer[Any]):
     turn = serializers.IntegerField()
     next_turn = serializers.IntegerField()
     status = serializers.ChoiceField(choices=MatchStatus.choices)
-    result = serializers.DictField(allow_null=True)
+    result = MatchResult(allow_null=True, help_text="Null until the match ends.")
     events = serializers.ListField(
         child=serializers.DictField(), help_text="The step's events the caller may see."
     )
@@ -202,5 +219,5 @@ class MatchReplayOutput(serializers.Serializer[Any]):
     settings = serializers.DictField()
     seats = ReplaySeatOutput(many=True)
     actions = ReplayStepOutput(many=True)
-    result = serializers.DictField(allow_null=True)
+    result = MatchResult(allow_null=True, help_text="Null until the match ends.")
     final_state = serializers.DictField(allow_null=True)

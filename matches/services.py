@@ -43,7 +43,7 @@ from matches.access import (
     turn_waiting_since,
 )
 from matches.models import Match, MatchAction, MatchEvent, MatchModeSettings, MatchSeat, MatchStatus
-from matches.modes import Event, ModeAdapter, rng_for
+from matches.modes import ABANDONED, NEW_GAME, Event, ModeAdapter, Outcome, match_result, rng_for
 from players.models import Player
 
 _SEED_SOURCE = random.SystemRandom()
@@ -139,8 +139,7 @@ def _end_old_games(player: Player, mode: str) -> None:
         elif old.status == MatchStatus.ACTIVE:
             _append_events(old, [Event({"kind": "ended_by_new_game"})], turn=old.turn)
             old.save(update_fields=["event_count"])
-            result = {"winners": [], "winner_seats": [], "ended_by": "new_game"}
-            _end(old, MatchStatus.ABANDONED, result, now=now)
+            _end(old, MatchStatus.ABANDONED, _nobody_won(NEW_GAME), now=now)
 
 
 @transaction.atomic
@@ -192,7 +191,7 @@ def match_leave(*, player: Player, match_id: int, now: datetime | None = None) -
     match.absent_seats = sorted({*match.absent_seats, seat.seat})
     match.save(update_fields=["absent_seats"])
     if not remaining:
-        _end(match, MatchStatus.ABANDONED, None, now=now)
+        _end(match, MatchStatus.ABANDONED, _nobody_won(ABANDONED, cause="left"), now=now)
         return match
     deadlines_apply_now(match, now=now)
     return match
@@ -238,14 +237,19 @@ def match_start(*, player: Player, match_id: int, now: datetime | None = None) -
 # --- steps ------------------------------------------------------------------------------------
 
 
-def _end(match: Match, status: str, result: dict[str, Any] | None, *, now: datetime) -> None:
+def _nobody_won(reason: str, **details: Any) -> dict[str, Any]:
+    """The result of a match the machinery ends (``MACHINE_REASONS``): the one shape, nobody won."""
+    return match_result(Outcome((), reason, details), {})
+
+
+def _end(match: Match, status: str, result: dict[str, Any], *, now: datetime) -> None:
     match.status, match.result, match.ended_at = status, result, now
     match.awaiting, match.turn_started_at = None, None
     match.save(update_fields=["status", "result", "ended_at", "awaiting", "turn_started_at"])
     match.seats.filter(active=True).update(active=False)
     forget_seating(match)
     if status == MatchStatus.ABANDONED:
-        _append_events(match, [Event({"kind": "match_abandoned"})], turn=match.turn)
+        _append_events(match, [Event({"kind": "match_abandoned", "result": result})], turn=match.turn)
         match.save(update_fields=["event_count"])
 
 
@@ -277,9 +281,9 @@ def _persist(
     """Store the new state after step ``turn`` and append its events (the match is locked)."""
     outcome = adapter.outcome(state)
     seat_players = seat_player_ids(match)
-    if outcome is not None:
-        winners = [seat_players[s] for s in outcome.winners]
-        events = [*events, Event({"kind": "match_over", "winners": winners})]
+    result = None if outcome is None else match_result(outcome, seat_players)
+    if result is not None:
+        events = [*events, Event({"kind": "match_over", "result": result})]
     rows = _append_events(match, events, turn=turn)
     store_state(match, adapter, state)
     match.turn = turn + 1
@@ -298,17 +302,8 @@ def _persist(
         "started_at",
     ]
     match.save(update_fields=fields)
-    if outcome is not None:
-        _end(
-            match,
-            MatchStatus.FINISHED,
-            {
-                "winners": [seat_players[s] for s in outcome.winners],
-                "winner_seats": list(outcome.winners),
-                **outcome.details,
-            },
-            now=turn_started_at,
-        )
+    if result is not None:
+        _end(match, MatchStatus.FINISHED, result, now=turn_started_at)
     return rows
 
 
@@ -385,7 +380,7 @@ class _MatchTurns(TurnTable[Match]):
         _persist(row, adapter, timed_out.state, [told, *timed_out.events], turn=turn,
                  turn_started_at=deadline)
         if row.status == MatchStatus.ACTIVE and row.idle_steps >= len(seat_player_ids(row)):
-            _end(row, MatchStatus.ABANDONED, None, now=deadline)
+            _end(row, MatchStatus.ABANDONED, _nobody_won(ABANDONED, cause="timeouts"), now=deadline)
 
     def replayed_response(self, row: Match, player: Player, key: str) -> dict[str, Any] | None:
         previous = MatchAction.objects.filter(match=row, player=player, idempotency_key=key).first()

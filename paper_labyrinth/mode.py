@@ -334,6 +334,30 @@ class PaperStarts(StartRules[PaperState, int]):
                 "turns_played": 0, "last_answers": {}, "result": None}
 
 
+#: the match's ``reason`` for each ending of the seed's game (the engine's ``Result.reason``): a win by
+#: the true treasure carried out or by the last player standing, or one of the draws (C§8, Q§8)
+REASONS = {
+    "treasure": "treasure_carried_out",
+    "last_survivor": "last_player",
+    "nstop": "draw_nstop",
+    "all_skip": "draw_all_skip",
+    "treasure_out": "draw_treasure_out",
+    "treasure_on_source": "draw_treasure_on_source",
+    "all_dead": "draw_all_dead",
+    "survivor_time": "draw_survivor_time",
+}
+REASON_MEANINGS = {
+    "treasure_carried_out": "The winner carried the true treasure out of the labyrinth.",
+    "last_player": "The winner was the last player left in the game.",
+    "draw_nstop": "nstop rounds passed without a change: a draw.",
+    "draw_all_skip": "Every player in the game skipped their turn: a draw.",
+    "draw_treasure_out": "The true treasure was thrown out of the labyrinth: a draw.",
+    "draw_treasure_on_source": "The true treasure lies on a river's source, out of reach: a draw.",
+    "draw_all_dead": "Every player was killed: a draw.",
+    "draw_survivor_time": "The last player left did not carry the treasure out in time: a draw.",
+}
+
+
 def _result(state: PaperState, result: Any) -> JSON:
     seat = None if result.seat is None else state.order[result.seat]
     return {"kind": result.kind, "seat": seat, "reason": result.reason}
@@ -382,14 +406,16 @@ class PaperPlay(Phase[PaperState]):
                        tuple(Event(_event_data(state.order, m)) for m in messages))
 
     def view(self, state: PaperState, seat: int) -> JSON:
-        """What ``seat`` may know: the outline (its own plan), its own status, the public record."""
+        """What ``seat`` may know: the outline (its own plan), its own status, the public record; the keys
+        of the starts' view, so a view keeps its shape from the first read to the end."""
         game = _game(state)
         engine_seat = state.engine_seat(seat)
         result = rules.outcome(game)
         last = {str(state.order[e]): [_event_data(state.order, msg) for msg in msgs]
                 for e, msgs in sorted(game.last.items())}
         return {**_base_view(state, seat), "phase": "playing" if result is None else "over",
-                "status": rules.status(game, engine_seat), "turns_played": game.turn, "last_answers": last,
+                "start_chosen": True, "status": rules.status(game, engine_seat), "turns_played": game.turn,
+                "last_answers": last,
                 "result": None if result is None else _result(state, result)}
 
 
@@ -413,6 +439,7 @@ class PaperLabyrinthMode(ModeAdapter[PaperState]):
     default_turn_deadline_seconds = 60
     settings_schema = SETTINGS_SCHEMA
     phases = (SecretStart(PaperStarts()), PaperPlay())
+    reasons = REASON_MEANINGS
 
     # -- settings --
 
@@ -566,14 +593,18 @@ class PaperLabyrinthMode(ModeAdapter[PaperState]):
         result = rules.outcome(state.game)
         if result is None:
             return None
-        details = _result(state, result)
-        winners = () if details["seat"] is None else (details["seat"],)
-        return Outcome(winners, {"paper": details})
+        winners = () if result.seat is None else (state.order[result.seat],)
+        return Outcome(winners, REASONS[result.reason])
 
-    def full_view(self, state: PaperState) -> JSON:
-        """After the end everything is shown, as the paper game master shows the map (the starts too),
-        when ``may_reveal`` allows it."""
-        return state.to_json()
+    def revealed(self, state: PaperState) -> JSON:
+        """After the end the map is shown (the seed's text, every secret in it), as the paper game master
+        shows it, with each seat's start and the cell where it ended, when ``may_reveal`` allows it."""
+        cells = state.stored.cells
+        players: JSON = {str(state.order[i]): {"start": list(cells[k])} for i, k in enumerate(state.chosen)}
+        if state.game is not None:
+            for p in state.game.players:
+                players[str(state.order[p.seat])]["end"] = list(p.pos)
+        return {"map": state.map_text, "players": players}
 
     def may_reveal(self, settings: Mapping[str, Any], state: PaperState) -> bool:
         """A generated map (from the match's own seed), or a designer map no longer in the pool: while

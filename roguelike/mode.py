@@ -123,6 +123,10 @@ class RoguelikeMode(ModeAdapter[Game]):
     new_game_ends_old = True
     leave_keeps_game = True
     phases = (RoguelikePlay(),)
+    reasons = {
+        "treasure_carried_out": "The player left through the exit with gold: a win.",
+        "death_limit": "The player died as many times as the death limit allows: a loss.",
+    }
 
     def default_settings(self) -> JSON:
         return Settings().to_json()
@@ -150,11 +154,21 @@ class RoguelikeMode(ModeAdapter[Game]):
         """A world drawn for this match only; never a chosen seed's, which others may still play."""
         return settings.get("seed") is None
 
+    def revealed(self, state: Game) -> JSON:
+        """The world the player explored blind (floors, buildings, portals, the exit), the monsters and the
+        loot on the ground at the end, and the player's cell."""
+        data = game_to_json(state)
+        player = data["player"]
+        assert isinstance(player, dict)
+        return {"world": data["world"], "monsters": data["monsters"], "ground": data["ground"],
+                "player_cell": player["cell"]}
+
     def outcome(self, state: Game) -> Outcome | None:
+        details = {"turns": state.turn, "deaths": state.player.deaths}
         if state.won:
-            return Outcome((PLAYER,), {"victory": True, "turns": state.turn, "deaths": state.player.deaths})
+            return Outcome((PLAYER,), "treasure_carried_out", details)
         if state.lost:
-            return Outcome((), {"defeat": True, "turns": state.turn, "deaths": state.player.deaths})
+            return Outcome((), "death_limit", details)
         return None
 
     def state_to_json(self, state: Game) -> JSON:

@@ -1980,9 +1980,8 @@ export interface components {
             turn: number;
             next_turn: number;
             status: components["schemas"]["MatchStatusEnum"];
-            result: {
-                [key: string]: unknown;
-            } | null;
+            /** @description Null until the match ends. */
+            result: components["schemas"]["MatchResult"] | null;
             /** @description The step's events the caller may see. */
             events: {
                 [key: string]: unknown;
@@ -2003,6 +2002,8 @@ export interface components {
             players: number;
             turn: number;
             awaiting: number | null;
+            /** @description Null until the match ends. */
+            result: components["schemas"]["MatchResult"] | null;
             /** Format: date-time */
             created_at: string;
         };
@@ -2049,7 +2050,7 @@ export interface components {
              * @description When the awaited turn times out; null: nobody awaited, or no deadline.
              */
             deadline: string | null;
-            /** @description The game as the caller may know it (mode-specific); after the end the same, plus `revealed` (everything) when the mode may show it. */
+            /** @description The game as the caller may know it (mode-specific); after the end the same shape, plus `revealed` (what was hidden: the map, the world) when the mode may show it. */
             view: {
                 [key: string]: unknown;
             } | null;
@@ -2063,9 +2064,8 @@ export interface components {
             }[];
             /** @description Pass as ?since= next time. */
             last_event: number;
-            result: {
-                [key: string]: unknown;
-            } | null;
+            /** @description Null until the match ends. */
+            result: components["schemas"]["MatchResult"] | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -2092,12 +2092,24 @@ export interface components {
             };
             seats: components["schemas"]["ReplaySeatOutput"][];
             actions: components["schemas"]["ReplayStepOutput"][];
-            result: {
-                [key: string]: unknown;
-            } | null;
+            /** @description Null until the match ends. */
+            result: components["schemas"]["MatchResult"] | null;
             final_state: {
                 [key: string]: unknown;
             } | null;
+        };
+        /** @description How a match ended: one shape for every mode and every ending (SPEC 14). */
+        MatchResult: {
+            /** @description The winners' player ids; empty: nobody won (a draw, a loss, an abandoned match). */
+            winners: number[];
+            /** @description The winners' seats. */
+            winner_seats: number[];
+            /** @description Why it ended: one of the mode's codes (e.g. `won`, `exit_reached`, `draw_nstop`), or the machinery's `abandoned` (everyone walked out, or a whole round timed out) and `new_game` (docs/matches.md lists them). */
+            reason: string;
+            /** @description The mode's details of this ending (may be empty). */
+            details: {
+                [key: string]: unknown;
+            };
         };
         /**
          * @description * `lobby` - lobby

@@ -102,7 +102,9 @@ def test_a_whole_game_ends_with_a_winner_announced_to_everyone() -> None:
     assert body["status"] == "finished" and len(body["result"]["winners"]) == 1
     winner_seat = body["result"]["winner_seats"][0]
     assert body["view"]["winner"] == winner_seat
-    assert body["result"]["winner_colour"] == body["view"]["colours"][str(winner_seat)]
+    colour = body["view"]["colours"][str(winner_seat)]
+    assert body["result"] == {"winners": body["result"]["winners"], "winner_seats": [winner_seat],
+                              "reason": "won", "details": {"winner_colour": colour}}
     kinds = [e["kind"] for e in body["events"]]
     assert kinds[-2:] == ["won", "match_over"] and "exploded" in kinds
     assert {cell["seat"] for cell in body["view"]["board"]} == {winner_seat}

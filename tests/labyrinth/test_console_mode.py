@@ -101,6 +101,8 @@ def test_one_player_alone_plays_a_whole_game_to_the_exit() -> None:
     # then: leaving through the exit won the game and ended the match
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED and match.result["winners"] == [player.pk]
+    assert match.result == {"winners": [player.pk], "winner_seats": [0], "reason": "exit_reached",
+                            "details": {}}
     assert [e["kind"] for e in answers[-1]["events"]][-2:] == ["won", "match_over"]
     end = read(player, match_id)
     assert end["status"] == "finished" and end["allowed_actions"] == []

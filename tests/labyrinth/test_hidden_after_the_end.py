@@ -122,7 +122,11 @@ def assert_revealed(table: Table, needles: list[str]) -> None:
     bodies = table.read_everything()
     assert found(needles, bodies) == sorted(needles)
     views = [body["view"] for body in bodies if "view" in body]
-    assert views and all(view["revealed"] == match.state for view in views)
+    adapter = get_mode(match.mode)
+    assert adapter is not None
+    hidden = adapter.revealed(adapter.state_from_json(match.state))
+    assert hidden is not None and hidden != match.state  # the mode's own terms, never the stored state
+    assert views and all(view["revealed"] == hidden for view in views)
     assert all(replay["final_state"] == match.state and replay["seed"] == match.seed
                for replay in table.replays())
 

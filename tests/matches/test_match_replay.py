@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from datetime import datetime, timedelta
+from typing import Any
 
 import pytest
 import time_machine
@@ -40,7 +41,8 @@ def _client(player: Player) -> APIClient:
     return client
 
 
-def _play_to_the_end(mode: str, seed: int) -> Match:
+def _play_to_the_end(mode: str, seed: int, views: list[dict[str, Any]] | None = None) -> Match:
+    """The match of ``mode`` played to its end; ``views``: each match read's body during play is added."""
     adapter = get_mode(mode)
     assert adapter is not None
     chooser = random.Random(seed)
@@ -77,6 +79,8 @@ def _play_to_the_end(mode: str, seed: int) -> Match:
                 actor = chooser.choice([p.pk for p in people if p.pk != match.awaiting_id])
             view = clients[actor].get(url(match_id)).json()
             assert "allowed_actions" in view, view
+            if views is not None:
+                views.append(view)
             if not view["allowed_actions"]:  # nothing to send out of turn (most modes, most of the time)
                 continue
             action = chooser.choice(view["allowed_actions"])

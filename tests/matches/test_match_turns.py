@@ -173,6 +173,9 @@ def test_a_match_nobody_plays_for_a_whole_round_is_abandoned() -> None:
     with time_machine.travel(match.turn_started_at + timedelta(days=2), tick=False):
         body = read(people[0], match.pk)
     assert body["status"] == "abandoned" and body["awaiting"] is None
+    nobody = {"winners": [], "winner_seats": [], "reason": "abandoned", "details": {"cause": "timeouts"}}
+    assert body["result"] == nobody and body["events"][-1]["result"] == nobody
+    assert body["events"][-1]["kind"] == "match_abandoned"
     assert MatchAction.objects.filter(match=match).count() == 2
     assert not MatchSeat.objects.filter(match=match, active=True).exists()
 
@@ -191,6 +194,9 @@ def test_a_player_who_walks_out_is_skipped_at_once_and_frees_the_mode() -> None:
         api_client(player).post(url(match.pk, "leave/"))
     match.refresh_from_db()
     assert match.status == MatchStatus.ABANDONED
+    assert match.result == {
+        "winners": [], "winner_seats": [], "reason": "abandoned", "details": {"cause": "left"}
+    }
 
 
 def test_a_finished_match_keeps_its_log_refuses_actions_and_frees_the_seats() -> None:
@@ -198,11 +204,14 @@ def test_a_finished_match_keeps_its_log_refuses_actions_and_frees_the_seats() ->
     mover = awaited(people, match.pk)
     body = act(mover, match.pk, {"pick": 1}).json()
     assert body["status"] == "finished" and body["result"]["winners"] == [mover.pk]
-    assert body["events"][-1] == {
-        "seq": body["events"][-1]["seq"],
-        "kind": "match_over",
+    assert body["result"] == {
         "winners": [mover.pk],
+        "winner_seats": [body["result"]["winner_seats"][0]],
+        "reason": "target_reached",
+        "details": {},
     }
+    over = body["events"][-1]
+    assert over == {"seq": over["seq"], "kind": "match_over", "result": body["result"]}
     after = act(mover, match.pk, {"pick": 1}, turn=2)
     assert after.status_code == 409 and after.json()["error"]["code"] == "match_over"
     everything = read(next(p for p in people if p != mover), match.pk)

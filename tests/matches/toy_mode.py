@@ -79,6 +79,7 @@ class SecretRaceMode(ModeAdapter[Race]):
     max_players = 4
     settings_schema = {"target": integer(1, 100)}
     phases = (SecretRacePlay(),)
+    reasons = {"target_reached": "The winner's score reached the target first."}
 
     def default_settings(self) -> JSON:
         return {"target": 10}
@@ -106,7 +107,7 @@ class SecretRaceMode(ModeAdapter[Race]):
         return True  # its secrets (the picks) belong to the match alone
 
     def outcome(self, state: Race) -> Outcome | None:
-        return None if state.winner is None else Outcome((state.winner,))
+        return None if state.winner is None else Outcome((state.winner,), "target_reached")
 
     def state_to_json(self, state: Race) -> JSON:
         return {"order": list(state.order), "next": state.next, "scores": list(state.scores),

@@ -155,7 +155,8 @@ def test_the_paper_map_design_moves_app_keeping_every_row_match_and_permission_b
         assert started.status_code == 200, started.json()
         assert Match.objects.get(pk=lobby).state["map"]
         PaperMapDesign.objects.filter(pk=paper.pk).update(is_active=False)
-        assert ended.get(ended.people[0], url(ended.match_id))["view"]["revealed"] == ended.match().state
+        shown = ended.get(ended.people[0], url(ended.match_id))["view"]["revealed"]
+        assert shown["map"] == ended.match().state["map"] and set(shown) == {"map", "players"}
 
         # when: the move is reversed, then done again
         designs_now = rows(PaperMapDesign)

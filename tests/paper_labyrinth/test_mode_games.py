@@ -49,14 +49,19 @@ def test_a_game_to_a_win_carrying_the_true_treasure_out() -> None:
     play_plan(table, steps)
     # then: the match is over, that player won, every seat heard the game master say so
     body = finished(table)
-    assert body["result"]["winners"] == [first.pk]
-    assert body["result"]["paper"] == {"kind": "win", "seat": table.seat_of(first), "reason": "treasure"}
+    assert body["result"] == {"winners": [first.pk], "winner_seats": [table.seat_of(first)],
+                              "reason": "treasure_carried_out", "details": {}}
     for player in table.people:
         events = table.clients[player.pk].get(url(table.match_id)).json()["events"]
         assert any(e.get("code") == "won" and e["seat"] == table.seat_of(first) for e in events)
     table.assert_nothing_leaked()
     # and after the end the replay is there
     assert table.clients[first.pk].get(url(table.match_id, "replay/")).status_code == 200
+
+
+def drawn(reason: str) -> dict:
+    """The result of a drawn game (SPEC 14's one shape): nobody won."""
+    return {"winners": [], "winner_seats": [], "reason": reason, "details": {}}
 
 
 def safe_step(table: Table) -> dict:
@@ -75,8 +80,7 @@ def test_nstop_rounds_without_a_change_draw() -> None:
             break
         table.act(safe_step(table))  # nothing irreversible happens
     body = finished(table)
-    assert body["result"]["winners"] == []
-    assert body["result"]["paper"] == {"kind": "draw", "seat": None, "reason": "nstop"}
+    assert body["result"] == drawn("draw_nstop")
     assert any(e.get("code") == "draw_nstop" for e in body["events"])
     table.assert_nothing_leaked()
 
@@ -87,7 +91,7 @@ def test_everyone_skipping_draws() -> None:
     for _ in range(3):
         table.act(SKIP)
     body = finished(table)
-    assert body["result"]["paper"] == {"kind": "draw", "seat": None, "reason": "all_skip"}
+    assert body["result"] == drawn("draw_all_skip")
     assert [e["code"] for e in body["events"] if e.get("kind") == "gm"][-1] == "draw_all_skip"
     table.assert_nothing_leaked()
 
@@ -102,8 +106,7 @@ def test_the_true_treasure_thrown_out_draws() -> None:
                  extra=throws)
     play_plan(table, steps)
     body = finished(table)
-    assert body["result"]["winners"] == []
-    assert body["result"]["paper"] == {"kind": "draw", "seat": None, "reason": "treasure_out"}
+    assert body["result"] == drawn("draw_treasure_out")
     table.assert_nothing_leaked()
 
 
@@ -132,8 +135,8 @@ def test_a_silent_player_loses_at_the_deadline_and_the_last_one_left_wins() -> N
         # and when the second one is silent too, the third is the last one left: a win (C§3.5)
         table.timeout(clock)
         body = finished(table)
-        assert body["result"]["winners"] == [third.pk]
-        assert body["result"]["paper"]["reason"] == "last_survivor"
+        assert body["result"] == {"winners": [third.pk], "winner_seats": [table.seat_of(third)],
+                                  "reason": "last_player", "details": {}}
         table.assert_nothing_leaked()
 
 
@@ -151,6 +154,6 @@ def test_the_true_treasure_thrown_onto_a_source_draws_on_a_designer_map() -> Non
     play_plan(table, steps)
     # then: a draw, announced to everyone
     body = finished(table)
-    assert body["result"]["paper"] == {"kind": "draw", "seat": None, "reason": "treasure_on_source"}
+    assert body["result"] == drawn("draw_treasure_on_source")
     assert any(e.get("code") == "draw_treasure_source" for e in body["events"])
     table.assert_nothing_leaked()

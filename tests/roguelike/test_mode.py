@@ -23,6 +23,7 @@ MODE = "labyrinth_roguelike"
 CALM = {"seed": 11, "width": 4, "height": 4, "floors": 1, "dragon_count": 0, "archer_count": 0,
         "mine_count": 0, "portal_count": 0}
 
+NEW_GAME = {"winners": [], "winner_seats": [], "reason": "new_game", "details": {}}
 PLAYER_KNOWS = {"health", "max_health", "arrows", "bombs", "slots", "items", "gold", "rings", "bags",
                 "deaths", "death_limit", "turn", "won", "lost", "here"}
 CELL_KNOWS = {"building", "sides", "monsters", "arsenal", "lift"}
@@ -86,7 +87,8 @@ def test_a_whole_game_is_won_through_the_match_routes() -> None:
         assert reply.status_code == 200, reply.json()
     match = Match.objects.get(pk=match_id)
     assert match.status == MatchStatus.FINISHED
-    assert match.result["winners"] == [player.pk] and match.result["victory"] is True
+    assert match.result == {"winners": [player.pk], "winner_seats": [0], "reason": "treasure_carried_out",
+                            "details": {"turns": match.result["details"]["turns"], "deaths": 0}}
     events = [e["kind"] for e in read(player, match_id)["events"]]
     assert events.count("picked_up") == 1 and events[-2:] == ["victory", "match_over"]
 
@@ -137,7 +139,7 @@ def test_a_new_game_ends_the_old_one() -> None:
     old = open_game(player, CALM)
     lobby = api_client(player).post(MATCHES, {"mode": MODE, "settings": {}}, format="json").json()["id"]
     ended = Match.objects.get(pk=old)
-    assert ended.status == MatchStatus.ABANDONED and ended.result["ended_by"] == "new_game"
+    assert ended.status == MatchStatus.ABANDONED and ended.result == NEW_GAME
     assert act(player, old, {"type": "go", "direction": "UP"}).json()["error"]["code"] == "match_over"
     newer = open_game(player)
     assert Match.objects.get(pk=lobby).status == MatchStatus.CANCELLED
@@ -221,7 +223,7 @@ def test_leaving_a_started_game_keeps_it_and_only_a_new_game_ends_it() -> None:
     # and when the player opens a new game, the old one ends
     assert api_client(player).post(MATCHES, {"mode": MODE, "settings": {}}, format="json").status_code == 201
     ended = Match.objects.get(pk=match_id)
-    assert ended.status == MatchStatus.ABANDONED and ended.result["ended_by"] == "new_game"
+    assert ended.status == MatchStatus.ABANDONED and ended.result == NEW_GAME
 
 
 def test_the_admin_picture_draws_the_floors() -> None:

@@ -9,6 +9,7 @@ import { Board, cssColour } from "./board.js";
 /** @typedef {import("../../client/deepdelve.js").Schemas} Schemas */
 /** @typedef {Schemas["MatchOutput"]} Match */
 /** @typedef {Schemas["MatchListItem"]} Game */
+/** @typedef {Schemas["MatchResult"]} MatchResult */
 /** @typedef {[number, number]} Cell */
 
 /**
@@ -39,8 +40,8 @@ import { Board, cssColour } from "./board.js";
  *   | { kind: "captured", player: string, landings: [Cell, number, string, number, number][] }
  *   | { kind: "skipped" | "eliminated" | "won", player: string }
  *   | { kind: "match_started", order: number[] }
- *   | { kind: "match_over", winners: number[] }
- *   | { kind: "match_abandoned" }
+ *   | { kind: "match_over", result: MatchResult }
+ *   | { kind: "match_abandoned", result: MatchResult }
  *   | { kind: "turn_timed_out", player: number })} MatchEvent
  */
 
@@ -497,7 +498,7 @@ function eventText(event) {
   const names = (ids) => (ids || []).map((id) => (match ? nameOf(match, id) : `player ${id}`)).join(", ");
   switch (event.kind) {
     case "match_started": return `The game starts. Turn order: ${names(event.order)}.`;
-    case "match_over": return `Game over: ${names(event.winners) || "nobody"} won.`;
+    case "match_over": return `Game over: ${names(event.result.winners) || "nobody"} won.`;
     case "match_abandoned": return "The game was abandoned.";
     case "turn_timed_out": return `${names([event.player])} let the turn's time run out.`;
     default: return event.kind;
