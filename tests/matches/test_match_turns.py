@@ -88,7 +88,7 @@ def test_each_player_sees_only_the_events_and_view_the_mode_lets_them_know() -> 
 
 
 def test_strangers_get_404_on_every_route_of_a_started_match() -> None:
-    people, match = started()
+    _people, match = started()
     stranger = api_client(PlayerFactory())
     for path in ("", "replay/"):
         assert stranger.get(url(match.pk, path)).status_code == 404
@@ -202,6 +202,7 @@ def test_a_finished_match_keeps_its_log_refuses_actions_and_frees_the_seats() ->
         "seq": body["events"][-1]["seq"],
         "kind": "match_over",
         "winners": [mover.pk],
+        "text": "The game is over.",
     }
     after = act(mover, match.pk, {"pick": 1}, turn=2)
     assert after.status_code == 409 and after.json()["error"]["code"] == "match_over"
