@@ -347,14 +347,17 @@ class PaperPlay(Phase[PaperState]):
         return None if engine_seat is None else state.order[engine_seat]
 
     def legal_actions(self, state: PaperState, seat: int) -> list[JSON]:
-        """Every one-step turn the engine accepts now. The engine's ``check_turn`` is exactly the refusal
-        part of ``rules.apply`` (the turn itself never refuses); tests apply every listed action."""
+        """Every one-step turn the engine accepts now and that does something. The engine's ``check_turn`` is
+        exactly the refusal part of ``rules.apply`` (the turn itself never refuses); ``rules.has_effect``
+        leaves out the actions it would answer "Ничего не выйдет" (a throw of an item the player does not
+        carry, a grenade or a mine without one, a shot without bullets); tests apply every listed action."""
         if self.awaiting(state) != seat:
             return []
         game, engine_seat = _game(state), state.engine_seat(seat)
         variant = game.options.variant
         return [action for action, turn in zip(_candidates(variant), _candidate_turns(variant))
-                if rules.check_turn(game, engine_seat, turn) is None]
+                if rules.check_turn(game, engine_seat, turn) is None
+                and all(rules.has_effect(game, engine_seat, step) for step in turn.steps)]
 
     def check_action(self, state: PaperState, action: Mapping[str, Any]) -> Impossible | None:
         parsed = _parse(state.stored.cells, action)

@@ -35,6 +35,7 @@ from paper_labyrinth.engine.movement import (
 )
 from paper_labyrinth.engine.movement import step as movement_step
 from paper_labyrinth.engine.requests import (
+    ACTIONS,
     Action,
     Condition,
     Conditional,
@@ -199,6 +200,38 @@ def can_reorder(state: GameState, seat: int) -> bool:
 
 _HEALTH_WORD = {"healthy": "здоров", "wounded": "ранен", "sick": "болен энцефалитом", "dead": "убит"}
 _SLOT_WORD = {"treasure": "клад", "mine": "мина", "corpse": "труп"}
+
+
+def has_effect(state: GameState, seat: int, step: Step) -> bool:
+    """Whether a quantum action step would do something for ``seat`` now, rather than be answered "Ничего
+    не выйдет" or "Пуль нет: ход пропущен": the item to throw, leave, blow up or arm is in the player's
+    hands (or, for a healthy player, under their feet), the player may handle it, and is inside the
+    labyrinth. Movements and skips always do. Read only; mirrors ``_Turn.throw``, ``grenade``,
+    ``place_mine`` and ``shoot_quantum``. Hosts list only the actions that do (``allowed_actions``)."""
+    if not isinstance(step, ACTIONS):
+        return True
+    p = state.players[seat]
+    if p.outside is not None:
+        return False
+    healthy = p.health == "healthy"
+    pile = state.piles.get(p.pos) or Pile()
+    if isinstance(step, Shoot):
+        return state.options.variant == "classic" or p.bullets > 0
+    if isinstance(step, Grenade):
+        return p.grenades > 0 or (healthy and pile.grenades > 0)
+    if isinstance(step, PlaceMine):
+        return healthy and ((p.slot is not None and p.slot.kind == "mine") or pile.mines > 0)
+    item = step.item
+    if item not in (Item.GRENADE, Item.BULLET) and not healthy:
+        return False
+    may_ammo = healthy or (state.options.variant != "classic" and p.health in ("wounded", "sick"))
+    if (item is Item.GRENADE and p.grenades) or (item is Item.BULLET and p.bullets and may_ammo):
+        return True
+    if healthy and p.slot is not None and item.value == p.slot.kind:
+        return True
+    underfoot = {Item.GRENADE: pile.grenades, Item.BULLET: pile.bullets, Item.TREASURE: len(pile.treasures),
+                 Item.MINE: pile.mines, Item.CORPSE: len(pile.corpses)}
+    return healthy and underfoot[item] > 0
 
 
 def _status_message(state: GameState, seat: int) -> Message:
