@@ -134,7 +134,10 @@ class MatchActApi(PlayerApi):
             action=data["action"],
             idempotency_key=data["idempotency_key"],
         )
-        return Response(MatchActOutput({**outcome.response, "replayed": outcome.replayed}).data)
+        # The stored answer (also an idempotent replay's) has no text: rendered in this request's language.
+        events = selectors.spoken_events(outcome.row.mode, outcome.response["events"])
+        answer = {**outcome.response, "events": events, "replayed": outcome.replayed}
+        return Response(MatchActOutput(answer).data)
 
 
 class MatchReplayApi(PlayerApi):

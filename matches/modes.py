@@ -446,6 +446,14 @@ class ModeAdapter(ABC, Generic[S]):
         """An SVG picture of the board or map for the admin ("" when the mode has none)."""
         return ""
 
+    def event_text(self, data: Mapping[str, Any]) -> str:
+        """One human sentence for a stored event of this mode (its ``kind`` and data) in the active language
+        (gettext, called at read time: the request's language; SPEC 14 "Events speak"). Events are stored
+        as kind and data, never as text in one language; this renders them. By default the ``text`` an
+        older event stored, else "" (a mode that speaks renders every kind it emits)."""
+        text = data.get("text")
+        return text if isinstance(text, str) else ""
+
 
 _REGISTRY: dict[str, ModeAdapter[Any]] = {}
 

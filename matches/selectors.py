@@ -9,6 +9,7 @@ from django.db.models import Count, Exists, OuterRef, Q
 from backend.api.pagination import Page, keyset_page
 from backend.errors import NotFound, RuleViolation
 from matches.access import READER_SEATS, game_state, match_deadline, may_act, may_read, mode_adapter, seating
+from matches.events import spoken
 from matches.models import Match, MatchAction, MatchEvent, MatchModeSettings, MatchSeat, MatchStatus
 from matches.modes import registered_modes
 from players.models import Player
@@ -92,10 +93,17 @@ def match_list(
 
 
 def match_events_since(*, match: Match, seat: int | None, since: int) -> tuple[list[dict[str, Any]], int]:
-    """The events after ``since`` the seat may see, and the last sequence number this read covered."""
+    """The events after ``since`` the seat may see (each with its ``text`` in the request's language), and the
+    last sequence number this read covered."""
     rows = list(MatchEvent.objects.filter(match=match, seq__gt=since).order_by("seq")[:EVENTS_PER_READ])
     last = rows[-1].seq if len(rows) == EVENTS_PER_READ else match.event_count
-    return [{"seq": row.seq, **row.data} for row in rows if row.visible_to(seat)], max(last, since)
+    visible = [{"seq": row.seq, **row.data} for row in rows if row.visible_to(seat)]
+    return spoken(mode_adapter(match.mode), visible), max(last, since)
+
+
+def spoken_events(mode: str, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A step's events (an action's answer) with their ``text`` in the request's language."""
+    return spoken(mode_adapter(mode), events)
 
 
 def match_payload(match: Match, player: Player, *, since: int) -> dict[str, Any]:

@@ -111,7 +111,7 @@ def call(clock: Clock | None, order: Sequence[int], caller: int,
     number, by = _number(order, awaited), _number(order, caller)
     return Success(replace(clock, timer=True), ({
         "kind": "timer_started", "seat": awaited, "number": number, "by": caller, "by_number": by,
-        "seconds": MINUTE, "text": f"Игрок {by} потребовал хронометраж: у Игрока {number} минута на ход."},))
+        "seconds": MINUTE},))
 
 
 def pause(clock: Clock | None, order: Sequence[int], seat: int) -> Success[Clock, JSON] | Impossible:
@@ -122,8 +122,7 @@ def pause(clock: Clock | None, order: Sequence[int], seat: int) -> Success[Clock
         return Impossible("pause_used", "Each player takes one pause per game.")
     number = _number(order, seat)
     paused = replace(clock, timer=False, paused=True, pauses=tuple(sorted([*clock.pauses, seat])))
-    return Success(paused, ({"kind": "pause_taken", "seat": seat, "number": number, "seconds": PAUSE,
-                             "text": f"Игрок {number} взял 5-минутную паузу на обдумывание хода."},))
+    return Success(paused, ({"kind": "pause_taken", "seat": seat, "number": number, "seconds": PAUSE},))
 
 
 def expire(clock: Clock | None, order: Sequence[int], seat: int) -> Success[Clock, JSON] | None:
@@ -134,11 +133,10 @@ def expire(clock: Clock | None, order: Sequence[int], seat: int) -> Success[Cloc
         return None
     number = _number(order, seat)
     if clock.paused:
-        data = {"kind": "pause_over", "seat": seat, "number": number, "seconds": MINUTE,
-                "text": f"Пауза Игрока {number} окончена: у него минута на ход."}
+        data = {"kind": "pause_over", "seat": seat, "number": number, "seconds": MINUTE}
     else:
         data = {"kind": "timer_started", "seat": seat, "number": number, "by": None, "by_number": None,
-                "seconds": MINUTE, "text": f"Ведущий начал хронометраж: у Игрока {number} минута на ход."}
+                "seconds": MINUTE}
     return Success(replace(clock, timer=True, paused=False), (data,))
 
 

@@ -64,6 +64,7 @@ from paper_labyrinth.engine.model import PaperMap, Pos
 from paper_labyrinth.engine.requests import JSONValue, Message, Options, Turn
 from paper_labyrinth.engine.state import GameState, map_to_json, state_from_json, state_to_json
 from paper_labyrinth.engine.svg import paper_map_svg
+from paper_labyrinth.texts import event_text, spoken
 
 MAX_ID = 2**31 - 1
 PICTURE_CELL = 44
@@ -217,19 +218,27 @@ def _parse(cells: Sequence[Pos], action: Mapping[str, Any]) -> Pos | Turn | str 
 
 
 def _event_data(order: Sequence[int], msg: Message) -> JSON:
-    """One answer of the game master as public event data (engine seats become match seats)."""
+    """One answer of the game master as public event data: its code and data, engine seats become match seats
+    (their players' numbers under ``data.numbers``); no text: ``paper_labyrinth.texts`` says it at read time,
+    in the reader's language (the Russian is the engine's own phrase)."""
 
     def seat_of(value: JSONValue) -> JSONValue:
         return order[value] if isinstance(value, int) and 0 <= value < len(order) else value
 
+    def number_of(value: JSONValue) -> JSONValue:
+        return value + 1 if isinstance(value, int) else value
+
     data = dict(msg.data)
+    numbers: dict[str, JSONValue] = {}
     for key in SEAT_KEYS:
         if key in data:
             value = data[key]
+            numbers[key] = [number_of(v) for v in value] if isinstance(value, list) else number_of(value)
             data[key] = [seat_of(v) for v in value] if isinstance(value, list) else seat_of(value)
+    if numbers:
+        data["numbers"] = numbers
     return {"kind": "gm", "seat": seat_of(msg.seat) if msg.seat >= 0 else None,
-            "number": msg.seat + 1 if msg.seat >= 0 else None, "code": msg.code, "text": msg.text,
-            "data": data}
+            "number": msg.seat + 1 if msg.seat >= 0 else None, "code": msg.code, "data": data}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -283,7 +292,7 @@ def _base_view(state: PaperState, seat: int) -> JSON:
     m = state.stored.map
     outline = [[(r, c) in m.cells for c in range(m.cols)] for r in range(m.rows)]
     return {"variant": state.options.variant, "number": state.engine_seat(seat) + 1, "outline": outline,
-            "cell_count": len(m.cells), "opening": list(state.opening),
+            "cell_count": len(m.cells), "opening": [spoken(answer) for answer in state.opening],
             "clock": paper_clock.clock_view(state.clock, seat)}
 
 
@@ -316,15 +325,14 @@ class PaperStarts(StartRules[PaperState, int]):
 
     def announced(self, state: PaperState, seat: int) -> JSON:
         number = len(state.chosen) + 1
-        return {"kind": "start_chosen", "seat": seat, "number": number,
-                "text": f"Игрок {number} выбрал начальную клетку."}
+        return {"kind": "start_chosen", "seat": seat, "number": number}
 
     def begin(self, state: PaperState, rng: random.Random) -> Success[PaperState, Event]:
         """Every player has a start: the game begins and the game master announces the cell types."""
         starts = [state.stored.cells[k] for k in state.chosen]
         game = rules.new_game(state.stored.map, state.options, len(state.order), starts, rng)
         opening = tuple(_event_data(state.order, msg) for msg in rules.opening(game))
-        began = Event({"kind": "game_started", "text": "Все выбрали клетки: игра начинается."})
+        began = Event({"kind": "game_started"})
         return Success(dataclasses.replace(state, game=game, opening=opening),
                        (began, *(Event(data) for data in opening)))
 
@@ -371,14 +379,17 @@ class PaperPlay(Phase[PaperState]):
         return None if engine_seat is None else state.order[engine_seat]
 
     def legal_actions(self, state: PaperState, seat: int) -> list[JSON]:
-        """Every one-step turn the engine accepts now. The engine's ``check_turn`` is exactly the refusal
-        part of ``rules.apply`` (the turn itself never refuses); tests apply every listed action."""
+        """Every one-step turn the engine accepts now and that does something. The engine's ``check_turn`` is
+        exactly the refusal part of ``rules.apply`` (the turn itself never refuses); ``rules.has_effect``
+        leaves out the actions it would answer "Ничего не выйдет" (a throw of an item the player does not
+        carry, a grenade or a mine without one, a shot without bullets); tests apply every listed action."""
         if self.awaiting(state) != seat:
             return []
         game, engine_seat = _game(state), state.engine_seat(seat)
         variant = game.options.variant
         return [action for action, turn in zip(_candidates(variant), _candidate_turns(variant))
-                if rules.check_turn(game, engine_seat, turn) is None]
+                if rules.check_turn(game, engine_seat, turn) is None
+                and all(rules.has_effect(game, engine_seat, step) for step in turn.steps)]
 
     def check_action(self, state: PaperState, action: Mapping[str, Any]) -> Impossible | None:
         parsed = _parse(state.stored.cells, action)
@@ -411,7 +422,7 @@ class PaperPlay(Phase[PaperState]):
         game = _game(state)
         engine_seat = state.engine_seat(seat)
         result = rules.outcome(game)
-        last = {str(state.order[e]): [_event_data(state.order, msg) for msg in msgs]
+        last = {str(state.order[e]): [spoken(_event_data(state.order, msg)) for msg in msgs]
                 for e, msgs in sorted(game.last.items())}
         return {**_base_view(state, seat), "phase": "playing" if result is None else "over",
                 "start_chosen": True, "status": rules.status(game, engine_seat), "turns_played": game.turn,
@@ -612,6 +623,10 @@ class PaperLabyrinthMode(ModeAdapter[PaperState]):
         from paper_labyrinth.models import PaperMapDesign
 
         return not PaperMapDesign.in_pool(settings.get("map"))
+
+    def event_text(self, data: Mapping[str, Any]) -> str:
+        """The game master speaks the reader's language (paper_labyrinth/texts.py): events keep code, data."""
+        return event_text(data)
 
     def picture(self, state: PaperState) -> str:
         """The map as it is now (walls blown, exits opened, items moved), every secret shown (admin only)."""

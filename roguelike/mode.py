@@ -50,6 +50,7 @@ from roguelike.engine import (
     view,
 )
 from roguelike.engine.model import MAXIMUMS, MINIMUMS, NULLABLE, SEED_LIMIT, UNBOUNDED_LIMIT
+from roguelike.texts import event_text
 
 PLAYER = 0
 ONLY_PLAYER = frozenset({PLAYER})
@@ -176,6 +177,10 @@ class RoguelikeMode(ModeAdapter[Game]):
 
     def state_from_json(self, data: Mapping[str, Any]) -> Game:
         return game_from_json(data)
+
+    def event_text(self, data: Mapping[str, Any]) -> str:
+        """The event in the request's language (roguelike/texts.py): the engine says kind and data only."""
+        return event_text(data)
 
     def picture(self, state: Game) -> str:
         """The floors side by side with the exit; the player's cell tinted."""

@@ -35,6 +35,7 @@ from paper_labyrinth.engine.movement import (
 )
 from paper_labyrinth.engine.movement import step as movement_step
 from paper_labyrinth.engine.requests import (
+    ACTIONS,
     Action,
     Condition,
     Conditional,
@@ -91,6 +92,17 @@ ITEM_WORD = {Item.BULLET: "пулю", Item.GRENADE: "гранату", Item.MINE:
 ITEM_NOMINATIVE = {Item.BULLET: "пуля", Item.GRENADE: "граната", Item.MINE: "мина", Item.TREASURE: "клад",
                    Item.CORPSE: "труп"}
 
+#: why an action cannot be done ("Ничего не выйдет: ..."), by the code its answer carries (``problem``)
+NOTHING_DOING = {
+    "hurt_cannot_shoot": "раненый или больной не может стрелять",
+    "no_bullets": "пуль нет",
+    "no_grenades": "гранат нет",
+    "hurt_cannot_throw": "раненый или больной не может бросать это",
+    "not_carried": "у тебя нет: ",
+    "hurt_cannot_arm": "раненый или больной не может взводить мину",
+    "no_mine": "мины нет",
+    "outside": "ты вне лабиринта",
+}
 
 def _msg(seat: int, code: str, text: str, **data: JSONValue) -> Message:
     return Message(seat=seat, code=code, text=text, data=dict(data))
@@ -199,6 +211,38 @@ def can_reorder(state: GameState, seat: int) -> bool:
 
 _HEALTH_WORD = {"healthy": "здоров", "wounded": "ранен", "sick": "болен энцефалитом", "dead": "убит"}
 _SLOT_WORD = {"treasure": "клад", "mine": "мина", "corpse": "труп"}
+
+
+def has_effect(state: GameState, seat: int, step: Step) -> bool:
+    """Whether a quantum action step would do something for ``seat`` now, rather than be answered "Ничего
+    не выйдет" or "Пуль нет: ход пропущен": the item to throw, leave, blow up or arm is in the player's
+    hands (or, for a healthy player, under their feet), the player may handle it, and is inside the
+    labyrinth. Movements and skips always do. Read only; mirrors ``_Turn.throw``, ``grenade``,
+    ``place_mine`` and ``shoot_quantum``. Hosts list only the actions that do (``allowed_actions``)."""
+    if not isinstance(step, ACTIONS):
+        return True
+    p = state.players[seat]
+    if p.outside is not None:
+        return False
+    healthy = p.health == "healthy"
+    pile = state.piles.get(p.pos) or Pile()
+    if isinstance(step, Shoot):
+        return state.options.variant == "classic" or p.bullets > 0
+    if isinstance(step, Grenade):
+        return p.grenades > 0 or (healthy and pile.grenades > 0)
+    if isinstance(step, PlaceMine):
+        return healthy and ((p.slot is not None and p.slot.kind == "mine") or pile.mines > 0)
+    item = step.item
+    if item not in (Item.GRENADE, Item.BULLET) and not healthy:
+        return False
+    may_ammo = healthy or (state.options.variant != "classic" and p.health in ("wounded", "sick"))
+    if (item is Item.GRENADE and p.grenades) or (item is Item.BULLET and p.bullets and may_ammo):
+        return True
+    if healthy and p.slot is not None and item.value == p.slot.kind:
+        return True
+    underfoot = {Item.GRENADE: pile.grenades, Item.BULLET: pile.bullets, Item.TREASURE: len(pile.treasures),
+                 Item.MINE: pile.mines, Item.CORPSE: len(pile.corpses)}
+    return healthy and underfoot[item] > 0
 
 
 def _status_message(state: GameState, seat: int) -> Message:
@@ -386,7 +430,7 @@ class _Turn:
             return
         if p.health == "wounded":
             self.die(p, infectious=True)
-            self.say("died", "Ты заразился энцефалитом и погиб (ранен)")
+            self.say("died", "Ты заразился энцефалитом и погиб (ранен)", cause="encephalitis")
             return
         p.health = "sick"
         pile = self.s.pile(p.pos)
@@ -670,8 +714,13 @@ class _Turn:
 
     # --- the actions ---
 
-    def nothing(self, why: str) -> None:
-        self.say("nothing_doing", f"Ничего не выйдет: {why}", reason=why)
+    def nothing(self, problem: str, **details: JSONValue) -> None:
+        """The action cannot be done: the seed's answer "Ничего не выйдет: ..." (``reason``, its words) and
+        ``problem``, the same as a code (``NOTHING_DOING``), with its details (the missing item)."""
+        why = NOTHING_DOING[problem]
+        if problem == "not_carried":
+            why += ITEM_NOMINATIVE[Item(details["item"])]
+        self.say("nothing_doing", f"Ничего не выйдет: {why}", reason=why, problem=problem, **details)
 
     def shoot(self, step: Shoot) -> None:
         if self.classic:
@@ -683,7 +732,7 @@ class _Turn:
         p = self.p
         assert step.direction is not None
         if p.health != "healthy":
-            self.nothing("раненый или больной не может стрелять")
+            self.nothing("hurt_cannot_shoot")
             return
         here = cell_type(self.s, p.pos)
         if here in (CellType.HOSPITAL, CellType.ARSENAL):
@@ -695,7 +744,7 @@ class _Turn:
         elif p.bullets:
             p.bullets -= 1
         else:
-            self.nothing("пуль нет")
+            self.nothing("no_bullets")
             return
         before = (pile.bullets, pile.grenades, len(pile.treasures), pile.mines, len(pile.corpses))
         victims = [q for q in players_on(self.s, p.pos) if q is not p and q.seat not in self.fallen]
@@ -771,7 +820,7 @@ class _Turn:
         elif p.health == "healthy" and pile.grenades:
             pile.grenades -= 1
         else:
-            self.nothing("гранат нет")
+            self.nothing("no_grenades")
             return
         kind = side_now(self.s, p.pos, step.direction)
         if kind is Side.INNER_WALL:
@@ -832,11 +881,11 @@ class _Turn:
     def throw(self, step: Throw) -> None:
         p = self.p
         if step.item not in (Item.GRENADE, Item.BULLET) and p.health != "healthy":
-            self.nothing("раненый или больной не может бросать это")
+            self.nothing("hurt_cannot_throw")
             return
         thing = self.take_for_throw(step.item)
         if thing is None:
-            self.nothing(f"у тебя нет: {ITEM_NOMINATIVE[step.item]}")
+            self.nothing("not_carried", item=step.item.value)
             return
         dest: Pos | None = p.pos
         at_feet = False
@@ -881,14 +930,14 @@ class _Turn:
     def place_mine(self, step: PlaceMine) -> None:
         p = self.p
         if p.health != "healthy":
-            self.nothing("раненый или больной не может взводить мину")
+            self.nothing("hurt_cannot_arm")
             return
         if p.slot is not None and p.slot.kind == "mine":
             p.slot = None
         elif self.s.pile(p.pos).mines:
             self.s.pile(p.pos).mines -= 1
         else:
-            self.nothing("мины нет")
+            self.nothing("no_mine")
             return
         dest: Pos | None = p.pos
         if step.direction is not None:
@@ -925,7 +974,7 @@ class _Turn:
         if self.s.result is not None or not self.p.in_game:
             return
         if self.p.outside is not None and not isinstance(step, (*MOVEMENT_TYPES, Skip)):
-            self.nothing("ты вне лабиринта")  # the actions after leaving the labyrinth
+            self.nothing("outside")  # the actions after leaving the labyrinth
             return
         if isinstance(step, MOVEMENT_TYPES):
             self.movement(step)
@@ -979,7 +1028,7 @@ class _Turn:
             p.cure_left -= 1
             if p.cure_left <= 0:
                 self.die(p, infectious=True)
-                self.say("died", "Время на лечение истекло: игрок погиб")
+                self.say("died", "Время на лечение истекло: игрок погиб", cause="cure_time")
         if self.wounded_self and turn.visibility is Visibility.DARK:
             p.notice = False  # a mine in one's own dark move: nobody tells, no re-order (conflict 13)
             p.may_reorder = False
@@ -1036,7 +1085,7 @@ def _end_checks(state: GameState) -> list[Message]:
     nstop = state.options.nstop if state.options.nstop is not None else len(state.map.cells)
     if state.calm >= nstop * len(alive):
         state.result = Result("draw", None, "nstop")
-        return [_msg(-1, "draw_nstop", f"{nstop} кругов без изменений: ничья")]
+        return [_msg(-1, "draw_nstop", f"{nstop} кругов без изменений: ничья", nstop=nstop)]
     return []
 
 

@@ -211,7 +211,8 @@ def test_a_finished_match_keeps_its_log_refuses_actions_and_frees_the_seats() ->
         "details": {},
     }
     over = body["events"][-1]
-    assert over == {"seq": over["seq"], "kind": "match_over", "result": body["result"]}
+    assert over == {"seq": over["seq"], "kind": "match_over", "result": body["result"],
+                    "text": "The game is over."}
     after = act(mover, match.pk, {"pick": 1}, turn=2)
     assert after.status_code == 409 and after.json()["error"]["code"] == "match_over"
     everything = read(next(p for p in people if p != mover), match.pk)

@@ -39,8 +39,9 @@ from paper_labyrinth.engine.state import GameState, state_from_json, state_to_js
 PUBLIC_KEYS = {"cell", "drift", "found", "treasures", "bullets", "grenades", "mines", "corpses", "scream",
                "fell", "underfoot", "wounded", "killed", "result", "item", "reason", "condition", "met",
                "reorder", "cure_left", "of", "health", "immune", "slot", "reorders_left", "may_reorder",
-               "outside", "eliminated", "calm_rounds", "nstop"}
-"""Every key a message's data may have: counts and kinds, never a position."""
+               "outside", "eliminated", "calm_rounds", "nstop", "problem", "cause"}
+"""Every key a message's data may have: counts and kinds, never a position (``problem`` and ``cause``: the
+codes of why an action did nothing and of a death, which the text says)."""
 
 
 def random_action(rng: random.Random, quantum: bool) -> Step:
