@@ -31,12 +31,20 @@ def _over(data: Mapping[str, Any]) -> str:
     return gettext("The game is over.") if winners else gettext("The game is over: nobody won.")
 
 
+def _abandoned(data: Mapping[str, Any]) -> str:
+    result = data.get("result")
+    details = result.get("details") if isinstance(result, Mapping) else None
+    if isinstance(details, Mapping) and details.get("cause") == "left":
+        return gettext("Every player left: the match is abandoned.")
+    return gettext("Nobody played for a whole round: the match is abandoned.")
+
+
 #: the machinery's own kinds (matches/services.py), the same in every mode
 FRAMEWORK_TEXTS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "match_started": lambda data: gettext("The match has started."),
     "turn_timed_out": _timed_out,
     "match_over": _over,
-    "match_abandoned": lambda data: gettext("Nobody played for a whole round: the match is abandoned."),
+    "match_abandoned": _abandoned,
     "ended_by_new_game": lambda data: gettext("The player started a new game: this one is over."),
 }
 

@@ -176,6 +176,7 @@ def test_a_match_nobody_plays_for_a_whole_round_is_abandoned() -> None:
     nobody = {"winners": [], "winner_seats": [], "reason": "abandoned", "details": {"cause": "timeouts"}}
     assert body["result"] == nobody and body["events"][-1]["result"] == nobody
     assert body["events"][-1]["kind"] == "match_abandoned"
+    assert body["events"][-1]["text"] == "Nobody played for a whole round: the match is abandoned."
     assert MatchAction.objects.filter(match=match).count() == 2
     assert not MatchSeat.objects.filter(match=match, active=True).exists()
 
