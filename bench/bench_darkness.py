@@ -42,6 +42,7 @@ import django  # noqa: E402
 
 django.setup()
 
+from django.apps import apps  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test.utils import (  # noqa: E402
     CaptureQueriesContext,
@@ -49,6 +50,8 @@ from django.test.utils import (  # noqa: E402
     setup_test_environment,
     teardown_databases,
 )
+
+from backend.models import SingletonSettings  # noqa: E402
 
 
 def measure(label: str, calls: list[Callable[[], int]], rows: list[tuple[str, float, float, float]]) -> None:
@@ -79,6 +82,11 @@ def main() -> None:
         teardown_databases(old, verbosity=0)
 
 
+def _singletons() -> list[type[SingletonSettings]]:
+    """Every settings row's model."""
+    return [model for model in apps.get_models() if issubclass(model, SingletonSettings)]
+
+
 def run(n: int) -> None:
     from darkness.engine import MoveOutcome, move
     from darkness.models import DarknessRun, DarknessSettings, GuildMaze
@@ -104,6 +112,11 @@ def run(n: int) -> None:
             setattr(settings, f"{name}_weight", 1.0 if name == content else 0.0)
         settings.enemy_weight_per_section = 0.0
         settings.save()
+        # A save changes the settings token, so every process reads its settings rows again on its next
+        # request: once per admin edit on a server, but here before every sample. Read them now, unmeasured,
+        # so the samples measure the steady state a server is in between edits.
+        for model in _singletons():
+            model.cached()
 
     def lobby(party: list[Player] = players) -> int:
         run = run_services.run_open(player=party[0], kind="darkness")
