@@ -17,9 +17,23 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy
 
-from cell_capture.engine import MAX_PLAYERS, MAX_SIZE, MIN_PLAYERS, MIN_SIZE, Game, new_game
+from cell_capture.engine import EVENT_TYPES, MAX_PLAYERS, MAX_SIZE, MIN_PLAYERS, MIN_SIZE, Game, new_game
 from gamekit.results import Impossible, Success
-from matches.modes import JSON, Event, ModeAdapter, Moved, Outcome, Phase, integer
+from matches.modes import (
+    JSON,
+    WHOLE,
+    Event,
+    ModeAdapter,
+    Moved,
+    Outcome,
+    Phase,
+    array,
+    events,
+    integer,
+    mapping,
+    nullable,
+    shape,
+)
 
 PALETTE: tuple[str, ...] = (
     "red",
@@ -121,6 +135,24 @@ class CellCapturePlay(Phase[Game]):
         return _board(state)
 
 
+CELL = array(WHOLE, length=2)
+COLOUR: JSON = {"enum": list(PALETTE)}
+#: the view (``_board``): the whole board, the same in every phase and after the end (nothing is hidden)
+VIEW_SCHEMA = shape({
+    "width": WHOLE, "height": WHOLE, "round": WHOLE,
+    "to_move": nullable(WHOLE), "winner": nullable(WHOLE),
+    "colours": mapping(COLOUR), "eliminated": array(WHOLE),
+    "board": array(shape({"x": WHOLE, "y": WHOLE, "seat": WHOLE, "colour": COLOUR, "level": WHOLE})),
+})
+ACTION_SCHEMA = shape({"cell": CELL}, description="The cell to place on (round 1) or to upgrade: [x, y].")
+#: the engine's events (``cell_capture.engine``): the mover's colour, the round, and the kind's data
+EVENT_SCHEMA = events(
+    *EVENT_TYPES,
+    data={"player": COLOUR, "round": WHOLE, "wave": WHOLE, "cell": CELL, "level": WHOLE, "width": WHOLE,
+          "height": WHOLE, "pieces": array({"type": "array"}), "landings": array({"type": "array"})},
+)
+
+
 class CellCaptureMode(ModeAdapter[Game]):
     name = "cell_capture"
     title = gettext_lazy("Cell capture")
@@ -130,6 +162,9 @@ class CellCaptureMode(ModeAdapter[Game]):
         "width": integer(MIN_SIZE, MAX_SIZE, description="Columns of the board."),
         "height": integer(MIN_SIZE, MAX_SIZE, description="Rows of the board."),
     }
+    view_schema = VIEW_SCHEMA
+    action_schema = ACTION_SCHEMA
+    event_schema = EVENT_SCHEMA
     phases = (CellCapturePlay(),)
     reasons = {"won": "Only the winner's colour is left on the board."}
 

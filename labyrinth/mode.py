@@ -44,7 +44,10 @@ from labyrinth.engine.console import (
 )
 from labyrinth.engine.svg import map_svg
 from matches.modes import (
+    FLAG,
     JSON,
+    TEXT,
+    WHOLE,
     Event,
     ModeAdapter,
     Moved,
@@ -52,8 +55,13 @@ from matches.modes import (
     Phase,
     SecretStart,
     StartRules,
+    array,
     choice,
+    events,
     integer,
+    mapping,
+    nullable,
+    shape,
 )
 
 MIN_SIDE = 3
@@ -236,6 +244,35 @@ def _event(state: ConsoleState, event: GameEvent) -> Event:
     return Event(data, None if event.player is None else frozenset({state.order[event.player]}))
 
 
+
+#: the view in both phases (``ConsoleStarts.view``, ``ConsolePlay.view``); after the end, what was
+#: hidden under ``revealed`` (``revealed``): the map in the seed's text format and each seat's cells
+_PLACE = array(WHOLE, length=3)
+VIEW_SCHEMA = shape(
+    {"field": shape({"rows": WHOLE, "cols": WHOLE}), "choosing_starts": FLAG,
+     "inventory": shape({"ammo": WHOLE, "key": FLAG}), "commands": array({"enum": list(COMMANDS)}),
+     "help": TEXT, "turns_played": WHOLE, "winner": nullable(WHOLE)},
+    {"revealed": shape({"map": TEXT, "players": mapping(shape({"start": array(WHOLE)},
+                                                              {"body": _PLACE, "cell": _PLACE}))})},
+)
+ACTION_SCHEMA: JSON = {"oneOf": [
+    shape({"command": TEXT}, description="A command: W, A, S, D, X <W/A/S/D>, E or ? (any case)."),
+    shape({"start": array(WHOLE, length=2)}, description="While the starts are chosen: [row, col]."),
+]}
+#: the game master's answers (``labyrinth.engine.console``), the secret start, the turn limit
+EVENT_SCHEMA = events(
+    "moved", "wall", "stunned", "turn_skipped", "teleported", "armory", "key_found", "exit_locked", "no_ammo",
+    "shot", "killed", "woke_up", "inventory", "help", "won", "start_chosen", "game_started", "turn_limit",
+    data={"turns": WHOLE, "remaining": WHOLE, "ammo": WHOLE, "hit": FLAG, "in_dream": FLAG, "has_key": FLAG,
+          "winner": WHOLE, "row": WHOLE, "col": WHOLE, "max_turns": WHOLE},
+)
+_NUMBER: JSON = {"type": "number"}
+#: the admin's generator settings frozen into a lobby's settings (null in lobbies older than that)
+GENERATOR_SCHEMA = nullable(shape({
+    f.name: WHOLE if f.type in (int, "int") else _NUMBER for f in dataclasses.fields(GeneratorSettings)
+}))
+
+
 class LabyrinthConsoleMode(ModeAdapter[ConsoleState]):
     name = "labyrinth_console"
     title = gettext_lazy("Console labyrinth")
@@ -251,6 +288,10 @@ class LabyrinthConsoleMode(ModeAdapter[ConsoleState]):
         "start_positions": choice(*START_POSITIONS,
                                   description="random: drawn; chosen: each picks one in secret first."),
     }
+    stored_settings_schema = {"generator": GENERATOR_SCHEMA}
+    view_schema = VIEW_SCHEMA
+    action_schema = ACTION_SCHEMA
+    event_schema = EVENT_SCHEMA
     phases = (SecretStart(ConsoleStarts()), ConsolePlay())
     reasons = {
         "exit_reached": "The winner walked out of the labyrinth.",

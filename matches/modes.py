@@ -134,6 +134,70 @@ def either(*schemas: JSON, description: str = "") -> JSON:
     return {**schema, "description": description} if description else schema
 
 
+# --- the shapes' declaration (SPEC 14 "Schemas") -------------------------------------------------
+# A mode declares the JSON Schema of its view, of an action and of an event
+# (``view_schema``, ``action_schema``, ``event_schema``), as it declares its settings; matches/openapi.py
+# publishes them as the OpenAPI components named after the mode (``CellCaptureView``, ...). These helpers
+# write the shapes the modes need.
+
+WHOLE: JSON = {"type": "integer"}
+TEXT: JSON = {"type": "string"}
+FLAG: JSON = {"type": "boolean"}
+DIRECTION: JSON = {"enum": ["UP", "LEFT", "DOWN", "RIGHT"]}
+
+
+def nullable(schema: JSON) -> JSON:
+    """``schema`` or null."""
+    return {"anyOf": [schema, {"type": "null"}]}
+
+
+def array(items: JSON, *, length: int | None = None) -> JSON:
+    """A list of ``items`` (``length``: exactly that many)."""
+    schema: JSON = {"type": "array", "items": items}
+    return schema if length is None else {**schema, "minItems": length, "maxItems": length}
+
+
+def mapping(values: JSON) -> JSON:
+    """An object whose keys are free (e.g. seats as strings) and whose values are ``values``."""
+    return {"type": "object", "additionalProperties": values}
+
+
+def shape(required: Mapping[str, JSON], optional: Mapping[str, JSON] | None = None, *, closed: bool = True,
+          description: str = "") -> JSON:
+    """An object with the ``required`` keys and maybe the ``optional`` ones (``closed``: no other key)."""
+    schema: JSON = {
+        "type": "object",
+        "properties": {**required, **(optional or {})},
+        "required": list(required),
+        "additionalProperties": not closed,
+    }
+    return {**schema, "description": description} if description else schema
+
+
+#: the events the machinery itself logs in every mode (matches/services.py; their texts: matches/events.py)
+FRAMEWORK_EVENT_KINDS = (
+    "match_started", "turn_timed_out", "match_over", "match_abandoned", "ended_by_new_game",
+)
+
+
+def events(*kinds: str, data: Mapping[str, JSON] | None = None, description: str = "") -> JSON:
+    """A mode's event: its ``kind`` (one of ``kinds`` or the machinery's own), its number in the match's log
+    (``seq``), its sentence in the request's language (``text``) and the kind's data (``data``: the keys the
+    mode's kinds may carry; an event carries those of its kind, and no key outside them is promised)."""
+    schema = shape(
+        {"kind": {"enum": sorted({*kinds, *FRAMEWORK_EVENT_KINDS})}, "seq": WHOLE, "text": TEXT},
+        {
+            # the machinery's events' data
+            "order": array(WHOLE), "seats": mapping(WHOLE), "seat": WHOLE, "player": WHOLE,
+            "result": {"type": "object"},
+            **(data or {}),
+        },
+        closed=False,
+        description=description,
+    )
+    return schema
+
+
 # --- phases ------------------------------------------------------------------------------------
 
 
@@ -303,6 +367,15 @@ class ModeAdapter(ABC, Generic[S]):
     #: each setting's JSON Schema (type, bounds, choices: the helpers above), by name; its names are the
     #: keys of ``default_settings``. ``validate_settings`` stays the check (its codes are the API's).
     settings_schema: Mapping[str, JSON]
+    #: settings a match stores beyond the declared ones (e.g. the admin's generator, frozen into the lobby),
+    #: by name, as JSON Schemas: the match's ``settings`` has every declared and every stored one
+    stored_settings_schema: Mapping[str, JSON] = {}
+    #: the JSON Schema of what ``view`` answers in every phase (the helpers above), ``revealed`` included
+    view_schema: JSON
+    #: the JSON Schema of an action: every ``legal_actions`` entry and every action ``apply`` accepts
+    action_schema: JSON
+    #: the JSON Schema of the mode's events as the API shows them (``events``: kind, seq, text and data)
+    event_schema: JSON
     #: the settings a lobby may choose; None: every one (the rest are the admin's defaults only)
     lobby_settings: frozenset[str] | None = None
     #: the bot levels a host may seat (SPEC 15: ``POST matches/{id}/bots/ {"level": name}``); the machinery
@@ -347,6 +420,16 @@ class ModeAdapter(ABC, Generic[S]):
             },
             "additionalProperties": False,
             "lobby_settings": sorted(lobby),
+        }
+
+    def settings_component(self) -> JSON:
+        """The JSON Schema of a match's complete ``settings`` (SPEC 14 "Schemas"): every declared setting and
+        every stored one, no other key."""
+        return {
+            "type": "object",
+            "properties": {**self.settings_schema, **self.stored_settings_schema},
+            "required": [*self.settings_schema, *self.stored_settings_schema],
+            "additionalProperties": False,
         }
 
     # --- the game ---------------------------------------------------------------------------
@@ -463,8 +546,10 @@ def register(adapter: ModeAdapter[Any]) -> ModeAdapter[Any]:
     phases = getattr(adapter, "phases", ())  # a mode without phases has no game to host
     declared = getattr(adapter, "settings_schema", None)  # nor one that does not declare its settings
     reasons = getattr(adapter, "reasons", None)  # nor one that does not say how its games end
+    # nor one that does not declare its view's, actions' and events' shapes (SPEC 14 "Schemas")
+    shapes = [getattr(adapter, f"{part}_schema", None) for part in ("view", "action", "event")]
     limits = 1 <= adapter.min_players <= adapter.max_players
-    if not adapter.name or not limits or not phases or declared is None or not reasons:
+    if not adapter.name or not limits or not phases or declared is None or not reasons or None in shapes:
         raise ValueError(f"bad mode adapter {adapter!r}")
     if set(reasons) & set(MACHINE_REASONS):
         raise ValueError(f"{adapter.name}: the reasons {MACHINE_REASONS} are the machinery's")

@@ -40,7 +40,11 @@ from django.utils.translation import gettext_lazy
 
 from gamekit.results import Impossible, Success
 from matches.modes import (
+    DIRECTION,
+    FLAG,
     JSON,
+    TEXT,
+    WHOLE,
     Event,
     ModeAdapter,
     Moved,
@@ -48,13 +52,25 @@ from matches.modes import (
     Phase,
     SecretStart,
     StartRules,
+    array,
     boolean,
     choice,
     either,
+    events,
     integer,
+    mapping,
+    nullable,
+    shape,
 )
 from paper_labyrinth import clock as paper_clock
-from paper_labyrinth.actions import ActionFormatError, cell_index, public_request, turn_from_json
+from paper_labyrinth.actions import (
+    CONDITIONS,
+    HERE,
+    ActionFormatError,
+    cell_index,
+    public_request,
+    turn_from_json,
+)
 from paper_labyrinth.clock import CLOCK_ACTIONS, PAUSE_ACTION, TIMER_ACTION, Clock
 from paper_labyrinth.engine import rules
 from paper_labyrinth.engine.generator import MAX_SIDE as GEN_MAX_SIDE
@@ -64,7 +80,7 @@ from paper_labyrinth.engine.model import PaperMap, Pos
 from paper_labyrinth.engine.requests import JSONValue, Message, Options, Turn
 from paper_labyrinth.engine.state import GameState, map_to_json, state_from_json, state_to_json
 from paper_labyrinth.engine.svg import paper_map_svg
-from paper_labyrinth.texts import event_text, spoken
+from paper_labyrinth.texts import EVENTS, event_text, spoken
 
 MAX_ID = 2**31 - 1
 PICTURE_CELL = 44
@@ -442,6 +458,46 @@ def _turn_over(moved: Success[PaperState, Event]) -> Success[PaperState, Event]:
     return Success(dataclasses.replace(moved.state, clock=clock), moved.events)
 
 
+
+_OBJECT: JSON = {"type": "object"}
+#: one answer of the game master as a view shows it (the opening, the last answers)
+_ANSWER = shape({"kind": TEXT, "code": TEXT, "number": WHOLE, "seat": WHOLE, "text": TEXT, "data": _OBJECT})
+#: the view in every phase (``PaperLabyrinthMode.view``); after the end the map and the players' cells under
+#: ``revealed``
+VIEW_SCHEMA = shape(
+    {"phase": {"enum": ["choosing_starts", "playing", "over"]}, "variant": TEXT, "number": WHOLE,
+     "cell_count": WHOLE, "start_chosen": FLAG, "turns_played": WHOLE, "outline": array(array(FLAG)),
+     "clock": shape({"timer": TEXT, "timer_running": FLAG, "paused": FLAG, "pause_used": FLAG,
+                     "gm_timer_after": WHOLE}, closed=False),
+     "opening": array(_ANSWER), "last_answers": mapping(array(_ANSWER)),
+     "status": nullable(_OBJECT),
+     "result": nullable(shape({"kind": TEXT, "seat": nullable(WHOLE), "reason": TEXT}))},
+    {"revealed": shape({"map": TEXT, "players": _OBJECT})},
+)
+_AIM: JSON = {"enum": [*DIRECTION["enum"], HERE]}
+_STEP: JSON = {"oneOf": [
+    shape({"do": {"enum": ["move", "grenade"]}, "direction": DIRECTION}),
+    shape({"do": {"enum": ["downstream", "cycle", "skip"]}}),
+    shape({"do": {"enum": ["shoot", "mine"]}, "direction": _AIM}),
+    shape({"do": {"enum": ["leave"]}, "item": TEXT}),
+    shape({"do": {"enum": ["throw"]}, "item": TEXT, "direction": DIRECTION}),
+    shape({"do": {"enum": ["if"]}, "condition": {"enum": list(CONDITIONS)}, "then": array(_OBJECT)}),
+]}
+#: an action (paper_labyrinth/actions.py): the secret start, a turn of steps, the clock's calls
+ACTION_SCHEMA: JSON = {"oneOf": [
+    shape({"type": {"enum": ["start"]}, "cell": WHOLE}),
+    shape({"type": {"enum": ["turn"]}, "steps": array(_STEP)},
+          {"visibility": {"enum": ["normal", "dark", "half_dark"]}, "reorder": WHOLE,
+           "treasure": nullable(WHOLE), "refill": FLAG}),
+    shape({"type": {"enum": sorted(CLOCK_ACTIONS)}}),
+]}
+#: the mode's own events and the game master's answers (``gm``), spoken by paper_labyrinth/texts.py
+EVENT_SCHEMA = events(*EVENTS, "gm", data={
+    "seat": nullable(WHOLE), "number": nullable(WHOLE), "code": TEXT, "data": _OBJECT, "request": _OBJECT,
+    "by": WHOLE, "by_number": WHOLE,
+    "seconds": WHOLE})
+
+
 class PaperLabyrinthMode(ModeAdapter[PaperState]):
     name = "labyrinth_paper"
     title = gettext_lazy("Paper labyrinth")
@@ -449,6 +505,9 @@ class PaperLabyrinthMode(ModeAdapter[PaperState]):
     max_players = 5
     default_turn_deadline_seconds = 60
     settings_schema = SETTINGS_SCHEMA
+    view_schema = VIEW_SCHEMA
+    action_schema = ACTION_SCHEMA
+    event_schema = EVENT_SCHEMA
     phases = (SecretStart(PaperStarts()), PaperPlay())
     reasons = REASON_MEANINGS
 

@@ -31,7 +31,25 @@ from django.utils.translation import gettext_lazy
 
 from gamekit.results import Success
 from labyrinth.engine.svg import map_svg
-from matches.modes import JSON, Event, ModeAdapter, Moved, Outcome, Phase, choice, integer
+from matches.modes import (
+    DIRECTION,
+    FLAG,
+    JSON,
+    TEXT,
+    WHOLE,
+    Event,
+    ModeAdapter,
+    Moved,
+    Outcome,
+    Phase,
+    array,
+    choice,
+    events,
+    integer,
+    mapping,
+    nullable,
+    shape,
+)
 from roguelike.engine import (
     Game,
     GenerationError,
@@ -49,8 +67,17 @@ from roguelike.engine import (
     settings_from_json,
     view,
 )
-from roguelike.engine.model import MAXIMUMS, MINIMUMS, NULLABLE, SEED_LIMIT, UNBOUNDED_LIMIT
-from roguelike.texts import event_text
+from roguelike.engine.model import (
+    MAXIMUMS,
+    MINIMUMS,
+    NULLABLE,
+    SEED_LIMIT,
+    UNBOUNDED_LIMIT,
+    Building,
+    Item,
+    MonsterKind,
+)
+from roguelike.texts import event_text, kinds
 
 PLAYER = 0
 ONLY_PLAYER = frozenset({PLAYER})
@@ -78,6 +105,35 @@ def chosen_world_seed(seed: int) -> int:
     key = django_settings.ROGUELIKE_SEED_KEY or django_settings.SECRET_KEY
     digest = salted_hmac(WORLD_KEY_SALT, str(seed), secret=key, algorithm="sha256").digest()
     return int.from_bytes(digest[:8], "big") % (SEED_LIMIT + 1)
+
+
+
+_ANY: JSON = {}
+#: the view (``roguelike.engine.rules.view``): the player's own state and cell, never the map; after the end
+#: the world under ``revealed`` (``RoguelikeMode.revealed``)
+VIEW_SCHEMA = shape(
+    {name: WHOLE for name in ("health", "max_health", "arrows", "bombs", "slots", "rings", "bags", "deaths",
+                              "death_limit", "turn")}
+    | {"items": array({"enum": [i.value for i in Item]}), "gold": FLAG, "won": FLAG, "lost": FLAG,
+       "here": shape(
+           {"building": nullable({"enum": [b.value for b in Building]}), "sides": mapping(TEXT),
+            "monsters": array(shape({"kind": {"enum": [k.value for k in MonsterKind]}},
+                                    {"facing": DIRECTION}))},
+           {"arsenal": array({"enum": [i.value for i in Item]}),
+            "lift": shape({"floor": WHOLE, "floors": WHOLE})},
+       )},
+    {"revealed": shape({"world": {"type": "object"}, "monsters": array({"type": "object"}),
+                        "ground": array(array(_ANY, length=2)), "player_cell": array(WHOLE, length=3)})},
+)
+ACTION_SCHEMA: JSON = {"oneOf": [
+    shape({"type": {"enum": ["go", "shoot", "bomb", "build"]}, "direction": DIRECTION}),
+    shape({"type": {"enum": ["take"]}, "item": {"enum": [i.value for i in Item]}}),
+    shape({"type": {"enum": ["lift"]}, "floor": WHOLE}, description="Floors count from 0."),
+    shape({"type": {"enum": ["wait"]}}),
+]}
+#: the engine's events, each spoken by roguelike/texts.py
+EVENT_SCHEMA = events(*kinds(), data={"direction": TEXT, "damage": WHOLE, "health": WHOLE, "source": TEXT,
+                                      "loot": TEXT, "floor": WHOLE, "building": nullable(TEXT)})
 
 
 class RoguelikePlay(Phase[Game]):
@@ -123,6 +179,9 @@ class RoguelikeMode(ModeAdapter[Game]):
     lobby_settings = LOBBY_SETTINGS
     new_game_ends_old = True
     leave_keeps_game = True
+    view_schema = VIEW_SCHEMA
+    action_schema = ACTION_SCHEMA
+    event_schema = EVENT_SCHEMA
     phases = (RoguelikePlay(),)
     reasons = {
         "treasure_carried_out": "The player left through the exit with gold: a win.",

@@ -1967,9 +1967,7 @@ export interface components {
             /** @description The match's turn the action answers. */
             turn: number;
             /** @description One of the caller's allowed_actions, sent unchanged. */
-            action: {
-                [key: string]: unknown;
-            };
+            action: components["schemas"]["CellCaptureAction"] | components["schemas"]["LabyrinthConsoleAction"] | components["schemas"]["LabyrinthPaperAction"] | components["schemas"]["LabyrinthRoguelikeAction"];
             /**
              * @description A retry with the same key gets the original answer.
              * @default
@@ -1983,9 +1981,7 @@ export interface components {
             /** @description Null until the match ends. */
             result: components["schemas"]["MatchResult"] | null;
             /** @description The step's events the caller may see. */
-            events: {
-                [key: string]: unknown;
-            }[];
+            events: (components["schemas"]["CellCaptureEvent"] | components["schemas"]["LabyrinthConsoleEvent"] | components["schemas"]["LabyrinthPaperEvent"] | components["schemas"]["LabyrinthRoguelikeEvent"])[];
             /** @description True: an earlier answer to the same idempotency key. */
             replayed: boolean;
         };
@@ -1995,9 +1991,7 @@ export interface components {
             status: components["schemas"]["MatchStatusEnum"];
             host: number;
             guild: number | null;
-            settings: {
-                [key: string]: unknown;
-            };
+            settings: components["schemas"]["CellCaptureSettings"] | components["schemas"]["LabyrinthConsoleSettings"] | components["schemas"]["LabyrinthPaperSettings"] | components["schemas"]["LabyrinthRoguelikeSettings"];
             /** @description Players seated now. */
             players: number;
             turn: number;
@@ -2031,9 +2025,7 @@ export interface components {
             status: components["schemas"]["MatchStatusEnum"];
             host: number;
             guild: number | null;
-            settings: {
-                [key: string]: unknown;
-            };
+            settings: components["schemas"]["CellCaptureSettings"] | components["schemas"]["LabyrinthConsoleSettings"] | components["schemas"]["LabyrinthPaperSettings"] | components["schemas"]["LabyrinthRoguelikeSettings"];
             min_players: number;
             max_players: number;
             players: components["schemas"]["MatchPlayerOutput"][];
@@ -2051,17 +2043,11 @@ export interface components {
              */
             deadline: string | null;
             /** @description The game as the caller may know it (mode-specific); after the end the same shape, plus `revealed` (what was hidden: the map, the world) when the mode may show it. */
-            view: {
-                [key: string]: unknown;
-            } | null;
+            view: components["schemas"]["CellCaptureView"] | components["schemas"]["LabyrinthConsoleView"] | components["schemas"]["LabyrinthPaperView"] | components["schemas"]["LabyrinthRoguelikeView"] | null;
             /** @description Every action the caller may post now, each usable as `action` (a mode may list some for a player it does not await, e.g. a timer call). */
-            allowed_actions: {
-                [key: string]: unknown;
-            }[];
+            allowed_actions: (components["schemas"]["CellCaptureAction"] | components["schemas"]["LabyrinthConsoleAction"] | components["schemas"]["LabyrinthPaperAction"] | components["schemas"]["LabyrinthRoguelikeAction"])[];
             /** @description Events after ?since= the caller may see. */
-            events: {
-                [key: string]: unknown;
-            }[];
+            events: (components["schemas"]["CellCaptureEvent"] | components["schemas"]["LabyrinthConsoleEvent"] | components["schemas"]["LabyrinthPaperEvent"] | components["schemas"]["LabyrinthRoguelikeEvent"])[];
             /** @description Pass as ?since= next time. */
             last_event: number;
             /** @description Null until the match ends. */
@@ -2087,9 +2073,7 @@ export interface components {
             /** @description True while the game's hidden content is still in play (a designer map in the pool, a chosen roguelike seed): no seed, no final state, only the caller's own actions. */
             withheld: boolean;
             seed: number | null;
-            settings: {
-                [key: string]: unknown;
-            };
+            settings: components["schemas"]["CellCaptureSettings"] | components["schemas"]["LabyrinthConsoleSettings"] | components["schemas"]["LabyrinthPaperSettings"] | components["schemas"]["LabyrinthRoguelikeSettings"];
             seats: components["schemas"]["ReplaySeatOutput"][];
             actions: components["schemas"]["ReplayStepOutput"][];
             /** @description Null until the match ends. */
@@ -2339,9 +2323,7 @@ export interface components {
             seat: number;
             player: number;
             /** @description Null for a timeout, and for another seat's action in a withheld replay. */
-            action: {
-                [key: string]: unknown;
-            } | null;
+            action: components["schemas"]["CellCaptureAction"] | components["schemas"]["LabyrinthConsoleAction"] | components["schemas"]["LabyrinthPaperAction"] | components["schemas"]["LabyrinthRoguelikeAction"] | null;
             timeout: boolean;
         };
         /**
@@ -2660,6 +2642,402 @@ export interface components {
          * @enum {string}
          */
         WeaponChoiceEnum: "pending" | "taken" | "refused";
+        CellCaptureSettings: {
+            /** @description Columns of the board. */
+            width: number;
+            /** @description Rows of the board. */
+            height: number;
+        };
+        CellCaptureView: {
+            width: number;
+            height: number;
+            round: number;
+            to_move: number | null;
+            winner: number | null;
+            colours: {
+                [key: string]: "red" | "blue" | "green" | "orange" | "purple" | "teal" | "pink" | "brown" | "olive" | "navy";
+            };
+            eliminated: number[];
+            board: {
+                x: number;
+                y: number;
+                seat: number;
+                /** @enum {unknown} */
+                colour: "red" | "blue" | "green" | "orange" | "purple" | "teal" | "pink" | "brown" | "olive" | "navy";
+                level: number;
+            }[];
+        };
+        /** @description The cell to place on (round 1) or to upgrade: [x, y]. */
+        CellCaptureAction: {
+            cell: number[];
+        };
+        CellCaptureEvent: {
+            /** @enum {unknown} */
+            kind: "captured" | "drops" | "eliminated" | "ended_by_new_game" | "exploded" | "match_abandoned" | "match_over" | "match_started" | "placed" | "skipped" | "turn_timed_out" | "upgraded" | "won";
+            seq: number;
+            text: string;
+            order?: number[];
+            seats?: {
+                [key: string]: number;
+            };
+            seat?: number;
+            /** @enum {unknown} */
+            player?: "red" | "blue" | "green" | "orange" | "purple" | "teal" | "pink" | "brown" | "olive" | "navy";
+            result?: Record<string, never>;
+            round?: number;
+            wave?: number;
+            cell?: number[];
+            level?: number;
+            width?: number;
+            height?: number;
+            pieces?: unknown[][];
+            landings?: unknown[][];
+        } & {
+            [key: string]: unknown;
+        };
+        LabyrinthConsoleSettings: {
+            /** @description An active designer map's id; null: a map generated from the seed. */
+            map: number | null;
+            /** @description Rows of a generated map. */
+            rows: number;
+            /** @description Columns of a generated map. */
+            cols: number;
+            /** @description Spent turns that end a game nobody won as a draw; null: no limit. */
+            max_turns: number | null;
+            /**
+             * @description random: drawn; chosen: each picks one in secret first.
+             * @enum {unknown}
+             */
+            start_positions: "random" | "chosen";
+            generator: {
+                stun_rate: number;
+                rubber_room_rate: number;
+                teleport_rate: number;
+                armory_rate: number;
+                sleep_rate: number;
+                loop_rate: number;
+                exits: number;
+                keys: number;
+                stun_min: number;
+                stun_max: number;
+                sleep_min: number;
+                sleep_max: number;
+                dream_fields: number;
+                dream_rows: number;
+                dream_cols: number;
+            } | null;
+        };
+        LabyrinthConsoleView: {
+            field: {
+                rows: number;
+                cols: number;
+            };
+            choosing_starts: boolean;
+            inventory: {
+                ammo: number;
+                key: boolean;
+            };
+            commands: ("W" | "A" | "S" | "D" | "X W" | "X A" | "X S" | "X D" | "E" | "?")[];
+            help: string;
+            turns_played: number;
+            winner: number | null;
+            revealed?: {
+                map: string;
+                players: {
+                    [key: string]: {
+                        start: number[];
+                        body?: number[];
+                        cell?: number[];
+                    };
+                };
+            };
+        };
+        LabyrinthConsoleAction: {
+            command: string;
+        } | {
+            start: number[];
+        };
+        LabyrinthConsoleEvent: {
+            /** @enum {unknown} */
+            kind: "armory" | "ended_by_new_game" | "exit_locked" | "game_started" | "help" | "inventory" | "key_found" | "killed" | "match_abandoned" | "match_over" | "match_started" | "moved" | "no_ammo" | "shot" | "start_chosen" | "stunned" | "teleported" | "turn_limit" | "turn_skipped" | "turn_timed_out" | "wall" | "woke_up" | "won";
+            seq: number;
+            text: string;
+            order?: number[];
+            seats?: {
+                [key: string]: number;
+            };
+            seat?: number;
+            player?: number;
+            result?: Record<string, never>;
+            turns?: number;
+            remaining?: number;
+            ammo?: number;
+            hit?: boolean;
+            in_dream?: boolean;
+            has_key?: boolean;
+            winner?: number;
+            row?: number;
+            col?: number;
+            max_turns?: number;
+        } & {
+            [key: string]: unknown;
+        };
+        LabyrinthPaperSettings: {
+            /** @enum {unknown} */
+            variant: "classic" | "quantum";
+            /** @description An active designer map's id; null: a map generated from the seed. */
+            map: number | null;
+            /** @description Rows of a generated map; null (and cols null): the seed's size. */
+            rows: number | null;
+            /** @description Columns of a generated map; null (and rows null): the seed's size. */
+            cols: number | null;
+            cut_corners: boolean;
+            /** @enum {unknown} */
+            starts: "chosen" | "random";
+            cure_time: number | ("unlimited" | null);
+            nstop: number | null;
+            starting_mines: number;
+            /** @enum {unknown} */
+            river_mode: "deep" | "shallow" | null;
+            shot_range: number | ("unlimited" | null);
+            reorders: number | null;
+            last_survivor_turns: number | null;
+            allow_conditional: boolean | null;
+            allow_dark: boolean | null;
+            allow_half_dark: boolean | null;
+            allow_throw: boolean | null;
+            allow_adjacent_mines: boolean | null;
+            mine_victims_reorder: boolean | null;
+            no_skip_or_repeat: boolean | null;
+            grenade_reports: boolean | null;
+            /** @enum {unknown} */
+            timer: "on_call" | "every_turn";
+            gm_timer_after: number;
+        };
+        LabyrinthPaperView: {
+            /** @enum {unknown} */
+            phase: "choosing_starts" | "playing" | "over";
+            variant: string;
+            number: number;
+            cell_count: number;
+            start_chosen: boolean;
+            turns_played: number;
+            outline: boolean[][];
+            clock: {
+                timer: string;
+                timer_running: boolean;
+                paused: boolean;
+                pause_used: boolean;
+                gm_timer_after: number;
+            } & {
+                [key: string]: unknown;
+            };
+            opening: {
+                kind: string;
+                code: string;
+                number: number;
+                seat: number;
+                text: string;
+                data: Record<string, never>;
+            }[];
+            last_answers: {
+                [key: string]: {
+                    kind: string;
+                    code: string;
+                    number: number;
+                    seat: number;
+                    text: string;
+                    data: Record<string, never>;
+                }[];
+            };
+            status: Record<string, never> | null;
+            result: {
+                kind: string;
+                seat: number | null;
+                reason: string;
+            } | null;
+            revealed?: {
+                map: string;
+                players: Record<string, never>;
+            };
+        };
+        LabyrinthPaperAction: {
+            /** @enum {unknown} */
+            type: "start";
+            cell: number;
+        } | {
+            /** @enum {unknown} */
+            type: "turn";
+            steps: ({
+                /** @enum {unknown} */
+                do: "move" | "grenade";
+                /** @enum {unknown} */
+                direction: "UP" | "LEFT" | "DOWN" | "RIGHT";
+            } | {
+                /** @enum {unknown} */
+                do: "downstream" | "cycle" | "skip";
+            } | {
+                /** @enum {unknown} */
+                do: "shoot" | "mine";
+                /** @enum {unknown} */
+                direction: "UP" | "LEFT" | "DOWN" | "RIGHT" | "HERE";
+            } | {
+                /** @enum {unknown} */
+                do: "leave";
+                item: string;
+            } | {
+                /** @enum {unknown} */
+                do: "throw";
+                item: string;
+                /** @enum {unknown} */
+                direction: "UP" | "LEFT" | "DOWN" | "RIGHT";
+            } | {
+                /** @enum {unknown} */
+                do: "if";
+                /** @enum {unknown} */
+                condition: "wall" | "no_wall" | "land" | "hospital" | "arsenal" | "hole" | "river" | "mouth" | "encephalitis" | "found_anything" | "found_treasure" | "found_bullets" | "found_grenades" | "found_mine" | "found_corpse" | "scream" | "no_scream";
+                then: Record<string, never>[];
+            })[];
+            /** @enum {unknown} */
+            visibility?: "normal" | "dark" | "half_dark";
+            reorder?: number;
+            treasure?: number | null;
+            refill?: boolean;
+        } | {
+            /** @enum {unknown} */
+            type: "pause" | "timer";
+        };
+        LabyrinthPaperEvent: {
+            /** @enum {unknown} */
+            kind: "ended_by_new_game" | "game_started" | "gm" | "match_abandoned" | "match_over" | "match_started" | "pause_over" | "pause_taken" | "request" | "start_chosen" | "timer_started" | "turn_timed_out";
+            seq: number;
+            text: string;
+            order?: number[];
+            seats?: {
+                [key: string]: number;
+            };
+            seat?: number | null;
+            player?: number;
+            result?: Record<string, never>;
+            number?: number | null;
+            code?: string;
+            data?: Record<string, never>;
+            request?: Record<string, never>;
+            by?: number;
+            by_number?: number;
+            seconds?: number;
+        } & {
+            [key: string]: unknown;
+        };
+        LabyrinthRoguelikeSettings: {
+            /** @description The same seed gives the same labyrinth on this server; null: drawn. */
+            seed: number | null;
+            width: number | null;
+            height: number | null;
+            floors: number | null;
+            player_health: number;
+            player_arrows: number;
+            player_bombs: number;
+            arsenal_slots: number;
+            dragon_count: number;
+            dragon_health: number;
+            dragon_damage: number;
+            archer_count: number;
+            archer_health: number;
+            archer_damage: number;
+            portal_count: number;
+            mine_count: number;
+            mine_damage: number;
+            hospital_count: number;
+            arsenal_count: number;
+            death_limit: number;
+            respawn_health_percent: number;
+            arrow_damage: number;
+            doublegun_multiplier: number;
+            dragon_ring_health_bonus: number;
+            bag_slot_bonus: number;
+            /** @enum {unknown} */
+            spawn_location: "graveyard" | "random";
+        };
+        LabyrinthRoguelikeView: {
+            health: number;
+            max_health: number;
+            arrows: number;
+            bombs: number;
+            slots: number;
+            rings: number;
+            bags: number;
+            deaths: number;
+            death_limit: number;
+            turn: number;
+            items: ("armor" | "doublegun" | "mine_detector" | "cement")[];
+            gold: boolean;
+            won: boolean;
+            lost: boolean;
+            here: {
+                building: ("arsenal" | "hospital" | "portal" | "mines" | "lift" | "graveyard") | null;
+                sides: {
+                    [key: string]: string;
+                };
+                monsters: {
+                    /** @enum {unknown} */
+                    kind: "dragon" | "archer";
+                    /** @enum {unknown} */
+                    facing?: "UP" | "LEFT" | "DOWN" | "RIGHT";
+                }[];
+                arsenal?: ("armor" | "doublegun" | "mine_detector" | "cement")[];
+                lift?: {
+                    floor: number;
+                    floors: number;
+                };
+            };
+            revealed?: {
+                world: Record<string, never>;
+                monsters: Record<string, never>[];
+                ground: unknown[][];
+                player_cell: number[];
+            };
+        };
+        LabyrinthRoguelikeAction: {
+            /** @enum {unknown} */
+            type: "go" | "shoot" | "bomb" | "build";
+            /** @enum {unknown} */
+            direction: "UP" | "LEFT" | "DOWN" | "RIGHT";
+        } | {
+            /** @enum {unknown} */
+            type: "take";
+            /** @enum {unknown} */
+            item: "armor" | "doublegun" | "mine_detector" | "cement";
+        } | {
+            /** @enum {unknown} */
+            type: "lift";
+            floor: number;
+        } | {
+            /** @enum {unknown} */
+            type: "wait";
+        };
+        LabyrinthRoguelikeEvent: {
+            /** @enum {unknown} */
+            kind: "archer_discovered" | "armor_absorbed" | "arrow_hit_wall" | "arsenal_stock" | "bomb_no_effect" | "cell" | "damage" | "defeat" | "died" | "dragon_discovered" | "ended_by_new_game" | "exit_needs_gold" | "healed" | "item_taken" | "items_lost" | "lift_buttons" | "lift_moved" | "match_abandoned" | "match_over" | "match_started" | "mine_detected" | "mine_exploded" | "monster_hit" | "monster_killed" | "moved" | "picked_up" | "rearmed" | "respawned" | "teleported" | "turn_timed_out" | "victory" | "waited" | "wall_built" | "wall_destroyed";
+            seq: number;
+            text: string;
+            order?: number[];
+            seats?: {
+                [key: string]: number;
+            };
+            seat?: number;
+            player?: number;
+            result?: Record<string, never>;
+            direction?: string;
+            damage?: number;
+            health?: number;
+            source?: string;
+            loot?: string;
+            floor?: number;
+            building?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
     };
     responses: never;
     parameters: never;

@@ -16,7 +16,20 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from gamekit.results import Impossible, Success
-from matches.modes import JSON, Event, ModeAdapter, Moved, Outcome, Phase, SecretStart, StartRules, integer
+from matches.modes import (
+    JSON,
+    WHOLE,
+    Event,
+    ModeAdapter,
+    Moved,
+    Outcome,
+    Phase,
+    SecretStart,
+    StartRules,
+    events,
+    integer,
+    shape,
+)
 
 HANDICAPS = (0, 1, 2)
 
@@ -78,6 +91,11 @@ class SecretRaceMode(ModeAdapter[Race]):
     min_players = 2
     max_players = 4
     settings_schema = {"target": integer(1, 100)}
+    view_schema = {"oneOf": [shape({"my_score": WHOLE, "target": WHOLE}),
+                             shape({"choosing": {"type": "boolean"}, "chosen": {"type": "boolean"}})]}
+    action_schema = {"oneOf": [shape({"pick": WHOLE}), shape({"handicap": WHOLE})]}
+    event_schema = events("picked", "moved", "handicap_chosen", "has_chosen", "race_started",
+                          data={"points": WHOLE, "bonus": WHOLE, "handicap": WHOLE})
     phases = (SecretRacePlay(),)
     reasons = {"target_reached": "The winner's score reached the target first."}
 

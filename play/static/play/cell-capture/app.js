@@ -11,6 +11,7 @@ import { Board, cssColour } from "./board.js";
 /** @typedef {Schemas["MatchListItem"]} Game */
 /** @typedef {Schemas["MatchResult"]} MatchResult */
 /** @typedef {[number, number]} Cell */
+/** @typedef {Schemas["CellCaptureSettings"]} Settings  a cell capture match's settings (the page lists only those) */
 
 /**
  * The mode's view as this page reads it (cell_capture/mode.py). The schema does not name it yet (a
@@ -196,7 +197,8 @@ function renderGames(games) {
   for (const game of games) {
     const row = document.createElement("tr");
     row.dataset.match = String(game.id);
-    const size = game.settings ? `${game.settings.width}×${game.settings.height}` : "";
+    const settings = /** @type {Settings} */ (game.settings);
+    const size = settings ? `${settings.width}×${settings.height}` : "";
     for (const text of [`#${game.id}`, size, game.players, game.status]) {
       const cell = document.createElement("td");
       cell.textContent = String(text);
@@ -369,7 +371,8 @@ function colourName(match, view, colour) {
 function renderHead(match, view) {
   const me = api.me.id;
   const seated = match.players.some((p) => p.player === me && p.active);
-  $("match-title").textContent = `Game #${match.id} · ${match.settings.width}×${match.settings.height}`;
+  const settings = /** @type {Settings} */ (match.settings);
+  $("match-title").textContent = `Game #${match.id} · ${settings.width}×${settings.height}`;
   $("match-status").textContent = match.status;
   document.body.dataset.status = match.status;
   document.body.dataset.turn = String(match.turn);

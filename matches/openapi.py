@@ -1,0 +1,70 @@
+"""The modes' shapes in the OpenAPI schema (SPEC 14 "Schemas"): one drf-spectacular postprocessing hook.
+
+Each registered mode declares the JSON Schema of its settings, view, action and event (``matches.modes``);
+this hook publishes them as components named after the mode in CamelCase (``CellCaptureSettings``,
+``CellCaptureView``, ``CellCaptureAction``, ``CellCaptureEvent``, ...) and makes the match schemas
+reference them instead of a bare object: a match's ``settings`` and ``view`` are one of the modes'
+(``oneOf``), an action (``allowed_actions``, the action posted, a replay's step) one of the modes' actions,
+an event any of the modes' events (``anyOf``: the machinery's kinds, e.g. ``match_started``, are every
+mode's). The match's ``mode`` says which one applies. Wired by name in ``SPECTACULAR_SETTINGS``.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from matches.modes import ModeAdapter, registered_modes
+
+JSON = dict[str, Any]
+PARTS = ("Settings", "View", "Action", "Event")
+
+
+def component_name(mode: str, part: str) -> str:
+    """``labyrinth_console`` and ``View``: ``LabyrinthConsoleView``."""
+    return "".join(word.capitalize() for word in mode.split("_")) + part
+
+
+def mode_components(adapter: ModeAdapter[Any]) -> dict[str, JSON]:
+    """A mode's four components by name."""
+    schemas = (adapter.settings_component(), adapter.view_schema, adapter.action_schema, adapter.event_schema)
+    return {component_name(adapter.name, part): dict(schema) for part, schema in zip(PARTS, schemas)}
+
+
+def _ref(name: str) -> JSON:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _union(modes: list[str], part: str, *, nullable: bool = False, description: str = "",
+           keyword: str = "oneOf") -> JSON:
+    schema: JSON = {keyword: [_ref(component_name(mode, part)) for mode in modes]}
+    if nullable:
+        schema[keyword] = [*schema[keyword], {"type": "null"}]
+    return {**schema, "description": description} if description else schema
+
+
+def _set(schemas: dict[str, JSON], component: str, field: str, value: JSON) -> None:
+    """Replace ``field`` of ``component`` (kept as is when drf-spectacular did not make that component)."""
+    properties = schemas.get(component, {}).get("properties", {})
+    if field in properties:
+        description = properties[field].get("description")
+        properties[field] = {**value, "description": description} if description else value
+
+
+def mode_schemas_hook(result: JSON, generator: Any, request: Any, public: bool) -> JSON:
+    """The drf-spectacular postprocessing hook: the modes' components and the match schemas' references."""
+    modes = sorted(registered_modes())
+    schemas: dict[str, JSON] = result.setdefault("components", {}).setdefault("schemas", {})
+    for mode in modes:
+        schemas.update(mode_components(registered_modes()[mode]))
+    settings = _union(modes, "Settings")
+    action = _union(modes, "Action")
+    event = _union(modes, "Event", keyword="anyOf")
+    for component in ("MatchOutput", "MatchListItem", "MatchReplayOutput"):
+        _set(schemas, component, "settings", settings)
+    _set(schemas, "MatchOutput", "view", _union(modes, "View", nullable=True))
+    _set(schemas, "MatchOutput", "allowed_actions", {"type": "array", "items": action})
+    _set(schemas, "MatchOutput", "events", {"type": "array", "items": event})
+    _set(schemas, "MatchActOutput", "events", {"type": "array", "items": event})
+    for component in ("MatchActInput", "MatchActInputRequest"):
+        _set(schemas, component, "action", action)
+    _set(schemas, "ReplayStepOutput", "action", _union(modes, "Action", nullable=True))
+    return result

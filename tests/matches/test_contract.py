@@ -1,0 +1,122 @@
+"""The contract test (SPEC 14 "Schemas"): every registered mode's answers match the published OpenAPI schema.
+
+For every mode a whole game is played through the API (seeded random choices among the allowed actions, on
+a small board or map, with a turn limit where the mode has one, until the match is over), and every
+``view``, every ``allowed_actions`` entry, every event (read and in an action's answer) and the ``settings``
+are validated against the mode's components of the schema served at /api/schema/, $refs resolved; each is
+also one of the match schemas' union (``oneOf``: exactly one mode's shape fits).
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from django.test import Client
+from jsonschema import Draft202012Validator
+from referencing import Registry
+from referencing.jsonschema import DRAFT202012
+
+from matches.modes import registered_modes
+from matches.openapi import component_name
+from tests.matches.helpers import act, read, started
+
+pytestmark = pytest.mark.django_db
+
+#: a short whole game of every mode: players and lobby settings
+GAMES: dict[str, tuple[int, dict[str, Any]]] = {
+    "cell_capture": (2, {"width": 5, "height": 5}),
+    "labyrinth_console": (2, {"rows": 3, "cols": 3, "start_positions": "chosen", "max_turns": 40}),
+    "labyrinth_roguelike": (1, {"seed": 11, "width": 4, "height": 4, "floors": 1}),
+    "labyrinth_paper": (3, {"nstop": 3}),
+    "secret_race": (2, {"target": 10}),
+    "secret_start_race": (2, {"target": 10}),
+}
+#: the test-only modes (tests/matches/toy_mode.py): one shape twice, so their union is checked for none
+TOYS = {"secret_race", "secret_start_race"}
+
+
+@pytest.fixture
+def published(admin_client: Client) -> dict[str, Any]:
+    schema: dict[str, Any] = admin_client.get("/api/schema/", {"format": "json"}).json()
+    return schema
+
+
+def validator(schema: dict[str, Any], component: str) -> Draft202012Validator:
+    registry: Registry[Any] = Registry().with_resource("urn:api", DRAFT202012.create_resource(schema))
+    return Draft202012Validator({"$ref": f"urn:api#/components/schemas/{component}"}, registry=registry)
+
+
+def matches_of(schema: dict[str, Any], definition: dict[str, Any]) -> Draft202012Validator:
+    registry: Registry[Any] = Registry().with_resource("urn:api", DRAFT202012.create_resource(schema))
+    fixed = {key: value for key, value in definition.items() if key != "description"}
+    text = str(fixed).replace("'#/components", "'urn:api#/components")
+    return Draft202012Validator(eval(text), registry=registry)  # noqa: S307: our own dict's repr
+
+
+def errors(check: Draft202012Validator, value: Any) -> list[str]:
+    return [f"{list(e.absolute_path)}: {e.message}"[:300] for e in check.iter_errors(value)]
+
+
+def test_every_registered_mode_is_played_here() -> None:
+    assert set(registered_modes()) == set(GAMES)
+
+
+def test_the_match_schemas_reference_the_modes_components(published: dict[str, Any]) -> None:
+    components = published["components"]["schemas"]
+    for mode in registered_modes():
+        for part in ("Settings", "View", "Action", "Event"):
+            assert component_name(mode, part) in components
+    assert {"CellCaptureSettings", "LabyrinthConsoleView", "LabyrinthRoguelikeAction",
+            "LabyrinthPaperEvent"} <= set(components)
+    match = components["MatchOutput"]["properties"]
+    for field in ("view", "settings"):
+        assert "oneOf" in match[field], field
+    assert "oneOf" in match["allowed_actions"]["items"] and "anyOf" in match["events"]["items"]
+    assert "oneOf" in components["MatchActInputRequest"]["properties"]["action"]
+    assert "anyOf" in components["MatchActOutput"]["properties"]["events"]["items"]
+
+
+@pytest.mark.parametrize("mode", sorted(GAMES))
+def test_a_whole_game_answers_in_the_published_shapes(mode: str, published: dict[str, Any]) -> None:
+    players, settings = GAMES[mode]
+    checks = {part: validator(published, component_name(mode, part))
+              for part in ("Settings", "View", "Action", "Event")}
+    match = published["components"]["schemas"]["MatchOutput"]["properties"]
+    unions = {"View": matches_of(published, match["view"]),
+              "Action": matches_of(published, match["allowed_actions"]["items"]),
+              "Settings": matches_of(published, match["settings"])}
+    rng = random.Random(7)
+    people, row = started(mode, players=players, settings=settings)
+    seen: dict[str, int] = {"View": 0, "Action": 0, "Event": 0}
+    problems: list[str] = []
+
+    def check(part: str, value: Any) -> None:
+        seen[part] = seen.get(part, 0) + 1
+        found = errors(checks[part], value)
+        if part in unions and mode not in TOYS:
+            found += [f"(union) {e}" for e in errors(unions[part], value)]
+        problems.extend(f"{part} {value!r:.200}: {e}" for e in found)
+
+    bodies: list[dict[str, Any]] = []
+    for _ in range(600):
+        bodies = [read(person, row.pk) for person in people]
+        for body in bodies:
+            check("Settings", body["settings"])
+            check("View", body["view"])
+            for action in body["allowed_actions"]:
+                check("Action", action)
+            for event in body["events"]:
+                check("Event", event)
+        assert not problems, problems[:5]
+        if bodies[0]["status"] != "active":
+            break
+        mover, body = next((p, b) for p, b in zip(people, bodies) if b["allowed_actions"])
+        answer = act(mover, row.pk, rng.choice(body["allowed_actions"]), turn=body["turn"])
+        assert answer.status_code == 200, answer.json()
+        for event in answer.json()["events"]:
+            check("Event", event)
+    assert bodies[0]["status"] == "finished" and bodies[0]["result"] is not None
+    assert all(b["view"] is not None for b in bodies)  # the view after the end, ``revealed`` included
+    assert not problems, problems[:5]
+    assert all(seen[part] for part in ("View", "Action", "Event"))
