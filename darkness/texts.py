@@ -15,8 +15,8 @@ from darkness.log_entries import (
     TorchTaken,
     TurnedAway,
 )
-from dungeons.runs.engine.log import Names
-from dungeons.runs.texts import register, who, word
+from dungeons.run_log import Names
+from dungeons.runs import players_text, register_text
 
 DIRECTIONS: dict[str, Promise] = {
     "UP": _pl("darkness", "up"), "LEFT": _pl("darkness", "left"),
@@ -30,27 +30,33 @@ MOVES: dict[str, Promise] = {
 }
 
 
+def _word(words: dict[str, Promise], value: str) -> str:
+    found = words.get(value)
+    return value if found is None else str(found)
+
+
 def _taken(e: TorchTaken, names: Names) -> str:
     if e.player is None:
         return gettext("Nobody can carry the torch: it burns unborne.")
     if e.set_aside:
         return gettext("%(player)s carries the torch, setting weapon #%(item)d aside.") % {
-            "player": who(e.player, names), "item": e.set_aside}
-    return gettext("%(player)s carries the torch.") % {"player": who(e.player, names)}
+            "player": players_text(e.player, names), "item": e.set_aside}
+    return gettext("%(player)s carries the torch.") % {"player": players_text(e.player, names)}
 
 
 def register_texts() -> None:
-    register(DarknessStarted, lambda e, n: gettext(
+    register_text(DarknessStarted, lambda e, n: gettext(
         "The party enters the guild's labyrinth (maze #%(maze)d): %(party)s (R = %(rank)s).") % {
-        "maze": e.maze, "party": who(e.party, n), "rank": f"{e.rank:g}"})
-    register(TorchTaken, _taken)
-    register(TorchRelit, lambda e, n: gettext("The torch is relit at a camp: %(torch)d moves.") % {
+        "maze": e.maze, "party": players_text(e.party, n), "rank": f"{e.rank:g}"})
+    register_text(TorchTaken, _taken)
+    register_text(TorchRelit, lambda e, n: gettext("The torch is relit at a camp: %(torch)d moves.") % {
         "torch": e.torch})
-    register(EnteredAgain, lambda e, n: gettext("The party enters a room it has been in before."))
-    register(TorchOut, lambda e, n: gettext("The torch burns out: the party is lost in the dark."))
-    register(Moved, lambda e, n: gettext(
+    register_text(EnteredAgain, lambda e, n: gettext("The party enters a room it has been in before."))
+    register_text(TorchOut, lambda e, n: gettext("The torch burns out: the party is lost in the dark."))
+    register_text(Moved, lambda e, n: gettext(
         "The party moves %(direction)s: %(outcome)s (torch -%(burn)d, %(torch)d left).") % {
-        "direction": word(DIRECTIONS, e.direction), "outcome": word(MOVES, e.outcome), "burn": e.burn,
+        "direction": _word(DIRECTIONS, e.direction), "outcome": _word(MOVES, e.outcome), "burn": e.burn,
         "torch": e.torch})
-    register(TurnedAway, lambda e, n: gettext(
-        "%(players)s no longer belong to the guild and stay outside.") % {"players": who(e.players, n)})
+    register_text(TurnedAway, lambda e, n: gettext(
+        "%(players)s no longer belong to the guild and stay outside.") % {
+        "players": players_text(e.players, n)})

@@ -190,15 +190,16 @@ class MatchAdmin(ReadOnlyAdmin):
         rows = match.events.order_by("seq")
         adapter = get_mode(match.mode)  # the events speak the admin's language (SPEC 14 "Events speak")
         return format_html(
-            "<table><tr><th>#</th><th>turn</th><th>seen by</th><th>event</th></tr>{}</table>",
+            "<table><tr><th>#</th><th>turn</th><th>seen by</th><th>kind</th><th>event</th></tr>{}</table>",
             format_html_join(
                 "",
-                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
                 (
                     (
                         row.seq,
                         row.turn,
                         "all" if row.seats is None else row.seats,
+                        row.data.get("kind", ""),
                         (event_text(adapter, row.data) if adapter else row.data.get("text")) or row.data,
                     )
                     for row in rows

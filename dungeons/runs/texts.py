@@ -4,10 +4,10 @@ The run's rules log typed entries (``dungeons/runs/engine/log.py``, pure: kind a
 ``GET runs/{id}/`` shows them as its ``events`` and this module says each one when it is read: English here
 (gettext message ids), Russian from the app's catalogue (``dungeons/locale/ru/LC_MESSAGES/django.po``, in
 seed 004's words: поход, комната, сокровищница, Харон). A stored entry is read back as its type
-(``entry_from_json``: two shapes may share a kind) and rendered by that type's function; a run kind built
-on dungeons registers its own types' functions (``register``, as darkness/texts.py does). Players are named
-by the caller's ``names`` (player id -> username, from the members already read: no query). An entry no
-type describes shows as the admin shows it (its kind and fields).
+(``entry_from_json``: two shapes may share a kind) and rendered by that type's function; a run kind
+built on dungeons registers its own types' functions (``register_text``, as darkness/texts.py does).
+Players are named by the caller's ``names`` (player id -> username, from the members already read: no
+query). An entry no type describes shows as the admin shows it (its kind and fields).
 """
 from __future__ import annotations
 
@@ -48,11 +48,11 @@ from dungeons.runs.engine.log import (
 E = TypeVar("E", bound=LogEntry)
 Render = Callable[[Any, Names], str]
 
-#: entry type -> its sentence (a run kind adds its own with ``register``)
+#: entry type -> its sentence (a run kind adds its own with ``register_text``)
 TEXTS: dict[type[LogEntry], Render] = {}
 
 
-def register(cls: type[E], render: Callable[[E, Names], str]) -> None:
+def register_text(cls: type[E], render: Callable[[E, Names], str]) -> None:
     TEXTS[cls] = render
 
 
@@ -77,10 +77,10 @@ def word(words: Mapping[str, Promise], value: Any) -> str:
     return str(value) if found is None else str(found)
 
 
-def who(value: Any, names: Names) -> str:
+def players_text(value: Any, names: Names) -> str:
     """A player id (or a list of them) as names; an id no member has as "player N" in the active language."""
     if isinstance(value, list):
-        return ", ".join(who(v, names) for v in value) if value else pgettext("run", "nobody")
+        return ", ".join(players_text(v, names) for v in value) if value else pgettext("run", "nobody")
     return names.get(str(value)) or gettext("player %(id)s") % {"id": value}
 
 
@@ -92,11 +92,11 @@ def hp_list(hits: Any, names: Names) -> str:
     for pid, hit in hits.items():
         if isinstance(hit, dict):
             part = gettext("%(player)s -%(damage)s HP (now %(hp)s)") % {
-                "player": who(pid, names), "damage": hit.get("damage", 0), "hp": hit.get("hp", "?")}
+                "player": players_text(pid, names), "damage": hit.get("damage", 0), "hp": hit.get("hp", "?")}
             if hit.get("effect"):
                 part += f", {hit['effect']}"
         else:
-            part = gettext("%(player)s %(hp)s HP") % {"player": who(pid, names), "hp": hit}
+            part = gettext("%(player)s %(hp)s HP") % {"player": players_text(pid, names), "hp": hit}
         parts.append(part)
     return "; ".join(parts)
 
@@ -112,13 +112,13 @@ def _coins(count: int) -> str:
 def _completed(e: Completed, names: Names) -> str:
     if e.rescued:
         return gettext("The run is completed by %(party)s; the %(npc)s is rescued.") % {
-            "party": who(e.party, names), "npc": e.rescued}
-    return gettext("The run is completed by %(party)s.") % {"party": who(e.party, names)}
+            "party": players_text(e.party, names), "npc": e.rescued}
+    return gettext("The run is completed by %(party)s.") % {"party": players_text(e.party, names)}
 
 
 for _cls, _render in {
     Started: lambda e, n: gettext("The run starts: %(party)s (R = %(rank)s, C = %(completed)s).") % {
-        "party": who(e.party, n), "rank": f"{e.rank:g}", "completed": f"{e.completed:g}"},
+        "party": players_text(e.party, n), "rank": f"{e.rank:g}", "completed": f"{e.completed:g}"},
     Entered: lambda e, n: gettext("The party enters %(room)s.") % {"room": word(ROOM_KINDS, e.room_kind)},
     BattleBegun: lambda e, n: gettext("Battle #%(battle)d against %(enemies)s.") % {
         "battle": e.battle, "enemies": ", ".join(map(str, e.enemies))},
@@ -136,23 +136,23 @@ for _cls, _render in {
     NpcJoined: lambda e, n: gettext("The %(npc)s joins the party.") % {"npc": e.npc},
     NpcDied: lambda e, n: gettext("The %(npc)s dies.") % {"npc": e.npc},
     Rested: lambda e, n: gettext("The party rests: %(hp)s.") % {"hp": hp_list(e.hp, n)},
-    Formation: lambda e, n: gettext("New formation: %(players)s.") % {"players": who(e.players, n)},
+    Formation: lambda e, n: gettext("New formation: %(players)s.") % {"players": players_text(e.players, n)},
     PotionHealed: lambda e, n: gettext(
         "%(player)s drinks a healing potion: +%(healed)d HP (%(hp)d/%(max_hp)d).") % {
-        "player": who(e.player, n), "healed": e.healed, "hp": e.hp, "max_hp": e.max_hp},
+        "player": players_text(e.player, n), "healed": e.healed, "hp": e.hp, "max_hp": e.max_hp},
     StatPotionDrunk: lambda e, n: gettext(
         "%(player)s drinks a stat potion: %(stat)s +%(amount)d for the run.") % {
-        "player": who(e.player, n), "stat": word(STATS, e.stat), "amount": e.amount},
+        "player": players_text(e.player, n), "stat": word(STATS, e.stat), "amount": e.amount},
     Died: lambda e, n: gettext(
         "%(player)s dies; Charon takes %(fee)d coins, %(items)s of this run lost.") % {
-        "player": who(e.player, n), "fee": e.charon_fee, "items": _items(e.items_lost)},
+        "player": players_text(e.player, n), "fee": e.charon_fee, "items": _items(e.items_lost)},
     MemberEscaped: lambda e, n: gettext("%(player)s escapes, losing %(items)s (%(loss)d%% loss).") % {
-        "player": who(e.player, n), "items": _items(e.items_lost), "loss": e.loss_percent},
+        "player": players_text(e.player, n), "items": _items(e.items_lost), "loss": e.loss_percent},
     RunEscaped: lambda e, n: gettext("The run ends: everyone left alive escaped."),
     RunFailed: lambda e, n: gettext("The run ends: the whole party fell."),
     Completed: _completed,
 }.items():
-    register(_cls, _render)
+    register_text(_cls, _render)
 
 
 def entry_text(data: Mapping[str, Any], names: Names) -> str:
