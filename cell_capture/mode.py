@@ -2,7 +2,8 @@
 
 Seat i plays colour PALETTE[i]; the engine draws the turn order from the creation rng. An action
 is ``{"cell": [x, y]}``; every event is public (cell capture hides nothing); a deadline skips the
-turn (``Game.skip``). One phase: the play. The state is the engine's ``Game`` (a frozen value).
+turn (``Game.skip``). Events are stored as kind and data and speak at read time (``texts.py``).
+One phase: the play. The state is the engine's ``Game`` (a frozen value).
 A malformed cell or one off the board is a 400 (``bad_cell``, ``off_board``); a cell the rules
 refuse is a 409 with the engine's code (``occupied``, ``empty_cell``, ``not_your_piece``): the
 engine's ``Game.move`` returns them as ``Impossible`` values, handed on unchanged.
@@ -18,6 +19,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy
 
 from cell_capture.engine import EVENT_TYPES, MAX_PLAYERS, MAX_SIZE, MIN_PLAYERS, MIN_SIZE, Game, new_game
+from cell_capture.texts import event_text, stored
 from gamekit.results import Impossible, Success
 from matches.modes import (
     JSON,
@@ -125,11 +127,11 @@ class CellCapturePlay(Phase[Game]):
         moved = state.move(cell)
         if isinstance(moved, Impossible):
             return moved
-        return Success(moved.state, tuple(Event(e.to_dict()) for e in moved.events))
+        return Success(moved.state, tuple(Event(stored(e.to_dict())) for e in moved.events))
 
     def timeout(self, state: Game, seat: int, rng: random.Random) -> Success[Game, Event]:
         new, events = state.skip()
-        return Success(new, tuple(Event(e.to_dict()) for e in events))
+        return Success(new, tuple(Event(stored(e.to_dict())) for e in events))
 
     def view(self, state: Game, seat: int) -> JSON:
         return _board(state)
@@ -210,6 +212,10 @@ class CellCaptureMode(ModeAdapter[Game]):
 
     def state_from_json(self, data: Mapping[str, Any]) -> Game:
         return Game.from_dict(data)
+
+    def event_text(self, data: Mapping[str, Any]) -> str:
+        """The event in the seed's log format, in the active language (cell_capture/texts.py)."""
+        return event_text(data)
 
     def picture(self, state: Game) -> str:
         """The board as SVG: (0, 0) bottom-left, a coloured circle per piece with one dot per level."""

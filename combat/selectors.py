@@ -20,6 +20,7 @@ from combat.engine.encounters import (  # noqa: F401 (the encounter rules' names
 )
 from combat.models import Battle, CombatSettings, EnemyKind
 from combat.store import EVENTS_PAGE, BattleRow
+from combat.texts import names_of, spoken
 
 
 def combat_rules_get() -> CombatRules:
@@ -159,7 +160,8 @@ def battle_view(battle: BattleRow | Battle, *, player_id: int, since: int,
                 events: list[dict[str, Any]] | None = None) -> BattleView:
     """What the player sees of a battle: its state, whose turn and until when, their actions, events since.
 
-    Reads the stored state's JSON as it is (no engine state is built unless it is the player's turn).
+    Reads the stored state's JSON as it is (no engine state is built unless it is the player's turn). Each
+    event gets its ``text`` in the active language (combat/texts.py), its combatants named from the state.
     ``events``: the events after ``since`` if the caller read them with the battle (one statement fewer).
     """
     state = battle.state
@@ -179,6 +181,7 @@ def battle_view(battle: BattleRow | Battle, *, player_id: int, since: int,
         outcome=battle.outcome, round=state["round"], turn=battle.step, order=state["order"],
         awaiting=battle.awaiting_id, deadline=deadline, combatants=combatants,
         allowed_actions=battle_allowed_actions(battle=battle, player_id=player_id),
-        events=battle_events_since(battle=battle, since=since) if events is None else events,
+        events=spoken(battle_events_since(battle=battle, since=since) if events is None else events,
+                      names_of(state)),
         last_event=battle.event_count,
     )

@@ -18,6 +18,7 @@ from backend.api.schema import errors
 from backend.api.views import valid
 from combat.selectors import battle_view
 from combat.serializers import ActOutput, BattleActInput, BattleOutput, BattleQuery
+from combat.texts import names_of, spoken
 from dungeons import generation
 from dungeons.models import DungeonKind, NpcKind, RoomKind, StoryItem
 from dungeons.runs import lobby, rooms
@@ -356,4 +357,7 @@ class BattleActApi(PlayerApi):
         # The caller's player and their membership of the battle's run are read in one statement.
         outcome = battle_act_for_user(user_id=_user_id(request), battle_id=battle_id, turn=data["turn"],
                                       action=data["action"], idempotency_key=data["idempotency_key"])
-        return Response(renderer(ActOutput)({**outcome.response, "replayed": outcome.replayed}))
+        # The answer is stored without words; its events speak the request's language (combat/texts.py).
+        names = names_of(outcome.battle.state) if outcome.battle is not None else {}
+        answer = {**outcome.response, "events": spoken(outcome.response["events"], names)}
+        return Response(renderer(ActOutput)({**answer, "replayed": outcome.replayed}))

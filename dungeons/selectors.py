@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -16,6 +16,7 @@ from dungeons.models import Dungeon, GenerationSettings, MemberStatus, RoomKind,
 from dungeons.runs import store as run_store
 from dungeons.runs.engine.values import STAT_NAMES, run_stats
 from dungeons.runs.store import LootRow, MemberRow, RoomBattle, RoomRow, RunRow
+from dungeons.runs.texts import entry_text
 from players import inventory
 from players.models import CarrySettings, Player
 
@@ -187,10 +188,12 @@ class RunView:
 _ASK_THE_KIND = object()
 
 
-def run_events(log: list[dict[str, Any]], since: int) -> list[dict[str, Any]]:
+def run_events(log: list[dict[str, Any]], since: int, names: Mapping[str, str]) -> list[dict[str, Any]]:
     """The run's events after ``since``: its log entries, each with its ``seq``, its place in the log
-    counted from 1 (the log only grows, so an entry's number never changes)."""
-    return [{"seq": seq, **entry} for seq, entry in enumerate(log[since:], start=since + 1)]
+    counted from 1 (the log only grows, so an entry's number never changes), and its ``text`` in the
+    active language (dungeons/runs/texts.py; ``names``: player id -> username)."""
+    return [{"seq": seq, **entry, "text": entry_text(entry, names)}
+            for seq, entry in enumerate(log[since:], start=since + 1)]
 
 
 def _next_room(run: RunRow, rooms: list[RoomRow]) -> tuple[int, int] | None:
@@ -317,7 +320,7 @@ def run_payload(
         log=log,
         is_member=caller is not None,
         darkness=kind_view,
-        events=run_events(log, since),
+        events=run_events(log, since, {str(m.player_id): m.player.username for m in members}),
         last_event=len(log),
         awaiting=awaiting,
         deadline=deadline,

@@ -9,7 +9,8 @@ draws the hidden starts, "chosen" lets each player first send ``{"start": [row, 
 Seats play in an order drawn at the start; one player alone plays the seed's single-player game
 (its command line's default), with no deadline. An action is one of the seed's commands,
 ``{"command": "W"}``, ``{"command": "X D"}``, ``{"command": "E"}``, ``{"command": "?"}`` (any
-case). Every answer of the game master is a private event of the seat it is for. The state is a
+case). Every answer of the game master is a private event of the seat it is for, stored as kind and
+data and said at read time in the reader's language (``texts.py``). The state is a
 ``ConsoleState`` (frozen; stored as the JSON it always was): it holds the map text and the
 lobby's settings freeze the admin's generator settings, so the replay (seed, settings, actions,
 final state) reproduces the game; a designer map still in the pool is
@@ -31,7 +32,6 @@ from labyrinth.engine.console import (
     HELP_TEXT,
     ConsoleGame,
     act,
-    describe,
     game_from_dict,
     game_to_dict,
     new_game,
@@ -43,6 +43,7 @@ from labyrinth.engine.console import (
     Event as GameEvent,
 )
 from labyrinth.engine.svg import map_svg
+from labyrinth.texts import event_text
 from matches.modes import (
     FLAG,
     JSON,
@@ -157,12 +158,11 @@ class ConsoleStarts(StartRules[ConsoleState, Start]):
         return replace(state, starts=(*state.starts, start))
 
     def told(self, state: ConsoleState, seat: int, start: Start) -> JSON:
-        return {"kind": "start_chosen", "row": start[0], "col": start[1],
-                "text": f"Your start position is ({start[0]}, {start[1]})."}
+        return {"kind": "start_chosen", "row": start[0], "col": start[1]}
 
     def begin(self, state: ConsoleState, rng: random.Random) -> Success[ConsoleState, Event]:
         game = new_game(state.map, list(state.starts), rng)
-        began = Event({"kind": "game_started", "text": "Every player has a start: the game begins."})
+        began = Event({"kind": "game_started"})
         return Success(replace(state, game=game), (began,))
 
     def view(self, state: ConsoleState, seat: int) -> JSON:
@@ -215,8 +215,7 @@ class ConsolePlay(Phase[ConsoleState]):
         limit = state.max_turns
         draw = not game.over and limit is not None and game.turns_played >= limit
         if draw:
-            found.append(Event({"kind": "turn_limit", "max_turns": limit,
-                                "text": f"{limit} turns have been played and nobody got out: a draw."}))
+            found.append(Event({"kind": "turn_limit", "max_turns": limit}))
         return Success(replace(state, game=game, draw=draw), tuple(found))
 
     def view(self, state: ConsoleState, seat: int) -> JSON:
@@ -236,11 +235,11 @@ class ConsolePlay(Phase[ConsoleState]):
 
 
 def _event(state: ConsoleState, event: GameEvent) -> Event:
-    """A game master's answer as a match event, private to the seat it is for (the win is public)."""
-    data = {key: value for key, value in event.to_dict().items() if key != "player"}
+    """A game master's answer as a match event, private to the seat it is for (the win is public): its kind
+    and data; the help's text is the mode's, said in the reader's language (texts.py)."""
+    data = {key: value for key, value in event.to_dict().items() if key not in ("player", "text")}
     if "winner" in data:
         data["winner"] = state.order[data["winner"]]
-    data["text"] = describe(event)
     return Event(data, None if event.player is None else frozenset({state.order[event.player]}))
 
 
@@ -395,6 +394,10 @@ class LabyrinthConsoleMode(ModeAdapter[ConsoleState]):
             return map_svg(state.map)
         cells = {cell for p in state.game.players for cell in (p.body, p.cell)}
         return map_svg(state.game.map, highlight=sorted(cells))
+
+    def event_text(self, data: Mapping[str, Any]) -> str:
+        """The game master's answer in the active language (labyrinth/texts.py)."""
+        return event_text(data)
 
     def state_to_json(self, state: ConsoleState) -> JSON:
         return state.to_json()

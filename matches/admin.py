@@ -15,6 +15,7 @@ from backend.admin import ReadOnlyAdmin, ReadOnlyInline
 from combat.admin import _pretty_json, admin_link, number_term
 from gamekit.results import Impossible
 from matches.access import game_state
+from matches.events import event_text
 from matches.models import Match, MatchAction, MatchModeSettings, MatchSeat
 from matches.modes import get_mode, registered_modes
 
@@ -187,17 +188,19 @@ class MatchAdmin(ReadOnlyAdmin):
     @admin.display(description="events")
     def log(self, match: Match) -> SafeString:
         rows = match.events.order_by("seq")
+        adapter = get_mode(match.mode)  # the events speak the admin's language (SPEC 14 "Events speak")
         return format_html(
-            "<table><tr><th>#</th><th>turn</th><th>seen by</th><th>event</th></tr>{}</table>",
+            "<table><tr><th>#</th><th>turn</th><th>seen by</th><th>kind</th><th>event</th></tr>{}</table>",
             format_html_join(
                 "",
-                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
                 (
                     (
                         row.seq,
                         row.turn,
                         "all" if row.seats is None else row.seats,
-                        row.data.get("text") or row.data,
+                        row.data.get("kind", ""),
+                        (event_text(adapter, row.data) if adapter else row.data.get("text")) or row.data,
                     )
                     for row in rows
                 ),

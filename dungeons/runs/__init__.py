@@ -17,8 +17,9 @@ kind's own (``dungeon_insert``), what lies in a room (``room_contents``: a ``Roo
 player's reference (``player_ref``) and saving the step (``run_save``); and the run's pure rules a kind
 shares (``engine/``): where the party stands (``Place``, whose streams its draws use), a member as the
 rules read them (``inside``), resting (``rest``), walking on (``regenerate``), an NPC joining
-(``npc_joins``), and recording what a rule returned on the step (``apply_rules``). They are looked up on
-first use (so importing this package imports none of the services).
+(``npc_joins``), and recording what a rule returned on the step (``apply_rules``); and the sentences of
+its own run-log entries (``register_text``, naming players with ``players_text``: texts.py). They are
+looked up on first use (so importing this package imports none of the services).
 """
 from __future__ import annotations
 
@@ -36,6 +37,7 @@ _PUBLIC = {
     "npc_joins": "engine.rooms",
     "die": "endings", "end_if_party_gone": "endings",
     "enter_room": "rooms", "RoomEntry": "rooms",
+    "register_text": "texts", "players_text": "texts",
 }
 
 __all__ = sorted(_PUBLIC)  # noqa: PLE0605 - sorted() returns a list; ruff sees only the call

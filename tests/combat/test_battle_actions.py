@@ -141,6 +141,7 @@ def test_an_accepted_action_answers_with_its_events_and_the_next_turn(monkeypatc
         "actor": f"p{now.pk}",
         "target": "e1",
         "weapon": body["events"][0]["weapon"],
+        "text": f"{now.display_name} attacks Test Rat with {body['events'][0]['weapon']}.",
     }
     battle.refresh_from_db()
     assert battle.step == body["next_turn"] and battle.event_count == last + len(body["events"])
@@ -428,7 +429,8 @@ def test_one_member_flees_losing_the_seeded_fraction_while_the_other_fights_on(m
 
     # then: 55% of 4 = 2.2 -> 2 items lost, the seeded choice for this battle and player
     assert response.status_code == 200, response.json()
-    assert response.json()["events"][0] == {"kind": "fled", "actor": f"p{runner.pk}"}
+    assert response.json()["events"][0] == {"kind": "fled", "actor": f"p{runner.pk}",
+                                            "text": f"{runner.display_name} flees the battle."}
     assert response.json()["outcome"] == "ongoing"
     member = RunMember.objects.get(run=run, player=runner)
     assert (member.status, member.active, member.items_lost) == (MemberStatus.ESCAPED, False, 2)

@@ -153,11 +153,13 @@ def test_over_http_a_silent_players_turn_is_skipped_when_someone_reads_the_battl
         late = party.act(silent, battle.pk, seen["turn"], {"kind": "attack", "target": "e1"})
 
     assert after["awaiting"] == other.pk and after["turn"] > seen["turn"]
+    names = {c["id"]: c["name"] for c in after["combatants"]}
     assert next(e for e in after["events"] if e["kind"] == "turn_skipped") == {
         "seq": seen["last_event"] + 1,
         "kind": "turn_skipped",
         "actor": f"p{silent}",
         "reason": "timeout",
+        "text": f"{names[f'p{silent}']}'s time ran out: the turn is skipped.",  # said at read time
     }
     assert {a["kind"] for a in after["allowed_actions"]} >= {"attack", "skip"}
     assert_error(late, 409, "stale_turn")

@@ -108,9 +108,12 @@ def test_a_battle_poll_takes_at_most_its_pinned_statements(tough_bestiary: None,
     assert len(statements) <= POLL_STATEMENTS, "\n".join(statements)
     assert not any("FOR UPDATE" in sql for sql in statements)
     assert not any('"combat_battle"."setup"' in sql for sql in statements), statements
-    # and the events read with the battle are the log as the ORM reads it
+    # and the events read with the battle are the log as the ORM reads it, each with its sentence
     logged = BattleEvent.objects.filter(battle_id=battle_id).order_by("seq").values_list("seq", "data")
-    assert response.json()["events"] == [{"seq": seq, **data} for seq, data in logged]
+    events = response.json()["events"]
+    unsaid = [{key: value for key, value in e.items() if key != "text"} for e in events]
+    assert unsaid == [{"seq": seq, **data} for seq, data in logged]
+    assert all(e["text"] for e in events) and all("text" not in data for _, data in logged)
     assert logged
 
 
