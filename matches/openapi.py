@@ -24,9 +24,46 @@ def component_name(mode: str, part: str) -> str:
 
 
 def mode_components(adapter: ModeAdapter[Any]) -> dict[str, JSON]:
-    """A mode's four components by name."""
+    """A mode's four components by name, in the schema's OpenAPI 3.0 terms."""
     schemas = (adapter.settings_component(), adapter.view_schema, adapter.action_schema, adapter.event_schema)
-    return {component_name(adapter.name, part): dict(schema) for part, schema in zip(PARTS, schemas)}
+    return {component_name(adapter.name, part): openapi_30(dict(schema))
+            for part, schema in zip(PARTS, schemas, strict=True)}
+
+
+_NULL = {"type": "null"}
+
+
+def openapi_30(schema: Any) -> Any:
+    """A mode's JSON Schema in the terms of the OpenAPI 3.0 document drf-spectacular writes, which has no
+    null type: a ``"type": [t, "null"]`` is ``"type": t`` with ``"nullable": true``, and so is an ``anyOf`` or
+    ``oneOf`` with a ``{"type": "null"}`` branch (a single ``$ref`` left is wrapped in ``allOf``, as a
+    ``$ref`` takes no sibling keywords). The modes declare plain JSON Schema (GET /api/v1/modes/ shows their
+    settings so); only the published components are translated."""
+    if isinstance(schema, list):
+        return [openapi_30(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {key: openapi_30(value) for key, value in schema.items()}
+    kind = out.get("type")
+    if isinstance(kind, list) and "null" in kind:
+        rest = [t for t in kind if t != "null"]
+        out["type"] = rest[0] if len(rest) == 1 else rest
+        out["nullable"] = True
+    for keyword in ("anyOf", "oneOf"):
+        branches = out.get(keyword)
+        if isinstance(branches, list) and _NULL in branches:
+            rest = [branch for branch in branches if branch != _NULL]
+            del out[keyword]
+            if len(rest) == 1 and "$ref" in rest[0]:
+                out["allOf"] = rest
+            elif len(rest) == 1:
+                out = {**rest[0], **out}
+            else:
+                out[keyword] = rest
+            out["nullable"] = True
+    if None in out.get("enum", ()):
+        out["nullable"] = True
+    return out
 
 
 def _ref(name: str) -> JSON:
@@ -37,7 +74,7 @@ def _union(modes: list[str], part: str, *, nullable: bool = False, description: 
            keyword: str = "oneOf") -> JSON:
     schema: JSON = {keyword: [_ref(component_name(mode, part)) for mode in modes]}
     if nullable:
-        schema[keyword] = [*schema[keyword], {"type": "null"}]
+        schema["nullable"] = True  # OpenAPI 3.0's null (openapi_30)
     return {**schema, "description": description} if description else schema
 
 

@@ -461,7 +461,9 @@ def _turn_over(moved: Success[PaperState, Event]) -> Success[PaperState, Event]:
 
 _OBJECT: JSON = {"type": "object"}
 #: one answer of the game master as a view shows it (the opening, the last answers)
-_ANSWER = shape({"kind": TEXT, "code": TEXT, "number": WHOLE, "seat": WHOLE, "text": TEXT, "data": _OBJECT})
+#: (``seat`` and ``number`` null: an answer to the table, e.g. a draw)
+_ANSWER = shape({"kind": TEXT, "code": TEXT, "number": nullable(WHOLE), "seat": nullable(WHOLE), "text": TEXT,
+                 "data": _OBJECT})
 #: the view in every phase (``PaperLabyrinthMode.view``); after the end the map and the players' cells under
 #: ``revealed``
 VIEW_SCHEMA = shape(
@@ -494,7 +496,8 @@ ACTION_SCHEMA: JSON = {"oneOf": [
 #: the mode's own events and the game master's answers (``gm``), spoken by paper_labyrinth/texts.py
 EVENT_SCHEMA = events(*EVENTS, "gm", data={
     "seat": nullable(WHOLE), "number": nullable(WHOLE), "code": TEXT, "data": _OBJECT, "request": _OBJECT,
-    "by": WHOLE, "by_number": WHOLE,
+    # the timer's caller, null when the game master started it
+    "by": nullable(WHOLE), "by_number": nullable(WHOLE),
     "seconds": WHOLE})
 
 

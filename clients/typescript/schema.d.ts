@@ -2043,7 +2043,7 @@ export interface components {
              */
             deadline: string | null;
             /** @description The game as the caller may know it (mode-specific); after the end the same shape, plus `revealed` (what was hidden: the map, the world) when the mode may show it. */
-            view: components["schemas"]["CellCaptureView"] | components["schemas"]["LabyrinthConsoleView"] | components["schemas"]["LabyrinthPaperView"] | components["schemas"]["LabyrinthRoguelikeView"] | null;
+            view: (components["schemas"]["CellCaptureView"] | components["schemas"]["LabyrinthConsoleView"] | components["schemas"]["LabyrinthPaperView"] | components["schemas"]["LabyrinthRoguelikeView"]) | null;
             /** @description Every action the caller may post now, each usable as `action` (a mode may list some for a player it does not await, e.g. a timer call). */
             allowed_actions: (components["schemas"]["CellCaptureAction"] | components["schemas"]["LabyrinthConsoleAction"] | components["schemas"]["LabyrinthPaperAction"] | components["schemas"]["LabyrinthRoguelikeAction"])[];
             /** @description Events after ?since= the caller may see. */
@@ -2323,7 +2323,7 @@ export interface components {
             seat: number;
             player: number;
             /** @description Null for a timeout, and for another seat's action in a withheld replay. */
-            action: components["schemas"]["CellCaptureAction"] | components["schemas"]["LabyrinthConsoleAction"] | components["schemas"]["LabyrinthPaperAction"] | components["schemas"]["LabyrinthRoguelikeAction"] | null;
+            action: (components["schemas"]["CellCaptureAction"] | components["schemas"]["LabyrinthConsoleAction"] | components["schemas"]["LabyrinthPaperAction"] | components["schemas"]["LabyrinthRoguelikeAction"]) | null;
             timeout: boolean;
         };
         /**
@@ -2797,7 +2797,7 @@ export interface components {
             cure_time: number | ("unlimited" | null);
             nstop: number | null;
             starting_mines: number;
-            /** @enum {unknown} */
+            /** @enum {unknown|null} */
             river_mode: "deep" | "shallow" | null;
             shot_range: number | ("unlimited" | null);
             reorders: number | null;
@@ -2835,8 +2835,8 @@ export interface components {
             opening: {
                 kind: string;
                 code: string;
-                number: number;
-                seat: number;
+                number: number | null;
+                seat: number | null;
                 text: string;
                 data: Record<string, never>;
             }[];
@@ -2844,8 +2844,8 @@ export interface components {
                 [key: string]: {
                     kind: string;
                     code: string;
-                    number: number;
-                    seat: number;
+                    number: number | null;
+                    seat: number | null;
                     text: string;
                     data: Record<string, never>;
                 }[];
@@ -2923,8 +2923,8 @@ export interface components {
             code?: string;
             data?: Record<string, never>;
             request?: Record<string, never>;
-            by?: number;
-            by_number?: number;
+            by?: number | null;
+            by_number?: number | null;
             seconds?: number;
         } & {
             [key: string]: unknown;
@@ -2975,7 +2975,8 @@ export interface components {
             won: boolean;
             lost: boolean;
             here: {
-                building: ("arsenal" | "hospital" | "portal" | "mines" | "lift" | "graveyard") | null;
+                /** @enum {unknown|null} */
+                building: "arsenal" | "hospital" | "portal" | "mines" | "lift" | "graveyard" | null;
                 sides: {
                     [key: string]: string;
                 };
