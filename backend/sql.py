@@ -64,13 +64,6 @@ def concrete_field(model: type[models.Model], name: str) -> models.Field[Any, An
     return field
 
 
-def column_name(field: models.Field[Any, Any]) -> str:
-    """The name of the column that holds ``field`` (a concrete field always has one)."""
-    if field.column is None:
-        raise TypeError(f"{field} has no column")
-    return field.column
-
-
 class Columns(Generic[M]):
     """The concrete columns of ``model`` but ``exclude`` (field names), in the model's order."""
 
@@ -153,13 +146,13 @@ def rows_update_sql(objs: Sequence[models.Model], fields: Sequence[str],
         casts = [f"v.column{i}" if connection.vendor == "sqlite"
                  else f"CAST(v.column{i} AS {field.db_type(connection)})"
                  for i, field in enumerate(columns, start=1)]
-        sets = ", ".join(f"{quote(column_name(field))} = {cast}"
+        sets = ", ".join(f"{quote(column_of(field))} = {cast}"
                          for field, cast in zip(columns[1:], casts[1:], strict=True))
         row = "(" + ", ".join(["%s"] * len(columns)) + ")"
         table = quote(meta.db_table)
         rows = ", ".join([row] * len(objs))
         found = _WRITES[key] = (columns, (f"UPDATE {table} SET {sets} FROM (VALUES {rows}) AS v "
-                                          f"WHERE {table}.{quote(column_name(meta.pk))} = {casts[0]}"))
+                                          f"WHERE {table}.{quote(column_of(meta.pk))} = {casts[0]}"))
     columns, sql = found
     return sql, [field.get_db_prep_save(getattr(obj, field.attname), connection)
                  for obj in objs for field in columns]
