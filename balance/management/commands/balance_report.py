@@ -31,16 +31,16 @@ def _what_if(pairs: list[str]) -> dict[str, Any]:
 def _table(report: Report) -> list[str]:
     i = report.inputs
     rows = [
-        f"Balancing lab: {report.runs} runs, {i.kind}, party {i.party}, rank {i.rank}, completed {i.completed}, "
-        f"policy {i.policy}, seed {i.seed}",
+        (f"Balancing lab: {report.runs} runs, {i.kind}, party {i.party}, rank {i.rank}, "
+         f"completed {i.completed}, policy {i.policy}, seed {i.seed}"),
         "",
-        f"{'completion rate':<28}{report.completion_rate:>8.3f}   95% CI [{report.completion_low:.3f}, "
-        f"{report.completion_high:.3f}]",
+        (f"{'completion rate':<28}{report.completion_rate:>8.3f}   95% CI [{report.completion_low:.3f}, "
+         f"{report.completion_high:.3f}]"),
         f"{'outcomes':<28}{', '.join(f'{k} {v}' for k, v in report.outcomes.items())}",
         f"{'deaths per run':<28}{report.deaths_per_run:>8.2f}",
     ]
-    rows += [f"{'  on floor ' + str(floor):<28}{value:>8.2f}" for floor, value in report.deaths_by_floor.items()]
-    rows += [f"{'  in ' + kind + ' rooms':<28}{value:>8.2f}" for kind, value in report.deaths_by_room_kind.items()]
+    rows += [f"{'  on floor ' + str(f):<28}{value:>8.2f}" for f, value in report.deaths_by_floor.items()]
+    rows += [f"{'  in ' + k + ' rooms':<28}{value:>8.2f}" for k, value in report.deaths_by_room_kind.items()]
     rows += [
         f"{'coins found per run':<28}{report.coins_per_run:>8.1f}",
         f"{'items kept per run':<28}{report.items_per_run:>8.2f}",
@@ -60,7 +60,7 @@ def _table(report: Report) -> list[str]:
 
 
 class Command(BaseCommand):
-    help = "Simulate whole runs with a bot policy over the admin's data and print completion, deaths and loot."
+    help = "Simulate whole runs with a bot policy over the admin's data: completion, deaths, loot."
 
     def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("--party", type=int, default=3, help="party size N (new players)")
@@ -84,8 +84,8 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         if not 1 <= options["party"] <= 6:
             raise CommandError("--party is 1..6")
-        if options["runs"] < 1 or options["rank"] < 0 or options["completed"] < 0 or options["npc_path_runs"] < 0:
-            raise CommandError("--runs is at least 1; --rank, --completed and --npc-path-runs are not negative")
+        if options["runs"] < 1 or min(options["rank"], options["completed"], options["npc_path_runs"]) < 0:
+            raise CommandError("--runs is at least 1; --rank, --completed, --npc-path-runs are not negative")
         data = balance_data_load()
         try:
             data = what_if(data, _what_if(options["what_if"]))
