@@ -29,7 +29,8 @@ def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
     denominator = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denominator
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # rounding must not push an end past the rate itself (0 of n: the low end is 0 exactly)
+    return max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))
 
 
 def run_seeds(seed: int, runs: int, stream: str = "runs") -> list[int]:

@@ -335,7 +335,7 @@ class _Run:
                 if policy.take(member.view(), kind) and data.carry(member.items, kind,
                                                                    member.run_stats()["strength"]):
                     self.loot.remove((loot_id, kind))
-                    self.give(member, kind, equip=policy.equips and _equips(member.items, kind))
+                    self.give(member, kind, equip=policy.equips and equips_on_pickup(member.items, kind))
             while (potion := policy.drink(member.view())) is not None:
                 kind = potion.item_kind
                 facts = rooms.PotionFacts(item_id=potion.pk, item_kind=kind.id, sub_kind=kind.sub_kind,
@@ -377,7 +377,7 @@ class _Run:
         self.enter()
 
 
-def _equips(items: Sequence[Held], kind: ItemFacts) -> bool:
+def equips_on_pickup(items: Sequence[Held], kind: ItemFacts) -> bool:
     """Whether a picked-up item goes into a hand or on the body: armor (the carry rules keep one per slot),
     a weapon while fewer than two are in hand."""
     if kind.category == "armor":
