@@ -8,10 +8,10 @@ the admin's data as frozen values, composing the run's rules (``dungeons/runs/en
 - ``report``: many runs summed up (``simulate``, ``Report``), the Wilson interval, the path to the first NPC.
 """
 from balance.engine.policies import AGGRESSIVE, CAUTIOUS, POLICIES, MemberView, Policy
-from balance.engine.report import LabInputs, Report, first_npc_path, run_seeds, simulate, summarize, wilson
+from balance.engine.report import LabInputs, Report, first_npc_paths, run_seeds, simulate, summarize, wilson
 from balance.engine.simulator import RunResult, simulate_run
 from balance.engine.values import BalanceData, Held, ItemFacts, JunkTier, PartySpec, PlayerSpec, what_if
 
 __all__ = ["AGGRESSIVE", "CAUTIOUS", "POLICIES", "BalanceData", "Held", "ItemFacts", "JunkTier", "LabInputs",
-           "MemberView", "PartySpec", "PlayerSpec", "Policy", "Report", "RunResult", "first_npc_path",
+           "MemberView", "PartySpec", "PlayerSpec", "Policy", "Report", "RunResult", "first_npc_paths",
            "run_seeds", "simulate", "simulate_run", "summarize", "what_if", "wilson"]

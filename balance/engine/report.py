@@ -13,7 +13,6 @@ from typing import Any
 from balance.engine.policies import Policy
 from balance.engine.simulator import RunResult, simulate_run
 from balance.engine.values import BalanceData, PartySpec
-from dungeons.generation import npc_chance
 
 #: A run's seed is drawn below this (the server's run seeds are signed 64-bit).
 MAX_SEED = 2**63 - 1
@@ -52,10 +51,10 @@ class LabInputs:
     runs: int = 100
     seed: int = 1
     guild: bool = True
-    #: runs per completed count for the path to the first NPC (0: not computed)
-    npc_path_runs: int = 0
-    #: completed counts the path looks at (0 .. this)
-    npc_path_levels: int = 30
+    #: new guilds whose path to the first NPC is played (0: not computed)
+    npc_careers: int = 0
+    #: the most runs a guild's path plays before it is given up
+    npc_career_runs: int = 60
 
     def party_spec(self) -> PartySpec:
         return PartySpec.new_players(self.party, completed=self.completed, rank=self.rank, guild=self.guild)
@@ -80,12 +79,17 @@ class Report:
     floors_per_run: float
     rooms_per_run: float
     battle_turns_per_run: float
+    #: the mean runs until a new guild's first NPC (None: not computed, or a guild did not get there)
     runs_to_first_npc: float | None = None
-    npc_path: list[dict[str, float]] = field(default_factory=list)
+    #: each new guild's path: {"runs", "completions", "rescued"} (rescued: the NPC kind, or None)
+    careers: list[dict[str, Any]] = field(default_factory=list)
+    #: over those paths, by the party's completed dungeons at a run's start: [runs, completed runs]
+    completion_by_completed: dict[int, list[int]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         found = asdict(self)
         found["deaths_by_floor"] = {str(k): v for k, v in self.deaths_by_floor.items()}
+        found["completion_by_completed"] = {str(k): v for k, v in self.completion_by_completed.items()}
         return found
 
 
@@ -129,63 +133,57 @@ def simulate(data: BalanceData, inputs: LabInputs, policies: dict[str, Policy], 
     each."""
     policy = policies[inputs.policy]
     party = inputs.party_spec()
-    path_total = inputs.npc_path_runs * (inputs.npc_path_levels + 1)
+    path_total = inputs.npc_careers * inputs.npc_career_runs
     total = inputs.runs + path_total
     results = []
     for index, seed in enumerate(run_seeds(inputs.seed, inputs.runs)):
         results.append(simulate_run(data, party, policy, seed, kind=inputs.kind))
         progress(index + 1, total)
     report = summarize(inputs, results)
-    if not inputs.npc_path_runs:
+    if not inputs.npc_careers:
         return report
-    expected, path = first_npc_path(data, inputs, policy,
-                                    progress=lambda done, _: progress(inputs.runs + done, total))
-    return Report(**{**report.__dict__, "runs_to_first_npc": expected, "npc_path": path})
+    careers, by_completed = first_npc_paths(data, inputs, policy,
+                                            progress=lambda done: progress(inputs.runs + done, total))
+    reached = [c["runs"] for c in careers if c["rescued"]]
+    expected = sum(reached) / len(reached) if len(reached) == len(careers) else None
+    return Report(**{**report.__dict__, "runs_to_first_npc": expected, "careers": careers,
+                     "completion_by_completed": by_completed})
 
 
-def first_npc_path(data: BalanceData, inputs: LabInputs, policy: Policy, *,
-                   progress: Progress = _quiet) -> tuple[float | None, list[dict[str, float]]]:
-    """The expected number of runs until a new guild (rank 0, its members at 0 completed dungeons) rescues
-    its first NPC, playing parties of ``inputs.party`` with the policy.
-
-    A Markov chain over the party's completed count C: at C a run completes with the rate p(C) measured by
-    ``npc_path_runs`` simulated runs, holds an NPC with the generator's chance P(C) (rank 0), and a
-    completed run with an NPC rescues it with the share s of the NPCs met in completed runs that survived
-    (over every level; 1 when none was met). A rescue (r = p P s) ends the path; another completion moves
-    to C + 1; a failure stays. E(C) = (1 + (p - r) E(C + 1)) / p; the last level looked at is taken to hold
-    for every count after it (E = 1 / r there), which overstates the path a little.
+def first_npc_paths(data: BalanceData, inputs: LabInputs, policy: Policy, *,
+                    progress: Callable[[int], None] = lambda done: None,
+                    ) -> tuple[list[dict[str, Any]], dict[int, list[int]]]:
+    """New guilds (rank 0; ``inputs.party`` new players) play run after run with the policy until they
+    rescue their first NPC, or ``npc_career_runs`` runs: each run's party is the last one as it left the
+    run (the items kept, the money, each member's completed dungeons; a dead member respawns with what they
+    did not lose), so the path is the game's, gear and all. Returns each guild's path and, over all of
+    them, the runs and completions by the party's mean completed count (rounded down) at a run's start.
     """
-    levels = inputs.npc_path_levels
-    rates: list[float] = []
-    met = saved = 0
+    careers: list[dict[str, Any]] = []
+    by_completed: dict[int, list[int]] = {}
     done = 0
-    for level in range(levels + 1):
-        party = PartySpec.new_players(inputs.party, completed=level, guild=True)
-        completed = 0
-        for seed in run_seeds(inputs.seed, inputs.npc_path_runs, stream=f"npc-path/{level}"):
+    for career in range(inputs.npc_careers):
+        party = PartySpec.new_players(inputs.party, guild=True)
+        completions = 0
+        rescued = None
+        runs = 0
+        for seed in run_seeds(inputs.seed, inputs.npc_career_runs, stream=f"career/{career}"):
+            level = sum(m.completed for m in party.members) // len(party.members)
             result = simulate_run(data, party, policy, seed, kind=inputs.kind)
-            if result.status == "completed":
-                completed += 1
-                if result.npc_met:
-                    met += 1
-                    saved += result.rescued is not None
+            runs += 1
             done += 1
-            progress(done, (levels + 1) * inputs.npc_path_runs)
-        rates.append(completed / inputs.npc_path_runs)
-    survival = saved / met if met else 1.0
-    path = []
-    expected: float | None = None
-    for level in range(levels, -1, -1):
-        p = rates[level]
-        chance = npc_chance(rank=0.0, completed=float(level), params=data.generation)
-        r = p * chance * survival
-        if level == levels:
-            expected = 1 / r if r > 0 else None
-        elif p > 0 and expected is not None:
-            expected = (1 + (p - r) * expected) / p
-        else:
-            expected = None
-        path.append({"completed": level, "completion_rate": p, "npc_chance": chance,
-                     "runs_from_here": expected if expected is not None else math.inf})
-    path.reverse()
-    return expected, path
+            progress(done)
+            counted = by_completed.setdefault(level, [0, 0])
+            counted[0] += 1
+            if result.status == "completed":
+                counted[1] += 1
+                completions += 1
+            party = PartySpec(result.members, guild=True)
+            if result.rescued:
+                rescued = result.rescued
+                break
+        if runs < inputs.npc_career_runs:  # the path ended early: its remaining runs count as done
+            done += inputs.npc_career_runs - runs
+            progress(done)
+        careers.append({"runs": runs, "completions": completions, "rescued": rescued})
+    return careers, dict(sorted(by_completed.items()))

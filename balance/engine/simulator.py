@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from balance.engine.policies import MemberView, Policy
-from balance.engine.values import BalanceData, Held, ItemFacts, PartySpec
+from balance.engine.values import BalanceData, Held, ItemFacts, PartySpec, PlayerSpec
 from combat import engine
 from combat.engine.encounters import drawable_on, encounter_draw
 from dungeons.generation import NPC_KINDS, Dungeon, generate_dungeon
@@ -46,16 +46,21 @@ class RunResult:
     npc_met: bool
     rescued: str | None
     completed_by: int  # members who finished
+    #: every member as the run left them (what they carry, their money, their completed dungeons): the
+    #: party of their next run
+    members: tuple[PlayerSpec, ...] = ()
 
 
 class _Member:
     """A member's working state during a simulated run (the run member's and the player's columns)."""
 
-    __slots__ = ("boosts", "coins", "fee", "hp", "items", "max_hp", "money", "pending", "player_id", "stats",
-                 "status")
+    __slots__ = ("boosts", "coins", "completed", "fee", "hp", "items", "max_hp", "money", "pending",
+                 "player_id", "stats", "status")
 
-    def __init__(self, player_id: int, stats: dict[str, int], money: int, items: list[Held]) -> None:
+    def __init__(self, player_id: int, stats: dict[str, int], money: int, items: list[Held],
+                 completed: int = 0) -> None:
         self.player_id = player_id
+        self.completed = completed
         self.stats = stats
         self.money = money
         self.items = items
@@ -398,7 +403,7 @@ def start(data: BalanceData, party: PartySpec, policy: Policy, seed: int, *, kin
             items.append(Held(next_item, data.item(item_id), equipped))
             next_item += 1
         money = data.starting_money if spec.money is None else spec.money
-        members.append(_Member(spec.player_id, {**spec.stat_map()}, money, items))
+        members.append(_Member(spec.player_id, {**spec.stat_map()}, money, items, spec.completed))
     inputs = party_inputs(guilds=[1 if party.guild else None] * len(members),
                           ranks=[party.guild_rank if party.guild else None] * len(members),
                           completed=[spec.completed for spec in party.members])
@@ -414,7 +419,9 @@ def start(data: BalanceData, party: PartySpec, policy: Policy, seed: int, *, kin
     for member in members:
         offer = junk_dealer_offer(tiers, size=data.junk_offer_size, seed=seed, player_id=member.player_id)
         chosen = policy.weapon(offer)
-        if chosen is not None:
+        # taken only if it fits and a hand is free (the server refuses it otherwise: the bot refuses instead)
+        if chosen is not None and data.carry(member.items, chosen, member.stats.get("strength", 0)) and \
+                equips_on_pickup(member.items, chosen):
             run.give(member, chosen, equip=True)
     for member in members:
         member.hp = member.max_hp = data.combat_rules.max_hp_for(member.stats.get("stamina", 0))
@@ -443,5 +450,9 @@ def result_of(run: _Run) -> RunResult:
         charon=sum(m.fee for m in run.members),
         items=kept, npc_met=bool(run.npc_kind), rescued=run.rescued,
         completed_by=sum(1 for m in run.members if m.status == FINISHED),
+        members=tuple(PlayerSpec(m.player_id, tuple(sorted(m.stats.items())), m.money,
+                                 tuple((i.item_kind.id, i.equipped) for i in m.items),
+                                 m.completed + (m.status == FINISHED))
+                      for m in sorted(run.members, key=lambda m: m.player_id)),
     )
 

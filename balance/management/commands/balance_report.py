@@ -3,7 +3,6 @@ and print the figures as a table, or as one JSON object (``--json``). docs/balan
 from __future__ import annotations
 
 import json
-import math
 from argparse import ArgumentParser
 from typing import Any
 
@@ -50,12 +49,15 @@ def _table(report: Report) -> list[str]:
         f"{'rooms entered per run':<28}{report.rooms_per_run:>8.2f}",
         f"{'battle turns per run':<28}{report.battle_turns_per_run:>8.1f}",
     ]
-    if report.npc_path:
+    if report.careers:
         expected = report.runs_to_first_npc
-        rows.append(f"{'runs to a first NPC':<28}{expected if expected is None else round(expected, 1)!s:>8}")
-        rows.append("  completed  completion  NPC chance  runs from here")
-        rows += [f"  {p['completed']:>9.0f}  {p['completion_rate']:>10.3f}  {p['npc_chance']:>10.4f}  "
-                 f"{p['runs_from_here']:>14.1f}" for p in report.npc_path]
+        reached = sum(1 for c in report.careers if c["rescued"])
+        shown = "not reached" if expected is None else f"{expected:.1f}"
+        rows.append(f"{'runs to a first NPC':<28}{shown:>8}   ({reached} of {len(report.careers)} new guilds "
+                    f"within {i.npc_career_runs} runs)")
+        rows.append("  new guilds' runs by completed dungeons at the start: completed  runs  completion")
+        rows += [f"  {level:>57}  {runs:>4}  {done / runs:>10.3f}"
+                 for level, (runs, done) in report.completion_by_completed.items()]
     return rows
 
 
@@ -71,10 +73,10 @@ class Command(BaseCommand):
         parser.add_argument("--runs", type=int, default=200, help="runs to simulate (default 200)")
         parser.add_argument("--seed", type=int, default=1, help="the lab's seed; the report is reproducible")
         parser.add_argument("--mixed", action="store_true", help="a party of no one guild (no NPC)")
-        parser.add_argument("--npc-path-runs", type=int, default=0,
-                            help="runs per completed count for the expected runs to a first NPC (0: skip)")
-        parser.add_argument("--npc-path-levels", type=int, default=30,
-                            help="completed counts the NPC path looks at (0..this, default 30)")
+        parser.add_argument("--npc-careers", type=int, default=0,
+                            help="new guilds played until their first NPC, for the expected runs (0: skip)")
+        parser.add_argument("--npc-career-runs", type=int, default=60,
+                            help="the most runs a new guild plays for its first NPC (default 60)")
         parser.add_argument("--what-if", action="append", default=[], metavar="FIELD=VALUE",
                             help="simulate a copy of the data with a field changed, e.g. "
                                  "run_rules.trap_damage_base=2, enemy.giant-rat.hp=6 (repeatable)")
@@ -84,8 +86,10 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         if not 1 <= options["party"] <= 6:
             raise CommandError("--party is 1..6")
-        if options["runs"] < 1 or min(options["rank"], options["completed"], options["npc_path_runs"]) < 0:
-            raise CommandError("--runs is at least 1; --rank, --completed, --npc-path-runs are not negative")
+        if options["runs"] < 1 or min(options["rank"], options["completed"], options["npc_careers"]) < 0 \
+                or options["npc_career_runs"] < 1:
+            raise CommandError("--runs and --npc-career-runs are at least 1; --rank, --completed and "
+                               "--npc-careers are not negative")
         data = balance_data_load()
         try:
             data = what_if(data, _what_if(options["what_if"]))
@@ -94,15 +98,11 @@ class Command(BaseCommand):
         inputs = LabInputs(party=options["party"], rank=options["rank"], completed=options["completed"],
                            kind=options["kind"], policy=options["policy"], runs=options["runs"],
                            seed=options["seed"], guild=not options["mixed"],
-                           npc_path_runs=options["npc_path_runs"], npc_path_levels=options["npc_path_levels"])
+                           npc_careers=options["npc_careers"], npc_career_runs=options["npc_career_runs"])
         progress = ProgressBar(self.stderr)
         report = simulate(data, inputs, POLICIES,
                           progress=(lambda done, total: None) if options["no_progress"] else progress)
         if options["json"]:
-            found = report.to_json()
-            for step in found["npc_path"]:
-                if math.isinf(step["runs_from_here"]):
-                    step["runs_from_here"] = None
-            self.stdout.write(json.dumps(found, sort_keys=True))
+            self.stdout.write(json.dumps(report.to_json(), sort_keys=True))
         else:
             self.stdout.write("\n".join(_table(report)))

@@ -34,7 +34,7 @@ def test_json_prints_one_object_with_the_completion_rate() -> None:
 
 def test_the_table_names_every_figure() -> None:
     out, _ = report("--runs", "6", "--policy", "aggressive", "--party", "2", "--no-progress",
-                    "--npc-path-runs", "2", "--npc-path-levels", "1")
+                    "--npc-careers", "1", "--npc-career-runs", "2")
     for label in ("completion rate", "95% CI", "deaths per run", "coins found per run",
                   "items kept per run", "Charon takes per run", "NPCs met / rescued", "rooms entered per run",
                   "battle turns per run", "runs to a first NPC", "policy aggressive"):
