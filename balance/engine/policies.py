@@ -55,13 +55,23 @@ def _standing(state: engine.BattleState) -> int:
     return sum(1 for c in state.players if c.in_battle)
 
 
-def cautious_battle(me: engine.Combatant, state: engine.BattleState, room_kind: str) -> engine.Action:
+def _free_action(me: engine.Combatant, *, heal_below: float) -> engine.Action | None:
+    """The free actions before an attack: a healing potion below ``heal_below`` of max HP, then the
+    hardest-hitting weapon carried into the hand."""
     potion = _healing_potion(me)
-    if potion is not None and me.hp * 2 < me.max_hp:
+    if potion is not None and me.hp < me.max_hp * heal_below:
         return engine.DrinkPotion(me.id, potion)
     slot = _best_slot(me)
     if slot != me.active_weapon:
         return engine.SwitchWeapon(me.id, slot)
+    return None
+
+
+def cautious_battle(me: engine.Combatant, state: engine.BattleState, room_kind: str) -> engine.Action:
+    free = _free_action(me, heal_below=0.5)
+    if free is not None:
+        return free
+    potion = _healing_potion(me)
     if potion is None and me.hp * 4 <= me.max_hp and not state.has_boss and _standing(state) == 1:
         flee = next((a for a in engine.allowed_actions(state) if isinstance(a, engine.Flee)), None)
         if flee is not None:
@@ -71,12 +81,9 @@ def cautious_battle(me: engine.Combatant, state: engine.BattleState, room_kind: 
 
 
 def aggressive_battle(me: engine.Combatant, state: engine.BattleState, room_kind: str) -> engine.Action:
-    potion = _healing_potion(me)
-    if potion is not None and me.hp * 4 < me.max_hp:
-        return engine.DrinkPotion(me.id, potion)
-    slot = _best_slot(me)
-    if slot != me.active_weapon:
-        return engine.SwitchWeapon(me.id, slot)
+    free = _free_action(me, heal_below=0.25)
+    if free is not None:
+        return free
     targets = engine.valid_targets(me, state.combatants)
     return engine.AttackAction(me.id, max(targets, key=lambda c: c.hp).id)
 
