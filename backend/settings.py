@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "cell_capture",
     "play",
     "darkness",
+    "balance",
 ]
 
 MIDDLEWARE = [

@@ -16,6 +16,7 @@ ENGINES += ["paper_labyrinth.engine"]  # seed 002 paper Labyrinth
 ENGINES += ["darkness.engine"]  # the Labyrinth of Darkness (SPEC 9.5)
 ENGINES += ["gamekit"]  # what every engine shares: the result of a move
 ENGINES += ["dungeons.runs.engine"]  # the run's rules outside battle (SPEC 6)
+ENGINES += ["balance.engine"]  # the balancing lab's simulator (SPEC 17)
 FORBIDDEN_ROOTS = {"django", "rest_framework", "celery", "kombu", "drf_spectacular", "backend"}
 
 

@@ -16,7 +16,8 @@ def test_the_pure_engines_pass_mypy_strict():
     from tests.test_engines_are_pure import ENGINES
 
     folders = [str(ROOT / engine.replace(".", "/")) for engine in ENGINES]
-    stdout, stderr, status = api.run(["--config-file", str(ROOT / "pyproject.toml"), "--no-incremental", *folders])
+    config = ["--config-file", str(ROOT / "pyproject.toml")]
+    stdout, stderr, status = api.run([*config, "--no-incremental", *folders])
     assert status == 0, stdout + stderr
 
 

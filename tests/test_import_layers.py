@@ -26,7 +26,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("combat",),
     ("npcs",),
     ("dungeons", "matches"),
-    ("labyrinth",),
+    ("labyrinth", "balance"),
     ("cell_capture", "roguelike", "paper_labyrinth", "darkness"),
     ("play",),
 )

@@ -1,0 +1,1 @@
+"""The balancing lab (SPEC 17): simulated runs over the admin's data, for designers."""

@@ -1,0 +1,7 @@
+"""App config for the balancing lab."""
+from django.apps import AppConfig
+
+
+class BalanceConfig(AppConfig):
+    name = "balance"
+    verbose_name = "Balancing lab"
