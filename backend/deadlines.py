@@ -100,6 +100,11 @@ _clocks: set[DeadlineClock] = set()
 _clocks_lock = threading.Lock()
 
 
+def deadline_clock_running() -> bool:
+    """Whether a clock runs in this process (a caller may skip working out a deadline nobody would hear)."""
+    return bool(_clocks)
+
+
 def deadline_set(at: datetime | None) -> None:
     """A step stores a turn whose deadline is ``at`` (None: no deadline): once its transaction commits, the
     running clock of this process re-reads the next deadline if ``at`` is earlier than the one it waits for.

@@ -16,7 +16,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from backend.deadlines import deadline_set
+from backend.deadlines import deadline_clock_running, deadline_set
 from backend.errors import InvalidInput, refused
 from combat import engine, store
 from combat.models import CombatSettings
@@ -28,9 +28,12 @@ def battle_deadline_seconds() -> int:
 
 
 def _deadline_told(battle: BattleRow) -> None:
-    """Tell the deadline clock (backend/deadlines.py) when the stored step's awaited turn times out."""
-    if battle.awaiting_id is not None and battle.turn_started_at is not None and not battle.is_over:
-        deadline_set(battle.turn_started_at + timedelta(seconds=battle_deadline_seconds()))
+    """Tell the deadline clock (backend/deadlines.py) when the stored step's awaited turn times out (the
+    combat settings are read only for a running clock)."""
+    started = battle.turn_started_at
+    if started is None or battle.awaiting_id is None or battle.is_over or not deadline_clock_running():
+        return
+    deadline_set(started + timedelta(seconds=battle_deadline_seconds()))
 
 
 def battle_moved(battle: BattleRow, result: engine.Success, *, now: datetime) -> BattleStep:
