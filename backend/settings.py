@@ -243,6 +243,11 @@ SPECTACULAR_SETTINGS = {
                                         "maximum": MAX_DB_ID}},
 }
 
+# --- Deadlines -----------------------------------------------------------------------------
+# The deadline clock inside each ASGI server process (backend/deadlines.py, started by backend/asgi.py's
+# lifespan): a passed turn deadline is applied with nobody reading. Off: only reads and actions apply them.
+DEADLINE_CLOCK = env_bool("DEADLINE_CLOCK", True)
+
 # --- Celery -------------------------------------------------------------------------------
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "filesystem://")
 if CELERY_BROKER_URL.startswith("filesystem://"):

@@ -5,8 +5,9 @@ player it ``awaits`` and when that player's turn started. Its app describes it w
 ``TurnTable`` (how to find and lock the row, how to take a step, time a turn out, record an
 action); the three functions below are the whole protocol, the same for every game:
 
-- ``turn_refresh``: a read. Every passed deadline is applied first (reading is what moves a
-  silent player on: nothing polls), taking the locks only when a deadline has passed.
+- ``turn_refresh``: a read. Every passed deadline is applied first (the deadline clock,
+  ``backend/deadlines.py``, may not have come to it yet: the result is the same whoever applies
+  it), taking the locks only when a deadline has passed.
 - ``turn_act``: one action. Under the row lock: a repeated idempotency key gets the original
   answer; passed deadlines are applied; an action for any turn but the current one is 409
   ``stale_turn``; the step is taken and recorded; the table's unique (object, turn) row is the

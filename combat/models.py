@@ -381,13 +381,18 @@ class EnemyKindEffect(models.Model):
 # --- battles ----------------------------------------------------------------------------------
 
 
+#: A battle waiting for a player's turn (the partial index the deadline clock reads).
+TURN_AWAITED = Q(outcome="ongoing", awaiting__isnull=False, turn_started_at__isnull=False)
+
+
 class Battle(models.Model):
     """One battle of a run, in one enemy or boss room: the engine's setup and state as JSON.
 
     ``step`` is the engine's call counter (BattleState.step) and the turn number clients
     answer: an action names the step it was chosen at, and BattleAction's unique (battle,
     step) lets only one action through per step. ``turn_started_at`` is when the awaiting
-    player's turn began; its deadline is applied whenever anyone next reads or acts.
+    player's turn began; its deadline is applied by the deadline clock (backend/deadlines.py), or by
+    whoever reads or acts first.
     """
 
     run = models.ForeignKey("dungeons.Run", on_delete=models.CASCADE, related_name="battles")
@@ -412,6 +417,10 @@ class Battle(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["run", "floor", "room"], name="battle_one_per_room"),
             models.CheckConstraint(condition=Q(seed__gte=0), name="battle_seed_non_negative"),
+        ]
+        indexes = [
+            # The deadline clock's earliest pending turn: only the battles waiting for a player.
+            models.Index(fields=["turn_started_at"], condition=TURN_AWAITED, name="battle_turn_awaited"),
         ]
 
     def __str__(self) -> str:

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.utils import timezone
 
+from backend.deadlines import deadline_clock_running, deadline_set
 from backend.errors import InvalidInput, refused
 from combat import engine, store
 from combat.models import CombatSettings
@@ -24,6 +25,15 @@ from combat.store import ActionRecord, BattleRow, BattleStep
 
 def battle_deadline_seconds() -> int:
     return CombatSettings.cached().turn_deadline_seconds
+
+
+def _deadline_told(battle: BattleRow) -> None:
+    """Tell the deadline clock (backend/deadlines.py) when the stored step's awaited turn times out (the
+    combat settings are read only for a running clock)."""
+    started = battle.turn_started_at
+    if started is None or battle.awaiting_id is None or battle.is_over or not deadline_clock_running():
+        return
+    deadline_set(started + timedelta(seconds=battle_deadline_seconds()))
 
 
 def battle_moved(battle: BattleRow, result: engine.Success, *, now: datetime) -> BattleStep:
@@ -47,6 +57,7 @@ def battle_step_record(step: BattleStep, *, player_id: int | None, turn: int, ac
     """Write a step resolved in memory (``battle_step``, a timeout) with its action row (combat.store)."""
     store.step_save(step, ActionRecord(step=turn, player_id=player_id, action=action, idempotency_key=key,
                                        response=response))
+    _deadline_told(step.battle)
 
 
 def battle_create(
@@ -73,6 +84,7 @@ def battle_create(
     row = store.battle_insert(run_id=run_id, floor=floor, room=room, seed=seed,
                               engine_version=engine.ENGINE_VERSION, setup=engine.setup_to_dict(setup),
                               enemy_kinds=enemy_kinds, first=first.battle, events=first.events)
+    _deadline_told(row)
     return row, result
 
 
@@ -117,6 +129,7 @@ def battle_time_out(battle: BattleRow, *, deadline: datetime) -> tuple[engine.Su
     """Skip the awaited player's turn whose deadline passed, and save it (battle locked)."""
     result, step, record = battle_timeout_step(battle, deadline=deadline)
     store.step_save(step, record)
+    _deadline_told(step.battle)
     return result, step
 
 

@@ -26,7 +26,7 @@ from django.utils import timezone
 
 from backend.sql import Columns, Prepared, rows_insert
 from combat.engine import Outcome
-from combat.models import Battle, BattleAction, BattleEvent, EnemyKind, EnemyKindEffect
+from combat.models import TURN_AWAITED, Battle, BattleAction, BattleEvent, EnemyKind, EnemyKindEffect
 
 #: The columns a battle is loaded with: never its setup (written once, read only by replays and the admin).
 BATTLE = Columns(Battle, exclude=["setup"])
@@ -228,6 +228,19 @@ def events_since(*, battle_id: int, since: int, limit: int = EVENTS_PAGE) -> lis
     with transaction.get_connection().cursor() as cursor:
         cursor.execute(_EVENTS_SINCE, [battle_id, since, limit])
         return [{"seq": seq, **json.loads(data)} for seq, data in cursor.fetchall()]
+
+
+def turn_awaited_first() -> datetime | None:
+    """When the earliest awaited turn of any battle began (the deadline clock's read: the partial index
+    ``battle_turn_awaited``, which holds the running battles only)."""
+    return (Battle.objects.filter(TURN_AWAITED).order_by("turn_started_at")
+            .values_list("turn_started_at", flat=True).first())
+
+
+def turns_awaited_since(before: datetime, *, limit: int) -> list[int]:
+    """The battles whose awaited turn began at ``before`` or earlier, earliest first (at most ``limit``)."""
+    started = Battle.objects.filter(TURN_AWAITED, turn_started_at__lte=before).order_by("turn_started_at")
+    return list(started.values_list("id", flat=True)[:limit])
 
 
 def replayed_response(*, battle_id: int, player_id: int, key: str) -> dict[str, Any] | None:

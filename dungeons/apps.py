@@ -1,4 +1,5 @@
-"""App config for dungeons: tells the NPCs (a lower layer) what they must know of runs."""
+"""App config for dungeons: tells the NPCs (a lower layer) what they must know of runs, and the deadline
+clock (backend/deadlines.py) of the runs' battles."""
 from django.apps import AppConfig
 
 
@@ -6,8 +7,10 @@ class DungeonsConfig(AppConfig):
     name = "dungeons"
 
     def ready(self) -> None:
+        from backend.deadlines import deadline_kind_register
         from dungeons.models import MemberStatus
         from dungeons.runs import store
+        from dungeons.runs.battles import BATTLE_DEADLINES
         from npcs.services import RunFacts, run_facts_register
 
         def membership(player_id: int) -> tuple[int, bool] | None:
@@ -15,3 +18,4 @@ class DungeonsConfig(AppConfig):
             return None if found is None else (found[0], found[1] == MemberStatus.IN_DUNGEON)
 
         run_facts_register(RunFacts(membership=membership, items_at_stake=store.items_at_stake))
+        deadline_kind_register(BATTLE_DEADLINES)  # passed battle turns fire with nobody reading

@@ -49,7 +49,9 @@ class Match(models.Model):
     ``turn`` is the number of the step the game waits for (1 after the start; every action or
     timeout takes one step); an action names it, and MatchAction's unique (match, turn) lets one
     action through per turn. ``awaiting`` is the seated player the game waits for and
-    ``turn_started_at`` when their turn began. ``state`` is the mode's state JSON, ``seed`` the
+    ``turn_started_at`` when their turn began, ``deadline_at`` when it times out (the mode decides
+    from the game: ``matches.access.match_deadline``, stored so the clock finds the next one in an
+    index). ``state`` is the mode's state JSON, ``seed`` the
     number every random draw derives from (``matches.modes.rng_for``).
     """
 
@@ -75,6 +77,12 @@ class Match(models.Model):
     turn_deadline_seconds = models.PositiveIntegerField(
         default=60, help_text="The mode's deadline at the start."
     )
+    deadline_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the awaited turn times out (null: nobody awaited, or no deadline): kept by every "
+        "step, read by the deadline clock (backend/deadlines.py).",
+    )
     idle_steps = models.PositiveIntegerField(default=0, help_text="Timeouts since the last action.")
     absent_seats = models.JSONField(
         default=list,
@@ -89,7 +97,12 @@ class Match(models.Model):
 
     class Meta:
         verbose_name_plural = "matches"
-        indexes = [models.Index(fields=["status", "mode", "id"], name="match_status_mode_id")]
+        indexes = [
+            models.Index(fields=["status", "mode", "id"], name="match_status_mode_id"),
+            # The deadline clock's earliest pending deadline: only the matches waiting for a timed turn.
+            models.Index(fields=["deadline_at"], condition=Q(deadline_at__isnull=False),
+                         name="match_deadline_pending"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.mode} #{self.pk} ({self.status})"

@@ -15,6 +15,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from backend.deadlines import DeadlineKind, deadline_set
 from backend.errors import InvalidInput, NotAllowed, NotFound, RuleViolation, refused
 from backend.turns import (
     Taken,
@@ -32,6 +33,7 @@ from matches.access import (
     forget_seating,
     game_state,
     guild_member,
+    match_deadline,
     may_act,
     may_read,
     may_see_lobby,
@@ -189,7 +191,8 @@ def match_leave(*, player: Player, match_id: int, now: datetime | None = None) -
         return match
     assert seat.seat is not None
     match.absent_seats = sorted({*match.absent_seats, seat.seat})
-    match.save(update_fields=["absent_seats"])
+    match.deadline_at = match_deadline(match)  # the seat's own turn now times out at once
+    match.save(update_fields=["absent_seats", "deadline_at"])
     if not remaining:
         _end(match, MatchStatus.ABANDONED, _nobody_won(ABANDONED, cause="left"), now=now)
         return match
@@ -244,8 +247,8 @@ def _nobody_won(reason: str, **details: Any) -> dict[str, Any]:
 
 def _end(match: Match, status: str, result: dict[str, Any], *, now: datetime) -> None:
     match.status, match.result, match.ended_at = status, result, now
-    match.awaiting, match.turn_started_at = None, None
-    match.save(update_fields=["status", "result", "ended_at", "awaiting", "turn_started_at"])
+    match.awaiting, match.turn_started_at, match.deadline_at = None, None, None
+    match.save(update_fields=["status", "result", "ended_at", "awaiting", "turn_started_at", "deadline_at"])
     match.seats.filter(active=True).update(active=False)
     forget_seating(match)
     if status == MatchStatus.ABANDONED:
@@ -290,11 +293,14 @@ def _persist(
     awaiting = adapter.awaiting(state)
     match.awaiting_id = None if awaiting is None else seat_players[awaiting]
     match.turn_started_at = None if awaiting is None else turn_started_at
+    match.deadline_at = match_deadline(match)
+    deadline_set(match.deadline_at)
     fields = [
         "state",
         "turn",
         "awaiting",
         "turn_started_at",
+        "deadline_at",
         "event_count",
         "idle_steps",
         "status",
@@ -443,6 +449,36 @@ def deadlines_apply_now(match: Match, *, now: datetime) -> None:
     deadlines_apply(MATCH_TURNS, match, now=now)
 
 
+class _MatchDeadlines(DeadlineKind):
+    """Matches for the deadline clock (backend/deadlines.py): the stored ``deadline_at`` finds them, the
+    turn protocol applies their deadlines exactly as a read does."""
+
+    name = "match"
+
+    def next(self) -> datetime | None:
+        pending = Match.objects.filter(deadline_at__isnull=False).order_by("deadline_at")
+        return pending.values_list("deadline_at", flat=True).first()
+
+    def due(self, now: datetime, limit: int) -> list[int]:
+        passed = Match.objects.filter(deadline_at__isnull=False, deadline_at__lte=now).order_by("deadline_at")
+        return list(passed.values_list("id", flat=True)[:limit])
+
+    def fire(self, object_id: int, now: datetime) -> int:
+        with transaction.atomic():
+            match = Match.objects.select_for_update().filter(pk=object_id).first()
+            if match is None:
+                return 0
+            skipped = deadlines_apply(MATCH_TURNS, match, now=now)
+            deadline = match_deadline(match)
+            if match.deadline_at != deadline:  # a stored deadline that is not the match's own (e.g. migrated)
+                match.deadline_at = deadline
+                match.save(update_fields=["deadline_at"])
+            return skipped
+
+
+MATCH_DEADLINES = _MatchDeadlines()
+
+
 def match_refresh(*, player: Player, match_id: int, now: datetime | None = None) -> Match:
     """The match for a reader, after applying passed deadlines."""
     return turn_refresh(MATCH_TURNS, object_id=match_id, player=player, now=now)
@@ -452,7 +488,7 @@ def match_list_refresh(*, player: Player, mode: str | None = None, now: datetime
     """Apply passed deadlines to every running match the player may read (of ``mode``, if given).
 
     The list shows ``status``, ``turn`` and ``awaiting``; without this it would show a turn that a
-    read of the same match answers as timed out (reading is what moves a silent player on).
+    read of the same match answers as timed out (a read applies what the deadline clock has not yet).
     Each match is locked only when one of its deadlines has passed, as ``turn_refresh`` does.
     """
     now = now or timezone.now()

@@ -19,6 +19,9 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.ge
 os.environ.setdefault("FUZZ_MIN_CASES", "1000")
 os.environ.setdefault("FUZZ_SEED", str(random.SystemRandom().randrange(1, 2**32)))
 use_worker_redis()  # under pytest-xdist: this worker's own Redis databases
+# No deadline clock in a server a test starts (they inherit the environment), unless the test turns it on
+# (tests/backend/test_deadlines_served.py): a test's deadlines move when the test moves them.
+os.environ.setdefault("DEADLINE_CLOCK", "0")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -13,14 +13,23 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
+from backend.deadlines import DeadlineKind
 from backend.errors import NotFound, RuleViolation
-from backend.turns import Taken, TurnTable, turn_act, turn_act_locked, turn_deadline, turn_refresh
+from backend.turns import (
+    Taken,
+    TurnTable,
+    deadlines_apply,
+    turn_act,
+    turn_act_locked,
+    turn_deadline,
+    turn_refresh,
+)
 from combat import engine
 from combat.engine.encounters import EncounterRules
 from combat.models import Battle, CombatSettings
@@ -34,7 +43,7 @@ from combat.services import (
     battle_step_record,
     battle_time_out,
 )
-from combat.store import BattleRow, BattleStep, battle_model
+from combat.store import BattleRow, BattleStep, battle_model, turn_awaited_first, turns_awaited_since
 from dungeons.kinds import run_kind_hooks
 from dungeons.models import MemberStatus
 from dungeons.runs import store
@@ -267,6 +276,31 @@ class _RunBattles(TurnTable[LockedBattle]):
 BATTLE_TURNS = _RunBattles()
 
 
+class _BattleDeadlines(DeadlineKind):
+    """The runs' battles for the deadline clock (backend/deadlines.py): a battle's deadline is its awaited
+    turn's start plus the combat settings' seconds, so the partial index on the start finds the next one;
+    a passed one is applied as a read applies it, under the locks of the battle and its run."""
+
+    name = "battle"
+
+    def next(self) -> datetime | None:
+        began = turn_awaited_first()
+        return None if began is None else began + timedelta(seconds=battle_deadline_seconds())
+
+    def due(self, now: datetime, limit: int) -> list[int]:
+        return turns_awaited_since(now - timedelta(seconds=battle_deadline_seconds()), limit=limit)
+
+    def fire(self, object_id: int, now: datetime) -> int:
+        with transaction.atomic():
+            found = store.battle_lock(battle_id=object_id)
+            if found is None:
+                return 0
+            return deadlines_apply(BATTLE_TURNS, LockedBattle(found[0], RunStep(found[1])), now=now)
+
+
+BATTLE_DEADLINES = _BattleDeadlines()
+
+
 @dataclass(frozen=True)
 class ActOutcome:
     """What an action request got: the response body, and whether it was a replayed answer.
@@ -322,7 +356,7 @@ def battle_act_for_user(
 
 
 def battle_refresh(*, player: Player, battle_id: int, now: datetime | None = None) -> Battle:
-    """The battle for a reader, after applying passed deadlines (reading is what moves a silent party on);
+    """The battle for a reader, after applying passed deadlines (those the deadline clock has not yet);
     a model instance with the loaded columns (its relations, e.g. its events, read on access)."""
     return battle_model(turn_refresh(BATTLE_TURNS, object_id=battle_id, player=player, now=now).battle)
 

@@ -1,6 +1,6 @@
-"""Turn deadlines: a silent player's turn is skipped when anyone next reads or acts, and deadlines chain
-from the moment the previous one passed (no polling worker). Clock: ``now=`` at the service level,
-time_machine over HTTP."""
+"""Turn deadlines: a silent player's turn is skipped when anyone next reads or acts (if the deadline clock,
+tests/backend/test_deadlines.py, has not yet), and deadlines chain from the moment the previous one
+passed. Clock: ``now=`` at the service level, time_machine over HTTP."""
 
 from __future__ import annotations
 
