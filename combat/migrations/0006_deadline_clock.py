@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("combat", "0004_battle_links"),
+        ("combat", "0005_balance_first_dungeon_bestiary"),
     ]
 
     operations = [
