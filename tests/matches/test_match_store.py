@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import functools
 import random
+import threading
+import time
 from datetime import timedelta
 from typing import Any
 
@@ -16,11 +18,12 @@ import pytest
 import time_machine
 from django.utils import timezone
 
+from backend.errors import DomainError
 from matches import services, store
 from matches.models import Match, MatchAction, MatchEvent, MatchSeat
 from players.models import Player
 from tests.factories import PlayerFactory, api_client
-from tests.matches.helpers import MATCHES, url
+from tests.matches.helpers import MATCHES, open_lobby, url
 from tests.matches.test_contract import GAMES
 
 pytestmark = pytest.mark.django_db
@@ -109,3 +112,68 @@ def test_the_postgresql_path_and_the_portable_path_answer_and_store_the_same(
     # and the games had timeouts and replayed answers among their steps
     assert any(action[3] is None for action in fast[1]["actions"]) or mode == "labyrinth_roguelike"
     assert any(isinstance(a, tuple) and a[1].get("replayed") for a in fast[0])
+
+
+def _waiting_for_locks(count: int) -> None:
+    """Return once ``count`` other sessions of this database wait for a row lock (an hour at most: a hang)."""
+    from django.db import connection
+
+    for _ in range(360_000):
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                           "AND wait_event_type = 'Lock'")
+            if cursor.fetchone()[0] >= count:
+                return
+        time.sleep(0.01)
+    raise AssertionError("the actions never waited for the match's lock")
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_an_action_that_waited_for_the_start_acts_on_the_seats_the_start_numbered() -> None:
+    # given a full lobby whose host's start holds the match's lock, not yet committed
+    from django.db import connection, transaction
+
+    host, guest = PlayerFactory(), PlayerFactory()
+    match_id = open_lobby(host, "secret_race", {"target": 10})["id"]
+    assert api_client(guest).post(url(match_id, "join/")).status_code == 200
+    holding, release = threading.Event(), threading.Event()
+    answers: dict[int, Any] = {}
+
+    def start() -> None:
+        try:
+            with transaction.atomic():
+                services.match_start(player=host, match_id=match_id)
+                holding.set()
+                release.wait()
+        finally:
+            connection.close()
+
+    def act(player: Player) -> None:
+        try:
+            answers[player.pk] = services.match_act_for_user(
+                user_id=player.user_id, match_id=match_id, turn=1, action={"pick": 2}).response
+        except DomainError as refusal:
+            answers[player.pk] = refusal.code
+        except Exception as exc:  # noqa: BLE001 - what the test is about: no other failure
+            answers[player.pk] = exc
+        finally:
+            connection.close()
+
+    starter = threading.Thread(target=start)
+    starter.start()
+    holding.wait()
+    # when both players act on turn 1 while the start holds the lock (their statements read the lobby's seats)
+    actors = [threading.Thread(target=act, args=(player,)) for player in (host, guest)]
+    for thread in actors:
+        thread.start()
+    _waiting_for_locks(2)
+    release.set()
+    for thread in [starter, *actors]:
+        thread.join()
+    # then the awaited player's action is taken on the started match and the other's is refused by the rules
+    match = Match.objects.get(pk=match_id)
+    awaited = match.actions.get(turn=1).player_id
+    assert isinstance(answers[awaited], dict) and answers[awaited]["turn"] == 1, answers
+    other = guest.pk if awaited == host.pk else host.pk
+    assert answers[other] in ("not_your_turn", "stale_turn"), answers
