@@ -85,6 +85,10 @@ def _play(mode: str, people: list[Player], start: Any) -> tuple[list[Any], dict[
                 again = mover.post(url(match_id, "actions/"), {
                     "turn": body["turn"], "action": {}, "idempotency_key": f"k-{step}"}, format="json")
                 answers.append((again.status_code, again.json()))
+        if bodies[0]["status"] == "active":  # still on after STEPS: everyone walks out (abandoned)
+            for client in clients:
+                left = client.post(url(match_id, "leave/"))
+                answers.append((left.status_code, _answer(left.json())))
     return answers, _stored(match_id)
 
 
