@@ -10,6 +10,7 @@ from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from backend.api.compiled import renderer, validator
 from backend.api.schema import errors
 from backend.api.views import valid
 from matches import selectors, services
@@ -29,7 +30,7 @@ from players.caller import PlayerApi
 
 def _match(match_id: int, request: Request, player: Any, since: int = 0) -> dict[str, Any]:
     match = selectors.match_for_reader(match_id=match_id, player=player)
-    return MatchOutput(selectors.match_payload(match, player, since=since)).data
+    return renderer(MatchOutput)(selectors.match_payload(match, player, since=since))
 
 
 class ModeListApi(PlayerApi):
@@ -97,7 +98,7 @@ class MatchLeaveApi(PlayerApi):
     def post(self, request: Request, match_id: int) -> Response:
         match = services.match_leave(player=self.player, match_id=match_id)
         # Not read again: a lobby the last player left is cancelled, which no one may read any more.
-        return Response(MatchOutput(selectors.match_payload(match, self.player, since=0)).data)
+        return Response(renderer(MatchOutput)(selectors.match_payload(match, self.player, since=0)))
 
 
 class MatchStartApi(PlayerApi):
@@ -115,8 +116,11 @@ class MatchDetailApi(PlayerApi):
     )
     def get(self, request: Request, match_id: int) -> Response:
         since = valid(MatchQuery, request.query_params)["since"]
-        match = services.match_refresh(player=self.player, match_id=match_id)
-        return Response(MatchOutput(selectors.match_payload(match, self.player, since=since)).data)
+        # The match, the caller's player, the seats and the new events in one statement (matches/store.py).
+        match, player, events = services.match_read_for_user(user_id=self.user_id, match_id=match_id,
+                                                             since=since)
+        view = selectors.match_payload(match, player, since=since, events=events)
+        return Response(renderer(MatchOutput)(view))
 
 
 class MatchActApi(PlayerApi):
@@ -126,9 +130,10 @@ class MatchActApi(PlayerApi):
         summary="One action on the caller's turn (one of allowed_actions)",
     )
     def post(self, request: Request, match_id: int) -> Response:
-        data = valid(MatchActInput, request.data)
-        outcome = services.match_act(
-            player=self.player,
+        # The usual body takes the compiled check; the serializer judges everything else.
+        data = validator(MatchActInput)(request.data)
+        outcome = services.match_act_for_user(
+            user_id=self.user_id,
             match_id=match_id,
             turn=data["turn"],
             action=data["action"],
@@ -137,7 +142,7 @@ class MatchActApi(PlayerApi):
         # The stored answer (also an idempotent replay's) has no text: rendered in this request's language.
         events = selectors.spoken_events(outcome.row.mode, outcome.response["events"])
         answer = {**outcome.response, "events": events, "replayed": outcome.replayed}
-        return Response(MatchActOutput(answer).data)
+        return Response(renderer(MatchActOutput)(answer))
 
 
 class MatchReplayApi(PlayerApi):

@@ -12,9 +12,9 @@ from matches.access import READER_SEATS, game_state, match_deadline, may_act, ma
 from matches.events import spoken
 from matches.models import Match, MatchAction, MatchEvent, MatchModeSettings, MatchSeat, MatchStatus
 from matches.modes import registered_modes
+from matches.store import EVENTS_PER_READ
+from matches.store import match_events_since as stored_events_since
 from players.models import Player
-
-EVENTS_PER_READ = 500
 
 MATCH_LIST_COLUMNS = {
     name: name
@@ -92,10 +92,13 @@ def match_list(
     return page
 
 
-def match_events_since(*, match: Match, seat: int | None, since: int) -> tuple[list[dict[str, Any]], int]:
+def match_events_since(
+    *, match: Match, seat: int | None, since: int, rows: list[MatchEvent] | None = None
+) -> tuple[list[dict[str, Any]], int]:
     """The events after ``since`` the seat may see (each with its ``text`` in the request's language), and the
-    last sequence number this read covered."""
-    rows = list(MatchEvent.objects.filter(match=match, seq__gt=since).order_by("seq")[:EVENTS_PER_READ])
+    last sequence number this read covered; ``rows``: the stored events after ``since`` if already read."""
+    if rows is None:
+        rows = stored_events_since(match_id=match.pk, since=since)
     last = rows[-1].seq if len(rows) == EVENTS_PER_READ else match.event_count
     visible = [{"seq": row.seq, **row.data} for row in rows if row.visible_to(seat)]
     return spoken(mode_adapter(match.mode), visible), max(last, since)
@@ -106,8 +109,11 @@ def spoken_events(mode: str, events: list[dict[str, Any]]) -> list[dict[str, Any
     return spoken(mode_adapter(mode), events)
 
 
-def match_payload(match: Match, player: Player, *, since: int) -> dict[str, Any]:
-    """The player's view of a match: seats, whose turn, the deadline, their view, allowed actions, events."""
+def match_payload(
+    match: Match, player: Player, *, since: int, events: list[MatchEvent] | None = None
+) -> dict[str, Any]:
+    """The player's view of a match: seats, whose turn, the deadline, their view, allowed actions, events
+    (``events``: the stored events after ``since`` if the match was read with them)."""
     seats = seating(match)
     mine = next((s for s in seats if s.player_id == player.pk), None)
     seat = mine.seat if mine is not None else None
@@ -129,8 +135,10 @@ def match_payload(match: Match, player: Player, *, since: int) -> dict[str, Any]
         if seat is not None and mine is not None and may_act(match, mine):
             allowed = adapter.legal_actions(state, seat)
     deadline = match_deadline(match)
-    events, last = (
-        match_events_since(match=match, seat=seat, since=since) if match.state is not None else ([], 0)
+    shown, last = (
+        match_events_since(match=match, seat=seat, since=since, rows=events)
+        if match.state is not None
+        else ([], 0)
     )
     return {
         "id": match.pk,
@@ -153,7 +161,7 @@ def match_payload(match: Match, player: Player, *, since: int) -> dict[str, Any]
         "deadline": deadline,
         "view": view,
         "allowed_actions": allowed,
-        "events": events,
+        "events": shown,
         "last_event": last,
         "result": match.result,
         "created_at": match.created_at,

@@ -23,10 +23,12 @@ from backend.turns import (
     TurnTable,
     deadlines_apply,
     turn_act,
+    turn_act_locked,
     turn_deadline,
     turn_refresh,
 )
 from gamekit.results import Impossible
+from matches import store
 from matches.access import (
     READER_SEATS,
     awaited_seat,
@@ -44,9 +46,11 @@ from matches.access import (
     turn_deadline_seconds,
     turn_waiting_since,
 )
-from matches.models import Match, MatchAction, MatchEvent, MatchModeSettings, MatchSeat, MatchStatus
+from matches.models import Match, MatchEvent, MatchModeSettings, MatchSeat, MatchStatus
 from matches.modes import ABANDONED, NEW_GAME, Event, ModeAdapter, Outcome, match_result, rng_for
+from matches.store import ActionRecord
 from players.models import Player
+from players.selectors import player_for_user
 
 _SEED_SOURCE = random.SystemRandom()
 SEED_LIMIT = 2**63 - 1
@@ -139,9 +143,8 @@ def _end_old_games(player: Player, mode: str) -> None:
         if old.status == MatchStatus.LOBBY:
             match_leave(player=player, match_id=match_id, now=now)
         elif old.status == MatchStatus.ACTIVE:
-            _append_events(old, [Event({"kind": "ended_by_new_game"})], turn=old.turn)
-            old.save(update_fields=["event_count"])
-            _end(old, MatchStatus.ABANDONED, _nobody_won(NEW_GAME), now=now)
+            told = _new_events(old, [Event({"kind": "ended_by_new_game"})], turn=old.turn)
+            _end(old, MatchStatus.ABANDONED, _nobody_won(NEW_GAME), now=now, events=told)
 
 
 @transaction.atomic
@@ -233,7 +236,8 @@ def match_start(*, player: Player, match_id: int, now: datetime | None = None) -
     started = Event(
         {"kind": "match_started", "order": order, "seats": {str(s.seat): s.player_id for s in seats}}
     )
-    _persist(match, adapter, state, [started], turn=0, turn_started_at=now)
+    events = _step(match, adapter, state, [started], turn=0, turn_started_at=now)
+    store.step_save(match, events, None, release_seats=match.is_over, extra_columns=("seed", "started_at"))
     return match
 
 
@@ -245,34 +249,41 @@ def _nobody_won(reason: str, **details: Any) -> dict[str, Any]:
     return match_result(Outcome((), reason, details), {})
 
 
-def _end(match: Match, status: str, result: dict[str, Any], *, now: datetime) -> None:
+def _finish(match: Match, status: str, result: dict[str, Any], *, now: datetime) -> list[MatchEvent]:
+    """End the match in memory (nobody awaited any more); returns the event the ending adds, if any (an
+    abandoned match tells it; a finished one told it with the step's ``match_over``)."""
     match.status, match.result, match.ended_at = status, result, now
-    match.awaiting, match.turn_started_at, match.deadline_at = None, None, None
-    match.save(update_fields=["status", "result", "ended_at", "awaiting", "turn_started_at", "deadline_at"])
-    match.seats.filter(active=True).update(active=False)
-    forget_seating(match)
+    match.awaiting_id, match.turn_started_at, match.deadline_at = None, None, None
     if status == MatchStatus.ABANDONED:
-        _append_events(match, [Event({"kind": "match_abandoned", "result": result})], turn=match.turn)
-        match.save(update_fields=["event_count"])
+        return _new_events(match, [Event({"kind": "match_abandoned", "result": result})], turn=match.turn)
+    return []
 
 
-def _append_events(match: Match, events: Sequence[Event], *, turn: int) -> list[MatchEvent]:
+def _end(match: Match, status: str, result: dict[str, Any], *, now: datetime,
+         events: Sequence[MatchEvent] = ()) -> None:
+    """End a locked match outside a step (everyone walked out, a new game ended it) and save it."""
+    ended = [*events, *_finish(match, status, result, now=now)]
+    store.step_save(match, ended, None, release_seats=True)
+
+
+def _new_events(match: Match, events: Sequence[Event], *, turn: int) -> list[MatchEvent]:
+    """The events numbered after the match's last one (unsaved: the step's save writes them)."""
     first = match.event_count + 1
-    rows = MatchEvent.objects.bulk_create(
+    rows = [
         MatchEvent(
-            match=match,
+            match_id=match.pk,
             seq=first + offset,
             turn=turn,
             data=event.data,
             seats=None if event.seats is None else sorted(event.seats),
         )
         for offset, event in enumerate(events)
-    )
+    ]
     match.event_count += len(rows)
     return rows
 
 
-def _persist(
+def _step(
     match: Match,
     adapter: ModeAdapter[Any],
     state: Any,
@@ -281,13 +292,14 @@ def _persist(
     turn: int,
     turn_started_at: datetime,
 ) -> list[MatchEvent]:
-    """Store the new state after step ``turn`` and append its events (the match is locked)."""
+    """Step ``turn`` of the locked match in memory: the new state, the next turn and whom it awaits, the
+    end if the game is over; returns its events (with ``match_over`` at the end), for the store to save."""
     outcome = adapter.outcome(state)
     seat_players = seat_player_ids(match)
     result = None if outcome is None else match_result(outcome, seat_players)
     if result is not None:
         events = [*events, Event({"kind": "match_over", "result": result})]
-    rows = _append_events(match, events, turn=turn)
+    rows = _new_events(match, events, turn=turn)
     store_state(match, adapter, state)
     match.turn = turn + 1
     awaiting = adapter.awaiting(state)
@@ -295,21 +307,8 @@ def _persist(
     match.turn_started_at = None if awaiting is None else turn_started_at
     match.deadline_at = match_deadline(match)
     deadline_set(match.deadline_at)
-    fields = [
-        "state",
-        "turn",
-        "awaiting",
-        "turn_started_at",
-        "deadline_at",
-        "event_count",
-        "idle_steps",
-        "status",
-        "seed",
-        "started_at",
-    ]
-    match.save(update_fields=fields)
     if result is not None:
-        _end(match, MatchStatus.FINISHED, result, now=turn_started_at)
+        rows += _finish(match, MatchStatus.FINISHED, result, now=turn_started_at)
     return rows
 
 
@@ -373,24 +372,19 @@ class _MatchTurns(TurnTable[Match]):
         assert seat is not None and row.seed is not None and row.awaiting_id is not None
         turn = row.turn
         timed_out = adapter.timeout(game_state(row), seat, rng_for(row.seed, turn))
-        MatchAction.objects.create(
-            match=row,
-            turn=turn,
-            seat=seat,
-            player_id=row.awaiting_id,
-            action=None,
-            response={"timeout": True},
-        )
+        record = ActionRecord(turn=turn, seat=seat, player_id=row.awaiting_id, action=None,
+                              idempotency_key="", response={"timeout": True})
         told = Event({"kind": "turn_timed_out", "seat": seat, "player": row.awaiting_id})
         row.idle_steps += 1
-        _persist(row, adapter, timed_out.state, [told, *timed_out.events], turn=turn,
-                 turn_started_at=deadline)
+        events = _step(row, adapter, timed_out.state, [told, *timed_out.events], turn=turn,
+                       turn_started_at=deadline)
         if row.status == MatchStatus.ACTIVE and row.idle_steps >= len(seat_player_ids(row)):
-            _end(row, MatchStatus.ABANDONED, _nobody_won(ABANDONED, cause="timeouts"), now=deadline)
+            abandoned = _nobody_won(ABANDONED, cause="timeouts")
+            events += _finish(row, MatchStatus.ABANDONED, abandoned, now=deadline)
+        store.step_save(row, events, record, release_seats=row.is_over)
 
     def replayed_response(self, row: Match, player: Player, key: str) -> dict[str, Any] | None:
-        previous = MatchAction.objects.filter(match=row, player=player, idempotency_key=key).first()
-        return None if previous is None else previous.response
+        return store.replayed_response(match_id=row.pk, player_id=player.pk, key=key)
 
     def parse(self, row: Match, player: Player, action: Mapping[str, Any]) -> dict[str, Any]:
         if row.state is not None:
@@ -409,7 +403,8 @@ class _MatchTurns(TurnTable[Match]):
         if isinstance(moved, Impossible):
             raise refused(moved)
         row.idle_steps = 0
-        rows = _persist(row, adapter, moved.state, moved.events, turn=turn, turn_started_at=now)
+        rows = _step(row, adapter, moved.state, moved.events, turn=turn, turn_started_at=now)
+        row._unsaved_events = rows  # type: ignore[attr-defined] # saved with the action row (record)
         response = {
             "turn": turn,
             "next_turn": row.turn,
@@ -430,15 +425,11 @@ class _MatchTurns(TurnTable[Match]):
         response: dict[str, Any],
     ) -> None:
         seat = next(s for s, p in seat_player_ids(row).items() if p == player.pk)
-        MatchAction.objects.create(
-            match=row,
-            turn=turn,
-            seat=seat,
-            player=player,
-            action=action,
-            idempotency_key=key,
-            response=response,
-        )
+        events: list[MatchEvent] = row._unsaved_events  # type: ignore[attr-defined] # the step of ``take``
+        row._unsaved_events = []  # type: ignore[attr-defined]
+        record = ActionRecord(turn=turn, seat=seat, player_id=player.pk, action=action, idempotency_key=key,
+                              response=response)
+        store.step_save(row, events, record, release_seats=row.is_over)
 
 
 MATCH_TURNS = _MatchTurns()
@@ -501,6 +492,65 @@ def match_list_refresh(*, player: Player, mode: str | None = None, now: datetime
         if deadline is not None and deadline <= now:
             with transaction.atomic():
                 deadlines_apply_now(_locked(match.pk), now=now)
+
+
+def _reader(match: Match | None, player_id: int | None, *, user_id: int, match_id: int) -> Player:
+    """The caller's player (only its id loaded) if they may read the loaded match; else the API's 404s in
+    its order: an account without a player is ``player_not_found``, a match one may not read
+    ``match_not_found``."""
+    if match is None or player_id is None:
+        player_for_user(user_id=user_id)  # raises player_not_found for an account without a player
+        raise _not_found(match_id)
+    player = store.player_ref(player_id)
+    if not may_read(match, player, _seat_of(match, player)):
+        raise _not_found(match_id)
+    return player
+
+
+def match_read_for_user(
+    *, user_id: int, match_id: int, since: int, now: datetime | None = None
+) -> tuple[Match, Player, list[MatchEvent] | None]:
+    """A read for the account ``user_id`` (the API): the match, the caller's player (only its id loaded) and
+    the events after ``since`` when they were read with the match (None: read them). One statement while no
+    deadline has passed (``store.match_poll``); else ``match_refresh``'s locks and timeouts.
+
+    The refusals are the API's, in its order: an account without a player is 404 ``player_not_found``, a
+    match the player may not read 404 ``match_not_found``.
+    """
+    now = now or timezone.now()
+    found = store.match_poll(match_id=match_id, user_id=user_id, since=since)
+    match = None if found is None else found.match
+    player = _reader(match, None if found is None else found.player_id, user_id=user_id, match_id=match_id)
+    assert found is not None and match is not None
+    deadline = turn_deadline(MATCH_TURNS, match)
+    if deadline is not None and deadline <= now:  # a turn timed out: applied under the lock, then read again
+        return turn_refresh(MATCH_TURNS, object_id=match_id, player=player, now=now), player, None
+    return match, player, found.events
+
+
+def match_act_for_user(
+    *,
+    user_id: int,
+    match_id: int,
+    turn: int,
+    action: Mapping[str, Any],
+    idempotency_key: str = "",
+    now: datetime | None = None,
+) -> TurnOutcome[Match]:
+    """``match_act`` for the account ``user_id`` (the API): the match is locked with the caller's player, its
+    seats and the answer already given to the key in one statement (``store.match_act_lock``), and the
+    step saved in one. The refusals are ``match_act``'s, after 404 ``player_not_found`` for an account
+    without a player."""
+    with transaction.atomic():
+        found = store.match_act_lock(match_id=match_id, user_id=user_id, key=idempotency_key)
+        match = None if found is None else found.match
+        caller = None if found is None else found.player_id
+        player = _reader(match, caller, user_id=user_id, match_id=match_id)
+        assert found is not None and match is not None
+        if found.previous is not None:
+            return TurnOutcome(match, found.previous, replayed=True)
+        return turn_act_locked(MATCH_TURNS, match, player=player, turn=turn, action=action,
+                               idempotency_key=idempotency_key, now=now, key_checked=True)
 
 
 def match_act(

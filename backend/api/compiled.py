@@ -315,6 +315,17 @@ def _value_check(field: AnyField) -> Callable[[Any], Any]:
         return choice
     if kind.to_internal_value is serializers.BooleanField.to_internal_value:
         return lambda value: value if value.__class__ is bool else _NOT_FAST
+    if (kind.to_internal_value is serializers.DictField.to_internal_value
+            and isinstance(field, serializers.DictField) and type(field.child) is _UnvalidatedField
+            and type(field).run_child_validation is serializers.DictField.run_child_validation):
+        # A free JSON object (e.g. a match's action): its items are taken as they are, under string keys.
+        allow_empty = field.allow_empty
+
+        def mapping(value: Any) -> Any:
+            if value.__class__ is not dict or (not value and not allow_empty):
+                return _NOT_FAST
+            return {str(key): item for key, item in value.items()}
+        return mapping
     raise NotCompilable(f"{kind.__name__} ({field.field_name}) has no fast input check")
 
 

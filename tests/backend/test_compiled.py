@@ -22,6 +22,7 @@ from rest_framework.exceptions import ValidationError
 
 from backend.api.compiled import NotCompilable, renderer, validated, validator
 from combat.serializers import BattleActInput
+from matches.serializers import MatchActInput
 
 _names = itertools.count()
 NAMES = st.sampled_from(["a", "b", "c", "id", "kind", "items", "class", "x y"])
@@ -218,6 +219,10 @@ INPUTS = {
                st.sampled_from([*CHOICES, "1", "2", "green", "", 1.0, True])),
     "boolean": (lambda o: serializers.BooleanField(**o["common"]),
                 st.booleans() | st.sampled_from([0, 1, "true", "no", "x"])),
+    "object": (lambda o: serializers.DictField(allow_empty=o["blank"], **o["common"]),
+               st.dictionaries(st.text(max_size=3), st.none() | st.integers(-3, 3) | st.text(max_size=3)
+                               | st.lists(st.integers(0, 3), max_size=2), max_size=3)
+               | st.sampled_from([[], "x", 3, True, [("a", 1)]])),
 }
 WELL_FORMED = {
     "integer": lambda o: st.integers(max(o["low"] or 0, -5), o["high"] if o["high"] is not None else 20),
@@ -225,6 +230,9 @@ WELL_FORMED = {
                               min_size=max(o["low"], 0 if o["blank"] else 1), max_size=o["high"] or 8),
     "choice": lambda o: st.sampled_from(["red", "blue", "1", "2"]),
     "boolean": lambda o: st.booleans(),
+    "object": lambda o: st.dictionaries(st.text(max_size=3),
+                                        st.none() | st.integers(-3, 3) | st.text(max_size=3),
+                                        min_size=0 if o["blank"] else 1, max_size=3),
 }
 
 
@@ -325,6 +333,13 @@ def test_the_battle_actions_usual_body_takes_the_compiled_check() -> None:
     sent = {"turn": 3, "action": {"kind": "attack", "target": "e1"}, "idempotency_key": "k-1"}
     assert validator(BattleActInput).fast(sent) == validated(BattleActInput, sent)
     assert validator(BattleActInput).fast({"turn": 3, "action": {"kind": "attack", "target": " e1 "}}) is None
+
+
+def test_a_match_actions_usual_body_takes_the_compiled_check() -> None:
+    # a match's action is a free JSON object, taken as it is
+    sent = {"turn": 3, "action": {"type": "capture", "cell": [2, 5]}, "idempotency_key": "k-1"}
+    assert validator(MatchActInput).fast(sent) == validated(MatchActInput, sent)
+    assert validator(MatchActInput).fast({"turn": 3, "action": ["capture"]}) is None
 
 
 class _Checked(serializers.Serializer):

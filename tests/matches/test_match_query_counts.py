@@ -1,0 +1,72 @@
+"""The statements a match action and a match read cost, pinned for every mode (issue 26 item 8).
+
+Counted over HTTP with real clients (JWT), as tests/dungeons/test_run_query_counts.py counts a battle's: a
+count includes the account's own read and the transaction's BEGIN and COMMIT (inside a test they show as a
+savepoint pair). The baseline authenticated write is 2 statements (the account, one UPDATE).
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from backend.sql import prepared_sql
+from tests.factories import api_client
+from tests.matches.helpers import read, started, url
+from tests.matches.test_contract import GAMES
+
+pytestmark = pytest.mark.django_db
+
+POSTGRES = connection.vendor == "postgresql"
+#: An action: the account, BEGIN, the match locked with the caller's player, its seats and the key's earlier
+#: answer, the step's writes (events, the match, the action row), COMMIT. SQLite's portable path reads the
+#: seats and the key apart and writes the three rows apart.
+ACTION_STATEMENTS = 5 if POSTGRES else 9
+#: A read: the account, then the match with the caller's player, its seats and the events since (SQLite:
+#: three statements).
+READ_STATEMENTS = 2 if POSTGRES else 4
+
+
+def _sql(queries: CaptureQueriesContext) -> list[str]:
+    return [prepared_sql(q["sql"]) for q in queries.captured_queries]
+
+
+@pytest.mark.parametrize("mode", sorted(GAMES))
+def test_an_action_and_a_read_take_at_most_their_pinned_statements(mode: str) -> None:
+    # given a started match of the mode
+    players, settings = GAMES[mode]
+    people, row = started(mode, players=players, settings=settings)
+    clients = {person.pk: api_client(person) for person in people}
+    rng = random.Random(5)
+    steps = 0
+    for step in range(3):
+        bodies = [read(person, row.pk) for person in people]
+        if bodies[0]["status"] != "active":
+            break
+        mover, body = next((p, b) for p, b in zip(people, bodies, strict=True) if b["allowed_actions"])
+        # when the player who may act reads the match (events since the one before last)
+        with CaptureQueriesContext(connection) as reading:
+            reply = clients[mover.pk].get(url(row.pk), {"since": max(body["last_event"] - 1, 0)})
+        # then it takes at most the read's statements, and no lock
+        assert reply.status_code == 200, reply.json()
+        assert reply.json()["events"] == [e for e in body["events"] if e["seq"] > body["last_event"] - 1]
+        statements = _sql(reading)
+        assert len(statements) <= READ_STATEMENTS, "\n".join(statements)
+        assert not any("FOR UPDATE" in sql for sql in statements), statements
+        # when the player posts one of the allowed actions, with an idempotency key (the usual client)
+        action: dict[str, Any] = rng.choice(body["allowed_actions"])
+        with CaptureQueriesContext(connection) as acting:
+            answer = clients[mover.pk].post(url(row.pk, "actions/"), {
+                "turn": body["turn"], "action": action, "idempotency_key": f"k-{step}"}, format="json")
+        # then it takes at most the action's statements, with one lock: the match's
+        assert answer.status_code == 200, answer.json()
+        statements = _sql(acting)
+        assert len(statements) <= ACTION_STATEMENTS, "\n".join(statements)
+        if POSTGRES:
+            locks = [sql for sql in statements if "FOR UPDATE" in sql]
+            assert len(locks) == 1 and 'FOR UPDATE OF "matches_match"' in locks[0], locks
+        steps += 1
+    assert steps
