@@ -409,6 +409,8 @@ class Battle(models.Model):
                                  related_name="+", help_text="The player whose turn it is.")
     turn_started_at = models.DateTimeField(null=True, blank=True)
     enemy_kinds = models.JSONField(default=dict, help_text="Combatant id -> EnemyKind slug (for bounties).")
+    run_seq = models.PositiveIntegerField(
+        default=0, help_text="The last number of its run's one sequence its events took (SPEC 13).")
     created_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
 
@@ -436,6 +438,8 @@ class BattleEvent(models.Model):
 
     battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="events")
     seq = models.PositiveIntegerField()
+    run_seq = models.PositiveIntegerField(
+        default=0, help_text="Its number in its run's one sequence of events.")
     data = models.JSONField()
 
     class Meta:

@@ -44,7 +44,7 @@ def battle_moved(battle: BattleRow, result: engine.Success, *, now: datetime) ->
     awaiting = state.awaiting
     row = dataclasses.replace(
         battle, state=state.to_dict(), step=state.step, outcome=state.outcome.value,
-        event_count=battle.event_count + len(events),
+        event_count=battle.event_count + len(events), run_seq=battle.run_seq + len(events),
         ended_at=timezone.now() if state.over and battle.ended_at is None else battle.ended_at,
         awaiting_id=engine.combatant_player_id(awaiting) if awaiting else None,
         turn_started_at=now if awaiting else None,
@@ -68,8 +68,10 @@ def battle_create(
     setup: engine.BattleSetup,
     seed: int,
     enemy_kinds: Mapping[str, str],
+    run_seq: int = 0,
 ) -> tuple[BattleRow, engine.Success]:
-    """Start the battle of a room and store it: the row with its first state, then its first events.
+    """Start the battle of a room and store it: the row with its first state, then its first events
+    (numbered in the run's one sequence after ``run_seq``).
 
     Enemy turns before the first player's turn are already resolved; the caller (the run side)
     applies their consequences, as for any other step.
@@ -79,7 +81,7 @@ def battle_create(
     blank = BattleRow(id=0, run_id=run_id, floor=floor, room=room, seed=seed,
                       engine_version=engine.ENGINE_VERSION, state={}, outcome=engine.Outcome.ONGOING.value,
                       step=0, event_count=0, awaiting_id=None, turn_started_at=None, created_at=now,
-                      ended_at=None)
+                      ended_at=None, run_seq=run_seq)
     first = battle_moved(blank, result, now=now)
     row = store.battle_insert(run_id=run_id, floor=floor, room=room, seed=seed,
                               engine_version=engine.ENGINE_VERSION, setup=engine.setup_to_dict(setup),

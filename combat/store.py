@@ -33,7 +33,8 @@ BATTLE = Columns(Battle, exclude=["setup"])
 #: A poll's battle: neither the setup nor the enemy kinds (only a step's kills read them).
 POLLED_BATTLE = Columns(Battle, exclude=["setup", "enemy_kinds"])
 #: The columns a step changes; the setup, the seed and the enemy kinds never change after the start.
-STEP_COLUMNS = ("state", "step", "event_count", "outcome", "ended_at", "awaiting_id", "turn_started_at")
+STEP_COLUMNS = ("state", "step", "event_count", "outcome", "ended_at", "awaiting_id", "turn_started_at",
+                "run_seq")
 #: A poll's page of events.
 EVENTS_PAGE = 500
 
@@ -42,7 +43,9 @@ EVENTS_PAGE = 500
 class BattleRow:
     """A battle as loaded: the engine's state as stored JSON and the turn facts (never the setup).
 
-    ``enemy_kinds`` is None when it was not loaded (a poll's read)."""
+    ``enemy_kinds`` is None when it was not loaded (a poll's read). ``run_seq``: the last number of its
+    run's one sequence (SPEC 13: a run's log entries and its battles' events) its events took; the caller
+    that owns the run sets where a step's events go on from (combat knows no run)."""
 
     id: int
     run_id: int
@@ -59,6 +62,7 @@ class BattleRow:
     created_at: datetime
     ended_at: datetime | None
     enemy_kinds: Mapping[str, str] | None = None
+    run_seq: int = 0
 
     @property
     def pk(self) -> int:
@@ -94,6 +98,11 @@ class BattleStep:
     def first_event(self) -> int:
         return self.battle.event_count - len(self.events) + 1
 
+    @property
+    def first_run_seq(self) -> int:
+        """The first event's number in the run's one sequence."""
+        return self.battle.run_seq - len(self.events) + 1
+
 
 @dataclass(frozen=True)
 class ActionRecord:
@@ -114,11 +123,11 @@ class ActionRecord:
 _BATTLE_INSERT = (
     'WITH new_battle AS (INSERT INTO "combat_battle" ("run_id", "floor", "room", "seed", "engine_version", '
     '"setup", "state", "outcome", "step", "event_count", "awaiting_id", "turn_started_at", "enemy_kinds", '
-    '"created_at", "ended_at") '
-    'VALUES (%s, %s, %s, %s, %s, %s::jsonb, %s::jsonb, %s, %s, %s, %s, %s, %s::jsonb, %s, %s) '
+    '"created_at", "ended_at", "run_seq") '
+    'VALUES (%s, %s, %s, %s, %s, %s::jsonb, %s::jsonb, %s, %s, %s, %s, %s, %s::jsonb, %s, %s, %s) '
     'RETURNING "id"), '
-    'new_events AS (INSERT INTO "combat_battleevent" ("battle_id", "seq", "data") '
-    'SELECT new_battle."id", e.n, e.data '
+    'new_events AS (INSERT INTO "combat_battleevent" ("battle_id", "seq", "run_seq", "data") '
+    'SELECT new_battle."id", e.n, %s + e.n, e.data '
     'FROM new_battle, jsonb_array_elements(%s::jsonb) WITH ORDINALITY AS e (data, n)) '
     'SELECT "id" FROM new_battle'
 )
@@ -129,8 +138,9 @@ def battle_insert(
     enemy_kinds: Mapping[str, str], first: BattleRow, events: list[dict[str, Any]], fast: bool | None = None,
 ) -> BattleRow:
     """Store a new battle (``first``: its turn facts after the enemy turns before any player's, its id
-    and creation time ignored) and its first events; returns its row. One statement on PostgreSQL
-    (``fast``), two elsewhere."""
+    and creation time ignored; its ``run_seq`` the last number its first events took) and its first
+    events; returns its row. One statement on PostgreSQL (``fast``), two elsewhere."""
+    before = first.run_seq - len(events)
     connection = transaction.get_connection()
     if connection.vendor == "postgresql" if fast is None else fast:
         created_at = timezone.now()
@@ -138,7 +148,8 @@ def battle_insert(
             cursor.execute(_BATTLE_INSERT, [
                 run_id, floor, room, seed, engine_version, json.dumps(setup), json.dumps(first.state),
                 first.outcome, first.step, first.event_count, first.awaiting_id, first.turn_started_at,
-                json.dumps(dict(enemy_kinds)), created_at, first.ended_at, json.dumps(events),
+                json.dumps(dict(enemy_kinds)), created_at, first.ended_at, first.run_seq, before,
+                json.dumps(events),
             ])
             (battle_id,) = cursor.fetchone()
     else:
@@ -146,7 +157,7 @@ def battle_insert(
                         setup=setup, enemy_kinds=dict(enemy_kinds),
                         **{name: getattr(first, name) for name in STEP_COLUMNS})
         rows_insert([battle])
-        rows_insert([BattleEvent(battle_id=battle.pk, seq=seq, data=data)
+        rows_insert([BattleEvent(battle_id=battle.pk, seq=seq, run_seq=before + seq, data=data)
                      for seq, data in enumerate(events, start=1)])
         battle_id, created_at = battle.pk, battle.created_at
     return dataclasses.replace(first, id=battle_id, run_id=run_id, floor=floor, room=room, seed=seed,
@@ -158,11 +169,12 @@ def battle_insert(
 #: battle's changed columns (STEP_COLUMNS), the action row. The action row's unique (battle, step)
 #: fails the whole statement, so a second effect for one turn stays impossible.
 _STEP_SAVE = """WITH step_events AS (
-    INSERT INTO "combat_battleevent" ("battle_id", "seq", "data")
-    SELECT %s, %s + e.n - 1, e.data FROM jsonb_array_elements(%s::jsonb) WITH ORDINALITY AS e (data, n)
+    INSERT INTO "combat_battleevent" ("battle_id", "seq", "run_seq", "data")
+    SELECT %s, %s + e.n - 1, %s + e.n - 1, e.data
+    FROM jsonb_array_elements(%s::jsonb) WITH ORDINALITY AS e (data, n)
 ), step_battle AS (
     UPDATE "combat_battle" SET "state" = %s::jsonb, "step" = %s, "event_count" = %s, "outcome" = %s,
-        "ended_at" = %s, "awaiting_id" = %s, "turn_started_at" = %s
+        "ended_at" = %s, "awaiting_id" = %s, "turn_started_at" = %s, "run_seq" = %s
     WHERE "id" = %s
 )
 INSERT INTO "combat_battleaction" ("battle_id", "step", "player_id", "action", "idempotency_key", "response",
@@ -186,9 +198,9 @@ def _step_save_fast(step: BattleStep, action: ActionRecord, connection: BaseData
     battle = step.battle
     with connection.cursor() as cursor:
         _STEP_SAVE_PREPARED.execute(cursor, [
-            battle.id, step.first_event, json.dumps(step.events),
+            battle.id, step.first_event, step.first_run_seq, json.dumps(step.events),
             json.dumps(battle.state), battle.step, battle.event_count, battle.outcome, battle.ended_at,
-            battle.awaiting_id, battle.turn_started_at, battle.id,
+            battle.awaiting_id, battle.turn_started_at, battle.run_seq, battle.id,
             battle.id, action.step, action.player_id, json.dumps(action.action), action.idempotency_key,
             json.dumps(action.response), timezone.now(),
         ], connection)
@@ -196,8 +208,9 @@ def _step_save_fast(step: BattleStep, action: ActionRecord, connection: BaseData
 
 def _step_save_portable(step: BattleStep, action: ActionRecord) -> None:
     battle = step.battle
-    BattleEvent.objects.bulk_create(BattleEvent(battle_id=battle.id, seq=seq, data=data)
-                                    for seq, data in enumerate(step.events, start=step.first_event))
+    BattleEvent.objects.bulk_create(
+        BattleEvent(battle_id=battle.id, seq=seq, run_seq=step.first_run_seq + n, data=data)
+        for n, (seq, data) in enumerate(enumerate(step.events, start=step.first_event)))
     Battle.objects.filter(pk=battle.id).update(**{name: getattr(battle, name) for name in STEP_COLUMNS})
     BattleAction.objects.create(battle_id=battle.id, step=action.step, player_id=action.player_id,
                                 action=action.action, idempotency_key=action.idempotency_key,

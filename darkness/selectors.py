@@ -137,4 +137,5 @@ def darkness_moved_view(moved: DarknessMoved) -> RunView:
     state = darkness_state_of(moved.dark, known=moved.known,
                               guild_member=moved.mover.current_guild_id == moved.dark.maze.guild_id)
     return run_payload(run=run, log=step.full_log, player=player_ref(moved.mover.player_id),
-                       members=step.members(), rooms=rooms, battle=battle, loot=loot, kind_view=state)
+                       members=step.members(), rooms=rooms, battle=battle, loot=loot, kind_view=state,
+                       held=(step.battle_events, step.battle_names))

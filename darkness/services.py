@@ -405,12 +405,13 @@ def _enter(step: RunStep, dark: DarknessRun, layout: MazeLayout, pos: Pos,
         if pos == layout.heart and npc_kind is None:
             npc_kind = step.dungeon().npc_kind
         if pos == layout.heart and npc_kind:
-            joins = npc_joins(npc_kind=npc_kind, rules=run_rules_get())
+            joins = npc_joins(npc_kind=npc_kind, rules=run_rules_get(step.run))
             step.change(**joins.run)
             step.log(joins.entry)
         return enter_room(step, settings=combat_settings, room=room)
     if camp:  # a camp heals like a rest room on every visit
-        rested = rest(party=[inside(m) for m in step.party(MemberStatus.IN_DUNGEON)], rules=run_rules_get())
+        rested = rest(party=[inside(m) for m in step.party(MemberStatus.IN_DUNGEON)],
+                      rules=run_rules_get(step.run))
         apply_rules(step, rested.changes, rested.entry)
     step.log(EnteredAgain())
     step.change(room_cleared=True)
@@ -468,6 +469,7 @@ def darkness_move(*, user_id: int, run_id: int, step: int, direction: str) -> Da
     if result.outcome is MoveOutcome.WALL:
         raise RuleViolation("wall", "A wall stands that way.", {"row": dark.row, "col": dark.col,
                                                                  "direction": heading.value})
+    moving.act(player.pk, {"kind": "move", "step": step, "direction": heading.value}, at=timezone.now())
     moving.change(step=run.step + 1)
     dark.torch_left = max(0, dark.torch_left - result.burn)
     moving.log(Moved(direction=heading.value, outcome=result.outcome.value, burn=result.burn,
@@ -490,7 +492,7 @@ def darkness_move(*, user_id: int, run_id: int, step: int, direction: str) -> Da
         _lost_in_the_dark(moving, dark)
     else:
         apply_rules(moving, regenerate(party=[inside(m) for m in moving.party(MemberStatus.IN_DUNGEON)],
-                                       rules=run_rules_get()))
+                                       rules=run_rules_get(moving.run)))
         entry = _enter(moving, dark, layout, result.position)
     run_save(moving)
     return DarknessMoved(moving, dark, _learn(dark.maze, learned), mover, entry)

@@ -30,6 +30,7 @@ from dungeons.selectors import (
     run_list_lobbies,
     run_list_mine,
     run_payload,
+    run_replay,
     run_view,
 )
 from dungeons.serializers import (
@@ -41,6 +42,7 @@ from dungeons.serializers import (
     RunOpenInput,
     RunOutput,
     RunQuery,
+    RunReplayOutput,
     RunStepInput,
     RunWeaponInput,
 )
@@ -235,6 +237,13 @@ class RunDetailApi(PlayerApi):
         return Response(_run(run_id, self.player, valid(RunQuery, request.query_params)["since"]))
 
 
+class RunReplayApi(PlayerApi):
+    @extend_schema(responses={200: RunReplayOutput, **errors(401, 404, 409)},
+                   summary="After the end: seeds, rules and every step, enough to replay it exactly")
+    def get(self, request: Request, run_id: int) -> Response:
+        return Response(RunReplayOutput(run_replay(run_id=run_id, player=self.player)).data)
+
+
 _View = TypeVar("_View", bound=Callable[..., Any])
 
 
@@ -267,7 +276,8 @@ class RunStartApi(PlayerApi):
         step, entry = started.step, started.entry
         battle = None if entry.battle is None else RoomBattle.of(entry.battle)
         view = run_payload(run=step.run, log=stored_log(step.full_log), player=self.player,
-                           members=step.members(), rooms=started.rooms, battle=battle, loot=entry.loot)
+                           members=step.members(), rooms=started.rooms, battle=battle, loot=entry.loot,
+                           held=(step.battle_events, step.battle_names))
         return Response(renderer(RunOutput)(view))
 
 

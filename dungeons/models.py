@@ -352,6 +352,15 @@ class Run(RunFacts, models.Model):
     npc_hp = models.PositiveSmallIntegerField(default=0)
     npc_max_hp = models.PositiveSmallIntegerField(default=0)
     log = models.JSONField(default=list, blank=True, help_text="What happened in each room, in order.")
+    event_seq = models.PositiveIntegerField(
+        default=0, help_text="The last number of the run's one sequence of events (its log entries and "
+                             "its battles' events) given by a write of the run; an ongoing battle may have "
+                             "gone on.")
+    rules = models.JSONField(
+        null=True, blank=True,
+        help_text="The run settings (RunRules) in force from the start: the run plays by them to its end.")
+    actions = models.JSONField(
+        default=list, blank=True, help_text="Every move of the party from the start: who did what, when.")
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     ended_at = models.DateTimeField(null=True, blank=True)

@@ -8,8 +8,9 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from backend.api.pagination import Page
-from backend.errors import NotFound
+from backend.errors import NotFound, RuleViolation
 from combat.models import CombatSettings
+from combat.texts import event_text
 from dungeons import generation
 from dungeons.kinds import run_kind_hooks
 from dungeons.models import Dungeon, GenerationSettings, MemberStatus, RoomKind, RunStatus
@@ -188,12 +189,28 @@ class RunView:
 _ASK_THE_KIND = object()
 
 
-def run_events(log: list[dict[str, Any]], since: int, names: Mapping[str, str]) -> list[dict[str, Any]]:
-    """The run's events after ``since``: its log entries, each with its ``seq``, its place in the log
-    counted from 1 (the log only grows, so an entry's number never changes), and its ``text`` in the
-    active language (dungeons/runs/texts.py; ``names``: player id -> username)."""
-    return [{"seq": seq, **entry, "text": entry_text(entry, names)}
-            for seq, entry in enumerate(log[since:], start=since + 1)]
+def run_events(*, run_id: int, log: list[dict[str, Any]], since: int, names: Mapping[str, str], count: int,
+               held: tuple[list[dict[str, Any]], Mapping[int, Mapping[str, str]]] | None = None
+               ) -> list[dict[str, Any]]:
+    """The run's events after ``since`` in its one sequence (SPEC 13, numbered up to ``count``): its log's
+    entries (``origin`` "run") and its battles' events (``origin`` "battle", with the battle and the event's
+    number there), in the order they happened, each with its ``seq`` and its ``text`` in the active language
+    (dungeons/runs/texts.py, ``names``: player id -> username; combat/texts.py, with each battle's names).
+
+    The battles' events are read only when the numbers after ``since`` are not all the log's, and not at all
+    when the caller ``held`` them (the events a step numbered, with their battles' names) and they fill the
+    gap: an answer built from a step reads nothing."""
+    entries = [{"seq": entry["seq"], "origin": "run", **entry, "text": entry_text(entry, names)}
+               for entry in log if entry["seq"] > since]
+    missing = count - since - len(entries)
+    if missing <= 0:
+        return entries
+    if held is not None and sum(1 for event in held[0] if event["seq"] > since) == missing:
+        found, battle_names = [event for event in held[0] if event["seq"] > since], held[1]
+    else:
+        found, battle_names = run_store.battle_events_of_run(run_id=run_id, since=since)
+    spoken = [{**event, "text": event_text(event, battle_names.get(event["battle"], {}))} for event in found]
+    return sorted([*entries, *spoken], key=lambda event: event["seq"])
 
 
 def _next_room(run: RunRow, rooms: list[RoomRow]) -> tuple[int, int] | None:
@@ -257,6 +274,7 @@ _ASK_THE_KIND = object()
 def run_payload(
     *, run: RunRow, log: list[dict[str, Any]], player: Player, members: list[MemberRow], rooms: list[RoomRow],
     battle: RoomBattle | None, loot: list[LootRow], kind_view: Any = _ASK_THE_KIND, since: int = 0,
+    held: tuple[list[dict[str, Any]], Mapping[int, Mapping[str, str]]] | None = None,
 ) -> RunView:
     """Everything a party member's client shows about a run (a stranger sees a lobby the same way), from
     what the caller holds: every member of the run in formation order, the dungeon's rooms in order
@@ -265,9 +283,10 @@ def run_payload(
     The layout ahead stays hidden: only rooms already entered show their kind. The seed is
     revealed once the run is over, so nobody can precompute the dungeon's draws. ``kind_view``: the run
     kind's own state if the caller holds it (e.g. a darkness move's), else the kind's hook reads it.
-    ``since``: the events shown are the log's entries after it. The run waits for someone (``awaiting``,
-    ``deadline``) while its room's battle is on: the battle's turn as stored (a deadline that has passed is
-    applied by the next read of or action in the battle).
+    ``since``: the events shown are those after it in the run's one sequence (``run_events``; ``held``: the
+    battle events the caller's step numbered, with their battles' names). The run waits for someone
+    (``awaiting``, ``deadline``) while its room's battle is on: the battle's turn as stored (a deadline that
+    has passed is applied by the next read of or action in the battle).
     """
     visited: dict[int, list[str]] = {}
     room = None
@@ -301,6 +320,7 @@ def run_payload(
             seconds = CombatSettings.cached().turn_deadline_seconds
             deadline = battle.turn_started_at + timedelta(seconds=seconds)
     caller = next((m for m in members if m.player_id == player.pk and m.status != MemberStatus.LEFT), None)
+    count = run_store.run_event_count(run, battle)
     return RunView(
         id=run.pk, kind=run.kind, status=run.status, host=run.host_id, step=run.step,
         created_at=run.created_at, started_at=run.started_at, ended_at=run.ended_at,
@@ -320,8 +340,9 @@ def run_payload(
         log=log,
         is_member=caller is not None,
         darkness=kind_view,
-        events=run_events(log, since, {str(m.player_id): m.player.username for m in members}),
-        last_event=len(log),
+        events=run_events(run_id=run.pk, log=log, since=since, count=count, held=held,
+                          names={str(m.player_id): m.player.username for m in members}),
+        last_event=count,
         awaiting=awaiting,
         deadline=deadline,
         allowed_actions=run_allowed_actions(run=run, member=caller, room=room, rooms=rooms, battle=battle,
@@ -354,3 +375,65 @@ def run_view(*, run_id: int, player: Player, since: int = 0) -> RunView:
             battle, loot = run_store.room_contents(run_id=run.id, floor=run.floor, room=run.room)
     return run_payload(run=run, log=log, player=player, members=members, rooms=rooms, battle=battle,
                        loot=loot, since=since)
+
+
+def _setup_names(setup: Mapping[str, Any]) -> dict[str, str]:
+    """Combatant id -> name, from a battle's stored setup (its state names them the same)."""
+    fighters = [*setup.get("players", ()), *setup.get("enemies", ())]
+    if setup.get("npc"):
+        fighters.append(setup["npc"])
+    return {str(c["id"]): str(c["name"]) for c in fighters}
+
+
+def run_replay(*, run_id: int, player: Player) -> dict[str, Any]:
+    """Everything that decided a finished run, enough to replay it exactly (SPEC 14, as a match's replay):
+    the run's seed and the rules it played by (recorded at its start), the dungeon's seed and generation
+    inputs, every move of the party (who did what, when; the start's party with its stats), every battle
+    with its seed, setup and actions (timeouts included), the loot and who took it, and the run's events in
+    its one sequence, each with its sentence in the request's language.
+
+    Only for those who may read the run (``run_view``'s rule: else 404 ``run_not_found``), after its end
+    (else 409 ``run_not_over``)."""
+    found = run_store.run_read(run_id)
+    if found is None:
+        raise NotFound("run_not_found", "No such run.", {"run": run_id})
+    members = run_store.members_load(run_id)
+    started = found[0].started_at is not None
+    if not any(m.player_id == player.pk and (not started or m.status != MemberStatus.LEFT) for m in members):
+        raise NotFound("run_not_found", "No such run.", {"run": run_id})
+    if not found[0].is_over:
+        raise RuleViolation("run_not_over", "The replay is available after the run's end.",
+                            {"status": found[0].status})
+    run, log, rooms, battles, loot = run_store.run_replay_read(run_id)
+    dungeon = None if run.dungeon_id is None else Dungeon.objects.get(pk=run.dungeon_id)
+    names = {str(m.player_id): m.player.username for m in members}
+    held_events = [event for battle in battles for event in battle.events]
+    held_names = {battle.id: _setup_names(battle.setup) for battle in battles}
+    return {
+        "id": run.id, "kind": run.kind, "status": run.status, "seed": run.seed,
+        "started_at": run.started_at, "ended_at": run.ended_at,
+        "rules": run.rules,
+        "dungeon": None if dungeon is None else {
+            "id": dungeon.pk, "kind": dungeon.kind, "seed": dungeon.seed,
+            "generator_version": dungeon.generator_version, "party_size": dungeon.party_size,
+            "rank": dungeon.rank, "completed": dungeon.completed, "same_guild": dungeon.same_guild,
+            "params": dungeon.params, "npc_candidates": dungeon.npc_candidates,
+            "rooms": [{"floor": r.floor, "room": r.index, "kind": r.kind, "npc_kind": r.npc_kind,
+                       "story_item": r.story_item, "seal": r.seal} for r in rooms],
+        },
+        "members": [{"player": m.player_id, "username": m.player.username, "position": m.position,
+                     "status": m.status, "hp": m.hp, "max_hp": m.max_hp, "weapon_choice": m.weapon_choice,
+                     "stat_boosts": m.stat_boosts, "pending_effects": m.pending_effects, "kills": m.kills,
+                     "money_lost": m.money_lost, "items_lost": m.items_lost}
+                    for m in members if m.status != MemberStatus.LEFT],
+        "steps": run.actions or [],
+        "battles": [{"id": b.id, "floor": b.floor, "room": b.room, "seed": b.seed,
+                     "engine_version": b.engine_version, "setup": b.setup, "outcome": b.outcome,
+                     "created_at": b.created_at, "ended_at": b.ended_at, "actions": b.actions}
+                    for b in battles],
+        "loot": [{"id": loot_id, "floor": floor, "room": room, "item_kind": kind, "taken_by": taker}
+                 for loot_id, floor, room, kind, taker in loot],
+        "events": run_events(run_id=run.id, log=log, since=0, names=names, count=run.event_seq,
+                             held=(held_events, held_names)),
+        "last_event": run.event_seq,
+    }

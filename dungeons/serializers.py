@@ -2,12 +2,14 @@
 rendered by their compiled renderer, backend/api/compiled.py)."""
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from rest_framework import serializers
 
 from backend.api.converters import MAX_DB_ID
 from dungeons.models import DungeonKind, MemberStatus, RoomKind, RunStatus, StoryItem, WeaponChoice
+from dungeons.runs.engine.rules import RunRules
 
 
 class RunOpenInput(serializers.Serializer[Any]):
@@ -210,10 +212,11 @@ class RunOutput(serializers.Serializer[Any]):
     darkness = DarknessStateOutput(allow_null=True, help_text="A darkness run's place, torch and known map.")
     events = serializers.ListField(
         child=serializers.DictField(),
-        help_text="The log's entries after ?since=, oldest first, each with its seq (its place in the log, "
-        "from 1).")
+        help_text="The run's events after ?since= in its one sequence, oldest first: its log's entries "
+        "(origin run) and its battles' events (origin battle, with battle and battle_seq), each with its seq "
+        "and text.")
     last_event = serializers.IntegerField(
-        help_text="The seq of the log's last entry: pass it as ?since= next time.")
+        help_text="The seq of the run's last event: pass it as ?since= next time.")
     awaiting = serializers.IntegerField(
         allow_null=True, help_text="The player the run waits for (its room's battle's turn); null otherwise.")
     deadline = serializers.DateTimeField(allow_null=True, help_text="When the awaited turn times out.")
@@ -226,3 +229,116 @@ class OfferItemOutput(serializers.Serializer[Any]):
     sub_kind = serializers.CharField()
     damage = serializers.IntegerField()
     weight = serializers.IntegerField()
+
+
+# --- the replay of a finished run (GET runs/{id}/replay/) -----------------------------------------------
+
+_RULE_FIELDS: dict[type, type[serializers.Field[Any, Any, Any, Any]]] = {
+    int: serializers.IntegerField, float: serializers.FloatField, str: serializers.CharField}
+
+
+def _rules_fields() -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+    """One typed field per run rule (``RunRules``): the admin's run settings by their names."""
+    defaults = RunRules()
+    return {f.name: _RULE_FIELDS[type(getattr(defaults, f.name))]()
+            for f in dataclasses.fields(RunRules)}
+
+
+#: The run settings a run plays by (recorded at its start; docs/runs.md, "Run settings").
+RunRulesOutput = type("RunRulesOutput", (serializers.Serializer,), _rules_fields())
+
+
+class ReplayPartyMemberOutput(serializers.Serializer[Any]):
+    player = serializers.IntegerField()
+    position = serializers.IntegerField()
+    completed_dungeons = serializers.IntegerField()
+    stats = serializers.DictField(child=serializers.IntegerField(), help_text="The five stats at the start.")
+
+
+class RunReplayStepOutput(serializers.Serializer[Any]):
+    """A move of the party: who did what, when; only the fields of its kind are present."""
+
+    kind = serializers.ChoiceField(choices=["start", "advance", "escape", "drink", "formation", "move"])
+    player = serializers.IntegerField()
+    at = serializers.DateTimeField()
+    step = serializers.IntegerField(required=False, help_text="advance, escape, move: the step it named.")
+    potion = serializers.IntegerField(required=False, help_text="drink: the inventory item drunk.")
+    item_kind = serializers.IntegerField(required=False, help_text="drink: the potion's catalog entry.")
+    players = serializers.ListField(child=serializers.IntegerField(), required=False,
+                                    help_text="formation: the new order.")
+    direction = serializers.ChoiceField(choices=["UP", "LEFT", "DOWN", "RIGHT"], required=False,
+                                        help_text="move: the way taken.")
+    party = ReplayPartyMemberOutput(many=True, required=False, help_text="start: the party as it set out.")
+
+
+class RunReplayBattleActionOutput(serializers.Serializer[Any]):
+    step = serializers.IntegerField(help_text="The battle's turn it answered.")
+    player = serializers.IntegerField(allow_null=True)
+    action = serializers.DictField(help_text="The engine's action as JSON (combat.engine.action_from_dict).")
+    timeout = serializers.BooleanField(help_text="The awaited player's deadline passed: the turn skipped.")
+    at = serializers.DateTimeField()
+
+
+class RunReplayBattleOutput(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    floor = serializers.IntegerField()
+    room = serializers.IntegerField()
+    seed = serializers.IntegerField()
+    engine_version = serializers.IntegerField()
+    setup = serializers.DictField(
+        help_text="The engine's BattleSetup as JSON (combat.engine.setup_from_dict): the combatants, "
+        "starting effects and combat rules.")
+    outcome = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    ended_at = serializers.DateTimeField(allow_null=True)
+    actions = RunReplayBattleActionOutput(many=True)
+
+
+class RunReplayRoomOutput(serializers.Serializer[Any]):
+    floor = serializers.IntegerField()
+    room = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=RoomKind.choices)
+    npc_kind = serializers.CharField()
+    story_item = serializers.CharField()
+    seal = serializers.CharField()
+
+
+class RunReplayDungeonOutput(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=DungeonKind.choices)
+    seed = serializers.IntegerField()
+    generator_version = serializers.IntegerField()
+    party_size = serializers.IntegerField()
+    rank = serializers.FloatField()
+    completed = serializers.FloatField()
+    same_guild = serializers.BooleanField()
+    params = serializers.DictField(help_text="The generation parameters in force (GenerationParams).")
+    npc_candidates = serializers.ListField(child=serializers.CharField())
+    rooms = RunReplayRoomOutput(many=True, help_text="As generated (a darkness run: as entered).")
+
+
+class RunReplayLootOutput(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    floor = serializers.IntegerField()
+    room = serializers.IntegerField()
+    item_kind = serializers.IntegerField()
+    taken_by = serializers.IntegerField(allow_null=True)
+
+
+class RunReplayOutput(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=DungeonKind.choices)
+    status = serializers.ChoiceField(choices=RunStatus.choices)
+    seed = serializers.IntegerField(help_text="The run's seed: every draw outside battle, each battle's.")
+    started_at = serializers.DateTimeField(allow_null=True)
+    ended_at = serializers.DateTimeField(allow_null=True)
+    rules = RunRulesOutput(allow_null=True, help_text="The run settings it played by (null: never started).")
+    dungeon = RunReplayDungeonOutput(allow_null=True)
+    members = RunMemberOutput(many=True, help_text="The members as the run left them.")
+    steps = RunReplayStepOutput(many=True, help_text="Every move of the party, in order.")
+    battles = RunReplayBattleOutput(many=True)
+    loot = RunReplayLootOutput(many=True)
+    events = serializers.ListField(
+        child=serializers.DictField(),
+        help_text="The whole run in its one sequence, as GET runs/{id}/ gives its events (with their text).")
+    last_event = serializers.IntegerField()

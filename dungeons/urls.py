@@ -8,6 +8,7 @@ urlpatterns = [
     path("runs/", apis.RunListCreateApi.as_view(), name="runs"),
     path("runs/lobbies/", apis.RunLobbiesApi.as_view(), name="run-lobbies"),
     path("runs/<int:run_id>/", apis.RunDetailApi.as_view(), name="run"),
+    path("runs/<int:run_id>/replay/", apis.RunReplayApi.as_view(), name="run-replay"),
     path("runs/<int:run_id>/join/", apis.RunJoinApi.as_view(), name="run-join"),
     path("runs/<int:run_id>/leave/", apis.RunLeaveApi.as_view(), name="run-leave"),
     path("runs/<int:run_id>/offer/", apis.RunOfferApi.as_view(), name="run-offer"),

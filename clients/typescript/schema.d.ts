@@ -1330,6 +1330,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/runs/{run_id}/replay/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * After the end: seeds, rules and every step, enough to replay it exactly
+         * @description An authenticated endpoint acting as the caller's player.
+         */
+        get: operations["v1_runs_replay_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/runs/{run_id}/start/": {
         parameters: {
             query?: never;
@@ -2314,6 +2334,15 @@ export interface components {
              */
             reason: string;
         };
+        ReplayPartyMemberOutput: {
+            player: number;
+            position: number;
+            completed_dungeons: number;
+            /** @description The five stats at the start. */
+            stats: {
+                [key: string]: number;
+            };
+        };
         ReplaySeatOutput: {
             seat: number;
             player: number;
@@ -2465,11 +2494,11 @@ export interface components {
             is_member: boolean;
             /** @description A darkness run's place, torch and known map. */
             darkness: components["schemas"]["DarknessStateOutput"] | null;
-            /** @description The log's entries after ?since=, oldest first, each with its seq (its place in the log, from 1). */
+            /** @description The run's events after ?since= in its one sequence, oldest first: its log's entries (origin run) and its battles' events (origin battle, with battle and battle_seq), each with its seq and text. */
             events: {
                 [key: string]: unknown;
             }[];
-            /** @description The seq of the log's last entry: pass it as ?since= next time. */
+            /** @description The seq of the run's last event: pass it as ?since= next time. */
             last_event: number;
             /** @description The player the run waits for (its room's battle's turn); null otherwise. */
             awaiting: number | null;
@@ -2481,6 +2510,131 @@ export interface components {
             /** @description What the caller can do now, each sendable back. */
             allowed_actions: components["schemas"]["RunActionOutput"][];
         };
+        RunReplayBattleActionOutput: {
+            /** @description The battle's turn it answered. */
+            step: number;
+            player: number | null;
+            /** @description The engine's action as JSON (combat.engine.action_from_dict). */
+            action: {
+                [key: string]: unknown;
+            };
+            /** @description The awaited player's deadline passed: the turn skipped. */
+            timeout: boolean;
+            /** Format: date-time */
+            at: string;
+        };
+        RunReplayBattleOutput: {
+            id: number;
+            floor: number;
+            room: number;
+            seed: number;
+            engine_version: number;
+            /** @description The engine's BattleSetup as JSON (combat.engine.setup_from_dict): the combatants, starting effects and combat rules. */
+            setup: {
+                [key: string]: unknown;
+            };
+            outcome: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            ended_at: string | null;
+            actions: components["schemas"]["RunReplayBattleActionOutput"][];
+        };
+        RunReplayDungeonOutput: {
+            id: number;
+            kind: components["schemas"]["DungeonKindEnum"];
+            seed: number;
+            generator_version: number;
+            party_size: number;
+            /** Format: double */
+            rank: number;
+            /** Format: double */
+            completed: number;
+            same_guild: boolean;
+            /** @description The generation parameters in force (GenerationParams). */
+            params: {
+                [key: string]: unknown;
+            };
+            npc_candidates: string[];
+            /** @description As generated (a darkness run: as entered). */
+            rooms: components["schemas"]["RunReplayRoomOutput"][];
+        };
+        RunReplayLootOutput: {
+            id: number;
+            floor: number;
+            room: number;
+            item_kind: number;
+            taken_by: number | null;
+        };
+        RunReplayOutput: {
+            id: number;
+            kind: components["schemas"]["DungeonKindEnum"];
+            status: components["schemas"]["RunStatusEnum"];
+            /** @description The run's seed: every draw outside battle, each battle's. */
+            seed: number;
+            /** Format: date-time */
+            started_at: string | null;
+            /** Format: date-time */
+            ended_at: string | null;
+            /** @description The run settings it played by (null: never started). */
+            rules: components["schemas"]["RunRulesOutput"] | null;
+            dungeon: components["schemas"]["RunReplayDungeonOutput"] | null;
+            /** @description The members as the run left them. */
+            members: components["schemas"]["RunMemberOutput"][];
+            /** @description Every move of the party, in order. */
+            steps: components["schemas"]["RunReplayStepOutput"][];
+            battles: components["schemas"]["RunReplayBattleOutput"][];
+            loot: components["schemas"]["RunReplayLootOutput"][];
+            /** @description The whole run in its one sequence, as GET runs/{id}/ gives its events (with their text). */
+            events: {
+                [key: string]: unknown;
+            }[];
+            last_event: number;
+        };
+        RunReplayRoomOutput: {
+            floor: number;
+            room: number;
+            kind: components["schemas"]["RoomKindEnum"];
+            npc_kind: string;
+            story_item: string;
+            seal: string;
+        };
+        /** @description A move of the party: who did what, when; only the fields of its kind are present. */
+        RunReplayStepOutput: {
+            kind: components["schemas"]["RunReplayStepOutputKindEnum"];
+            player: number;
+            /** Format: date-time */
+            at: string;
+            /** @description advance, escape, move: the step it named. */
+            step?: number;
+            /** @description drink: the inventory item drunk. */
+            potion?: number;
+            /** @description drink: the potion's catalog entry. */
+            item_kind?: number;
+            /** @description formation: the new order. */
+            players?: number[];
+            /**
+             * @description move: the way taken.
+             *
+             *     * `UP` - UP
+             *     * `LEFT` - LEFT
+             *     * `DOWN` - DOWN
+             *     * `RIGHT` - RIGHT
+             */
+            direction?: components["schemas"]["DirectionEnum"];
+            /** @description start: the party as it set out. */
+            party?: components["schemas"]["ReplayPartyMemberOutput"][];
+        };
+        /**
+         * @description * `start` - start
+         *     * `advance` - advance
+         *     * `escape` - escape
+         *     * `drink` - drink
+         *     * `formation` - formation
+         *     * `move` - move
+         * @enum {string}
+         */
+        RunReplayStepOutputKindEnum: "start" | "advance" | "escape" | "drink" | "formation" | "move";
         RunRoomOutput: {
             floor: number;
             room: number;
@@ -2497,6 +2651,44 @@ export interface components {
             seal: (components["schemas"]["StoryItemEnum"] | components["schemas"]["NullEnum"]) | null;
             battle: components["schemas"]["RunBattleRefOutput"] | null;
             loot: components["schemas"]["RunLootOutput"][];
+        };
+        RunRulesOutput: {
+            max_party_size: number;
+            escape_loss_start_percent: number;
+            escape_loss_per_upgrade: number;
+            escape_loss_min_percent: number;
+            charon_fee_percent: number;
+            trap_damage_base: number;
+            trap_damage_per_floor: number;
+            /** Format: double */
+            trap_mitigation_per_attentiveness: number;
+            /** Format: double */
+            trap_mitigation_max: number;
+            trap_effect: string;
+            trap_effect_turns: number;
+            /** Format: double */
+            trap_effect_chance: number;
+            treasure_items_base: number;
+            /** Format: double */
+            treasure_extra_chance_per_attentiveness: number;
+            treasure_coins_base: number;
+            treasure_coins_per_floor: number;
+            /** Format: double */
+            battle_loot_chance: number;
+            boss_loot_items: number;
+            boss_coins: number;
+            story_items_count: number;
+            sealed_reward_items: number;
+            sealed_reward_coins_base: number;
+            sealed_reward_coins_per_floor: number;
+            rest_heal_base: number;
+            rest_heal_per_metabolism: number;
+            room_regen_base: number;
+            room_regen_per_metabolism: number;
+            npc_hp: number;
+            weight_common: number;
+            weight_uncommon: number;
+            weight_rare: number;
         };
         /**
          * @description * `lobby` - Lobby
@@ -6889,6 +7081,54 @@ export interface operations {
             };
             /** @description No such object, or not visible to the caller. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v1_runs_replay_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                run_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunReplayOutput"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A game rule refuses the action; nothing changed. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

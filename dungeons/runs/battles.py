@@ -12,7 +12,7 @@ run's store saves. A step with none of those (most attacks) reads and writes no 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -103,11 +103,15 @@ def battle_begin(step: RunStep, party: list[MemberRow], *, is_boss: bool,
     store.pending_effects_clear(step, [m.player_id for m in party if m.pending_effects])
     setup = engine.BattleSetup(players=players, enemies=tuple(enemies), npc=npc,
                                starting_effects=tuple(starting), rules=settings.to_rules())
+    # The ``battle`` entry comes first in the run's one sequence, then the battle's first events; it names
+    # the battle, so it is logged once the battle is stored, under the number taken now.
+    begun = step.reserve()
     battle, result = battle_create(run_id=run.id, floor=place.floor, room=place.room, setup=setup,
-                                   seed=battles.battle_seed(place), enemy_kinds=slugs)
+                                   seed=battles.battle_seed(place), enemy_kinds=slugs, run_seq=begun)
     # Logged before the first turns' consequences: a member the enemies kill before anyone could act
     # dies in this battle, so their ``died`` comes after its ``battle`` entry.
-    step.log(BattleBegun(battle=battle.id, enemies=[e.name for e in enemies]))
+    step.log(BattleBegun(battle=battle.id, enemies=[e.name for e in enemies]), seq=begun)
+    step.battle_numbered(battle, [event.to_dict() for event in result.events])
     _carry(step, battle, result.state, result.events)
     return battle
 
@@ -171,7 +175,7 @@ def _battle_over(step: RunStep, battle: BattleRow, state: engine.BattleState, in
     if state.outcome is engine.Outcome.VICTORY:
         run = step.run
         party = step.party(MemberStatus.IN_DUNGEON)
-        spoils = loot.victory_spoils(place=place_of(run), boss=state.has_boss, rules=run_rules_get())
+        spoils = loot.victory_spoils(place=place_of(run), boss=state.has_boss, rules=run_rules_get(run))
         if spoils is not None:
             drop_loot(step, spoils.items, spoils.purpose, BATTLE_LOOT_CATEGORIES)
             pay(party, spoils.coins)
@@ -199,9 +203,19 @@ def _not_found(battle_id: int) -> NotFound:
     return NotFound("battle_not_found", "No such battle.", {"battle": battle_id})
 
 
+def _numbered_from(battle: BattleRow, run: RunStep) -> BattleRow:
+    """The battle as its next step takes it: its events go on in the run's one sequence after the last
+    number given, by the battle's earlier steps (``battle.run_seq``, written with them) or by the run's
+    writes (its log's entries, ``run.event_seq``). Both are read with the lock: no statement."""
+    last = max(battle.run_seq, run.run.event_seq)
+    return battle if last == battle.run_seq else replace(battle, run_seq=last)
+
+
 def _consequences(run: RunStep, battle: BattleRow, result: engine.Success) -> None:
     """A battle step's consequences carried into the run and saved (only what they changed; most steps
-    concern the run in nothing, and cost nothing here)."""
+    concern the run in nothing, and cost nothing here). The run's entries they add come after the step's
+    events in the run's one sequence."""
+    run.numbered(battle.run_seq)
     if _carry(run, battle, result.state, result.events):
         store.run_save(run)
 
@@ -245,7 +259,7 @@ class _RunBattles(TurnTable[LockedBattle]):
 
     def time_out(self, row: LockedBattle, *, deadline: datetime) -> None:
         assert row.run is not None  # a timeout is applied under the locks
-        result, step = battle_time_out(row.battle, deadline=deadline)
+        result, step = battle_time_out(_numbered_from(row.battle, row.run), deadline=deadline)
         row.battle = step.battle
         _consequences(row.run, row.battle, result)
 
@@ -260,7 +274,7 @@ class _RunBattles(TurnTable[LockedBattle]):
         run = row.run
         assert run is not None  # a step is taken under the locks
         turn, first_seq = row.battle.step, row.battle.event_count + 1
-        result, step = battle_step(row.battle, action, now=now)
+        result, step = battle_step(_numbered_from(row.battle, run), action, now=now)
         row.battle, row.taken = step.battle, step
         response = {"turn": turn, "next_turn": step.battle.step, "first_event": first_seq,
                     "events": step.events, "outcome": step.battle.outcome}

@@ -2,7 +2,9 @@
 checks of status and step, loot and coins. Every statement goes through the run's store (store.py)."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from backend.errors import NotFound, RuleViolation
 from dungeons.models import MemberStatus, RunSettings, RunStatus
@@ -19,8 +21,23 @@ from players.models import Player
 STORY_ITEM_SUB_KINDS = loot.STORY_ITEM_SUB_KINDS
 
 
-def run_rules_get() -> RunRules:
+def run_rules_get(run: RunRow | None = None) -> RunRules:
+    """The run settings in force: for a started run those it recorded at its start (a run plays by the
+    numbers it began with, and its replay gives them), else the admin's current ones."""
+    if run is not None and run.rules is not None:
+        return rules_of(run.rules)
     return RunSettings.cached().to_rules()
+
+
+def rules_snapshot() -> dict[str, Any]:
+    """The admin's current run settings as a run records them at its start."""
+    return dataclasses.asdict(RunSettings.cached().to_rules())
+
+
+def rules_of(recorded: Mapping[str, Any]) -> RunRules:
+    """The rules a run recorded (a setting added since keeps its default)."""
+    names = {f.name for f in dataclasses.fields(RunRules)}
+    return RunRules(**{name: value for name, value in recorded.items() if name in names})
 
 
 def _not_found(run_id: int) -> NotFound:
@@ -105,7 +122,7 @@ def drop_loot(
     run = step.run
     place = place_of(run)
     picked = loot_draw(store.item_kinds(categories), count, place=place, purpose=purpose,
-                       rules=run_rules_get())
+                       rules=run_rules_get(step.run))
     return store.loot_add(run_id=run.id, floor=place.floor, room=place.room, kinds=picked)
 
 

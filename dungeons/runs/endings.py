@@ -26,7 +26,7 @@ def die(step: RunStep, member: MemberRow) -> None:
     hooks = run_kind_hooks(step.run.kind)
     player = player_lock(member.player_id)
     hooks.member_leaving(step=step, member=member)  # e.g. the labyrinth takes its torch back
-    rules = run_rules_get()
+    rules = run_rules_get(step.run)
     lost = store.items_of_run_delete(player_id=player.pk, run_id=step.pk)
     gone = endings.death(player_id=member.player_id, money=player.money, items_of_run=lost, rules=rules)
     store.money_take(player_id=player.pk, coins=gone.fee)
@@ -40,7 +40,7 @@ def escape(step: RunStep, member: MemberRow, *, purpose: str) -> None:
     hooks = run_kind_hooks(run.kind)
     player = player_lock(member.player_id)
     hooks.member_leaving(step=step, member=member)
-    rules = run_rules_get()
+    rules = run_rules_get(step.run)
     stats = run_stats_of(member, player)  # stat potions drunk in the run count (luck, attentiveness)
     gone = endings.escape(player_id=player.pk, stats=stats, carried=store.carried_ids(player_id=player.pk),
                           place=Place(run.seed, run.floor or 0, run.room or 0), purpose=purpose, rules=rules)

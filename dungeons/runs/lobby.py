@@ -24,9 +24,10 @@ from dungeons.models import (
     WeaponChoice,
 )
 from dungeons.runs import store
-from dungeons.runs.core import member_of, require_status, run_locked, run_read, run_rules_get
+from dungeons.runs.core import member_of, require_status, rules_snapshot, run_locked, run_read, run_rules_get
 from dungeons.runs.engine import lobby as rules
 from dungeons.runs.engine.log import Formation, Started
+from dungeons.runs.engine.values import STAT_NAMES
 from dungeons.runs.rooms import RoomEntry, current_room, enter_room
 from dungeons.runs.store import MemberRow, RoomRow, RunRow, RunStep
 from guilds.selectors import player_current_guild
@@ -161,6 +162,7 @@ def run_formation_set(*, player: Player, run_id: int, players: list[int]) -> Run
     by_player = {m.player_id: m for m in members}
     _reorder(step, [by_player[pid] for pid in players])
     if run.status == RunStatus.ACTIVE:
+        step.act(player.pk, {"kind": "formation", "players": players}, at=timezone.now())
         step.log(Formation(players=players))
     store.run_save(step)
     return step.run
@@ -206,6 +208,11 @@ def run_start(*, player: Player, run_id: int) -> RunStarted:
     if pending:
         raise RuleViolation("weapon_choice_pending", "Every member takes or refuses a starting weapon first.",
                             {"players": pending})
+    step.change(rules=rules_snapshot())  # the numbers the run plays by to its end (and its replay gives)
+    party_facts = [{"player": m.player_id, "position": m.position,
+                    "completed_dungeons": m.player.completed_dungeons,
+                    "stats": {name: getattr(m.player, name) for name in STAT_NAMES}} for m in members]
+    step.act(player.pk, {"kind": "start", "party": party_facts}, at=timezone.now())
     if hooks.start(step=step, members=members):  # e.g. a guild's own maze
         store.run_save(step)
         return RunStarted(step)

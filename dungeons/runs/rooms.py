@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.db import transaction
+from django.utils import timezone
 
 from backend.errors import NotFound, RuleViolation, refused
 from combat import store as battles_store
@@ -68,7 +69,7 @@ def enter_room(step: RunStep, *, settings: CombatSettings | None = None,
     ``settings``: the combat settings, if the caller already read them; ``room``: the room at the
     run's position, if the caller holds it.
     """
-    rules = run_rules_get()
+    rules = run_rules_get(step.run)
     room = current_room(step) if room is None else room
     step.change(room_cleared=False)
     party = step.party(MemberStatus.IN_DUNGEON)
@@ -156,6 +157,7 @@ def _moving(player: Player, run_id: int, step_number: int) -> RunStep:
 def run_advance(*, player: Player, run_id: int, step: int) -> RunRow:
     """Go on to the next room (once the current one is done); ``step`` is the run step the client saw."""
     moving = _moving(player, run_id, step)
+    moving.act(player.pk, {"kind": "advance", "step": step}, at=timezone.now())
     run = moving.run
     run_kind_hooks(run.kind).advance_check(step=moving)
     if not run.room_cleared:
@@ -166,7 +168,7 @@ def run_advance(*, player: Player, run_id: int, step: int) -> RunRow:
         raise RuleViolation("no_next_room", "This was the last room; the party can only leave (escape).",
                             {"floor": run.floor, "room": run.room})
     regenerated = rooms.regenerate(party=[inside(m) for m in moving.party(MemberStatus.IN_DUNGEON)],
-                                   rules=run_rules_get())
+                                   rules=run_rules_get(moving.run))
     apply_rules(moving, regenerated)
     moving.change(floor=position[0], room=position[1], step=run.step + 1)
     enter_room(moving)
@@ -178,6 +180,7 @@ def run_advance(*, player: Player, run_id: int, step: int) -> RunRow:
 def run_escape(*, player: Player, run_id: int, step: int) -> RunRow:
     """The whole party leaves the dungeon from a treasure or rest room; each loses the loss fraction."""
     moving = _moving(player, run_id, step)
+    moving.act(player.pk, {"kind": "escape", "step": step}, at=timezone.now())
     run_kind_hooks(moving.run.kind).escape_check(step=moving)
     room = current_room(moving)
     # the last boss withdrew: leaving is all that is left
@@ -223,6 +226,7 @@ def run_potion_drink(*, player: Player, run_id: int, item_id: int) -> RunRow:
                                hp_per_stamina=combat_rules_get().hp_per_stamina if stamina else 0)
     if isinstance(drunk, Impossible):
         raise refused(drunk)
+    step.act(player.pk, {"kind": "drink", "potion": item_id, "item_kind": kind.pk}, at=timezone.now())
     apply_rules(step, [drunk.change])
     store.item_delete(item)
     step.log(drunk.entry)

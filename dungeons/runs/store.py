@@ -41,7 +41,7 @@ from backend.sql import (
     rows_update,
     rows_update_sql,
 )
-from combat.models import Battle, BattleAction
+from combat.models import Battle, BattleAction, BattleEvent
 from combat.store import (
     BATTLE,
     EVENTS_PAGE,
@@ -51,6 +51,7 @@ from combat.store import (
     battle_row,
     events_of_column,
 )
+from combat.texts import names_of
 from dungeons import generation
 from dungeons.kinds import run_kind_hooks
 from dungeons.models import (
@@ -104,6 +105,10 @@ class RunRow(RunFacts):
     created_at: datetime
     started_at: datetime | None
     ended_at: datetime | None
+    event_seq: int = 0
+    rules: dict[str, Any] | None = None
+    #: The party's moves so far (``RunStep.act``); None: not loaded (a battle's lock never reads them).
+    actions: list[dict[str, Any]] | None = None
 
     @property
     def pk(self) -> int:
@@ -237,6 +242,11 @@ class RunStep:
         self._rooms = None if rooms is None else list(rooms)
         self._dungeon = dungeon
         self.rooms_added: list[RoomRow] = []
+        #: The battle events this step numbered in the run's sequence (stored by combat's store), as the
+        #: run's events show them: an answer built from the step shows them without reading them back.
+        self.battle_events: list[dict[str, Any]] = []
+        #: Their battles' combatants' names (battle id -> combatant id -> name), to word them.
+        self.battle_names: dict[int, dict[str, str]] = {}
         #: What a run kind keeps for this step (its own rows, by its own key), so that its hooks change the
         #: very instances its service holds (e.g. darkness's row, whose torch passes on a death).
         self.held: dict[str, Any] = {}
@@ -256,9 +266,37 @@ class RunStep:
         self.run = dataclasses.replace(self.run, **columns)
         return self.run
 
-    def log(self, entry: LogEntry) -> None:
-        """Append an entry to the run log where the party stands now."""
-        self.entries.append(entry.to_json(floor=self.run.floor, room=self.run.room))
+    def log(self, entry: LogEntry, *, seq: int | None = None) -> None:
+        """Append an entry to the run log where the party stands now, numbered in the run's one sequence
+        (SPEC 13): the next number, or ``seq`` reserved for it earlier (``reserve``)."""
+        if seq is None:
+            seq = self.reserve()
+        self.entries.append({"seq": seq, **entry.to_json(floor=self.run.floor, room=self.run.room)})
+
+    def reserve(self) -> int:
+        """The next number of the run's one sequence, taken now (for an entry logged later: a battle's
+        ``battle`` entry comes before its first events but names the battle, stored after them)."""
+        return self.change(event_seq=self.run.event_seq + 1).event_seq
+
+    def numbered(self, last: int) -> None:
+        """A battle's events took the run's numbers up to ``last``: the run's next entry comes after them."""
+        if last > self.run.event_seq:
+            self.change(event_seq=last)
+
+    def battle_numbered(self, battle: BattleRow, events: Sequence[dict[str, Any]]) -> None:
+        """A new battle's first events (stored by combat's store) took the run's numbers up to the battle's
+        ``run_seq``."""
+        first = battle.run_seq - len(events) + 1
+        self.battle_events += [battle_event(battle.id, first + n, n + 1, data)  # as a read gives them back
+                               for n, data in enumerate(stored_log(list(events)))]
+        self.battle_names[battle.id] = names_of(battle.state)
+        self.numbered(battle.run_seq)
+
+    def act(self, player_id: int, action: dict[str, Any], *, at: datetime) -> None:
+        """Record a move of the party (who did what, when) for the run's replay; the run must have been
+        loaded with its moves (a run service's lock)."""
+        assert self.run.actions is not None, "the run was loaded without its moves"
+        self.change(actions=[*self.run.actions, {"player": player_id, "at": at.isoformat(), **action}])
 
     @property
     def full_log(self) -> list[dict[str, Any]]:
@@ -345,7 +383,7 @@ class RunStep:
 
 # --- loading -----------------------------------------------------------------------------------------------
 
-_RUN = Columns(Run, exclude=["log"])
+_RUN = Columns(Run, exclude=["log", "actions"])
 _RUN_WITH_LOG = Columns(Run)
 _LOCK_RUN = f'SELECT {_RUN_WITH_LOG.select()} FROM "dungeons_run" WHERE "dungeons_run"."id" = %s'
 #: Planned once per database session on PostgreSQL (backend.sql.Prepared): the lock and the reads that follow
@@ -354,7 +392,7 @@ _LOCK_RUN_PREPARED = Prepared("run_lock", _LOCK_RUN + " FOR UPDATE")
 
 
 def run_row(values: dict[str, Any]) -> RunRow:
-    return RunRow(**{name: values[name] for name in _RUN_COLUMNS})
+    return RunRow(**{name: values[name] for name in _RUN_COLUMNS if name in values})
 
 
 def run_lock(run_id: int, *, fast: bool = True) -> tuple[RunRow, list[dict[str, Any]]] | None:
@@ -837,15 +875,16 @@ class RoomBattle:
     outcome: str
     awaiting_id: int | None = None
     turn_started_at: datetime | None = None
+    run_seq: int = 0
 
     @classmethod
     def of(cls, battle: BattleRow) -> RoomBattle:
-        return cls(battle.id, battle.outcome, battle.awaiting_id, battle.turn_started_at)
+        return cls(battle.id, battle.outcome, battle.awaiting_id, battle.turn_started_at, battle.run_seq)
 
 
 #: PostgreSQL: a room's battle (id, outcome, whose turn since when) and the loot lying in it (with the
 #: catalog's name, category, sub-kind and weight), in one statement.
-_CONTENTS = ('SELECT b."id", b."outcome", b."awaiting_id", b."turn_started_at", '
+_CONTENTS = ('SELECT b."id", b."outcome", b."awaiting_id", b."turn_started_at", b."run_seq", '
              '(SELECT json_agg(json_build_array(l."id", l."taken_by_id", k."id", k."name", k."category", '
              'k."sub_kind", k."weight") ORDER BY l."id")::text FROM "dungeons_runloot" l '
              'INNER JOIN "players_itemkind" k ON k."id" = l."item_kind_id" '
@@ -861,14 +900,14 @@ def room_contents(*, run_id: int, floor: int, room: int, fast: bool | None = Non
     category, sub-kind and weight): one statement on PostgreSQL (``fast``), else the ORM's two."""
     if not _vendor_fast(fast):
         found = (Battle.objects.filter(run_id=run_id, floor=floor, room=room)
-                 .values_list("id", "outcome", "awaiting_id", "turn_started_at").first())
+                 .values_list("id", "outcome", "awaiting_id", "turn_started_at", "run_seq").first())
         battle = None if found is None else RoomBattle(*found)
         return battle, loot_in_room(run_id=run_id, floor=floor, room=room)
     connection = transaction.get_connection()
     with connection.cursor() as cursor:
         cursor.execute(_CONTENTS, [run_id, floor, room] * 2)
-        battle_id, outcome, awaiting_id, started, loot = cursor.fetchone()
-    return (None if battle_id is None else RoomBattle(battle_id, outcome, awaiting_id, started),
+        battle_id, outcome, awaiting_id, started, run_seq, loot = cursor.fetchone()
+    return (None if battle_id is None else RoomBattle(battle_id, outcome, awaiting_id, started, run_seq),
             [LootRow(loot_id, floor, room, ItemKind.from_db(connection.alias, _SHOWN_KIND, kind), taken_by)
              for loot_id, taken_by, *kind in json.loads(loot or "[]")])
 
@@ -1035,7 +1074,7 @@ def _battle_and_run_orm(battle: Battle) -> tuple[BattleRow, RunRow]:
 
 def _locked_battles() -> Any:
     return (Battle.objects.select_for_update(of=("self", "run")).select_related("run")
-            .defer("setup", "run__log").order_by())
+            .defer("setup", "run__log", "run__actions").order_by())
 
 
 def battle_lock(*, battle_id: int, fast: bool = True) -> tuple[BattleRow, RunRow] | None:
@@ -1132,3 +1171,78 @@ def battle_poll(*, battle_id: int, user_id: int, since: int, fast: bool = True) 
         return None
     return PollRead(battle_row(row, connection, columns=POLLED_BATTLE), row[POLLED_BATTLE.width],
                     events_of_column(row[-1]) if with_events else None)
+
+
+# --- the run's one sequence (SPEC 13) and its replay -------------------------------------------------------
+
+
+def battle_event(battle_id: int, run_seq: int, battle_seq: int, data: dict[str, Any]) -> dict[str, Any]:
+    """A battle's event as the run's events show it: its number in the run's one sequence (``seq``), its
+    battle and its number there (``battle_seq``, the ``seq`` of GET battles/{id}/), then the engine's
+    kind and fields."""
+    return {"seq": run_seq, "origin": "battle", "battle": battle_id, "battle_seq": battle_seq, **data}
+
+
+def battle_events_of_run(*, run_id: int, since: int
+                         ) -> tuple[list[dict[str, Any]], dict[int, dict[str, str]]]:
+    """The events of the run's battles numbered after ``since`` in the run's one sequence, in its order
+    (``battle_event``'s shape), and the names of those battles' combatants (battle id -> id -> name): two
+    statements, the second only if there are events."""
+    found = (BattleEvent.objects.filter(battle__run_id=run_id, run_seq__gt=since).order_by("run_seq")
+             .values_list("battle_id", "run_seq", "seq", "data"))
+    events = [battle_event(battle_id, run_seq, seq, data) for battle_id, run_seq, seq, data in found]
+    names: dict[int, dict[str, str]] = {}
+    if events:
+        for battle_id, state in Battle.objects.filter(pk__in={e["battle"] for e in events}).values_list(
+                "pk", "state"):
+            names[battle_id] = names_of(state)
+    return events, names
+
+
+def run_event_count(run: RunRow, battle: RoomBattle | None) -> int:
+    """The last number of the run's one sequence: the run's writes keep it, but for the steps of a battle
+    still on (its room's, the only one that can be), which keep it on the battle."""
+    return max(run.event_seq, 0 if battle is None else battle.run_seq)
+
+
+@dataclass(frozen=True)
+class ReplayBattle:
+    """A battle of a run as its replay gives it: where, its seed and engine version, its setup (the
+    engine's ``BattleSetup``), every action that took effect (timeouts included) and its stored events."""
+
+    id: int
+    floor: int
+    room: int
+    seed: int
+    engine_version: int
+    setup: dict[str, Any]
+    outcome: str
+    created_at: datetime
+    ended_at: datetime | None
+    actions: list[dict[str, Any]]
+    events: list[dict[str, Any]]
+
+
+def run_replay_read(run_id: int) -> tuple[RunRow, list[dict[str, Any]], list[RoomRow], list[ReplayBattle],
+                                          list[tuple[int, int, int, int, int | None]]]:
+    """What a finished run's replay shows: the run (with its moves), its log, its dungeon's rooms, its
+    battles with their actions and events, and its loot (id, floor, room, item kind, taker)."""
+    values = Run.objects.filter(pk=run_id).values(*_RUN_WITH_LOG.attnames).get()
+    run = run_row(values)
+    rooms = [] if run.dungeon_id is None else rooms_of(run.dungeon_id)
+    battles = list(Battle.objects.filter(run_id=run_id).order_by("pk"))
+    actions: dict[int, list[dict[str, Any]]] = {b.pk: [] for b in battles}
+    for a in BattleAction.objects.filter(battle__run_id=run_id).order_by("battle_id", "step"):
+        actions[a.battle_id].append({"step": a.step, "player": a.player_id, "action": a.action,
+                                     "timeout": a.action.get("kind") == "timeout", "at": a.created_at})
+    events: dict[int, list[dict[str, Any]]] = {b.pk: [] for b in battles}
+    for battle_id, run_seq, seq, data in (BattleEvent.objects.filter(battle__run_id=run_id)
+                                          .order_by("battle_id", "seq")
+                                          .values_list("battle_id", "run_seq", "seq", "data")):
+        events[battle_id].append(battle_event(battle_id, run_seq, seq, data))
+    loot: list[tuple[int, int, int, int, int | None]] = list(
+        RunLoot.objects.filter(run_id=run_id).order_by("pk")
+        .values_list("pk", "floor", "room", "item_kind_id", "taken_by_id"))
+    return run, values["log"], rooms, [
+        ReplayBattle(b.pk, b.floor, b.room, b.seed, b.engine_version, b.setup, b.outcome, b.created_at,
+                     b.ended_at, actions[b.pk], events[b.pk]) for b in battles], loot

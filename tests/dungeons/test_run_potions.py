@@ -77,6 +77,7 @@ def test_after_a_trap_a_member_drinks_a_healing_potion(monkeypatch) -> None:
     assert not InventoryItem.objects.filter(pk=potion.pk).exists()
     assert response.json()["step"] == run.step
     entry = response.json()["log"][-1]
+    assert entry.pop("seq") == response.json()["last_event"]  # the run's last event
     assert entry == {"kind": "potion_drunk", "floor": 0, "room": 0, "player": drinker.pk, "potion": "healing",
                      "item_kind": potion.item_kind_id, "hp": 16, "max_hp": 20, "healed": 6}
 

@@ -10,7 +10,7 @@ import pytest
 from django.utils.dateparse import parse_datetime
 
 from combat.models import CombatSettings
-from dungeons.models import RunLoot
+from dungeons.models import Run, RunLoot
 from dungeons.runs import store
 from players.models import InventoryItem, Player
 from tests.darkness.helpers import install_maze, only
@@ -20,6 +20,7 @@ from tests.dungeons.run_helpers import (
     assert_error,
     bestiary,
     current_battle,
+    first_attack,
     guild_party,
     item_kind,
     lobby,
@@ -53,28 +54,57 @@ def _steered() -> None:
     run_settings(trap_damage_base=2, trap_damage_per_floor=0, trap_effect_chance=0.0, battle_loot_chance=0.0)
 
 
-def test_events_are_the_log_numbered_from_one_and_since_shows_what_came_after(monkeypatch: Any) -> None:
-    # given a run that went through a trap into a battle
+def _unsaid(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{key: value for key, value in e.items() if key != "text"} for e in events]
+
+
+def test_the_log_and_the_battles_events_share_one_sequence_and_since_shows_what_came_after(
+        monkeypatch: Any) -> None:
+    # given a run that went through a trap into a battle, and fought a few turns of it
     players, _ = guild_party(1)
     run = started(players, monkeypatch, ["trap", "enemy", "treasure", "rest", "boss"])
     party = Party(players)
     step = party.run(run.pk)["step"]
     assert party.post(players[0], f"runs/{run.pk}/advance/", {"step": step}).status_code == 200
+    battle_id = current_battle(store_run(run.pk)).pk
+    for _ in range(2):
+        battle = party.battle(battle_id)
+        if battle["outcome"] == "ongoing":
+            assert party.act(players[0], battle_id, battle["turn"], first_attack(battle)).status_code == 200
     # when it is read without since, and after some seq
     whole = party.run(run.pk)
     log = whole["log"]
     after = party.client(players[0]).get(f"{API}/runs/{run.pk}/?since=2").json()
-    # then the events are the log's entries with their place in it, and since cuts what came before
-    assert len(log) > 3
-    unsaid = [{key: value for key, value in e.items() if key != "text"} for e in whole["events"]]
-    assert unsaid == [{"seq": seq, **entry} for seq, entry in enumerate(log, start=1)]
-    assert all(e["text"] for e in whole["events"]) and all("text" not in entry for entry in log)
-    assert whole["last_event"] == len(log) == after["last_event"]
-    assert after["events"] == whole["events"][2:]
-    assert party.client(players[0]).get(f"{API}/runs/{run.pk}/?since={len(log)}").json()["events"] == []
+    # then the events are numbered 1, 2, ... with no gap: the log's entries and the battle's events
+    events = whole["events"]
+    assert [e["seq"] for e in events] == list(range(1, whole["last_event"] + 1))
+    assert all(e["text"] for e in events) and all("text" not in entry for entry in log)
+    said = _unsaid(events)
+    assert [e for e in said if e["origin"] == "run"] == [{"origin": "run", **entry} for entry in log]
+    fought = [e for e in _unsaid(events) if e["origin"] == "battle"]
+    stored = party.battle(battle_id)["events"]
+    assert [{key: value for key, value in e.items() if key not in ("seq", "origin", "battle", "battle_seq")}
+            for e in fought] == [{key: value for key, value in e.items() if key not in ("seq", "text")}
+                                 for e in stored]
+    assert [e["battle_seq"] for e in fought] == [e["seq"] for e in stored] and fought
+    assert {e["battle"] for e in fought} == {battle_id}
+    # the battle's events come after its ``battle`` entry, in the order they happened
+    begun = next(e["seq"] for e in events if e["origin"] == "run" and e["kind"] == "battle")
+    assert fought[0]["seq"] == begun + 1
+    # and the battle's own numbering is untouched; since cuts what came before
+    assert after["last_event"] == whole["last_event"]
+    assert after["events"] == events[2:]
+    last = whole["last_event"]
+    assert party.client(players[0]).get(f"{API}/runs/{run.pk}/?since={last}").json()["events"] == []
+    before_last = party.client(players[0]).get(f"{API}/runs/{run.pk}/?since={last - 1}").json()
+    assert before_last["events"] == events[-1:]
     # and a since past the end shows nothing, a bad one is a 400
     assert party.client(players[0]).get(f"{API}/runs/{run.pk}/?since=999").json()["events"] == []
     assert_error(party.client(players[0]).get(f"{API}/runs/{run.pk}/?since=-1"), 400, "invalid")
+
+
+def store_run(run_id: int) -> Run:
+    return Run.objects.get(pk=run_id)
 
 
 def test_a_battle_makes_the_run_await_its_player_until_the_turns_deadline(monkeypatch: Any) -> None:

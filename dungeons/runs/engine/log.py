@@ -99,8 +99,9 @@ class LogEntry:
 
 
 def entry_from_json(data: Mapping[str, Any]) -> LogEntry | None:
-    """The typed entry a stored JSON entry is, or None for a kind or shape no type describes."""
-    present = set(data) - {"kind", "floor", "room"}
+    """The typed entry a stored JSON entry is, or None for a kind or shape no type describes (its place in
+    the run's one sequence, ``seq``, is the run's, not the entry's)."""
+    present = set(data) - {"kind", "floor", "room", "seq"}
     for cls in ENTRY_TYPES.get(str(data.get("kind", "")), []):
         names = [f.name for f in dataclasses.fields(cls)]
         required = {f.name for f in dataclasses.fields(cls)
@@ -122,7 +123,7 @@ def describe_json(data: Mapping[str, Any], names: Names) -> str:
         except (KeyError, TypeError, ValueError, AttributeError):
             pass
     kind = str(data.get("kind", "?"))
-    details = ", ".join(f"{k}={v}" for k, v in data.items() if k not in ("kind", "floor", "room"))
+    details = ", ".join(f"{k}={v}" for k, v in data.items() if k not in ("kind", "floor", "room", "seq"))
     return f"{kind}: {details}" if details else kind
 
 
