@@ -24,6 +24,7 @@ from matches.openapi import component_name
 from paper_labyrinth import mode as paper_mode
 from paper_labyrinth import texts as paper_texts
 from roguelike import texts as roguelike_texts
+from tests.factories import PlayerFactory, api_client
 from tests.matches.helpers import act, read, started
 from tests.schema_checks import errors, json_schema, served_schema, validator
 
@@ -139,3 +140,14 @@ def test_a_whole_game_answers_in_the_published_shapes(game: str, published: dict
     assert all(b["view"] is not None for b in bodies)  # the view after the end, ``revealed`` included
     assert not problems, problems[:5]
     assert all(seen[part] for part in ("View", "Action", "Event"))
+
+
+def test_the_modes_list_and_lobby_settings_answer_in_the_published_shapes(published: dict[str, Any]) -> None:
+    modes = api_client(PlayerFactory()).get("/api/v1/modes/").json()
+    check = validator(published, "ModeOutput")
+    assert modes and [e for mode in modes for e in errors(check, mode)] == []
+    for game, (_, settings) in GAMES.items():
+        mode = game.split("/")[0]
+        assert errors(validator(published, component_name(mode, "LobbySettings")), settings) == [], game
+    bad = errors(validator(published, "CellCaptureLobbySettings"), {"width": 5, "colour": "red"})
+    assert bad  # a key the lobby may not set
