@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from html import escape
 from typing import Any
 
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from cell_capture.engine import MAX_PLAYERS, MAX_SIZE, MIN_PLAYERS, MIN_SIZE, Game, new_game
 from cell_capture.texts import event_text, stored
@@ -201,7 +201,8 @@ class CellCaptureMode(ModeAdapter[Game]):
             value = complete[key]
             if not isinstance(value, int) or isinstance(value, bool) or not MIN_SIZE <= value <= MAX_SIZE:
                 return Impossible(
-                    "bad_size", f"{key} is a whole number from {MIN_SIZE} to {MAX_SIZE}.", {key: value},
+                    "bad_size", gettext("%(key)s is a whole number from %(low)d to %(high)d.") % {
+                        "key": key, "low": MIN_SIZE, "high": MAX_SIZE}, {key: value},
                     kind="input",
                 )
         return {key: complete[key] for key in SETTING_KEYS}

@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from gamekit.results import Impossible, Success
 from labyrinth.engine import GeneratorSettings, LabyrinthMap, format_map, generate_map, parse_map
@@ -324,7 +324,8 @@ class LabyrinthConsoleMode(ModeAdapter[ConsoleState]):
         complete.pop("generator", None)
         limit = complete["max_turns"]
         if limit is not None and (not _is_int(limit) or not 1 <= limit <= MAX_TURNS):
-            return Impossible("bad_max_turns", f"max_turns is null (no limit) or 1 to {MAX_TURNS}.",
+            message = gettext("max_turns is null (no limit) or 1 to %(limit)d.") % {"limit": MAX_TURNS}
+            return Impossible("bad_max_turns", message,
                               {"max_turns": limit}, kind="input")
         if complete["start_positions"] not in START_POSITIONS:
             return Impossible("bad_start_positions", "start_positions is \"random\" or \"chosen\".",
@@ -332,8 +333,9 @@ class LabyrinthConsoleMode(ModeAdapter[ConsoleState]):
         for side in ("rows", "cols"):
             value = complete[side]
             if not _is_int(value) or not MIN_SIDE <= value <= MAX_SIDE:
-                return Impossible("bad_size", f"{side} is a whole number from {MIN_SIDE} to {MAX_SIDE}.",
-                                  {side: value}, kind="input")
+                message = gettext("%(key)s is a whole number from %(low)d to %(high)d.") % {
+                    "key": side, "low": MIN_SIDE, "high": MAX_SIDE}
+                return Impossible("bad_size", message, {side: value}, kind="input")
         map_id = complete["map"]
         if map_id is not None:
             if not _is_int(map_id) or not 1 <= map_id <= MAX_ID:

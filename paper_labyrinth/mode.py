@@ -36,7 +36,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from gamekit.results import Impossible, Success
 from matches.modes import (
@@ -595,7 +595,8 @@ class PaperLabyrinthMode(ModeAdapter[PaperState]):
         defaults = self.default_settings()
         unknown = sorted(set(settings) - set(defaults))
         if unknown:
-            return _bad("unknown_setting", f"Settings are {', '.join(sorted(defaults))}.", unknown=unknown)
+            message = gettext("Settings are %(names)s.") % {"names": ", ".join(sorted(defaults))}
+            return _bad("unknown_setting", message, unknown=unknown)
         s = {**defaults, **settings}
         if s["variant"] not in VARIANTS:
             return _bad("bad_variant", "variant is \"classic\" or \"quantum\".", variant=s["variant"])
@@ -608,9 +609,9 @@ class PaperLabyrinthMode(ModeAdapter[PaperState]):
         for side in ("rows", "cols"):
             value = s[side]
             if value is not None and (not _is_int(value) or not GEN_MIN_SIDE <= value <= GEN_MAX_SIDE):
-                return _bad("bad_size",
-                            f"{side} is null or a whole number from {GEN_MIN_SIDE} to {GEN_MAX_SIDE}.",
-                            **{side: value})
+                message = gettext("%(key)s is null or a whole number from %(low)d to %(high)d.") % {
+                    "key": side, "low": GEN_MIN_SIDE, "high": GEN_MAX_SIDE}
+                return _bad("bad_size", message, **{side: value})
         if not isinstance(s["cut_corners"], bool):
             return _bad("bad_setting", "cut_corners is true or false.", setting="cut_corners")
         if s["starting_mines"] not in (0, 1) or isinstance(s["starting_mines"], bool):
@@ -618,7 +619,8 @@ class PaperLabyrinthMode(ModeAdapter[PaperState]):
                        starting_mines=s["starting_mines"])
         for name in BOOL_OPTIONS:
             if s[name] is not None and not isinstance(s[name], bool):
-                return _bad("bad_setting", f"{name} is true, false or null (the variant's default).",
+                message = gettext("%(key)s is true, false or null (the variant's default).") % {"key": name}
+                return _bad("bad_setting", message,
                             setting=name)
         if s["river_mode"] not in (None, "deep", "shallow"):
             return _bad("bad_setting", "river_mode is \"deep\", \"shallow\" or null (the variant's default).",
@@ -627,20 +629,23 @@ class PaperLabyrinthMode(ModeAdapter[PaperState]):
             value = s[name]
             top = 1 if name == "shot_range" else LIMITS[name][1]
             if value is not None and value != UNLIMITED and not (_is_int(value) and 1 <= value <= top):
-                return _bad(f"bad_{name}", f"{name} is null (the variant's default), \"{UNLIMITED}\" or "
-                           f"1 to {top}.", **{name: value})
+                message = gettext("%(key)s is null (the variant's default), \"%(unlimited)s\" or 1 to "
+                                  "%(top)d.") % {"key": name, "unlimited": UNLIMITED, "top": top}
+                return _bad(f"bad_{name}", message, **{name: value})
         for name in ("nstop", "reorders", "last_survivor_turns"):
             low, high = LIMITS[name]
             value = s[name]
             if value is not None and not (_is_int(value) and low <= value <= high):
-                return _bad(f"bad_{name}", f"{name} is null (the default) or {low} to {high}.",
-                            **{name: value})
+                message = gettext("%(key)s is null (the default) or %(low)d to %(high)d.") % {
+                    "key": name, "low": low, "high": high}
+                return _bad(f"bad_{name}", message, **{name: value})
         if s["timer"] not in paper_clock.TIMERS:
             return _bad("bad_timer", "timer is \"on_call\" (the minute when called, C§9) or \"every_turn\".",
                        timer=s["timer"])
         low, high = paper_clock.GM_TIMER_LIMITS
         if not (_is_int(s["gm_timer_after"]) and low <= s["gm_timer_after"] <= high):
-            return _bad("bad_gm_timer_after", f"gm_timer_after is {low} to {high} seconds.",
+            message = gettext("gm_timer_after is %(low)d to %(high)d seconds.") % {"low": low, "high": high}
+            return _bad("bad_gm_timer_after", message,
                        gm_timer_after=s["gm_timer_after"])
         map_id = s["map"]
         if map_id is not None:

@@ -10,8 +10,8 @@ from pathlib import Path
 import polib
 import pytest
 
-from tests.factories import api_client
-from tests.matches.helpers import act, started, url
+from tests.factories import PlayerFactory, api_client
+from tests.matches.helpers import MATCHES, act, started, url
 
 ROOT = Path(__file__).resolve().parents[2]
 #: the apps of the hosted games, their engines included
@@ -74,3 +74,11 @@ def test_a_games_refusal_speaks_russian_on_request() -> None:
     assert reply.status_code == 400
     assert reply.json()["error"]["code"] == "bad_cell"
     assert reply.json()["error"]["message"] == 'Ход — это {"cell": [x, y]} с двумя целыми числами.'
+
+
+@pytest.mark.django_db
+def test_a_refusal_with_its_numbers_speaks_russian_on_request() -> None:
+    lobby = {"mode": "cell_capture", "settings": {"width": 99}}
+    reply = api_client(PlayerFactory()).post(MATCHES, lobby, format="json", HTTP_ACCEPT_LANGUAGE="ru")
+    assert reply.status_code == 400 and reply.json()["error"]["code"] == "bad_size"
+    assert reply.json()["error"]["message"] == "width — целое число от 5 до 50."
