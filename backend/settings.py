@@ -233,10 +233,13 @@ SPECTACULAR_SETTINGS = {
         "MatchStatusEnum": "matches.models.MatchStatus",
         "DarknessRoomKindEnum": "dungeons.serializers.MAZE_ROOM_KINDS",
     },
-    # Every mode's settings, view, action and event as named components, referenced by the match schemas.
+    # Every mode's settings, view, action and event as named components, referenced by the match schemas;
+    # a battle's events and a run's log entries from their typed classes.
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "matches.openapi.mode_schemas_hook",
+        "combat.openapi.battle_schemas_hook",
+        "dungeons.openapi.run_schemas_hook",
     ],
     # <id:...> path parameters (backend.api.converters): positive 64-bit object ids.
     "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "format": "int64", "minimum": 1,

@@ -16,9 +16,9 @@ from collections.abc import Mapping
 from html import escape
 from typing import Any
 
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
-from cell_capture.engine import EVENT_TYPES, MAX_PLAYERS, MAX_SIZE, MIN_PLAYERS, MIN_SIZE, Game, new_game
+from cell_capture.engine import MAX_PLAYERS, MAX_SIZE, MIN_PLAYERS, MIN_SIZE, Game, new_game
 from cell_capture.texts import event_text, stored
 from gamekit.results import Impossible, Success
 from matches.modes import (
@@ -34,6 +34,7 @@ from matches.modes import (
     integer,
     mapping,
     nullable,
+    row,
     shape,
 )
 
@@ -139,6 +140,8 @@ class CellCapturePlay(Phase[Game]):
 
 CELL = array(WHOLE, length=2)
 COLOUR: JSON = {"enum": list(PALETTE)}
+#: the details of an outcome (``outcome``)
+DETAILS: dict[str, JSON] = {"winner_colour": COLOUR}
 #: the view (``_board``): the whole board, the same in every phase and after the end (nothing is hidden)
 VIEW_SCHEMA = shape({
     "width": WHOLE, "height": WHOLE, "round": WHOLE,
@@ -147,12 +150,22 @@ VIEW_SCHEMA = shape({
     "board": array(shape({"x": WHOLE, "y": WHOLE, "seat": WHOLE, "colour": COLOUR, "level": WHOLE})),
 })
 ACTION_SCHEMA = shape({"cell": CELL}, description="The cell to place on (round 1) or to upgrade: [x, y].")
-#: the engine's events (``cell_capture.engine``): the mover's colour, the round, and the kind's data
-EVENT_SCHEMA = events(
-    *EVENT_TYPES,
-    data={"player": COLOUR, "round": WHOLE, "wave": WHOLE, "cell": CELL, "level": WHOLE, "width": WHOLE,
-          "height": WHOLE, "pieces": array({"type": "array"}), "landings": array({"type": "array"})},
-)
+_TURN = {"round": WHOLE, "player": COLOUR}
+_WAVE = {**_TURN, "wave": WHOLE}
+#: the engine's events (``cell_capture.engine.events``), by kind: the round, the mover's colour and the kind's
+#: data; a wave's pieces are [cell, level], its landings [cell, drops, level] or, captured,
+#: [cell, drops, previous colour, previous level, level]
+EVENT_SCHEMA = events({
+    "placed": shape({**_TURN, "cell": CELL}),
+    "upgraded": shape({**_TURN, "cell": CELL, "level": WHOLE}),
+    "exploded": shape({**_WAVE, "width": WHOLE, "height": WHOLE,
+                       "pieces": array(row(CELL, WHOLE))}),
+    "drops": shape({**_WAVE, "landings": array(row(CELL, WHOLE, WHOLE))}),
+    "captured": shape({**_WAVE, "landings": array(row(CELL, WHOLE, COLOUR, WHOLE, WHOLE))}),
+    "skipped": shape(_TURN),
+    "eliminated": shape(_TURN),
+    "won": shape(_WAVE),
+}, details=DETAILS)
 
 
 class CellCaptureMode(ModeAdapter[Game]):
@@ -167,6 +180,7 @@ class CellCaptureMode(ModeAdapter[Game]):
     view_schema = VIEW_SCHEMA
     action_schema = ACTION_SCHEMA
     event_schema = EVENT_SCHEMA
+    outcome_details = DETAILS
     phases = (CellCapturePlay(),)
     reasons = {"won": "Only the winner's colour is left on the board."}
 
@@ -187,7 +201,8 @@ class CellCaptureMode(ModeAdapter[Game]):
             value = complete[key]
             if not isinstance(value, int) or isinstance(value, bool) or not MIN_SIZE <= value <= MAX_SIZE:
                 return Impossible(
-                    "bad_size", f"{key} is a whole number from {MIN_SIZE} to {MAX_SIZE}.", {key: value},
+                    "bad_size", gettext("%(key)s is a whole number from %(low)d to %(high)d.") % {
+                        "key": key, "low": MIN_SIZE, "high": MAX_SIZE}, {key: value},
                     kind="input",
                 )
         return {key: complete[key] for key in SETTING_KEYS}

@@ -105,6 +105,13 @@ class RunNpcOutput(serializers.Serializer[Any]):
     max_hp = serializers.IntegerField()
 
 
+class PendingEffectOutput(serializers.Serializer[Any]):
+    """A trap's effect waiting for the member's next battle."""
+
+    name = serializers.CharField(help_text="The effect (docs/combat.md).")
+    turns = serializers.IntegerField()
+
+
 class RunMemberOutput(serializers.Serializer[Any]):
     player = serializers.IntegerField()
     username = serializers.CharField()
@@ -114,7 +121,7 @@ class RunMemberOutput(serializers.Serializer[Any]):
     max_hp = serializers.IntegerField()
     weapon_choice = serializers.ChoiceField(choices=WeaponChoice.choices)
     stat_boosts = serializers.DictField(child=serializers.IntegerField())
-    pending_effects = serializers.ListField(child=serializers.DictField())
+    pending_effects = PendingEffectOutput(many=True, help_text="Trap effects for the next battle.")
     kills = serializers.DictField(child=serializers.IntegerField())
     money_lost = serializers.IntegerField()
     items_lost = serializers.IntegerField()

@@ -24,12 +24,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from gamekit.results import Impossible, Success
 from labyrinth.engine import GeneratorSettings, LabyrinthMap, format_map, generate_map, parse_map
 from labyrinth.engine.console import (
-    HELP_TEXT,
     ConsoleGame,
     act,
     game_from_dict,
@@ -43,7 +42,7 @@ from labyrinth.engine.console import (
     Event as GameEvent,
 )
 from labyrinth.engine.svg import map_svg
-from labyrinth.texts import event_text
+from labyrinth.texts import event_text, help_text, start_help
 from matches.modes import (
     FLAG,
     JSON,
@@ -167,7 +166,7 @@ class ConsoleStarts(StartRules[ConsoleState, Start]):
 
     def view(self, state: ConsoleState, seat: int) -> JSON:
         return {"field": state.field(), "choosing_starts": True, "inventory": {"ammo": 0, "key": False},
-                "commands": [], "help": "Choose your hidden start: {\"start\": [row, col]}.",
+                "commands": [], "help": start_help(),
                 "turns_played": 0, "winner": None}
 
 
@@ -228,7 +227,7 @@ class ConsolePlay(Phase[ConsoleState]):
             "choosing_starts": False,
             "inventory": {"ammo": me.ammo, "key": me.keys > 0},
             "commands": list(COMMANDS),
-            "help": HELP_TEXT,
+            "help": help_text(),
             "turns_played": game.turns_played,
             "winner": None if winner is None else state.order[winner],
         }
@@ -244,6 +243,8 @@ def _event(state: ConsoleState, event: GameEvent) -> Event:
 
 
 
+#: the details of an outcome (``outcome``)
+DETAILS: dict[str, JSON] = {"max_turns": nullable(WHOLE)}
 #: the view in both phases (``ConsoleStarts.view``, ``ConsolePlay.view``); after the end, what was
 #: hidden under ``revealed`` (``revealed``): the map in the seed's text format and each seat's cells
 _PLACE = array(WHOLE, length=3)
@@ -258,13 +259,20 @@ ACTION_SCHEMA: JSON = {"oneOf": [
     shape({"command": TEXT}, description="A command: W, A, S, D, X <W/A/S/D>, E or ? (any case)."),
     shape({"start": array(WHOLE, length=2)}, description="While the starts are chosen: [row, col]."),
 ]}
-#: the game master's answers (``labyrinth.engine.console``), the secret start, the turn limit
-EVENT_SCHEMA = events(
-    "moved", "wall", "stunned", "turn_skipped", "teleported", "armory", "key_found", "exit_locked", "no_ammo",
-    "shot", "killed", "woke_up", "inventory", "help", "won", "start_chosen", "game_started", "turn_limit",
-    data={"turns": WHOLE, "remaining": WHOLE, "ammo": WHOLE, "hit": FLAG, "in_dream": FLAG, "has_key": FLAG,
-          "winner": WHOLE, "row": WHOLE, "col": WHOLE, "max_turns": WHOLE},
-)
+#: the game master's answers (``labyrinth.engine.console``: their data without the hearer, who is the event's
+#: only reader, and without the help's English text, said in the reader's language), the secret start, the
+#: turn limit, by kind
+_NONE = shape({})
+EVENT_SCHEMA = events({
+    "moved": _NONE, "wall": _NONE, "teleported": _NONE, "key_found": _NONE, "exit_locked": _NONE,
+    "no_ammo": _NONE, "help": _NONE, "game_started": _NONE,
+    "stunned": shape({"turns": WHOLE}), "turn_skipped": shape({"remaining": WHOLE}),
+    "armory": shape({"ammo": WHOLE}), "shot": shape({"hit": FLAG, "ammo": WHOLE}),
+    "killed": shape({"in_dream": FLAG}), "woke_up": shape({"ammo": WHOLE, "has_key": FLAG}),
+    "inventory": shape({"ammo": WHOLE, "has_key": FLAG}),
+    "won": shape({"winner": WHOLE}, description="winner: the seat that got out."),
+    "start_chosen": shape({"row": WHOLE, "col": WHOLE}), "turn_limit": shape({"max_turns": WHOLE}),
+}, details=DETAILS)
 _NUMBER: JSON = {"type": "number"}
 #: the admin's generator settings frozen into a lobby's settings (null in lobbies older than that)
 GENERATOR_SCHEMA = nullable(shape({
@@ -291,6 +299,7 @@ class LabyrinthConsoleMode(ModeAdapter[ConsoleState]):
     view_schema = VIEW_SCHEMA
     action_schema = ACTION_SCHEMA
     event_schema = EVENT_SCHEMA
+    outcome_details = DETAILS
     phases = (SecretStart(ConsoleStarts()), ConsolePlay())
     reasons = {
         "exit_reached": "The winner walked out of the labyrinth.",
@@ -315,7 +324,8 @@ class LabyrinthConsoleMode(ModeAdapter[ConsoleState]):
         complete.pop("generator", None)
         limit = complete["max_turns"]
         if limit is not None and (not _is_int(limit) or not 1 <= limit <= MAX_TURNS):
-            return Impossible("bad_max_turns", f"max_turns is null (no limit) or 1 to {MAX_TURNS}.",
+            message = gettext("max_turns is null (no limit) or 1 to %(limit)d.") % {"limit": MAX_TURNS}
+            return Impossible("bad_max_turns", message,
                               {"max_turns": limit}, kind="input")
         if complete["start_positions"] not in START_POSITIONS:
             return Impossible("bad_start_positions", "start_positions is \"random\" or \"chosen\".",
@@ -323,8 +333,9 @@ class LabyrinthConsoleMode(ModeAdapter[ConsoleState]):
         for side in ("rows", "cols"):
             value = complete[side]
             if not _is_int(value) or not MIN_SIDE <= value <= MAX_SIDE:
-                return Impossible("bad_size", f"{side} is a whole number from {MIN_SIDE} to {MAX_SIDE}.",
-                                  {side: value}, kind="input")
+                message = gettext("%(key)s is a whole number from %(low)d to %(high)d.") % {
+                    "key": side, "low": MIN_SIDE, "high": MAX_SIDE}
+                return Impossible("bad_size", message, {side: value}, kind="input")
         map_id = complete["map"]
         if map_id is not None:
             if not _is_int(map_id) or not 1 <= map_id <= MAX_ID:

@@ -28,6 +28,11 @@ def help_text() -> str:
     )
 
 
+def start_help() -> str:
+    """What a view says while the hidden starts are chosen, in the active language."""
+    return gettext('Choose your hidden start: {"start": [row, col]}.')
+
+
 def _key(data: Data) -> str:
     return pgettext("console key", "the key") if data.get("has_key") else pgettext("console key", "no key")
 

@@ -157,6 +157,14 @@ def array(items: JSON, *, length: int | None = None) -> JSON:
     return schema if length is None else {**schema, "minItems": length, "maxItems": length}
 
 
+def row(*entries: JSON) -> JSON:
+    """A list of ``len(entries)`` values, the i-th of ``entries[i]``'s shape (e.g. [cell, level]). OpenAPI
+    3.0 has no tuple, so the schema says each entry is one of the entries' shapes, and the length."""
+    distinct = [entry for i, entry in enumerate(entries) if entry not in entries[:i]]
+    items = distinct[0] if len(distinct) == 1 else {"anyOf": distinct}
+    return array(items, length=len(entries))
+
+
 def mapping(values: JSON) -> JSON:
     """An object whose keys are free (e.g. seats as strings) and whose values are ``values``."""
     return {"type": "object", "additionalProperties": values}
@@ -174,28 +182,59 @@ def shape(required: Mapping[str, JSON], optional: Mapping[str, JSON] | None = No
     return {**schema, "description": description} if description else schema
 
 
-#: the events the machinery itself logs in every mode (matches/services.py; their texts: matches/events.py)
-FRAMEWORK_EVENT_KINDS = (
-    "match_started", "turn_timed_out", "match_over", "match_abandoned", "ended_by_new_game",
-)
+#: why the machinery ended a match (``details.cause`` of an ``abandoned`` result): every seat walked out, or a
+#: whole round timed out
+MACHINE_CAUSES = ("left", "timeouts")
 
 
-def events(*kinds: str, data: Mapping[str, JSON] | None = None, description: str = "") -> JSON:
-    """A mode's event: its ``kind`` (one of ``kinds`` or the machinery's own), its number in the match's log
-    (``seq``), its sentence in the request's language (``text``) and the kind's data (``data``: the keys the
-    mode's kinds may carry; an event carries those of its kind, and no key outside them is promised)."""
-    schema = shape(
-        {"kind": {"enum": sorted({*kinds, *FRAMEWORK_EVENT_KINDS})}, "seq": WHOLE, "text": TEXT},
-        {
-            # the machinery's events' data
-            "order": array(WHOLE), "seats": mapping(WHOLE), "seat": WHOLE, "player": WHOLE,
-            "result": {"type": "object"},
-            **(data or {}),
-        },
-        closed=False,
-        description=description,
-    )
-    return schema
+def result_schema(details: Mapping[str, JSON] | None = None) -> JSON:
+    """A match's ``result`` (``match_result``) whose ``details`` may carry the mode's ``details`` keys (what
+    its ``outcome`` gives) or the machinery's ``cause``; no other key."""
+    return shape({
+        "winners": array(WHOLE), "winner_seats": array(WHOLE), "reason": TEXT,
+        "details": shape({}, {**(details or {}), "cause": {"enum": list(MACHINE_CAUSES)}}),
+    })
+
+
+def framework_events(details: Mapping[str, JSON] | None = None) -> dict[str, JSON]:
+    """The data of the events the machinery itself logs in every mode (matches/services.py; their texts:
+    matches/events.py), by kind; ``details``: the mode's outcome details (``result_schema``)."""
+    result = shape({"result": result_schema(details)})
+    return {
+        "match_started": shape({"order": array(WHOLE), "seats": mapping(WHOLE)},
+                               description="order: player ids in turn order; seats: seat -> player id."),
+        "turn_timed_out": shape({"seat": WHOLE, "player": WHOLE}),
+        "match_over": result,
+        "match_abandoned": result,
+        "ended_by_new_game": shape({}),
+    }
+
+
+FRAMEWORK_EVENT_KINDS = tuple(framework_events())
+
+
+def events(kinds: Mapping[str, JSON | Sequence[JSON]], *, details: Mapping[str, JSON] | None = None,
+           description: str = "") -> JSON:
+    """A mode's event: one of its ``kinds`` or the machinery's own (``framework_events``), each with its own
+    data. ``kinds`` maps each kind to the ``shape`` of its data (or to several, e.g. one per ``code`` of the
+    paper game master's answers: the event is one of them); the event as the API shows it is that data
+    with its ``kind``, its number in the match's log (``seq``) and its sentence in the request's language
+    (``text``), and no other key: a ``oneOf`` told apart by ``kind`` (one value per branch). ``details``: the
+    keys the mode's outcome details may carry (the ``result`` of ``match_over``)."""
+    declared: dict[str, JSON | Sequence[JSON]] = {**framework_events(details), **kinds}
+    branches = [_event_branch(kind, data) for kind, shapes in sorted(declared.items())
+                for data in ([shapes] if isinstance(shapes, Mapping) else shapes)]
+    return {"oneOf": branches, "description": description} if description else {"oneOf": branches}
+
+
+def _event_branch(kind: str, data: JSON) -> JSON:
+    branch: JSON = {
+        **data,
+        "properties": {"kind": {"enum": [kind]}, "seq": WHOLE, "text": TEXT, **data["properties"]},
+        "required": ["kind", "seq", "text", *data["required"]],
+        "additionalProperties": False,
+    }
+    return branch
 
 
 # --- phases ------------------------------------------------------------------------------------
@@ -393,6 +432,9 @@ class ModeAdapter(ABC, Generic[S]):
     #: every ``reason`` the mode's ``outcome`` may give, by code, with what it means (docs/matches.md lists
     #: them); the machinery's own (``MACHINE_REASONS``) end every mode's matches too
     reasons: Mapping[str, str]
+    #: the keys the ``details`` of the mode's ``outcome`` may carry, as JSON Schemas (the ``result`` of a
+    #: match and of its ``match_over`` event; pass the same to ``events``)
+    outcome_details: Mapping[str, JSON] = {}
 
     # --- settings ---------------------------------------------------------------------------
 

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from matches.modes import ModeAdapter, registered_modes
+from backend.api.event_schemas import ref, set_field
+from matches.modes import MACHINE_CAUSES, ModeAdapter, registered_modes, shape
 
 JSON = dict[str, Any]
 PARTS = ("Settings", "View", "Action", "Event")
+LOBBY = "LobbySettings"
 
 
 def component_name(mode: str, part: str) -> str:
@@ -24,10 +26,32 @@ def component_name(mode: str, part: str) -> str:
 
 
 def mode_components(adapter: ModeAdapter[Any]) -> dict[str, JSON]:
-    """A mode's four components by name, in the schema's OpenAPI 3.0 terms."""
+    """A mode's components by name, in the schema's OpenAPI 3.0 terms: its four parts, and the settings a
+    lobby may send (``<Mode>LobbySettings``: the lobby's settings, each optional, no other key)."""
     schemas = (adapter.settings_component(), adapter.view_schema, adapter.action_schema, adapter.event_schema)
-    return {component_name(adapter.name, part): openapi_30(dict(schema))
-            for part, schema in zip(PARTS, schemas, strict=True)}
+    components = {component_name(adapter.name, part): openapi_30(dict(schema))
+                  for part, schema in zip(PARTS, schemas, strict=True)}
+    lobby = adapter.settings_schema if adapter.lobby_settings is None else adapter.lobby_settings
+    components[component_name(adapter.name, LOBBY)] = openapi_30(
+        shape({}, {name: adapter.settings_schema[name] for name in sorted(lobby)}))
+    return components
+
+
+_SCALAR: JSON = {"anyOf": [{"type": "string"}, {"type": "number"}, {"type": "boolean"}], "nullable": True}
+#: one setting's JSON Schema as GET /api/v1/modes/ shows it (``ModeAdapter.settings_json_schema``: the helpers
+#: ``integer``, ``boolean``, ``choice``, ``either`` of matches.modes, with the admin's ``default``)
+SETTING_SCHEMA: JSON = {
+    "type": "object",
+    "properties": {
+        "type": {"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}],
+                 "description": 'A JSON Schema type, or a list of them (e.g. ["integer", "null"]).'},
+        "minimum": {"type": "number"}, "maximum": {"type": "number"},
+        "enum": {"type": "array", "items": _SCALAR},
+        "anyOf": {"type": "array", "items": {"$ref": "#/components/schemas/ModeSettingSchema"}},
+        "default": _SCALAR, "description": {"type": "string"},
+    },
+    "additionalProperties": False,
+}
 
 
 _NULL = {"type": "null"}
@@ -66,24 +90,12 @@ def openapi_30(schema: Any) -> Any:
     return out
 
 
-def _ref(name: str) -> JSON:
-    return {"$ref": f"#/components/schemas/{name}"}
-
-
 def _union(modes: list[str], part: str, *, nullable: bool = False, description: str = "",
            keyword: str = "oneOf") -> JSON:
-    schema: JSON = {keyword: [_ref(component_name(mode, part)) for mode in modes]}
+    schema: JSON = {keyword: [ref(component_name(mode, part)) for mode in modes]}
     if nullable:
         schema["nullable"] = True  # OpenAPI 3.0's null (openapi_30)
     return {**schema, "description": description} if description else schema
-
-
-def _set(schemas: dict[str, JSON], component: str, field: str, value: JSON) -> None:
-    """Replace ``field`` of ``component`` (kept as is when drf-spectacular did not make that component)."""
-    properties = schemas.get(component, {}).get("properties", {})
-    if field in properties:
-        description = properties[field].get("description")
-        properties[field] = {**value, "description": description} if description else value
 
 
 def mode_schemas_hook(result: JSON, generator: Any, request: Any, public: bool) -> JSON:
@@ -92,16 +104,26 @@ def mode_schemas_hook(result: JSON, generator: Any, request: Any, public: bool) 
     schemas: dict[str, JSON] = result.setdefault("components", {}).setdefault("schemas", {})
     for mode in modes:
         schemas.update(mode_components(registered_modes()[mode]))
+    schemas["ModeSettingSchema"] = SETTING_SCHEMA
     settings = _union(modes, "Settings")
     action = _union(modes, "Action")
     event = _union(modes, "Event", keyword="anyOf")
     for component in ("MatchOutput", "MatchListItem", "MatchReplayOutput"):
-        _set(schemas, component, "settings", settings)
-    _set(schemas, "MatchOutput", "view", _union(modes, "View", nullable=True))
-    _set(schemas, "MatchOutput", "allowed_actions", {"type": "array", "items": action})
-    _set(schemas, "MatchOutput", "events", {"type": "array", "items": event})
-    _set(schemas, "MatchActOutput", "events", {"type": "array", "items": event})
+        set_field(schemas, component, "settings", settings)
+    set_field(schemas, "MatchOutput", "view", _union(modes, "View", nullable=True))
+    set_field(schemas, "MatchOutput", "allowed_actions", {"type": "array", "items": action})
+    set_field(schemas, "MatchOutput", "events", {"type": "array", "items": event})
+    set_field(schemas, "MatchActOutput", "events", {"type": "array", "items": event})
     for component in ("MatchActInput", "MatchActInputRequest"):
-        _set(schemas, component, "action", action)
-    _set(schemas, "ReplayStepOutput", "action", _union(modes, "Action", nullable=True))
+        set_field(schemas, component, "action", action)
+    set_field(schemas, "ReplayStepOutput", "action", _union(modes, "Action", nullable=True))
+    # what a lobby may set: one of the modes' (``anyOf``: an empty object fits every mode; ``mode`` says
+    # which)
+    set_field(schemas, "MatchOpenInputRequest", "settings", _union(modes, LOBBY, keyword="anyOf"))
+    set_field(schemas, "ModeSettingsSchema", "properties",
+              {"type": "object", "additionalProperties": ref("ModeSettingSchema")})
+    details = {key: value for mode in modes
+               for key, value in registered_modes()[mode].outcome_details.items()}
+    set_field(schemas, "MatchResult", "details",
+              openapi_30(shape({}, {**details, "cause": {"enum": list(MACHINE_CAUSES)}})))
     return result

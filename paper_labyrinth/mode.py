@@ -36,7 +36,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from gamekit.results import Impossible, Success
 from matches.modes import (
@@ -66,6 +66,8 @@ from paper_labyrinth import clock as paper_clock
 from paper_labyrinth.actions import (
     CONDITIONS,
     HERE,
+    ITEMS,
+    MAX_DEPTH,
     ActionFormatError,
     cell_index,
     public_request,
@@ -76,11 +78,11 @@ from paper_labyrinth.engine import rules
 from paper_labyrinth.engine.generator import MAX_SIDE as GEN_MAX_SIDE
 from paper_labyrinth.engine.generator import MIN_SIDE as GEN_MIN_SIDE
 from paper_labyrinth.engine.mapformat import format_paper_map, parse_paper_map
-from paper_labyrinth.engine.model import PaperMap, Pos
+from paper_labyrinth.engine.model import CellType, PaperMap, Pos
 from paper_labyrinth.engine.requests import JSONValue, Message, Options, Turn
 from paper_labyrinth.engine.state import GameState, map_to_json, state_from_json, state_to_json
 from paper_labyrinth.engine.svg import paper_map_svg
-from paper_labyrinth.texts import EVENTS, event_text, spoken
+from paper_labyrinth.texts import event_text, spoken
 
 MAX_ID = 2**31 - 1
 PICTURE_CELL = 44
@@ -459,46 +461,112 @@ def _turn_over(moved: Success[PaperState, Event]) -> Success[PaperState, Event]:
 
 
 
-_OBJECT: JSON = {"type": "object"}
-#: one answer of the game master as a view shows it (the opening, the last answers)
-#: (``seat`` and ``number`` null: an answer to the table, e.g. a draw)
-_ANSWER = shape({"kind": TEXT, "code": TEXT, "number": nullable(WHOLE), "seat": nullable(WHOLE), "text": TEXT,
-                 "data": _OBJECT})
+_SEATS: JSON = array(WHOLE)
+_CELL: JSON = {"enum": [kind.value for kind in CellType]}
+_ITEM: JSON = {"enum": list(ITEMS)}
+_AT = shape({"cell": _CELL})
+_NONE = shape({})
+#: the data of each answer of the game master (``code``: the engine's ``Message``,
+#: paper_labyrinth/engine/rules.py), seats named in it (``wounded``, ``killed``, ``of``) as match seats,
+#: their players' numbers under ``numbers``
+GM_DATA: dict[str, JSON] = {
+    **{code: _NONE for code in (
+        "mine", "healed", "cremated", "tick", "no_hole", "no_river", "inflow", "won", "crumbled", "exited",
+        "reentered", "eliminated", "forbidden_here", "no_bullets", "draw_treasure_out", "blast",
+        "mine_placed",
+        "skipped", "reordered", "dark", "draw_all_dead", "last_survivor", "draw_survivor_time",
+        "draw_treasure_source", "draw_all_skip", "killed", "timeout", "no_wall")},
+    **{code: _AT for code in ("start", "moved", "cycle", "shallow", "downstream", "drifted")},
+    "status": shape({
+        "health": {"enum": ["healthy", "wounded", "sick", "dead"]}, "immune": FLAG, "bullets": WHOLE,
+        "grenades": WHOLE, "slot": nullable({"enum": ["treasure", "mine", "corpse"]}), "reorders_left": WHOLE,
+        "may_reorder": FLAG, "cure_left": nullable(WHOLE), "outside": FLAG, "eliminated": FLAG,
+        "calm_rounds": WHOLE, "nstop": WHOLE}),
+    "died": shape({"cause": {"enum": ["encephalitis", "cure_time"]}}),
+    "infected": shape({"cure_left": nullable(WHOLE)}),
+    "found": shape({key: WHOLE for key in ("treasures", "bullets", "grenades", "mines", "corpses")}),
+    "refilled": shape({"bullets": WHOLE, "grenades": WHOLE}),
+    "wall": shape({}, {"drift": FLAG, "cell": _CELL},
+                  description="No drift: a half-dark turn's answer (only whether a wall was met)."),
+    "nothing_doing": shape({"reason": TEXT, "problem": {"enum": list(rules.NOTHING_DOING)}}, {"item": _ITEM},
+                           description="reason: the seed's Russian words (text: the reader's language)."),
+    "shot": shape({"bullets": WHOLE}, {
+        "scream": FLAG, "fell": mapping(WHOLE), "underfoot": WHOLE,  # classic
+        "wounded": _SEATS, "killed": _SEATS,  # quantum
+        "numbers": shape({}, {"wounded": _SEATS, "killed": _SEATS})}),
+    "grenade": shape({"grenades": WHOLE}, {"result": {"enum": ["exploded", "not_exploded", "no_wall"]}}),
+    **{code: shape({"item": _ITEM}) for code in ("at_feet", "left", "thrown")},
+    "condition": shape({"condition": TEXT, "met": FLAG}),
+    "draw_nstop": shape({"nstop": WHOLE}),
+    "wounded": shape({"reorder": FLAG}),
+    "repeat": shape({"of": WHOLE, "numbers": shape({"of": WHOLE})}),
+}
+
+
+#: one answer of the game master (``_event_data``) by ``code``: ``seat`` and ``number`` null for an answer to
+#: the table (e.g. a draw)
+GM_ANSWERS = [
+    shape({"seat": nullable(WHOLE), "number": nullable(WHOLE), "code": {"enum": [code]}, "data": data})
+    for code, data in sorted(GM_DATA.items())
+]
+#: one answer of the game master as a view shows it (the opening, the last answers), with its sentence
+_ANSWER: JSON = {"oneOf": [shape({"kind": {"enum": ["gm"]}, "text": TEXT, **answer["properties"]})
+                           for answer in GM_ANSWERS]}
 #: the view in every phase (``PaperLabyrinthMode.view``); after the end the map and the players' cells under
 #: ``revealed``
 VIEW_SCHEMA = shape(
-    {"phase": {"enum": ["choosing_starts", "playing", "over"]}, "variant": TEXT, "number": WHOLE,
-     "cell_count": WHOLE, "start_chosen": FLAG, "turns_played": WHOLE, "outline": array(array(FLAG)),
-     "clock": shape({"timer": TEXT, "timer_running": FLAG, "paused": FLAG, "pause_used": FLAG,
-                     "gm_timer_after": WHOLE}, closed=False),
+    {"phase": {"enum": ["choosing_starts", "playing", "over"]}, "variant": {"enum": list(VARIANTS)},
+     "number": WHOLE, "cell_count": WHOLE, "start_chosen": FLAG, "turns_played": WHOLE,
+     "outline": array(array(FLAG)),
+     "clock": shape({"timer": {"enum": list(paper_clock.TIMERS)}},
+                    {"timer_running": FLAG, "paused": FLAG, "pause_used": FLAG, "gm_timer_after": WHOLE},
+                    description="An every_turn table's clock has its timer alone."),
      "opening": array(_ANSWER), "last_answers": mapping(array(_ANSWER)),
-     "status": nullable(_OBJECT),
+     "status": nullable(GM_DATA["status"]),
      "result": nullable(shape({"kind": TEXT, "seat": nullable(WHOLE), "reason": TEXT}))},
-    {"revealed": shape({"map": TEXT, "players": _OBJECT})},
+    {"revealed": shape({"map": TEXT, "players": mapping(shape({"start": array(WHOLE, length=2)},
+                                                              {"end": array(WHOLE, length=2)}))})},
 )
 _AIM: JSON = {"enum": [*DIRECTION["enum"], HERE]}
-_STEP: JSON = {"oneOf": [
+_SIMPLE_STEPS: list[JSON] = [
     shape({"do": {"enum": ["move", "grenade"]}, "direction": DIRECTION}),
     shape({"do": {"enum": ["downstream", "cycle", "skip"]}}),
     shape({"do": {"enum": ["shoot", "mine"]}, "direction": _AIM}),
-    shape({"do": {"enum": ["leave"]}, "item": TEXT}),
-    shape({"do": {"enum": ["throw"]}, "item": TEXT, "direction": DIRECTION}),
-    shape({"do": {"enum": ["if"]}, "condition": {"enum": list(CONDITIONS)}, "then": array(_OBJECT)}),
-]}
+    shape({"do": {"enum": ["leave"]}, "item": _ITEM}),
+    shape({"do": {"enum": ["throw"]}, "item": _ITEM, "direction": DIRECTION}),
+]
+
+
+def _step(depth: int = 0) -> JSON:
+    """A step at ``depth`` conditions deep: a condition's steps are one deeper, at most MAX_DEPTH."""
+    if depth >= MAX_DEPTH:
+        return {"oneOf": _SIMPLE_STEPS}
+    conditional = shape({"do": {"enum": ["if"]}, "condition": {"enum": list(CONDITIONS)},
+                         "then": array(_step(depth + 1))})
+    return {"oneOf": [*_SIMPLE_STEPS, conditional]}
+
+
+_STEP = _step()
+_TURN_OPTIONS: dict[str, JSON] = {"visibility": {"enum": ["normal", "dark", "half_dark"]},
+                                  "treasure": nullable(WHOLE), "refill": FLAG}
 #: an action (paper_labyrinth/actions.py): the secret start, a turn of steps, the clock's calls
 ACTION_SCHEMA: JSON = {"oneOf": [
     shape({"type": {"enum": ["start"]}, "cell": WHOLE}),
-    shape({"type": {"enum": ["turn"]}, "steps": array(_STEP)},
-          {"visibility": {"enum": ["normal", "dark", "half_dark"]}, "reorder": WHOLE,
-           "treasure": nullable(WHOLE), "refill": FLAG}),
+    shape({"type": {"enum": ["turn"]}, "steps": array(_STEP)}, {**_TURN_OPTIONS, "reorder": WHOLE}),
     shape({"type": {"enum": sorted(CLOCK_ACTIONS)}}),
 ]}
-#: the mode's own events and the game master's answers (``gm``), spoken by paper_labyrinth/texts.py
-EVENT_SCHEMA = events(*EVENTS, "gm", data={
-    "seat": nullable(WHOLE), "number": nullable(WHOLE), "code": TEXT, "data": _OBJECT, "request": _OBJECT,
-    # the timer's caller, null when the game master started it
-    "by": nullable(WHOLE), "by_number": nullable(WHOLE),
-    "seconds": WHOLE})
+_WHO = {"seat": WHOLE, "number": WHOLE}
+#: the mode's own events (the starts, a request heard: ``reorders`` true instead of its secret cell; the
+#: clock: ``by`` null when the game master started the timer) and the game master's answers, by kind (and
+#: code), spoken by paper_labyrinth/texts.py
+EVENT_SCHEMA = events({
+    "start_chosen": shape(_WHO), "game_started": _NONE,
+    "request": shape({**_WHO, "request": shape({"type": {"enum": ["turn"]}, "steps": array(_STEP)},
+                                               {**_TURN_OPTIONS, "reorders": FLAG})}),
+    "timer_started": shape({**_WHO, "by": nullable(WHOLE), "by_number": nullable(WHOLE), "seconds": WHOLE}),
+    "pause_taken": shape({**_WHO, "seconds": WHOLE}), "pause_over": shape({**_WHO, "seconds": WHOLE}),
+    "gm": GM_ANSWERS,
+})
 
 
 class PaperLabyrinthMode(ModeAdapter[PaperState]):
@@ -527,7 +595,8 @@ class PaperLabyrinthMode(ModeAdapter[PaperState]):
         defaults = self.default_settings()
         unknown = sorted(set(settings) - set(defaults))
         if unknown:
-            return _bad("unknown_setting", f"Settings are {', '.join(sorted(defaults))}.", unknown=unknown)
+            message = gettext("Settings are %(names)s.") % {"names": ", ".join(sorted(defaults))}
+            return _bad("unknown_setting", message, unknown=unknown)
         s = {**defaults, **settings}
         if s["variant"] not in VARIANTS:
             return _bad("bad_variant", "variant is \"classic\" or \"quantum\".", variant=s["variant"])
@@ -540,9 +609,9 @@ class PaperLabyrinthMode(ModeAdapter[PaperState]):
         for side in ("rows", "cols"):
             value = s[side]
             if value is not None and (not _is_int(value) or not GEN_MIN_SIDE <= value <= GEN_MAX_SIDE):
-                return _bad("bad_size",
-                            f"{side} is null or a whole number from {GEN_MIN_SIDE} to {GEN_MAX_SIDE}.",
-                            **{side: value})
+                message = gettext("%(key)s is null or a whole number from %(low)d to %(high)d.") % {
+                    "key": side, "low": GEN_MIN_SIDE, "high": GEN_MAX_SIDE}
+                return _bad("bad_size", message, **{side: value})
         if not isinstance(s["cut_corners"], bool):
             return _bad("bad_setting", "cut_corners is true or false.", setting="cut_corners")
         if s["starting_mines"] not in (0, 1) or isinstance(s["starting_mines"], bool):
@@ -550,7 +619,8 @@ class PaperLabyrinthMode(ModeAdapter[PaperState]):
                        starting_mines=s["starting_mines"])
         for name in BOOL_OPTIONS:
             if s[name] is not None and not isinstance(s[name], bool):
-                return _bad("bad_setting", f"{name} is true, false or null (the variant's default).",
+                message = gettext("%(key)s is true, false or null (the variant's default).") % {"key": name}
+                return _bad("bad_setting", message,
                             setting=name)
         if s["river_mode"] not in (None, "deep", "shallow"):
             return _bad("bad_setting", "river_mode is \"deep\", \"shallow\" or null (the variant's default).",
@@ -559,20 +629,23 @@ class PaperLabyrinthMode(ModeAdapter[PaperState]):
             value = s[name]
             top = 1 if name == "shot_range" else LIMITS[name][1]
             if value is not None and value != UNLIMITED and not (_is_int(value) and 1 <= value <= top):
-                return _bad(f"bad_{name}", f"{name} is null (the variant's default), \"{UNLIMITED}\" or "
-                           f"1 to {top}.", **{name: value})
+                message = gettext("%(key)s is null (the variant's default), \"%(unlimited)s\" or 1 to "
+                                  "%(top)d.") % {"key": name, "unlimited": UNLIMITED, "top": top}
+                return _bad(f"bad_{name}", message, **{name: value})
         for name in ("nstop", "reorders", "last_survivor_turns"):
             low, high = LIMITS[name]
             value = s[name]
             if value is not None and not (_is_int(value) and low <= value <= high):
-                return _bad(f"bad_{name}", f"{name} is null (the default) or {low} to {high}.",
-                            **{name: value})
+                message = gettext("%(key)s is null (the default) or %(low)d to %(high)d.") % {
+                    "key": name, "low": low, "high": high}
+                return _bad(f"bad_{name}", message, **{name: value})
         if s["timer"] not in paper_clock.TIMERS:
             return _bad("bad_timer", "timer is \"on_call\" (the minute when called, C§9) or \"every_turn\".",
                        timer=s["timer"])
         low, high = paper_clock.GM_TIMER_LIMITS
         if not (_is_int(s["gm_timer_after"]) and low <= s["gm_timer_after"] <= high):
-            return _bad("bad_gm_timer_after", f"gm_timer_after is {low} to {high} seconds.",
+            message = gettext("gm_timer_after is %(low)d to %(high)d seconds.") % {"low": low, "high": high}
+            return _bad("bad_gm_timer_after", message,
                        gm_timer_after=s["gm_timer_after"])
         map_id = s["map"]
         if map_id is not None:

@@ -46,8 +46,8 @@ from matches.modes import (
     choice,
     events,
     integer,
-    mapping,
     nullable,
+    row,
     shape,
 )
 from roguelike.engine import (
@@ -75,9 +75,11 @@ from roguelike.engine.model import (
     UNBOUNDED_LIMIT,
     Building,
     Item,
+    Loot,
     MonsterKind,
+    Side,
 )
-from roguelike.texts import event_text, kinds
+from roguelike.texts import event_text
 
 PLAYER = 0
 ONLY_PLAYER = frozenset({PLAYER})
@@ -107,33 +109,71 @@ def chosen_world_seed(seed: int) -> int:
     return int.from_bytes(digest[:8], "big") % (SEED_LIMIT + 1)
 
 
-
-_ANY: JSON = {}
+#: the details of an outcome (``outcome``)
+DETAILS: dict[str, JSON] = {"turns": WHOLE, "deaths": WHOLE}
+_CELL = array(WHOLE, length=3)
+_ITEM: JSON = {"enum": [i.value for i in Item]}
+_BUILDING: JSON = {"enum": [b.value for b in Building]}
+_LOOT: JSON = {"enum": [loot.value for loot in Loot]}
+_MONSTER: JSON = {"enum": [k.value for k in MonsterKind]}
+#: what the player feels of a side (an outer wall feels like any wall)
+_FELT: JSON = {"enum": [side.value for side in Side if side is not Side.OUTER_WALL]}
+_SIDES = {direction: _FELT for direction in DIRECTION["enum"]}
+#: the world under ``revealed`` (``roguelike.engine.model.game_to_json``): each floor's walls as rows of
+#: "0"/"1" (a wall right of / below each cell), buildings and the exit as [cell, what], cells as [floor, row,
+#: col]
+_WORLD = shape({
+    "rows": WHOLE, "cols": WHOLE,
+    "floors": array(shape({"right": array(TEXT), "down": array(TEXT)})),
+    "buildings": array(row(_CELL, _BUILDING)), "portals": array(_CELL),
+    "exit": row(_CELL, DIRECTION), "graveyard": _CELL,
+})
 #: the view (``roguelike.engine.rules.view``): the player's own state and cell, never the map; after the end
 #: the world under ``revealed`` (``RoguelikeMode.revealed``)
 VIEW_SCHEMA = shape(
     {name: WHOLE for name in ("health", "max_health", "arrows", "bombs", "slots", "rings", "bags", "deaths",
                               "death_limit", "turn")}
-    | {"items": array({"enum": [i.value for i in Item]}), "gold": FLAG, "won": FLAG, "lost": FLAG,
+    | {"items": array(_ITEM), "gold": FLAG, "won": FLAG, "lost": FLAG,
        "here": shape(
-           {"building": nullable({"enum": [b.value for b in Building]}), "sides": mapping(TEXT),
-            "monsters": array(shape({"kind": {"enum": [k.value for k in MonsterKind]}},
-                                    {"facing": DIRECTION}))},
-           {"arsenal": array({"enum": [i.value for i in Item]}),
-            "lift": shape({"floor": WHOLE, "floors": WHOLE})},
+           {"building": nullable(_BUILDING), "sides": shape(_SIDES),
+            "monsters": array(shape({"kind": _MONSTER}, {"facing": DIRECTION}))},
+           {"arsenal": array(_ITEM), "lift": shape({"floor": WHOLE, "floors": WHOLE})},
        )},
-    {"revealed": shape({"world": {"type": "object"}, "monsters": array({"type": "object"}),
-                        "ground": array(array(_ANY, length=2)), "player_cell": array(WHOLE, length=3)})},
+    {"revealed": shape({
+        "world": _WORLD,
+        "monsters": array(shape({"id": WHOLE, "kind": _MONSTER, "cell": _CELL, "health": WHOLE,
+                                 "facing": nullable(DIRECTION)})),
+        "ground": array(row(_CELL, _LOOT)), "player_cell": _CELL})},
 )
 ACTION_SCHEMA: JSON = {"oneOf": [
     shape({"type": {"enum": ["go", "shoot", "bomb", "build"]}, "direction": DIRECTION}),
-    shape({"type": {"enum": ["take"]}, "item": {"enum": [i.value for i in Item]}}),
+    shape({"type": {"enum": ["take"]}, "item": _ITEM}),
     shape({"type": {"enum": ["lift"]}, "floor": WHOLE}, description="Floors count from 0."),
     shape({"type": {"enum": ["wait"]}}),
 ]}
-#: the engine's events, each spoken by roguelike/texts.py
-EVENT_SCHEMA = events(*kinds(), data={"direction": TEXT, "damage": WHOLE, "health": WHOLE, "source": TEXT,
-                                      "loot": TEXT, "floor": WHOLE, "building": nullable(TEXT)})
+_NONE = shape({})
+_SOURCE: JSON = {"enum": ["dragon", "archer", "mines"]}
+_WAY = shape({"direction": DIRECTION})
+#: the engine's events (``roguelike.engine.rules``: what the player learns, never a coordinate), by kind, each
+#: spoken by roguelike/texts.py; floors count from 0
+EVENT_DATA: dict[str, JSON] = {
+    "moved": _WAY, "arrow_hit_wall": _WAY, "wall_destroyed": _WAY, "bomb_no_effect": _WAY, "wall_built": _WAY,
+    "cell": shape({"building": nullable(_BUILDING), **_SIDES}),
+    "teleported": _NONE, "exit_needs_gold": _NONE, "monster_killed": _NONE, "mine_exploded": _NONE,
+    "dragon_discovered": _NONE, "victory": _NONE, "waited": _NONE,
+    "lift_moved": shape({"floor": WHOLE}), "lift_buttons": shape({"floor": WHOLE, "floors": WHOLE}),
+    "monster_hit": shape({"damage": WHOLE}),
+    "item_taken": shape({"item": _ITEM}),
+    "rearmed": shape({"arrows": WHOLE, "bombs": WHOLE}),
+    "arsenal_stock": shape({"items": array(_ITEM)}), "items_lost": shape({"items": array(_ITEM)}),
+    "healed": shape({"health": WHOLE}), "respawned": shape({"health": WHOLE}),
+    "mine_detected": shape({"source": _SOURCE}), "armor_absorbed": shape({"source": _SOURCE}),
+    "damage": shape({"source": _SOURCE, "damage": WHOLE, "health": WHOLE}),
+    "picked_up": shape({"loot": _LOOT}),
+    "archer_discovered": shape({"facing": DIRECTION}),
+    "died": shape({"deaths": WHOLE}), "defeat": shape({"deaths": WHOLE, "death_limit": WHOLE}),
+}
+EVENT_SCHEMA = events(EVENT_DATA, details=DETAILS)
 
 
 class RoguelikePlay(Phase[Game]):
@@ -182,6 +222,7 @@ class RoguelikeMode(ModeAdapter[Game]):
     view_schema = VIEW_SCHEMA
     action_schema = ACTION_SCHEMA
     event_schema = EVENT_SCHEMA
+    outcome_details = DETAILS
     phases = (RoguelikePlay(),)
     reasons = {
         "treasure_carried_out": "The player left through the exit with gold: a win.",

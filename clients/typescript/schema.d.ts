@@ -1420,9 +1420,7 @@ export interface components {
             next_turn: number;
             /** @description Number of the first event the action produced. */
             first_event: number;
-            events: {
-                [key: string]: unknown;
-            }[];
+            events: components["schemas"]["BattleEvent"][];
             outcome: string;
             /** @description True: an earlier answer to the same idempotency key. */
             replayed: boolean;
@@ -1496,9 +1494,7 @@ export interface components {
             /** @description The caller's actions now (empty if not their turn). */
             allowed_actions: components["schemas"]["AllowedActionOutput"][];
             /** @description Events after ?since=, oldest first. */
-            events: {
-                [key: string]: unknown;
-            }[];
+            events: components["schemas"]["BattleEvent"][];
             last_event: number;
         };
         BeltOutput: {
@@ -2030,9 +2026,7 @@ export interface components {
             /** @description A registered mode, e.g. cell_capture. */
             mode: string;
             /** @description Overrides of the mode's default settings, e.g. {width, height}. */
-            settings?: {
-                [key: string]: unknown;
-            };
+            settings?: components["schemas"]["CellCaptureLobbySettings"] | components["schemas"]["LabyrinthConsoleLobbySettings"] | components["schemas"]["LabyrinthPaperLobbySettings"] | components["schemas"]["LabyrinthRoguelikeLobbySettings"];
             /**
              * Format: int64
              * @description Limit the seats to this guild's members.
@@ -2112,7 +2106,13 @@ export interface components {
             reason: string;
             /** @description The mode's details of this ending (may be empty). */
             details: {
-                [key: string]: unknown;
+                /** @enum {unknown} */
+                winner_colour?: "red" | "blue" | "green" | "orange" | "purple" | "teal" | "pink" | "brown" | "olive" | "navy";
+                max_turns?: number | null;
+                turns?: number;
+                deaths?: number;
+                /** @enum {unknown} */
+                cause?: "left" | "timeouts";
             };
         };
         /**
@@ -2179,9 +2179,7 @@ export interface components {
             type: string;
             /** @description Each setting's JSON Schema (type, minimum/maximum, enum, anyOf) with its `default`: the admin's current default of new lobbies. */
             properties: {
-                [key: string]: {
-                    [key: string]: unknown;
-                };
+                [key: string]: components["schemas"]["ModeSettingSchema"];
             };
             /** @description The settings a lobby may set; the others only the admin. */
             lobby_settings: string[];
@@ -2237,6 +2235,12 @@ export interface components {
         PatchedGuildUpdateInputRequest: {
             description?: string;
             is_open?: boolean;
+        };
+        /** @description A trap's effect waiting for the member's next battle. */
+        PendingEffectOutput: {
+            /** @description The effect (docs/combat.md). */
+            name: string;
+            turns: number;
         };
         PlayerBountyOutput: {
             id: number;
@@ -2450,9 +2454,8 @@ export interface components {
             stat_boosts: {
                 [key: string]: number;
             };
-            pending_effects: {
-                [key: string]: unknown;
-            }[];
+            /** @description Trap effects for the next battle. */
+            pending_effects: components["schemas"]["PendingEffectOutput"][];
             kills: {
                 [key: string]: number;
             };
@@ -2488,16 +2491,12 @@ export interface components {
             npc: components["schemas"]["RunNpcOutput"] | null;
             members: components["schemas"]["RunMemberOutput"][];
             /** @description What happened, room by room. */
-            log: {
-                [key: string]: unknown;
-            }[];
+            log: components["schemas"]["RunLogEntry"][];
             is_member: boolean;
             /** @description A darkness run's place, torch and known map. */
             darkness: components["schemas"]["DarknessStateOutput"] | null;
             /** @description The run's events after ?since= in its one sequence, oldest first: its log's entries (origin run) and its battles' events (origin battle, with battle and battle_seq), each with its seq and text. */
-            events: {
-                [key: string]: unknown;
-            }[];
+            events: components["schemas"]["RunEvent"][];
             /** @description The seq of the run's last event: pass it as ?since= next time. */
             last_event: number;
             /** @description The player the run waits for (its room's battle's turn); null otherwise. */
@@ -2552,9 +2551,7 @@ export interface components {
             completed: number;
             same_guild: boolean;
             /** @description The generation parameters in force (GenerationParams). */
-            params: {
-                [key: string]: unknown;
-            };
+            params: components["schemas"]["GenerationParams"];
             npc_candidates: string[];
             /** @description As generated (a darkness run: as entered). */
             rooms: components["schemas"]["RunReplayRoomOutput"][];
@@ -2586,9 +2583,7 @@ export interface components {
             battles: components["schemas"]["RunReplayBattleOutput"][];
             loot: components["schemas"]["RunReplayLootOutput"][];
             /** @description The whole run in its one sequence, as GET runs/{id}/ gives its events (with their text). */
-            events: {
-                [key: string]: unknown;
-            }[];
+            events: components["schemas"]["RunEvent"][];
             last_event: number;
         };
         RunReplayRoomOutput: {
@@ -2865,27 +2860,139 @@ export interface components {
         };
         CellCaptureEvent: {
             /** @enum {unknown} */
-            kind: "captured" | "drops" | "eliminated" | "ended_by_new_game" | "exploded" | "match_abandoned" | "match_over" | "match_started" | "placed" | "skipped" | "turn_timed_out" | "upgraded" | "won";
+            kind: "captured";
             seq: number;
             text: string;
-            order?: number[];
-            seats?: {
+            round: number;
+            /** @enum {unknown} */
+            player: "red" | "blue" | "green" | "orange" | "purple" | "teal" | "pink" | "brown" | "olive" | "navy";
+            wave: number;
+            landings: (number[] | number | ("red" | "blue" | "green" | "orange" | "purple" | "teal" | "pink" | "brown" | "olive" | "navy"))[][];
+        } | {
+            /** @enum {unknown} */
+            kind: "drops";
+            seq: number;
+            text: string;
+            round: number;
+            /** @enum {unknown} */
+            player: "red" | "blue" | "green" | "orange" | "purple" | "teal" | "pink" | "brown" | "olive" | "navy";
+            wave: number;
+            landings: (number[] | number)[][];
+        } | {
+            /** @enum {unknown} */
+            kind: "eliminated";
+            seq: number;
+            text: string;
+            round: number;
+            /** @enum {unknown} */
+            player: "red" | "blue" | "green" | "orange" | "purple" | "teal" | "pink" | "brown" | "olive" | "navy";
+        } | {
+            /** @enum {unknown} */
+            kind: "ended_by_new_game";
+            seq: number;
+            text: string;
+        } | {
+            /** @enum {unknown} */
+            kind: "exploded";
+            seq: number;
+            text: string;
+            round: number;
+            /** @enum {unknown} */
+            player: "red" | "blue" | "green" | "orange" | "purple" | "teal" | "pink" | "brown" | "olive" | "navy";
+            wave: number;
+            width: number;
+            height: number;
+            pieces: (number[] | number)[][];
+        } | {
+            /** @enum {unknown} */
+            kind: "match_abandoned";
+            seq: number;
+            text: string;
+            result: {
+                winners: number[];
+                winner_seats: number[];
+                reason: string;
+                details: {
+                    /** @enum {unknown} */
+                    winner_colour?: "red" | "blue" | "green" | "orange" | "purple" | "teal" | "pink" | "brown" | "olive" | "navy";
+                    /** @enum {unknown} */
+                    cause?: "left" | "timeouts";
+                };
+            };
+        } | {
+            /** @enum {unknown} */
+            kind: "match_over";
+            seq: number;
+            text: string;
+            result: {
+                winners: number[];
+                winner_seats: number[];
+                reason: string;
+                details: {
+                    /** @enum {unknown} */
+                    winner_colour?: "red" | "blue" | "green" | "orange" | "purple" | "teal" | "pink" | "brown" | "olive" | "navy";
+                    /** @enum {unknown} */
+                    cause?: "left" | "timeouts";
+                };
+            };
+        } | {
+            /** @enum {unknown} */
+            kind: "match_started";
+            seq: number;
+            text: string;
+            order: number[];
+            seats: {
                 [key: string]: number;
             };
-            seat?: number;
+        } | {
             /** @enum {unknown} */
-            player?: "red" | "blue" | "green" | "orange" | "purple" | "teal" | "pink" | "brown" | "olive" | "navy";
-            result?: Record<string, never>;
-            round?: number;
-            wave?: number;
-            cell?: number[];
-            level?: number;
-            width?: number;
+            kind: "placed";
+            seq: number;
+            text: string;
+            round: number;
+            /** @enum {unknown} */
+            player: "red" | "blue" | "green" | "orange" | "purple" | "teal" | "pink" | "brown" | "olive" | "navy";
+            cell: number[];
+        } | {
+            /** @enum {unknown} */
+            kind: "skipped";
+            seq: number;
+            text: string;
+            round: number;
+            /** @enum {unknown} */
+            player: "red" | "blue" | "green" | "orange" | "purple" | "teal" | "pink" | "brown" | "olive" | "navy";
+        } | {
+            /** @enum {unknown} */
+            kind: "turn_timed_out";
+            seq: number;
+            text: string;
+            seat: number;
+            player: number;
+        } | {
+            /** @enum {unknown} */
+            kind: "upgraded";
+            seq: number;
+            text: string;
+            round: number;
+            /** @enum {unknown} */
+            player: "red" | "blue" | "green" | "orange" | "purple" | "teal" | "pink" | "brown" | "olive" | "navy";
+            cell: number[];
+            level: number;
+        } | {
+            /** @enum {unknown} */
+            kind: "won";
+            seq: number;
+            text: string;
+            round: number;
+            /** @enum {unknown} */
+            player: "red" | "blue" | "green" | "orange" | "purple" | "teal" | "pink" | "brown" | "olive" | "navy";
+            wave: number;
+        };
+        CellCaptureLobbySettings: {
+            /** @description Rows of the board. */
             height?: number;
-            pieces?: unknown[][];
-            landings?: unknown[][];
-        } & {
-            [key: string]: unknown;
+            /** @description Columns of the board. */
+            width?: number;
         };
         LabyrinthConsoleSettings: {
             /** @description An active designer map's id; null: a map generated from the seed. */
@@ -2951,28 +3058,174 @@ export interface components {
         };
         LabyrinthConsoleEvent: {
             /** @enum {unknown} */
-            kind: "armory" | "ended_by_new_game" | "exit_locked" | "game_started" | "help" | "inventory" | "key_found" | "killed" | "match_abandoned" | "match_over" | "match_started" | "moved" | "no_ammo" | "shot" | "start_chosen" | "stunned" | "teleported" | "turn_limit" | "turn_skipped" | "turn_timed_out" | "wall" | "woke_up" | "won";
+            kind: "armory";
             seq: number;
             text: string;
-            order?: number[];
-            seats?: {
+            ammo: number;
+        } | {
+            /** @enum {unknown} */
+            kind: "ended_by_new_game";
+            seq: number;
+            text: string;
+        } | {
+            /** @enum {unknown} */
+            kind: "exit_locked";
+            seq: number;
+            text: string;
+        } | {
+            /** @enum {unknown} */
+            kind: "game_started";
+            seq: number;
+            text: string;
+        } | {
+            /** @enum {unknown} */
+            kind: "help";
+            seq: number;
+            text: string;
+        } | {
+            /** @enum {unknown} */
+            kind: "inventory";
+            seq: number;
+            text: string;
+            ammo: number;
+            has_key: boolean;
+        } | {
+            /** @enum {unknown} */
+            kind: "key_found";
+            seq: number;
+            text: string;
+        } | {
+            /** @enum {unknown} */
+            kind: "killed";
+            seq: number;
+            text: string;
+            in_dream: boolean;
+        } | {
+            /** @enum {unknown} */
+            kind: "match_abandoned";
+            seq: number;
+            text: string;
+            result: {
+                winners: number[];
+                winner_seats: number[];
+                reason: string;
+                details: {
+                    max_turns?: number | null;
+                    /** @enum {unknown} */
+                    cause?: "left" | "timeouts";
+                };
+            };
+        } | {
+            /** @enum {unknown} */
+            kind: "match_over";
+            seq: number;
+            text: string;
+            result: {
+                winners: number[];
+                winner_seats: number[];
+                reason: string;
+                details: {
+                    max_turns?: number | null;
+                    /** @enum {unknown} */
+                    cause?: "left" | "timeouts";
+                };
+            };
+        } | {
+            /** @enum {unknown} */
+            kind: "match_started";
+            seq: number;
+            text: string;
+            order: number[];
+            seats: {
                 [key: string]: number;
             };
-            seat?: number;
-            player?: number;
-            result?: Record<string, never>;
-            turns?: number;
-            remaining?: number;
-            ammo?: number;
-            hit?: boolean;
-            in_dream?: boolean;
-            has_key?: boolean;
-            winner?: number;
-            row?: number;
-            col?: number;
-            max_turns?: number;
-        } & {
-            [key: string]: unknown;
+        } | {
+            /** @enum {unknown} */
+            kind: "moved";
+            seq: number;
+            text: string;
+        } | {
+            /** @enum {unknown} */
+            kind: "no_ammo";
+            seq: number;
+            text: string;
+        } | {
+            /** @enum {unknown} */
+            kind: "shot";
+            seq: number;
+            text: string;
+            hit: boolean;
+            ammo: number;
+        } | {
+            /** @enum {unknown} */
+            kind: "start_chosen";
+            seq: number;
+            text: string;
+            row: number;
+            col: number;
+        } | {
+            /** @enum {unknown} */
+            kind: "stunned";
+            seq: number;
+            text: string;
+            turns: number;
+        } | {
+            /** @enum {unknown} */
+            kind: "teleported";
+            seq: number;
+            text: string;
+        } | {
+            /** @enum {unknown} */
+            kind: "turn_limit";
+            seq: number;
+            text: string;
+            max_turns: number;
+        } | {
+            /** @enum {unknown} */
+            kind: "turn_skipped";
+            seq: number;
+            text: string;
+            remaining: number;
+        } | {
+            /** @enum {unknown} */
+            kind: "turn_timed_out";
+            seq: number;
+            text: string;
+            seat: number;
+            player: number;
+        } | {
+            /** @enum {unknown} */
+            kind: "wall";
+            seq: number;
+            text: string;
+        } | {
+            /** @enum {unknown} */
+            kind: "woke_up";
+            seq: number;
+            text: string;
+            ammo: number;
+            has_key: boolean;
+        } | {
+            /** @enum {unknown} */
+            kind: "won";
+            seq: number;
+            text: string;
+            winner: number;
+        };
+        LabyrinthConsoleLobbySettings: {
+            /** @description Columns of a generated map. */
+            cols?: number;
+            /** @description An active designer map's id; null: a map generated from the seed. */
+            map?: number | null;
+            /** @description Spent turns that end a game nobody won as a draw; null: no limit. */
+            max_turns?: number | null;
+            /** @description Rows of a generated map. */
+            rows?: number;
+            /**
+             * @description random: drawn; chosen: each picks one in secret first.
+             * @enum {unknown}
+             */
+            start_positions?: "random" | "chosen";
         };
         LabyrinthPaperSettings: {
             /** @enum {unknown} */
@@ -3009,40 +3262,1136 @@ export interface components {
         LabyrinthPaperView: {
             /** @enum {unknown} */
             phase: "choosing_starts" | "playing" | "over";
-            variant: string;
+            /** @enum {unknown} */
+            variant: "classic" | "quantum";
             number: number;
             cell_count: number;
             start_chosen: boolean;
             turns_played: number;
             outline: boolean[][];
+            /** @description An every_turn table's clock has its timer alone. */
             clock: {
-                timer: string;
-                timer_running: boolean;
-                paused: boolean;
-                pause_used: boolean;
-                gm_timer_after: number;
-            } & {
-                [key: string]: unknown;
+                /** @enum {unknown} */
+                timer: "on_call" | "every_turn";
+                timer_running?: boolean;
+                paused?: boolean;
+                pause_used?: boolean;
+                gm_timer_after?: number;
             };
-            opening: {
-                kind: string;
-                code: string;
-                number: number | null;
-                seat: number | null;
+            opening: ({
+                /** @enum {unknown} */
+                kind: "gm";
                 text: string;
+                seat: number | null;
+                number: number | null;
+                /** @enum {unknown} */
+                code: "at_feet";
+                data: {
+                    /** @enum {unknown} */
+                    item: "bullet" | "grenade" | "mine" | "treasure" | "corpse";
+                };
+            } | {
+                /** @enum {unknown} */
+                kind: "gm";
+                text: string;
+                seat: number | null;
+                number: number | null;
+                /** @enum {unknown} */
+                code: "blast";
                 data: Record<string, never>;
-            }[];
+            } | {
+                /** @enum {unknown} */
+                kind: "gm";
+                text: string;
+                seat: number | null;
+                number: number | null;
+                /** @enum {unknown} */
+                code: "condition";
+                data: {
+                    condition: string;
+                    met: boolean;
+                };
+            } | {
+                /** @enum {unknown} */
+                kind: "gm";
+                text: string;
+                seat: number | null;
+                number: number | null;
+                /** @enum {unknown} */
+                code: "cremated";
+                data: Record<string, never>;
+            } | {
+                /** @enum {unknown} */
+                kind: "gm";
+                text: string;
+                seat: number | null;
+                number: number | null;
+                /** @enum {unknown} */
+                code: "crumbled";
+                data: Record<string, never>;
+            } | {
+                /** @enum {unknown} */
+                kind: "gm";
+                text: string;
+                seat: number | null;
+                number: number | null;
+                /** @enum {unknown} */
+                code: "cycle";
+                data: {
+                    /** @enum {unknown} */
+                    cell: "land" | "hospital" | "arsenal" | "hole" | "river" | "mouth" | "encephalitis";
+                };
+            } | {
+                /** @enum {unknown} */
+                kind: "gm";
+                text: string;
+                seat: number | null;
+                number: number | null;
+                /** @enum {unknown} */
+                code: "dark";
+                data: Record<string, never>;
+            } | {
+                /** @enum {unknown} */
+                kind: "gm";
+                text: string;
+                seat: number | null;
+                number: number | null;
+                /** @enum {unknown} */
+                code: "died";
+                data: {
+                    /** @enum {unknown} */
+                    cause: "encephalitis" | "cure_time";
+                };
+            } | {
+                /** @enum {unknown} */
+                kind: "gm";
+                text: string;
+                seat: number | null;
+                number: number | null;
+                /** @enum {unknown} */
+                code: "downstream";
+                data: {
+                    /** @enum {unknown} */
+                    cell: "land" | "hospital" | "arsenal" | "hole" | "river" | "mouth" | "encephalitis";
+                };
+            } | {
+                /** @enum {unknown} */
+                kind: "gm";
+                text: string;
+                seat: number | null;
+                number: number | null;
+                /** @enum {unknown} */
+                code: "draw_all_dead";
+                data: Record<string, never>;
+            } | {
+                /** @enum {unknown} */
+                kind: "gm";
+                text: string;
+                seat: number | null;
+                number: number | null;
+                /** @enum {unknown} */
+                code: "draw_all_skip";
+                data: Record<string, never>;
+            } | {
+                /** @enum {unknown} */
+                kind: "gm";
+                text: string;
+                seat: number | null;
+                number: number | null;
+                /** @enum {unknown} */
+                code: "draw_nstop";
+                data: {
+                    nstop: number;
+                };
+            } | {
+                /** @enum {unknown} */
+                kind: "gm";
+                text: string;
+                seat: number | null;
+                number: number | null;
+                /** @enum {unknown} */
+                code: "draw_survivor_time";
+                data: Record<string, never>;
+            } | {
+                /** @enum {unknown} */
+                kind: "gm";
+                text: string;
+                seat: number | null;
+                number: number | null;
+                /** @enum {unknown} */
+                code: "draw_treasure_out";
+                data: Record<string, never>;
+            } | {
+                /** @enum {unknown} */
+                kind: "gm";
+                text: string;
+                seat: number | null;
+                number: number | null;
+                /** @enum {unknown} */
+                code: "draw_treasure_source";
+                data: Record<string, never>;
+            } | {
+                /** @enum {unknown} */
+                kind: "gm";
+                text: string;
+                seat: number | null;
+                number: number | null;
+                /** @enum {unknown} */
+                code: "drifted";
+                data: {
+                    /** @enum {unknown} */
+                    cell: "land" | "hospital" | "arsenal" | "hole" | "river" | "mouth" | "encephalitis";
+                };
+            } | {
+                /** @enum {unknown} */
+                kind: "gm";
+                text: string;
+                seat: number | null;
+                number: number | null;
+                /** @enum {unknown} */
+                code: "eliminated";
+                data: Record<string, never>;
+            } | {
+                /** @enum {unknown} */
+                kind: "gm";
+                text: string;
+                seat: number | null;
+                number: number | null;
+                /** @enum {unknown} */
+                code: "exited";
+                data: Record<string, never>;
+            } | {
+                /** @enum {unknown} */
+                kind: "gm";
+                text: string;
+                seat: number | null;
+                number: number | null;
+                /** @enum {unknown} */
+                code: "forbidden_here";
+                data: Record<string, never>;
+            } | {
+                /** @enum {unknown} */
+                kind: "gm";
+                text: string;
+                seat: number | null;
+                number: number | null;
+                /** @enum {unknown} */
+                code: "found";
+                data: {
+                    treasures: number;
+                    bullets: number;
+                    grenades: number;
+                    mines: number;
+                    corpses: number;
+                };
+            } | {
+                /** @enum {unknown} */
+                kind: "gm";
+                text: string;
+                seat: number | null;
+                number: number | null;
+                /** @enum {unknown} */
+                code: "grenade";
+                data: {
+                    grenades: number;
+                    /** @enum {unknown} */
+                    result?: "exploded" | "not_exploded" | "no_wall";
+                };
+            } | {
+                /** @enum {unknown} */
+                kind: "gm";
+                text: string;
+                seat: number | null;
+                number: number | null;
+                /** @enum {unknown} */
+                code: "healed";
+                data: Record<string, never>;
+            } | {
+                /** @enum {unknown} */
+                kind: "gm";
+                text: string;
+                seat: number | null;
+                number: number | null;
+                /** @enum {unknown} */
+                code: "infected";
+                data: {
+                    cure_left: number | null;
+                };
+            } | {
+                /** @enum {unknown} */
+                kind: "gm";
+                text: string;
+                seat: number | null;
+                number: number | null;
+                /** @enum {unknown} */
+                code: "inflow";
+                data: Record<string, never>;
+            } | {
+                /** @enum {unknown} */
+                kind: "gm";
+                text: string;
+                seat: number | null;
+                number: number | null;
+                /** @enum {unknown} */
+                code: "killed";
+                data: Record<string, never>;
+            } | {
+                /** @enum {unknown} */
+                kind: "gm";
+                text: string;
+                seat: number | null;
+                number: number | null;
+                /** @enum {unknown} */
+                code: "last_survivor";
+                data: Record<string, never>;
+            } | {
+                /** @enum {unknown} */
+                kind: "gm";
+                text: string;
+                seat: number | null;
+                number: number | null;
+                /** @enum {unknown} */
+                code: "left";
+                data: {
+                    /** @enum {unknown} */
+                    item: "bullet" | "grenade" | "mine" | "treasure" | "corpse";
+                };
+            } | {
+                /** @enum {unknown} */
+                kind: "gm";
+                text: string;
+                seat: number | null;
+                number: number | null;
+                /** @enum {unknown} */
+                code: "mine";
+                data: Record<string, never>;
+            } | {
+                /** @enum {unknown} */
+                kind: "gm";
+                text: string;
+                seat: number | null;
+                number: number | null;
+                /** @enum {unknown} */
+                code: "mine_placed";
+                data: Record<string, never>;
+            } | {
+                /** @enum {unknown} */
+                kind: "gm";
+                text: string;
+                seat: number | null;
+                number: number | null;
+                /** @enum {unknown} */
+                code: "moved";
+                data: {
+                    /** @enum {unknown} */
+                    cell: "land" | "hospital" | "arsenal" | "hole" | "river" | "mouth" | "encephalitis";
+                };
+            } | {
+                /** @enum {unknown} */
+                kind: "gm";
+                text: string;
+                seat: number | null;
+                number: number | null;
+                /** @enum {unknown} */
+                code: "no_bullets";
+                data: Record<string, never>;
+            } | {
+                /** @enum {unknown} */
+                kind: "gm";
+                text: string;
+                seat: number | null;
+                number: number | null;
+                /** @enum {unknown} */
+                code: "no_hole";
+                data: Record<string, never>;
+            } | {
+                /** @enum {unknown} */
+                kind: "gm";
+                text: string;
+                seat: number | null;
+                number: number | null;
+                /** @enum {unknown} */
+                code: "no_river";
+                data: Record<string, never>;
+            } | {
+                /** @enum {unknown} */
+                kind: "gm";
+                text: string;
+                seat: number | null;
+                number: number | null;
+                /** @enum {unknown} */
+                code: "no_wall";
+                data: Record<string, never>;
+            } | {
+                /** @enum {unknown} */
+                kind: "gm";
+                text: string;
+                seat: number | null;
+                number: number | null;
+                /** @enum {unknown} */
+                code: "nothing_doing";
+                /** @description reason: the seed's Russian words (text: the reader's language). */
+                data: {
+                    reason: string;
+                    /** @enum {unknown} */
+                    problem: "hurt_cannot_shoot" | "no_bullets" | "no_grenades" | "hurt_cannot_throw" | "not_carried" | "hurt_cannot_arm" | "no_mine" | "outside";
+                    /** @enum {unknown} */
+                    item?: "bullet" | "grenade" | "mine" | "treasure" | "corpse";
+                };
+            } | {
+                /** @enum {unknown} */
+                kind: "gm";
+                text: string;
+                seat: number | null;
+                number: number | null;
+                /** @enum {unknown} */
+                code: "reentered";
+                data: Record<string, never>;
+            } | {
+                /** @enum {unknown} */
+                kind: "gm";
+                text: string;
+                seat: number | null;
+                number: number | null;
+                /** @enum {unknown} */
+                code: "refilled";
+                data: {
+                    bullets: number;
+                    grenades: number;
+                };
+            } | {
+                /** @enum {unknown} */
+                kind: "gm";
+                text: string;
+                seat: number | null;
+                number: number | null;
+                /** @enum {unknown} */
+                code: "reordered";
+                data: Record<string, never>;
+            } | {
+                /** @enum {unknown} */
+                kind: "gm";
+                text: string;
+                seat: number | null;
+                number: number | null;
+                /** @enum {unknown} */
+                code: "repeat";
+                data: {
+                    of: number;
+                    numbers: {
+                        of: number;
+                    };
+                };
+            } | {
+                /** @enum {unknown} */
+                kind: "gm";
+                text: string;
+                seat: number | null;
+                number: number | null;
+                /** @enum {unknown} */
+                code: "shallow";
+                data: {
+                    /** @enum {unknown} */
+                    cell: "land" | "hospital" | "arsenal" | "hole" | "river" | "mouth" | "encephalitis";
+                };
+            } | {
+                /** @enum {unknown} */
+                kind: "gm";
+                text: string;
+                seat: number | null;
+                number: number | null;
+                /** @enum {unknown} */
+                code: "shot";
+                data: {
+                    bullets: number;
+                    scream?: boolean;
+                    fell?: {
+                        [key: string]: number;
+                    };
+                    underfoot?: number;
+                    wounded?: number[];
+                    killed?: number[];
+                    numbers?: {
+                        wounded?: number[];
+                        killed?: number[];
+                    };
+                };
+            } | {
+                /** @enum {unknown} */
+                kind: "gm";
+                text: string;
+                seat: number | null;
+                number: number | null;
+                /** @enum {unknown} */
+                code: "skipped";
+                data: Record<string, never>;
+            } | {
+                /** @enum {unknown} */
+                kind: "gm";
+                text: string;
+                seat: number | null;
+                number: number | null;
+                /** @enum {unknown} */
+                code: "start";
+                data: {
+                    /** @enum {unknown} */
+                    cell: "land" | "hospital" | "arsenal" | "hole" | "river" | "mouth" | "encephalitis";
+                };
+            } | {
+                /** @enum {unknown} */
+                kind: "gm";
+                text: string;
+                seat: number | null;
+                number: number | null;
+                /** @enum {unknown} */
+                code: "status";
+                data: {
+                    /** @enum {unknown} */
+                    health: "healthy" | "wounded" | "sick" | "dead";
+                    immune: boolean;
+                    bullets: number;
+                    grenades: number;
+                    /** @enum {unknown|null} */
+                    slot: "treasure" | "mine" | "corpse" | null;
+                    reorders_left: number;
+                    may_reorder: boolean;
+                    cure_left: number | null;
+                    outside: boolean;
+                    eliminated: boolean;
+                    calm_rounds: number;
+                    nstop: number;
+                };
+            } | {
+                /** @enum {unknown} */
+                kind: "gm";
+                text: string;
+                seat: number | null;
+                number: number | null;
+                /** @enum {unknown} */
+                code: "thrown";
+                data: {
+                    /** @enum {unknown} */
+                    item: "bullet" | "grenade" | "mine" | "treasure" | "corpse";
+                };
+            } | {
+                /** @enum {unknown} */
+                kind: "gm";
+                text: string;
+                seat: number | null;
+                number: number | null;
+                /** @enum {unknown} */
+                code: "tick";
+                data: Record<string, never>;
+            } | {
+                /** @enum {unknown} */
+                kind: "gm";
+                text: string;
+                seat: number | null;
+                number: number | null;
+                /** @enum {unknown} */
+                code: "timeout";
+                data: Record<string, never>;
+            } | {
+                /** @enum {unknown} */
+                kind: "gm";
+                text: string;
+                seat: number | null;
+                number: number | null;
+                /** @enum {unknown} */
+                code: "wall";
+                /** @description No drift: a half-dark turn's answer (only whether a wall was met). */
+                data: {
+                    drift?: boolean;
+                    /** @enum {unknown} */
+                    cell?: "land" | "hospital" | "arsenal" | "hole" | "river" | "mouth" | "encephalitis";
+                };
+            } | {
+                /** @enum {unknown} */
+                kind: "gm";
+                text: string;
+                seat: number | null;
+                number: number | null;
+                /** @enum {unknown} */
+                code: "won";
+                data: Record<string, never>;
+            } | {
+                /** @enum {unknown} */
+                kind: "gm";
+                text: string;
+                seat: number | null;
+                number: number | null;
+                /** @enum {unknown} */
+                code: "wounded";
+                data: {
+                    reorder: boolean;
+                };
+            })[];
             last_answers: {
-                [key: string]: {
-                    kind: string;
-                    code: string;
-                    number: number | null;
-                    seat: number | null;
+                [key: string]: ({
+                    /** @enum {unknown} */
+                    kind: "gm";
                     text: string;
+                    seat: number | null;
+                    number: number | null;
+                    /** @enum {unknown} */
+                    code: "at_feet";
+                    data: {
+                        /** @enum {unknown} */
+                        item: "bullet" | "grenade" | "mine" | "treasure" | "corpse";
+                    };
+                } | {
+                    /** @enum {unknown} */
+                    kind: "gm";
+                    text: string;
+                    seat: number | null;
+                    number: number | null;
+                    /** @enum {unknown} */
+                    code: "blast";
                     data: Record<string, never>;
-                }[];
+                } | {
+                    /** @enum {unknown} */
+                    kind: "gm";
+                    text: string;
+                    seat: number | null;
+                    number: number | null;
+                    /** @enum {unknown} */
+                    code: "condition";
+                    data: {
+                        condition: string;
+                        met: boolean;
+                    };
+                } | {
+                    /** @enum {unknown} */
+                    kind: "gm";
+                    text: string;
+                    seat: number | null;
+                    number: number | null;
+                    /** @enum {unknown} */
+                    code: "cremated";
+                    data: Record<string, never>;
+                } | {
+                    /** @enum {unknown} */
+                    kind: "gm";
+                    text: string;
+                    seat: number | null;
+                    number: number | null;
+                    /** @enum {unknown} */
+                    code: "crumbled";
+                    data: Record<string, never>;
+                } | {
+                    /** @enum {unknown} */
+                    kind: "gm";
+                    text: string;
+                    seat: number | null;
+                    number: number | null;
+                    /** @enum {unknown} */
+                    code: "cycle";
+                    data: {
+                        /** @enum {unknown} */
+                        cell: "land" | "hospital" | "arsenal" | "hole" | "river" | "mouth" | "encephalitis";
+                    };
+                } | {
+                    /** @enum {unknown} */
+                    kind: "gm";
+                    text: string;
+                    seat: number | null;
+                    number: number | null;
+                    /** @enum {unknown} */
+                    code: "dark";
+                    data: Record<string, never>;
+                } | {
+                    /** @enum {unknown} */
+                    kind: "gm";
+                    text: string;
+                    seat: number | null;
+                    number: number | null;
+                    /** @enum {unknown} */
+                    code: "died";
+                    data: {
+                        /** @enum {unknown} */
+                        cause: "encephalitis" | "cure_time";
+                    };
+                } | {
+                    /** @enum {unknown} */
+                    kind: "gm";
+                    text: string;
+                    seat: number | null;
+                    number: number | null;
+                    /** @enum {unknown} */
+                    code: "downstream";
+                    data: {
+                        /** @enum {unknown} */
+                        cell: "land" | "hospital" | "arsenal" | "hole" | "river" | "mouth" | "encephalitis";
+                    };
+                } | {
+                    /** @enum {unknown} */
+                    kind: "gm";
+                    text: string;
+                    seat: number | null;
+                    number: number | null;
+                    /** @enum {unknown} */
+                    code: "draw_all_dead";
+                    data: Record<string, never>;
+                } | {
+                    /** @enum {unknown} */
+                    kind: "gm";
+                    text: string;
+                    seat: number | null;
+                    number: number | null;
+                    /** @enum {unknown} */
+                    code: "draw_all_skip";
+                    data: Record<string, never>;
+                } | {
+                    /** @enum {unknown} */
+                    kind: "gm";
+                    text: string;
+                    seat: number | null;
+                    number: number | null;
+                    /** @enum {unknown} */
+                    code: "draw_nstop";
+                    data: {
+                        nstop: number;
+                    };
+                } | {
+                    /** @enum {unknown} */
+                    kind: "gm";
+                    text: string;
+                    seat: number | null;
+                    number: number | null;
+                    /** @enum {unknown} */
+                    code: "draw_survivor_time";
+                    data: Record<string, never>;
+                } | {
+                    /** @enum {unknown} */
+                    kind: "gm";
+                    text: string;
+                    seat: number | null;
+                    number: number | null;
+                    /** @enum {unknown} */
+                    code: "draw_treasure_out";
+                    data: Record<string, never>;
+                } | {
+                    /** @enum {unknown} */
+                    kind: "gm";
+                    text: string;
+                    seat: number | null;
+                    number: number | null;
+                    /** @enum {unknown} */
+                    code: "draw_treasure_source";
+                    data: Record<string, never>;
+                } | {
+                    /** @enum {unknown} */
+                    kind: "gm";
+                    text: string;
+                    seat: number | null;
+                    number: number | null;
+                    /** @enum {unknown} */
+                    code: "drifted";
+                    data: {
+                        /** @enum {unknown} */
+                        cell: "land" | "hospital" | "arsenal" | "hole" | "river" | "mouth" | "encephalitis";
+                    };
+                } | {
+                    /** @enum {unknown} */
+                    kind: "gm";
+                    text: string;
+                    seat: number | null;
+                    number: number | null;
+                    /** @enum {unknown} */
+                    code: "eliminated";
+                    data: Record<string, never>;
+                } | {
+                    /** @enum {unknown} */
+                    kind: "gm";
+                    text: string;
+                    seat: number | null;
+                    number: number | null;
+                    /** @enum {unknown} */
+                    code: "exited";
+                    data: Record<string, never>;
+                } | {
+                    /** @enum {unknown} */
+                    kind: "gm";
+                    text: string;
+                    seat: number | null;
+                    number: number | null;
+                    /** @enum {unknown} */
+                    code: "forbidden_here";
+                    data: Record<string, never>;
+                } | {
+                    /** @enum {unknown} */
+                    kind: "gm";
+                    text: string;
+                    seat: number | null;
+                    number: number | null;
+                    /** @enum {unknown} */
+                    code: "found";
+                    data: {
+                        treasures: number;
+                        bullets: number;
+                        grenades: number;
+                        mines: number;
+                        corpses: number;
+                    };
+                } | {
+                    /** @enum {unknown} */
+                    kind: "gm";
+                    text: string;
+                    seat: number | null;
+                    number: number | null;
+                    /** @enum {unknown} */
+                    code: "grenade";
+                    data: {
+                        grenades: number;
+                        /** @enum {unknown} */
+                        result?: "exploded" | "not_exploded" | "no_wall";
+                    };
+                } | {
+                    /** @enum {unknown} */
+                    kind: "gm";
+                    text: string;
+                    seat: number | null;
+                    number: number | null;
+                    /** @enum {unknown} */
+                    code: "healed";
+                    data: Record<string, never>;
+                } | {
+                    /** @enum {unknown} */
+                    kind: "gm";
+                    text: string;
+                    seat: number | null;
+                    number: number | null;
+                    /** @enum {unknown} */
+                    code: "infected";
+                    data: {
+                        cure_left: number | null;
+                    };
+                } | {
+                    /** @enum {unknown} */
+                    kind: "gm";
+                    text: string;
+                    seat: number | null;
+                    number: number | null;
+                    /** @enum {unknown} */
+                    code: "inflow";
+                    data: Record<string, never>;
+                } | {
+                    /** @enum {unknown} */
+                    kind: "gm";
+                    text: string;
+                    seat: number | null;
+                    number: number | null;
+                    /** @enum {unknown} */
+                    code: "killed";
+                    data: Record<string, never>;
+                } | {
+                    /** @enum {unknown} */
+                    kind: "gm";
+                    text: string;
+                    seat: number | null;
+                    number: number | null;
+                    /** @enum {unknown} */
+                    code: "last_survivor";
+                    data: Record<string, never>;
+                } | {
+                    /** @enum {unknown} */
+                    kind: "gm";
+                    text: string;
+                    seat: number | null;
+                    number: number | null;
+                    /** @enum {unknown} */
+                    code: "left";
+                    data: {
+                        /** @enum {unknown} */
+                        item: "bullet" | "grenade" | "mine" | "treasure" | "corpse";
+                    };
+                } | {
+                    /** @enum {unknown} */
+                    kind: "gm";
+                    text: string;
+                    seat: number | null;
+                    number: number | null;
+                    /** @enum {unknown} */
+                    code: "mine";
+                    data: Record<string, never>;
+                } | {
+                    /** @enum {unknown} */
+                    kind: "gm";
+                    text: string;
+                    seat: number | null;
+                    number: number | null;
+                    /** @enum {unknown} */
+                    code: "mine_placed";
+                    data: Record<string, never>;
+                } | {
+                    /** @enum {unknown} */
+                    kind: "gm";
+                    text: string;
+                    seat: number | null;
+                    number: number | null;
+                    /** @enum {unknown} */
+                    code: "moved";
+                    data: {
+                        /** @enum {unknown} */
+                        cell: "land" | "hospital" | "arsenal" | "hole" | "river" | "mouth" | "encephalitis";
+                    };
+                } | {
+                    /** @enum {unknown} */
+                    kind: "gm";
+                    text: string;
+                    seat: number | null;
+                    number: number | null;
+                    /** @enum {unknown} */
+                    code: "no_bullets";
+                    data: Record<string, never>;
+                } | {
+                    /** @enum {unknown} */
+                    kind: "gm";
+                    text: string;
+                    seat: number | null;
+                    number: number | null;
+                    /** @enum {unknown} */
+                    code: "no_hole";
+                    data: Record<string, never>;
+                } | {
+                    /** @enum {unknown} */
+                    kind: "gm";
+                    text: string;
+                    seat: number | null;
+                    number: number | null;
+                    /** @enum {unknown} */
+                    code: "no_river";
+                    data: Record<string, never>;
+                } | {
+                    /** @enum {unknown} */
+                    kind: "gm";
+                    text: string;
+                    seat: number | null;
+                    number: number | null;
+                    /** @enum {unknown} */
+                    code: "no_wall";
+                    data: Record<string, never>;
+                } | {
+                    /** @enum {unknown} */
+                    kind: "gm";
+                    text: string;
+                    seat: number | null;
+                    number: number | null;
+                    /** @enum {unknown} */
+                    code: "nothing_doing";
+                    /** @description reason: the seed's Russian words (text: the reader's language). */
+                    data: {
+                        reason: string;
+                        /** @enum {unknown} */
+                        problem: "hurt_cannot_shoot" | "no_bullets" | "no_grenades" | "hurt_cannot_throw" | "not_carried" | "hurt_cannot_arm" | "no_mine" | "outside";
+                        /** @enum {unknown} */
+                        item?: "bullet" | "grenade" | "mine" | "treasure" | "corpse";
+                    };
+                } | {
+                    /** @enum {unknown} */
+                    kind: "gm";
+                    text: string;
+                    seat: number | null;
+                    number: number | null;
+                    /** @enum {unknown} */
+                    code: "reentered";
+                    data: Record<string, never>;
+                } | {
+                    /** @enum {unknown} */
+                    kind: "gm";
+                    text: string;
+                    seat: number | null;
+                    number: number | null;
+                    /** @enum {unknown} */
+                    code: "refilled";
+                    data: {
+                        bullets: number;
+                        grenades: number;
+                    };
+                } | {
+                    /** @enum {unknown} */
+                    kind: "gm";
+                    text: string;
+                    seat: number | null;
+                    number: number | null;
+                    /** @enum {unknown} */
+                    code: "reordered";
+                    data: Record<string, never>;
+                } | {
+                    /** @enum {unknown} */
+                    kind: "gm";
+                    text: string;
+                    seat: number | null;
+                    number: number | null;
+                    /** @enum {unknown} */
+                    code: "repeat";
+                    data: {
+                        of: number;
+                        numbers: {
+                            of: number;
+                        };
+                    };
+                } | {
+                    /** @enum {unknown} */
+                    kind: "gm";
+                    text: string;
+                    seat: number | null;
+                    number: number | null;
+                    /** @enum {unknown} */
+                    code: "shallow";
+                    data: {
+                        /** @enum {unknown} */
+                        cell: "land" | "hospital" | "arsenal" | "hole" | "river" | "mouth" | "encephalitis";
+                    };
+                } | {
+                    /** @enum {unknown} */
+                    kind: "gm";
+                    text: string;
+                    seat: number | null;
+                    number: number | null;
+                    /** @enum {unknown} */
+                    code: "shot";
+                    data: {
+                        bullets: number;
+                        scream?: boolean;
+                        fell?: {
+                            [key: string]: number;
+                        };
+                        underfoot?: number;
+                        wounded?: number[];
+                        killed?: number[];
+                        numbers?: {
+                            wounded?: number[];
+                            killed?: number[];
+                        };
+                    };
+                } | {
+                    /** @enum {unknown} */
+                    kind: "gm";
+                    text: string;
+                    seat: number | null;
+                    number: number | null;
+                    /** @enum {unknown} */
+                    code: "skipped";
+                    data: Record<string, never>;
+                } | {
+                    /** @enum {unknown} */
+                    kind: "gm";
+                    text: string;
+                    seat: number | null;
+                    number: number | null;
+                    /** @enum {unknown} */
+                    code: "start";
+                    data: {
+                        /** @enum {unknown} */
+                        cell: "land" | "hospital" | "arsenal" | "hole" | "river" | "mouth" | "encephalitis";
+                    };
+                } | {
+                    /** @enum {unknown} */
+                    kind: "gm";
+                    text: string;
+                    seat: number | null;
+                    number: number | null;
+                    /** @enum {unknown} */
+                    code: "status";
+                    data: {
+                        /** @enum {unknown} */
+                        health: "healthy" | "wounded" | "sick" | "dead";
+                        immune: boolean;
+                        bullets: number;
+                        grenades: number;
+                        /** @enum {unknown|null} */
+                        slot: "treasure" | "mine" | "corpse" | null;
+                        reorders_left: number;
+                        may_reorder: boolean;
+                        cure_left: number | null;
+                        outside: boolean;
+                        eliminated: boolean;
+                        calm_rounds: number;
+                        nstop: number;
+                    };
+                } | {
+                    /** @enum {unknown} */
+                    kind: "gm";
+                    text: string;
+                    seat: number | null;
+                    number: number | null;
+                    /** @enum {unknown} */
+                    code: "thrown";
+                    data: {
+                        /** @enum {unknown} */
+                        item: "bullet" | "grenade" | "mine" | "treasure" | "corpse";
+                    };
+                } | {
+                    /** @enum {unknown} */
+                    kind: "gm";
+                    text: string;
+                    seat: number | null;
+                    number: number | null;
+                    /** @enum {unknown} */
+                    code: "tick";
+                    data: Record<string, never>;
+                } | {
+                    /** @enum {unknown} */
+                    kind: "gm";
+                    text: string;
+                    seat: number | null;
+                    number: number | null;
+                    /** @enum {unknown} */
+                    code: "timeout";
+                    data: Record<string, never>;
+                } | {
+                    /** @enum {unknown} */
+                    kind: "gm";
+                    text: string;
+                    seat: number | null;
+                    number: number | null;
+                    /** @enum {unknown} */
+                    code: "wall";
+                    /** @description No drift: a half-dark turn's answer (only whether a wall was met). */
+                    data: {
+                        drift?: boolean;
+                        /** @enum {unknown} */
+                        cell?: "land" | "hospital" | "arsenal" | "hole" | "river" | "mouth" | "encephalitis";
+                    };
+                } | {
+                    /** @enum {unknown} */
+                    kind: "gm";
+                    text: string;
+                    seat: number | null;
+                    number: number | null;
+                    /** @enum {unknown} */
+                    code: "won";
+                    data: Record<string, never>;
+                } | {
+                    /** @enum {unknown} */
+                    kind: "gm";
+                    text: string;
+                    seat: number | null;
+                    number: number | null;
+                    /** @enum {unknown} */
+                    code: "wounded";
+                    data: {
+                        reorder: boolean;
+                    };
+                })[];
             };
-            status: Record<string, never> | null;
+            status: {
+                /** @enum {unknown} */
+                health: "healthy" | "wounded" | "sick" | "dead";
+                immune: boolean;
+                bullets: number;
+                grenades: number;
+                /** @enum {unknown|null} */
+                slot: "treasure" | "mine" | "corpse" | null;
+                reorders_left: number;
+                may_reorder: boolean;
+                cure_left: number | null;
+                outside: boolean;
+                eliminated: boolean;
+                calm_rounds: number;
+                nstop: number;
+            } | null;
             result: {
                 kind: string;
                 seat: number | null;
@@ -3050,7 +4399,12 @@ export interface components {
             } | null;
             revealed?: {
                 map: string;
-                players: Record<string, never>;
+                players: {
+                    [key: string]: {
+                        start: number[];
+                        end?: number[];
+                    };
+                };
             };
         };
         LabyrinthPaperAction: {
@@ -3076,11 +4430,13 @@ export interface components {
             } | {
                 /** @enum {unknown} */
                 do: "leave";
-                item: string;
+                /** @enum {unknown} */
+                item: "bullet" | "grenade" | "mine" | "treasure" | "corpse";
             } | {
                 /** @enum {unknown} */
                 do: "throw";
-                item: string;
+                /** @enum {unknown} */
+                item: "bullet" | "grenade" | "mine" | "treasure" | "corpse";
                 /** @enum {unknown} */
                 direction: "UP" | "LEFT" | "DOWN" | "RIGHT";
             } | {
@@ -3088,38 +4444,1017 @@ export interface components {
                 do: "if";
                 /** @enum {unknown} */
                 condition: "wall" | "no_wall" | "land" | "hospital" | "arsenal" | "hole" | "river" | "mouth" | "encephalitis" | "found_anything" | "found_treasure" | "found_bullets" | "found_grenades" | "found_mine" | "found_corpse" | "scream" | "no_scream";
-                then: Record<string, never>[];
+                then: ({
+                    /** @enum {unknown} */
+                    do: "move" | "grenade";
+                    /** @enum {unknown} */
+                    direction: "UP" | "LEFT" | "DOWN" | "RIGHT";
+                } | {
+                    /** @enum {unknown} */
+                    do: "downstream" | "cycle" | "skip";
+                } | {
+                    /** @enum {unknown} */
+                    do: "shoot" | "mine";
+                    /** @enum {unknown} */
+                    direction: "UP" | "LEFT" | "DOWN" | "RIGHT" | "HERE";
+                } | {
+                    /** @enum {unknown} */
+                    do: "leave";
+                    /** @enum {unknown} */
+                    item: "bullet" | "grenade" | "mine" | "treasure" | "corpse";
+                } | {
+                    /** @enum {unknown} */
+                    do: "throw";
+                    /** @enum {unknown} */
+                    item: "bullet" | "grenade" | "mine" | "treasure" | "corpse";
+                    /** @enum {unknown} */
+                    direction: "UP" | "LEFT" | "DOWN" | "RIGHT";
+                } | {
+                    /** @enum {unknown} */
+                    do: "if";
+                    /** @enum {unknown} */
+                    condition: "wall" | "no_wall" | "land" | "hospital" | "arsenal" | "hole" | "river" | "mouth" | "encephalitis" | "found_anything" | "found_treasure" | "found_bullets" | "found_grenades" | "found_mine" | "found_corpse" | "scream" | "no_scream";
+                    then: ({
+                        /** @enum {unknown} */
+                        do: "move" | "grenade";
+                        /** @enum {unknown} */
+                        direction: "UP" | "LEFT" | "DOWN" | "RIGHT";
+                    } | {
+                        /** @enum {unknown} */
+                        do: "downstream" | "cycle" | "skip";
+                    } | {
+                        /** @enum {unknown} */
+                        do: "shoot" | "mine";
+                        /** @enum {unknown} */
+                        direction: "UP" | "LEFT" | "DOWN" | "RIGHT" | "HERE";
+                    } | {
+                        /** @enum {unknown} */
+                        do: "leave";
+                        /** @enum {unknown} */
+                        item: "bullet" | "grenade" | "mine" | "treasure" | "corpse";
+                    } | {
+                        /** @enum {unknown} */
+                        do: "throw";
+                        /** @enum {unknown} */
+                        item: "bullet" | "grenade" | "mine" | "treasure" | "corpse";
+                        /** @enum {unknown} */
+                        direction: "UP" | "LEFT" | "DOWN" | "RIGHT";
+                    } | {
+                        /** @enum {unknown} */
+                        do: "if";
+                        /** @enum {unknown} */
+                        condition: "wall" | "no_wall" | "land" | "hospital" | "arsenal" | "hole" | "river" | "mouth" | "encephalitis" | "found_anything" | "found_treasure" | "found_bullets" | "found_grenades" | "found_mine" | "found_corpse" | "scream" | "no_scream";
+                        then: ({
+                            /** @enum {unknown} */
+                            do: "move" | "grenade";
+                            /** @enum {unknown} */
+                            direction: "UP" | "LEFT" | "DOWN" | "RIGHT";
+                        } | {
+                            /** @enum {unknown} */
+                            do: "downstream" | "cycle" | "skip";
+                        } | {
+                            /** @enum {unknown} */
+                            do: "shoot" | "mine";
+                            /** @enum {unknown} */
+                            direction: "UP" | "LEFT" | "DOWN" | "RIGHT" | "HERE";
+                        } | {
+                            /** @enum {unknown} */
+                            do: "leave";
+                            /** @enum {unknown} */
+                            item: "bullet" | "grenade" | "mine" | "treasure" | "corpse";
+                        } | {
+                            /** @enum {unknown} */
+                            do: "throw";
+                            /** @enum {unknown} */
+                            item: "bullet" | "grenade" | "mine" | "treasure" | "corpse";
+                            /** @enum {unknown} */
+                            direction: "UP" | "LEFT" | "DOWN" | "RIGHT";
+                        } | {
+                            /** @enum {unknown} */
+                            do: "if";
+                            /** @enum {unknown} */
+                            condition: "wall" | "no_wall" | "land" | "hospital" | "arsenal" | "hole" | "river" | "mouth" | "encephalitis" | "found_anything" | "found_treasure" | "found_bullets" | "found_grenades" | "found_mine" | "found_corpse" | "scream" | "no_scream";
+                            then: ({
+                                /** @enum {unknown} */
+                                do: "move" | "grenade";
+                                /** @enum {unknown} */
+                                direction: "UP" | "LEFT" | "DOWN" | "RIGHT";
+                            } | {
+                                /** @enum {unknown} */
+                                do: "downstream" | "cycle" | "skip";
+                            } | {
+                                /** @enum {unknown} */
+                                do: "shoot" | "mine";
+                                /** @enum {unknown} */
+                                direction: "UP" | "LEFT" | "DOWN" | "RIGHT" | "HERE";
+                            } | {
+                                /** @enum {unknown} */
+                                do: "leave";
+                                /** @enum {unknown} */
+                                item: "bullet" | "grenade" | "mine" | "treasure" | "corpse";
+                            } | {
+                                /** @enum {unknown} */
+                                do: "throw";
+                                /** @enum {unknown} */
+                                item: "bullet" | "grenade" | "mine" | "treasure" | "corpse";
+                                /** @enum {unknown} */
+                                direction: "UP" | "LEFT" | "DOWN" | "RIGHT";
+                            })[];
+                        })[];
+                    })[];
+                })[];
             })[];
             /** @enum {unknown} */
             visibility?: "normal" | "dark" | "half_dark";
-            reorder?: number;
             treasure?: number | null;
             refill?: boolean;
+            reorder?: number;
         } | {
             /** @enum {unknown} */
             type: "pause" | "timer";
         };
         LabyrinthPaperEvent: {
             /** @enum {unknown} */
-            kind: "ended_by_new_game" | "game_started" | "gm" | "match_abandoned" | "match_over" | "match_started" | "pause_over" | "pause_taken" | "request" | "start_chosen" | "timer_started" | "turn_timed_out";
+            kind: "ended_by_new_game";
             seq: number;
             text: string;
-            order?: number[];
-            seats?: {
+        } | {
+            /** @enum {unknown} */
+            kind: "game_started";
+            seq: number;
+            text: string;
+        } | {
+            /** @enum {unknown} */
+            kind: "gm";
+            seq: number;
+            text: string;
+            seat: number | null;
+            number: number | null;
+            /** @enum {unknown} */
+            code: "at_feet";
+            data: {
+                /** @enum {unknown} */
+                item: "bullet" | "grenade" | "mine" | "treasure" | "corpse";
+            };
+        } | {
+            /** @enum {unknown} */
+            kind: "gm";
+            seq: number;
+            text: string;
+            seat: number | null;
+            number: number | null;
+            /** @enum {unknown} */
+            code: "blast";
+            data: Record<string, never>;
+        } | {
+            /** @enum {unknown} */
+            kind: "gm";
+            seq: number;
+            text: string;
+            seat: number | null;
+            number: number | null;
+            /** @enum {unknown} */
+            code: "condition";
+            data: {
+                condition: string;
+                met: boolean;
+            };
+        } | {
+            /** @enum {unknown} */
+            kind: "gm";
+            seq: number;
+            text: string;
+            seat: number | null;
+            number: number | null;
+            /** @enum {unknown} */
+            code: "cremated";
+            data: Record<string, never>;
+        } | {
+            /** @enum {unknown} */
+            kind: "gm";
+            seq: number;
+            text: string;
+            seat: number | null;
+            number: number | null;
+            /** @enum {unknown} */
+            code: "crumbled";
+            data: Record<string, never>;
+        } | {
+            /** @enum {unknown} */
+            kind: "gm";
+            seq: number;
+            text: string;
+            seat: number | null;
+            number: number | null;
+            /** @enum {unknown} */
+            code: "cycle";
+            data: {
+                /** @enum {unknown} */
+                cell: "land" | "hospital" | "arsenal" | "hole" | "river" | "mouth" | "encephalitis";
+            };
+        } | {
+            /** @enum {unknown} */
+            kind: "gm";
+            seq: number;
+            text: string;
+            seat: number | null;
+            number: number | null;
+            /** @enum {unknown} */
+            code: "dark";
+            data: Record<string, never>;
+        } | {
+            /** @enum {unknown} */
+            kind: "gm";
+            seq: number;
+            text: string;
+            seat: number | null;
+            number: number | null;
+            /** @enum {unknown} */
+            code: "died";
+            data: {
+                /** @enum {unknown} */
+                cause: "encephalitis" | "cure_time";
+            };
+        } | {
+            /** @enum {unknown} */
+            kind: "gm";
+            seq: number;
+            text: string;
+            seat: number | null;
+            number: number | null;
+            /** @enum {unknown} */
+            code: "downstream";
+            data: {
+                /** @enum {unknown} */
+                cell: "land" | "hospital" | "arsenal" | "hole" | "river" | "mouth" | "encephalitis";
+            };
+        } | {
+            /** @enum {unknown} */
+            kind: "gm";
+            seq: number;
+            text: string;
+            seat: number | null;
+            number: number | null;
+            /** @enum {unknown} */
+            code: "draw_all_dead";
+            data: Record<string, never>;
+        } | {
+            /** @enum {unknown} */
+            kind: "gm";
+            seq: number;
+            text: string;
+            seat: number | null;
+            number: number | null;
+            /** @enum {unknown} */
+            code: "draw_all_skip";
+            data: Record<string, never>;
+        } | {
+            /** @enum {unknown} */
+            kind: "gm";
+            seq: number;
+            text: string;
+            seat: number | null;
+            number: number | null;
+            /** @enum {unknown} */
+            code: "draw_nstop";
+            data: {
+                nstop: number;
+            };
+        } | {
+            /** @enum {unknown} */
+            kind: "gm";
+            seq: number;
+            text: string;
+            seat: number | null;
+            number: number | null;
+            /** @enum {unknown} */
+            code: "draw_survivor_time";
+            data: Record<string, never>;
+        } | {
+            /** @enum {unknown} */
+            kind: "gm";
+            seq: number;
+            text: string;
+            seat: number | null;
+            number: number | null;
+            /** @enum {unknown} */
+            code: "draw_treasure_out";
+            data: Record<string, never>;
+        } | {
+            /** @enum {unknown} */
+            kind: "gm";
+            seq: number;
+            text: string;
+            seat: number | null;
+            number: number | null;
+            /** @enum {unknown} */
+            code: "draw_treasure_source";
+            data: Record<string, never>;
+        } | {
+            /** @enum {unknown} */
+            kind: "gm";
+            seq: number;
+            text: string;
+            seat: number | null;
+            number: number | null;
+            /** @enum {unknown} */
+            code: "drifted";
+            data: {
+                /** @enum {unknown} */
+                cell: "land" | "hospital" | "arsenal" | "hole" | "river" | "mouth" | "encephalitis";
+            };
+        } | {
+            /** @enum {unknown} */
+            kind: "gm";
+            seq: number;
+            text: string;
+            seat: number | null;
+            number: number | null;
+            /** @enum {unknown} */
+            code: "eliminated";
+            data: Record<string, never>;
+        } | {
+            /** @enum {unknown} */
+            kind: "gm";
+            seq: number;
+            text: string;
+            seat: number | null;
+            number: number | null;
+            /** @enum {unknown} */
+            code: "exited";
+            data: Record<string, never>;
+        } | {
+            /** @enum {unknown} */
+            kind: "gm";
+            seq: number;
+            text: string;
+            seat: number | null;
+            number: number | null;
+            /** @enum {unknown} */
+            code: "forbidden_here";
+            data: Record<string, never>;
+        } | {
+            /** @enum {unknown} */
+            kind: "gm";
+            seq: number;
+            text: string;
+            seat: number | null;
+            number: number | null;
+            /** @enum {unknown} */
+            code: "found";
+            data: {
+                treasures: number;
+                bullets: number;
+                grenades: number;
+                mines: number;
+                corpses: number;
+            };
+        } | {
+            /** @enum {unknown} */
+            kind: "gm";
+            seq: number;
+            text: string;
+            seat: number | null;
+            number: number | null;
+            /** @enum {unknown} */
+            code: "grenade";
+            data: {
+                grenades: number;
+                /** @enum {unknown} */
+                result?: "exploded" | "not_exploded" | "no_wall";
+            };
+        } | {
+            /** @enum {unknown} */
+            kind: "gm";
+            seq: number;
+            text: string;
+            seat: number | null;
+            number: number | null;
+            /** @enum {unknown} */
+            code: "healed";
+            data: Record<string, never>;
+        } | {
+            /** @enum {unknown} */
+            kind: "gm";
+            seq: number;
+            text: string;
+            seat: number | null;
+            number: number | null;
+            /** @enum {unknown} */
+            code: "infected";
+            data: {
+                cure_left: number | null;
+            };
+        } | {
+            /** @enum {unknown} */
+            kind: "gm";
+            seq: number;
+            text: string;
+            seat: number | null;
+            number: number | null;
+            /** @enum {unknown} */
+            code: "inflow";
+            data: Record<string, never>;
+        } | {
+            /** @enum {unknown} */
+            kind: "gm";
+            seq: number;
+            text: string;
+            seat: number | null;
+            number: number | null;
+            /** @enum {unknown} */
+            code: "killed";
+            data: Record<string, never>;
+        } | {
+            /** @enum {unknown} */
+            kind: "gm";
+            seq: number;
+            text: string;
+            seat: number | null;
+            number: number | null;
+            /** @enum {unknown} */
+            code: "last_survivor";
+            data: Record<string, never>;
+        } | {
+            /** @enum {unknown} */
+            kind: "gm";
+            seq: number;
+            text: string;
+            seat: number | null;
+            number: number | null;
+            /** @enum {unknown} */
+            code: "left";
+            data: {
+                /** @enum {unknown} */
+                item: "bullet" | "grenade" | "mine" | "treasure" | "corpse";
+            };
+        } | {
+            /** @enum {unknown} */
+            kind: "gm";
+            seq: number;
+            text: string;
+            seat: number | null;
+            number: number | null;
+            /** @enum {unknown} */
+            code: "mine";
+            data: Record<string, never>;
+        } | {
+            /** @enum {unknown} */
+            kind: "gm";
+            seq: number;
+            text: string;
+            seat: number | null;
+            number: number | null;
+            /** @enum {unknown} */
+            code: "mine_placed";
+            data: Record<string, never>;
+        } | {
+            /** @enum {unknown} */
+            kind: "gm";
+            seq: number;
+            text: string;
+            seat: number | null;
+            number: number | null;
+            /** @enum {unknown} */
+            code: "moved";
+            data: {
+                /** @enum {unknown} */
+                cell: "land" | "hospital" | "arsenal" | "hole" | "river" | "mouth" | "encephalitis";
+            };
+        } | {
+            /** @enum {unknown} */
+            kind: "gm";
+            seq: number;
+            text: string;
+            seat: number | null;
+            number: number | null;
+            /** @enum {unknown} */
+            code: "no_bullets";
+            data: Record<string, never>;
+        } | {
+            /** @enum {unknown} */
+            kind: "gm";
+            seq: number;
+            text: string;
+            seat: number | null;
+            number: number | null;
+            /** @enum {unknown} */
+            code: "no_hole";
+            data: Record<string, never>;
+        } | {
+            /** @enum {unknown} */
+            kind: "gm";
+            seq: number;
+            text: string;
+            seat: number | null;
+            number: number | null;
+            /** @enum {unknown} */
+            code: "no_river";
+            data: Record<string, never>;
+        } | {
+            /** @enum {unknown} */
+            kind: "gm";
+            seq: number;
+            text: string;
+            seat: number | null;
+            number: number | null;
+            /** @enum {unknown} */
+            code: "no_wall";
+            data: Record<string, never>;
+        } | {
+            /** @enum {unknown} */
+            kind: "gm";
+            seq: number;
+            text: string;
+            seat: number | null;
+            number: number | null;
+            /** @enum {unknown} */
+            code: "nothing_doing";
+            /** @description reason: the seed's Russian words (text: the reader's language). */
+            data: {
+                reason: string;
+                /** @enum {unknown} */
+                problem: "hurt_cannot_shoot" | "no_bullets" | "no_grenades" | "hurt_cannot_throw" | "not_carried" | "hurt_cannot_arm" | "no_mine" | "outside";
+                /** @enum {unknown} */
+                item?: "bullet" | "grenade" | "mine" | "treasure" | "corpse";
+            };
+        } | {
+            /** @enum {unknown} */
+            kind: "gm";
+            seq: number;
+            text: string;
+            seat: number | null;
+            number: number | null;
+            /** @enum {unknown} */
+            code: "reentered";
+            data: Record<string, never>;
+        } | {
+            /** @enum {unknown} */
+            kind: "gm";
+            seq: number;
+            text: string;
+            seat: number | null;
+            number: number | null;
+            /** @enum {unknown} */
+            code: "refilled";
+            data: {
+                bullets: number;
+                grenades: number;
+            };
+        } | {
+            /** @enum {unknown} */
+            kind: "gm";
+            seq: number;
+            text: string;
+            seat: number | null;
+            number: number | null;
+            /** @enum {unknown} */
+            code: "reordered";
+            data: Record<string, never>;
+        } | {
+            /** @enum {unknown} */
+            kind: "gm";
+            seq: number;
+            text: string;
+            seat: number | null;
+            number: number | null;
+            /** @enum {unknown} */
+            code: "repeat";
+            data: {
+                of: number;
+                numbers: {
+                    of: number;
+                };
+            };
+        } | {
+            /** @enum {unknown} */
+            kind: "gm";
+            seq: number;
+            text: string;
+            seat: number | null;
+            number: number | null;
+            /** @enum {unknown} */
+            code: "shallow";
+            data: {
+                /** @enum {unknown} */
+                cell: "land" | "hospital" | "arsenal" | "hole" | "river" | "mouth" | "encephalitis";
+            };
+        } | {
+            /** @enum {unknown} */
+            kind: "gm";
+            seq: number;
+            text: string;
+            seat: number | null;
+            number: number | null;
+            /** @enum {unknown} */
+            code: "shot";
+            data: {
+                bullets: number;
+                scream?: boolean;
+                fell?: {
+                    [key: string]: number;
+                };
+                underfoot?: number;
+                wounded?: number[];
+                killed?: number[];
+                numbers?: {
+                    wounded?: number[];
+                    killed?: number[];
+                };
+            };
+        } | {
+            /** @enum {unknown} */
+            kind: "gm";
+            seq: number;
+            text: string;
+            seat: number | null;
+            number: number | null;
+            /** @enum {unknown} */
+            code: "skipped";
+            data: Record<string, never>;
+        } | {
+            /** @enum {unknown} */
+            kind: "gm";
+            seq: number;
+            text: string;
+            seat: number | null;
+            number: number | null;
+            /** @enum {unknown} */
+            code: "start";
+            data: {
+                /** @enum {unknown} */
+                cell: "land" | "hospital" | "arsenal" | "hole" | "river" | "mouth" | "encephalitis";
+            };
+        } | {
+            /** @enum {unknown} */
+            kind: "gm";
+            seq: number;
+            text: string;
+            seat: number | null;
+            number: number | null;
+            /** @enum {unknown} */
+            code: "status";
+            data: {
+                /** @enum {unknown} */
+                health: "healthy" | "wounded" | "sick" | "dead";
+                immune: boolean;
+                bullets: number;
+                grenades: number;
+                /** @enum {unknown|null} */
+                slot: "treasure" | "mine" | "corpse" | null;
+                reorders_left: number;
+                may_reorder: boolean;
+                cure_left: number | null;
+                outside: boolean;
+                eliminated: boolean;
+                calm_rounds: number;
+                nstop: number;
+            };
+        } | {
+            /** @enum {unknown} */
+            kind: "gm";
+            seq: number;
+            text: string;
+            seat: number | null;
+            number: number | null;
+            /** @enum {unknown} */
+            code: "thrown";
+            data: {
+                /** @enum {unknown} */
+                item: "bullet" | "grenade" | "mine" | "treasure" | "corpse";
+            };
+        } | {
+            /** @enum {unknown} */
+            kind: "gm";
+            seq: number;
+            text: string;
+            seat: number | null;
+            number: number | null;
+            /** @enum {unknown} */
+            code: "tick";
+            data: Record<string, never>;
+        } | {
+            /** @enum {unknown} */
+            kind: "gm";
+            seq: number;
+            text: string;
+            seat: number | null;
+            number: number | null;
+            /** @enum {unknown} */
+            code: "timeout";
+            data: Record<string, never>;
+        } | {
+            /** @enum {unknown} */
+            kind: "gm";
+            seq: number;
+            text: string;
+            seat: number | null;
+            number: number | null;
+            /** @enum {unknown} */
+            code: "wall";
+            /** @description No drift: a half-dark turn's answer (only whether a wall was met). */
+            data: {
+                drift?: boolean;
+                /** @enum {unknown} */
+                cell?: "land" | "hospital" | "arsenal" | "hole" | "river" | "mouth" | "encephalitis";
+            };
+        } | {
+            /** @enum {unknown} */
+            kind: "gm";
+            seq: number;
+            text: string;
+            seat: number | null;
+            number: number | null;
+            /** @enum {unknown} */
+            code: "won";
+            data: Record<string, never>;
+        } | {
+            /** @enum {unknown} */
+            kind: "gm";
+            seq: number;
+            text: string;
+            seat: number | null;
+            number: number | null;
+            /** @enum {unknown} */
+            code: "wounded";
+            data: {
+                reorder: boolean;
+            };
+        } | {
+            /** @enum {unknown} */
+            kind: "match_abandoned";
+            seq: number;
+            text: string;
+            result: {
+                winners: number[];
+                winner_seats: number[];
+                reason: string;
+                details: {
+                    /** @enum {unknown} */
+                    cause?: "left" | "timeouts";
+                };
+            };
+        } | {
+            /** @enum {unknown} */
+            kind: "match_over";
+            seq: number;
+            text: string;
+            result: {
+                winners: number[];
+                winner_seats: number[];
+                reason: string;
+                details: {
+                    /** @enum {unknown} */
+                    cause?: "left" | "timeouts";
+                };
+            };
+        } | {
+            /** @enum {unknown} */
+            kind: "match_started";
+            seq: number;
+            text: string;
+            order: number[];
+            seats: {
                 [key: string]: number;
             };
-            seat?: number | null;
-            player?: number;
-            result?: Record<string, never>;
-            number?: number | null;
-            code?: string;
-            data?: Record<string, never>;
-            request?: Record<string, never>;
-            by?: number | null;
-            by_number?: number | null;
-            seconds?: number;
-        } & {
-            [key: string]: unknown;
+        } | {
+            /** @enum {unknown} */
+            kind: "pause_over";
+            seq: number;
+            text: string;
+            seat: number;
+            number: number;
+            seconds: number;
+        } | {
+            /** @enum {unknown} */
+            kind: "pause_taken";
+            seq: number;
+            text: string;
+            seat: number;
+            number: number;
+            seconds: number;
+        } | {
+            /** @enum {unknown} */
+            kind: "request";
+            seq: number;
+            text: string;
+            seat: number;
+            number: number;
+            request: {
+                /** @enum {unknown} */
+                type: "turn";
+                steps: ({
+                    /** @enum {unknown} */
+                    do: "move" | "grenade";
+                    /** @enum {unknown} */
+                    direction: "UP" | "LEFT" | "DOWN" | "RIGHT";
+                } | {
+                    /** @enum {unknown} */
+                    do: "downstream" | "cycle" | "skip";
+                } | {
+                    /** @enum {unknown} */
+                    do: "shoot" | "mine";
+                    /** @enum {unknown} */
+                    direction: "UP" | "LEFT" | "DOWN" | "RIGHT" | "HERE";
+                } | {
+                    /** @enum {unknown} */
+                    do: "leave";
+                    /** @enum {unknown} */
+                    item: "bullet" | "grenade" | "mine" | "treasure" | "corpse";
+                } | {
+                    /** @enum {unknown} */
+                    do: "throw";
+                    /** @enum {unknown} */
+                    item: "bullet" | "grenade" | "mine" | "treasure" | "corpse";
+                    /** @enum {unknown} */
+                    direction: "UP" | "LEFT" | "DOWN" | "RIGHT";
+                } | {
+                    /** @enum {unknown} */
+                    do: "if";
+                    /** @enum {unknown} */
+                    condition: "wall" | "no_wall" | "land" | "hospital" | "arsenal" | "hole" | "river" | "mouth" | "encephalitis" | "found_anything" | "found_treasure" | "found_bullets" | "found_grenades" | "found_mine" | "found_corpse" | "scream" | "no_scream";
+                    then: ({
+                        /** @enum {unknown} */
+                        do: "move" | "grenade";
+                        /** @enum {unknown} */
+                        direction: "UP" | "LEFT" | "DOWN" | "RIGHT";
+                    } | {
+                        /** @enum {unknown} */
+                        do: "downstream" | "cycle" | "skip";
+                    } | {
+                        /** @enum {unknown} */
+                        do: "shoot" | "mine";
+                        /** @enum {unknown} */
+                        direction: "UP" | "LEFT" | "DOWN" | "RIGHT" | "HERE";
+                    } | {
+                        /** @enum {unknown} */
+                        do: "leave";
+                        /** @enum {unknown} */
+                        item: "bullet" | "grenade" | "mine" | "treasure" | "corpse";
+                    } | {
+                        /** @enum {unknown} */
+                        do: "throw";
+                        /** @enum {unknown} */
+                        item: "bullet" | "grenade" | "mine" | "treasure" | "corpse";
+                        /** @enum {unknown} */
+                        direction: "UP" | "LEFT" | "DOWN" | "RIGHT";
+                    } | {
+                        /** @enum {unknown} */
+                        do: "if";
+                        /** @enum {unknown} */
+                        condition: "wall" | "no_wall" | "land" | "hospital" | "arsenal" | "hole" | "river" | "mouth" | "encephalitis" | "found_anything" | "found_treasure" | "found_bullets" | "found_grenades" | "found_mine" | "found_corpse" | "scream" | "no_scream";
+                        then: ({
+                            /** @enum {unknown} */
+                            do: "move" | "grenade";
+                            /** @enum {unknown} */
+                            direction: "UP" | "LEFT" | "DOWN" | "RIGHT";
+                        } | {
+                            /** @enum {unknown} */
+                            do: "downstream" | "cycle" | "skip";
+                        } | {
+                            /** @enum {unknown} */
+                            do: "shoot" | "mine";
+                            /** @enum {unknown} */
+                            direction: "UP" | "LEFT" | "DOWN" | "RIGHT" | "HERE";
+                        } | {
+                            /** @enum {unknown} */
+                            do: "leave";
+                            /** @enum {unknown} */
+                            item: "bullet" | "grenade" | "mine" | "treasure" | "corpse";
+                        } | {
+                            /** @enum {unknown} */
+                            do: "throw";
+                            /** @enum {unknown} */
+                            item: "bullet" | "grenade" | "mine" | "treasure" | "corpse";
+                            /** @enum {unknown} */
+                            direction: "UP" | "LEFT" | "DOWN" | "RIGHT";
+                        } | {
+                            /** @enum {unknown} */
+                            do: "if";
+                            /** @enum {unknown} */
+                            condition: "wall" | "no_wall" | "land" | "hospital" | "arsenal" | "hole" | "river" | "mouth" | "encephalitis" | "found_anything" | "found_treasure" | "found_bullets" | "found_grenades" | "found_mine" | "found_corpse" | "scream" | "no_scream";
+                            then: ({
+                                /** @enum {unknown} */
+                                do: "move" | "grenade";
+                                /** @enum {unknown} */
+                                direction: "UP" | "LEFT" | "DOWN" | "RIGHT";
+                            } | {
+                                /** @enum {unknown} */
+                                do: "downstream" | "cycle" | "skip";
+                            } | {
+                                /** @enum {unknown} */
+                                do: "shoot" | "mine";
+                                /** @enum {unknown} */
+                                direction: "UP" | "LEFT" | "DOWN" | "RIGHT" | "HERE";
+                            } | {
+                                /** @enum {unknown} */
+                                do: "leave";
+                                /** @enum {unknown} */
+                                item: "bullet" | "grenade" | "mine" | "treasure" | "corpse";
+                            } | {
+                                /** @enum {unknown} */
+                                do: "throw";
+                                /** @enum {unknown} */
+                                item: "bullet" | "grenade" | "mine" | "treasure" | "corpse";
+                                /** @enum {unknown} */
+                                direction: "UP" | "LEFT" | "DOWN" | "RIGHT";
+                            } | {
+                                /** @enum {unknown} */
+                                do: "if";
+                                /** @enum {unknown} */
+                                condition: "wall" | "no_wall" | "land" | "hospital" | "arsenal" | "hole" | "river" | "mouth" | "encephalitis" | "found_anything" | "found_treasure" | "found_bullets" | "found_grenades" | "found_mine" | "found_corpse" | "scream" | "no_scream";
+                                then: ({
+                                    /** @enum {unknown} */
+                                    do: "move" | "grenade";
+                                    /** @enum {unknown} */
+                                    direction: "UP" | "LEFT" | "DOWN" | "RIGHT";
+                                } | {
+                                    /** @enum {unknown} */
+                                    do: "downstream" | "cycle" | "skip";
+                                } | {
+                                    /** @enum {unknown} */
+                                    do: "shoot" | "mine";
+                                    /** @enum {unknown} */
+                                    direction: "UP" | "LEFT" | "DOWN" | "RIGHT" | "HERE";
+                                } | {
+                                    /** @enum {unknown} */
+                                    do: "leave";
+                                    /** @enum {unknown} */
+                                    item: "bullet" | "grenade" | "mine" | "treasure" | "corpse";
+                                } | {
+                                    /** @enum {unknown} */
+                                    do: "throw";
+                                    /** @enum {unknown} */
+                                    item: "bullet" | "grenade" | "mine" | "treasure" | "corpse";
+                                    /** @enum {unknown} */
+                                    direction: "UP" | "LEFT" | "DOWN" | "RIGHT";
+                                })[];
+                            })[];
+                        })[];
+                    })[];
+                })[];
+                /** @enum {unknown} */
+                visibility?: "normal" | "dark" | "half_dark";
+                treasure?: number | null;
+                refill?: boolean;
+                reorders?: boolean;
+            };
+        } | {
+            /** @enum {unknown} */
+            kind: "start_chosen";
+            seq: number;
+            text: string;
+            seat: number;
+            number: number;
+        } | {
+            /** @enum {unknown} */
+            kind: "timer_started";
+            seq: number;
+            text: string;
+            seat: number;
+            number: number;
+            by: number | null;
+            by_number: number | null;
+            seconds: number;
+        } | {
+            /** @enum {unknown} */
+            kind: "turn_timed_out";
+            seq: number;
+            text: string;
+            seat: number;
+            player: number;
+        };
+        LabyrinthPaperLobbySettings: {
+            allow_adjacent_mines?: boolean | null;
+            allow_conditional?: boolean | null;
+            allow_dark?: boolean | null;
+            allow_half_dark?: boolean | null;
+            allow_throw?: boolean | null;
+            /** @description Columns of a generated map; null (and rows null): the seed's size. */
+            cols?: number | null;
+            cure_time?: number | ("unlimited" | null);
+            cut_corners?: boolean;
+            gm_timer_after?: number;
+            grenade_reports?: boolean | null;
+            last_survivor_turns?: number | null;
+            /** @description An active designer map's id; null: a map generated from the seed. */
+            map?: number | null;
+            mine_victims_reorder?: boolean | null;
+            no_skip_or_repeat?: boolean | null;
+            nstop?: number | null;
+            reorders?: number | null;
+            /** @enum {unknown|null} */
+            river_mode?: "deep" | "shallow" | null;
+            /** @description Rows of a generated map; null (and cols null): the seed's size. */
+            rows?: number | null;
+            shot_range?: number | ("unlimited" | null);
+            starting_mines?: number;
+            /** @enum {unknown} */
+            starts?: "chosen" | "random";
+            /** @enum {unknown} */
+            timer?: "on_call" | "every_turn";
+            /** @enum {unknown} */
+            variant?: "classic" | "quantum";
         };
         LabyrinthRoguelikeSettings: {
             /** @description The same seed gives the same labyrinth on this server; null: drawn. */
@@ -3170,7 +5505,14 @@ export interface components {
                 /** @enum {unknown|null} */
                 building: "arsenal" | "hospital" | "portal" | "mines" | "lift" | "graveyard" | null;
                 sides: {
-                    [key: string]: string;
+                    /** @enum {unknown} */
+                    UP: "space" | "wall" | "exit";
+                    /** @enum {unknown} */
+                    LEFT: "space" | "wall" | "exit";
+                    /** @enum {unknown} */
+                    DOWN: "space" | "wall" | "exit";
+                    /** @enum {unknown} */
+                    RIGHT: "space" | "wall" | "exit";
                 };
                 monsters: {
                     /** @enum {unknown} */
@@ -3185,9 +5527,28 @@ export interface components {
                 };
             };
             revealed?: {
-                world: Record<string, never>;
-                monsters: Record<string, never>[];
-                ground: unknown[][];
+                world: {
+                    rows: number;
+                    cols: number;
+                    floors: {
+                        right: string[];
+                        down: string[];
+                    }[];
+                    buildings: (number[] | ("arsenal" | "hospital" | "portal" | "mines" | "lift" | "graveyard"))[][];
+                    portals: number[][];
+                    exit: (number[] | ("UP" | "LEFT" | "DOWN" | "RIGHT"))[];
+                    graveyard: number[];
+                };
+                monsters: {
+                    id: number;
+                    /** @enum {unknown} */
+                    kind: "dragon" | "archer";
+                    cell: number[];
+                    health: number;
+                    /** @enum {unknown|null} */
+                    facing: "UP" | "LEFT" | "DOWN" | "RIGHT" | null;
+                }[];
+                ground: (number[] | ("gold" | "dragon_ring" | "bag"))[][];
                 player_cell: number[];
             };
         };
@@ -3211,25 +5572,1279 @@ export interface components {
         };
         LabyrinthRoguelikeEvent: {
             /** @enum {unknown} */
-            kind: "archer_discovered" | "armor_absorbed" | "arrow_hit_wall" | "arsenal_stock" | "bomb_no_effect" | "cell" | "damage" | "defeat" | "died" | "dragon_discovered" | "ended_by_new_game" | "exit_needs_gold" | "healed" | "item_taken" | "items_lost" | "lift_buttons" | "lift_moved" | "match_abandoned" | "match_over" | "match_started" | "mine_detected" | "mine_exploded" | "monster_hit" | "monster_killed" | "moved" | "picked_up" | "rearmed" | "respawned" | "teleported" | "turn_timed_out" | "victory" | "waited" | "wall_built" | "wall_destroyed";
+            kind: "archer_discovered";
             seq: number;
             text: string;
-            order?: number[];
-            seats?: {
+            /** @enum {unknown} */
+            facing: "UP" | "LEFT" | "DOWN" | "RIGHT";
+        } | {
+            /** @enum {unknown} */
+            kind: "armor_absorbed";
+            seq: number;
+            text: string;
+            /** @enum {unknown} */
+            source: "dragon" | "archer" | "mines";
+        } | {
+            /** @enum {unknown} */
+            kind: "arrow_hit_wall";
+            seq: number;
+            text: string;
+            /** @enum {unknown} */
+            direction: "UP" | "LEFT" | "DOWN" | "RIGHT";
+        } | {
+            /** @enum {unknown} */
+            kind: "arsenal_stock";
+            seq: number;
+            text: string;
+            items: ("armor" | "doublegun" | "mine_detector" | "cement")[];
+        } | {
+            /** @enum {unknown} */
+            kind: "bomb_no_effect";
+            seq: number;
+            text: string;
+            /** @enum {unknown} */
+            direction: "UP" | "LEFT" | "DOWN" | "RIGHT";
+        } | {
+            /** @enum {unknown} */
+            kind: "cell";
+            seq: number;
+            text: string;
+            /** @enum {unknown|null} */
+            building: "arsenal" | "hospital" | "portal" | "mines" | "lift" | "graveyard" | null;
+            /** @enum {unknown} */
+            UP: "space" | "wall" | "exit";
+            /** @enum {unknown} */
+            LEFT: "space" | "wall" | "exit";
+            /** @enum {unknown} */
+            DOWN: "space" | "wall" | "exit";
+            /** @enum {unknown} */
+            RIGHT: "space" | "wall" | "exit";
+        } | {
+            /** @enum {unknown} */
+            kind: "damage";
+            seq: number;
+            text: string;
+            /** @enum {unknown} */
+            source: "dragon" | "archer" | "mines";
+            damage: number;
+            health: number;
+        } | {
+            /** @enum {unknown} */
+            kind: "defeat";
+            seq: number;
+            text: string;
+            deaths: number;
+            death_limit: number;
+        } | {
+            /** @enum {unknown} */
+            kind: "died";
+            seq: number;
+            text: string;
+            deaths: number;
+        } | {
+            /** @enum {unknown} */
+            kind: "dragon_discovered";
+            seq: number;
+            text: string;
+        } | {
+            /** @enum {unknown} */
+            kind: "ended_by_new_game";
+            seq: number;
+            text: string;
+        } | {
+            /** @enum {unknown} */
+            kind: "exit_needs_gold";
+            seq: number;
+            text: string;
+        } | {
+            /** @enum {unknown} */
+            kind: "healed";
+            seq: number;
+            text: string;
+            health: number;
+        } | {
+            /** @enum {unknown} */
+            kind: "item_taken";
+            seq: number;
+            text: string;
+            /** @enum {unknown} */
+            item: "armor" | "doublegun" | "mine_detector" | "cement";
+        } | {
+            /** @enum {unknown} */
+            kind: "items_lost";
+            seq: number;
+            text: string;
+            items: ("armor" | "doublegun" | "mine_detector" | "cement")[];
+        } | {
+            /** @enum {unknown} */
+            kind: "lift_buttons";
+            seq: number;
+            text: string;
+            floor: number;
+            floors: number;
+        } | {
+            /** @enum {unknown} */
+            kind: "lift_moved";
+            seq: number;
+            text: string;
+            floor: number;
+        } | {
+            /** @enum {unknown} */
+            kind: "match_abandoned";
+            seq: number;
+            text: string;
+            result: {
+                winners: number[];
+                winner_seats: number[];
+                reason: string;
+                details: {
+                    turns?: number;
+                    deaths?: number;
+                    /** @enum {unknown} */
+                    cause?: "left" | "timeouts";
+                };
+            };
+        } | {
+            /** @enum {unknown} */
+            kind: "match_over";
+            seq: number;
+            text: string;
+            result: {
+                winners: number[];
+                winner_seats: number[];
+                reason: string;
+                details: {
+                    turns?: number;
+                    deaths?: number;
+                    /** @enum {unknown} */
+                    cause?: "left" | "timeouts";
+                };
+            };
+        } | {
+            /** @enum {unknown} */
+            kind: "match_started";
+            seq: number;
+            text: string;
+            order: number[];
+            seats: {
                 [key: string]: number;
             };
-            seat?: number;
-            player?: number;
-            result?: Record<string, never>;
-            direction?: string;
-            damage?: number;
-            health?: number;
-            source?: string;
-            loot?: string;
-            floor?: number;
-            building?: string | null;
-        } & {
-            [key: string]: unknown;
+        } | {
+            /** @enum {unknown} */
+            kind: "mine_detected";
+            seq: number;
+            text: string;
+            /** @enum {unknown} */
+            source: "dragon" | "archer" | "mines";
+        } | {
+            /** @enum {unknown} */
+            kind: "mine_exploded";
+            seq: number;
+            text: string;
+        } | {
+            /** @enum {unknown} */
+            kind: "monster_hit";
+            seq: number;
+            text: string;
+            damage: number;
+        } | {
+            /** @enum {unknown} */
+            kind: "monster_killed";
+            seq: number;
+            text: string;
+        } | {
+            /** @enum {unknown} */
+            kind: "moved";
+            seq: number;
+            text: string;
+            /** @enum {unknown} */
+            direction: "UP" | "LEFT" | "DOWN" | "RIGHT";
+        } | {
+            /** @enum {unknown} */
+            kind: "picked_up";
+            seq: number;
+            text: string;
+            /** @enum {unknown} */
+            loot: "gold" | "dragon_ring" | "bag";
+        } | {
+            /** @enum {unknown} */
+            kind: "rearmed";
+            seq: number;
+            text: string;
+            arrows: number;
+            bombs: number;
+        } | {
+            /** @enum {unknown} */
+            kind: "respawned";
+            seq: number;
+            text: string;
+            health: number;
+        } | {
+            /** @enum {unknown} */
+            kind: "teleported";
+            seq: number;
+            text: string;
+        } | {
+            /** @enum {unknown} */
+            kind: "turn_timed_out";
+            seq: number;
+            text: string;
+            seat: number;
+            player: number;
+        } | {
+            /** @enum {unknown} */
+            kind: "victory";
+            seq: number;
+            text: string;
+        } | {
+            /** @enum {unknown} */
+            kind: "waited";
+            seq: number;
+            text: string;
+        } | {
+            /** @enum {unknown} */
+            kind: "wall_built";
+            seq: number;
+            text: string;
+            /** @enum {unknown} */
+            direction: "UP" | "LEFT" | "DOWN" | "RIGHT";
+        } | {
+            /** @enum {unknown} */
+            kind: "wall_destroyed";
+            seq: number;
+            text: string;
+            /** @enum {unknown} */
+            direction: "UP" | "LEFT" | "DOWN" | "RIGHT";
+        };
+        LabyrinthRoguelikeLobbySettings: {
+            archer_count?: number;
+            arsenal_count?: number;
+            dragon_count?: number;
+            floors?: number | null;
+            height?: number | null;
+            hospital_count?: number;
+            mine_count?: number;
+            portal_count?: number;
+            /** @description The same seed gives the same labyrinth on this server; null: drawn. */
+            seed?: number | null;
+            width?: number | null;
+        };
+        ModeSettingSchema: {
+            /** @description A JSON Schema type, or a list of them (e.g. ["integer", "null"]). */
+            type?: string | string[];
+            minimum?: number;
+            maximum?: number;
+            enum?: ((string | number | boolean) | null)[];
+            anyOf?: components["schemas"]["ModeSettingSchema"][];
+            default?: (string | number | boolean) | null;
+            description?: string;
+        };
+        /** @description One event of a battle, told apart by `kind` (docs/combat.md). */
+        BattleEvent: {
+            /** @enum {string} */
+            kind: "battle_started";
+            seq?: number;
+            text: string;
+            order: string[];
+        } | {
+            /** @enum {string} */
+            kind: "round_started";
+            seq?: number;
+            text: string;
+            round: number;
+        } | {
+            /** @enum {string} */
+            kind: "turn_started";
+            seq?: number;
+            text: string;
+            actor: string;
+            round: number;
+        } | {
+            /** @enum {string} */
+            kind: "extra_turn";
+            seq?: number;
+            text: string;
+            actor: string;
+        } | {
+            /** @enum {string} */
+            kind: "turn_skipped";
+            seq?: number;
+            text: string;
+            actor: string;
+            reason: string;
+        } | {
+            /** @enum {string} */
+            kind: "turn_ended";
+            seq?: number;
+            text: string;
+            actor: string;
+        } | {
+            /** @enum {string} */
+            kind: "attack";
+            seq?: number;
+            text: string;
+            actor: string;
+            target: string;
+            weapon: string;
+        } | {
+            /** @enum {string} */
+            kind: "miss";
+            seq?: number;
+            text: string;
+            actor: string;
+            target: string;
+        } | {
+            /** @enum {string} */
+            kind: "critical";
+            seq?: number;
+            text: string;
+            actor: string;
+            target: string;
+        } | {
+            /** @enum {string} */
+            kind: "damage";
+            seq?: number;
+            text: string;
+            target: string;
+            amount: number;
+            hp: number;
+            source: string;
+        } | {
+            /** @enum {string} */
+            kind: "healed";
+            seq?: number;
+            text: string;
+            target: string;
+            amount: number;
+            hp: number;
+            source: string;
+        } | {
+            /** @enum {string} */
+            kind: "curse_struck";
+            seq?: number;
+            text: string;
+            target: string;
+        } | {
+            /** @enum {string} */
+            kind: "potion_drunk";
+            seq?: number;
+            text: string;
+            actor: string;
+            potion: string;
+            potion_kind: string;
+        } | {
+            /** @enum {string} */
+            kind: "stat_raised";
+            seq?: number;
+            text: string;
+            actor: string;
+            stat: string;
+            amount: number;
+            value: number;
+        } | {
+            /** @enum {string} */
+            kind: "weapon_switched";
+            seq?: number;
+            text: string;
+            actor: string;
+            weapon: string;
+            slot: number;
+        } | {
+            /** @enum {string} */
+            kind: "effect_applied";
+            seq?: number;
+            text: string;
+            target: string;
+            effect: string;
+            turns: number | null;
+            magnitude: number;
+            permanent: boolean;
+        } | {
+            /** @enum {string} */
+            kind: "effect_extended";
+            seq?: number;
+            text: string;
+            target: string;
+            effect: string;
+            turns: number | null;
+            magnitude: number;
+            permanent: boolean;
+        } | {
+            /** @enum {string} */
+            kind: "effect_cancelled";
+            seq?: number;
+            text: string;
+            target: string;
+            effect: string;
+            opposite: string;
+        } | {
+            /** @enum {string} */
+            kind: "effect_replaced";
+            seq?: number;
+            text: string;
+            target: string;
+            effect: string;
+            replaced: string;
+        } | {
+            /** @enum {string} */
+            kind: "effect_blocked";
+            seq?: number;
+            text: string;
+            target: string;
+            effect: string;
+            by: string;
+        } | {
+            /** @enum {string} */
+            kind: "effect_expired";
+            seq?: number;
+            text: string;
+            target: string;
+            effect: string;
+        } | {
+            /** @enum {string} */
+            kind: "death";
+            seq?: number;
+            text: string;
+            target: string;
+        } | {
+            /** @enum {string} */
+            kind: "fled";
+            seq?: number;
+            text: string;
+            actor: string;
+        } | {
+            /** @enum {string} */
+            kind: "battle_over";
+            seq?: number;
+            text: string;
+            outcome: string;
+        };
+        /** @description One entry of a run's log, told apart by `kind`. */
+        RunLogEntry: {
+            /** @enum {string} */
+            kind: "battle";
+            seq: number;
+            floor: number | null;
+            room: number | null;
+            battle: number;
+            enemies: string[];
+        } | {
+            /** @enum {string} */
+            kind: "battle_over";
+            seq: number;
+            floor: number | null;
+            room: number | null;
+            battle: number;
+            outcome: string;
+        } | {
+            /** @enum {string} */
+            kind: "completed";
+            seq: number;
+            floor: number | null;
+            room: number | null;
+            party: number[];
+            rescued: string | null;
+        } | {
+            /** @enum {string} */
+            kind: "died";
+            seq: number;
+            floor: number | null;
+            room: number | null;
+            player: number;
+            charon_fee: number;
+            items_lost: number;
+        } | {
+            /** @enum {string} */
+            kind: "entered";
+            seq: number;
+            floor: number | null;
+            room: number | null;
+            room_kind: string;
+        } | {
+            /** @enum {string} */
+            kind: "entered_again";
+            seq: number;
+            floor: number | null;
+            room: number | null;
+        } | {
+            /** @enum {string} */
+            kind: "escaped";
+            seq: number;
+            floor: number | null;
+            room: number | null;
+            player: number;
+            loss_percent: number;
+            items_lost: number;
+        } | {
+            /** @enum {string} */
+            kind: "escaped";
+            seq: number;
+            floor: number | null;
+            room: number | null;
+        } | {
+            /** @enum {string} */
+            kind: "failed";
+            seq: number;
+            floor: number | null;
+            room: number | null;
+        } | {
+            /** @enum {string} */
+            kind: "formation";
+            seq: number;
+            floor: number | null;
+            room: number | null;
+            players: number[];
+        } | {
+            /** @enum {string} */
+            kind: "moved";
+            seq: number;
+            floor: number | null;
+            room: number | null;
+            direction: string;
+            outcome: string;
+            burn: number;
+            torch: number;
+        } | {
+            /** @enum {string} */
+            kind: "npc_died";
+            seq: number;
+            floor: number | null;
+            room: number | null;
+            npc: string;
+        } | {
+            /** @enum {string} */
+            kind: "npc_joined";
+            seq: number;
+            floor: number | null;
+            room: number | null;
+            npc: string;
+        } | {
+            /** @enum {string} */
+            kind: "potion_drunk";
+            seq: number;
+            floor: number | null;
+            room: number | null;
+            player: number;
+            potion: string;
+            item_kind: number;
+            hp: number;
+            max_hp: number;
+            healed: number;
+        } | {
+            /** @enum {string} */
+            kind: "potion_drunk";
+            seq: number;
+            floor: number | null;
+            room: number | null;
+            player: number;
+            potion: string;
+            item_kind: number;
+            hp: number;
+            max_hp: number;
+            stat: string;
+            amount: number;
+        } | {
+            /** @enum {string} */
+            kind: "rested";
+            seq: number;
+            floor: number | null;
+            room: number | null;
+            hp: {
+                [key: string]: number;
+            };
+        } | {
+            /** @enum {string} */
+            kind: "seal_opened";
+            seq: number;
+            floor: number | null;
+            room: number | null;
+            seal: string;
+            opened_by: number;
+            items: number[];
+            coins_each: number;
+        } | {
+            /** @enum {string} */
+            kind: "sealed";
+            seq: number;
+            floor: number | null;
+            room: number | null;
+            seal: string;
+        } | {
+            /** @enum {string} */
+            kind: "started";
+            seq: number;
+            floor: number | null;
+            room: number | null;
+            party: number[];
+            rank: number;
+            completed: number;
+        } | {
+            /** @enum {string} */
+            kind: "started";
+            seq: number;
+            floor: number | null;
+            room: number | null;
+            party: number[];
+            rank: number;
+            maze: number;
+        } | {
+            /** @enum {string} */
+            kind: "story_items";
+            seq: number;
+            floor: number | null;
+            room: number | null;
+            story_item: string;
+            items: number[];
+        } | {
+            /** @enum {string} */
+            kind: "torch_out";
+            seq: number;
+            floor: number | null;
+            room: number | null;
+        } | {
+            /** @enum {string} */
+            kind: "torch_relit";
+            seq: number;
+            floor: number | null;
+            room: number | null;
+            torch: number;
+        } | {
+            /** @enum {string} */
+            kind: "torch_taken";
+            seq: number;
+            floor: number | null;
+            room: number | null;
+            player: number | null;
+            set_aside?: number | null;
+        } | {
+            /** @enum {string} */
+            kind: "trap";
+            seq: number;
+            floor: number | null;
+            room: number | null;
+            /** @description By player id: the damage taken, the HP left and the trap's effect (null: none). */
+            hits: {
+                [key: string]: {
+                    damage: number;
+                    hp: number;
+                    effect: string | null;
+                };
+            };
+        } | {
+            /** @enum {string} */
+            kind: "treasure";
+            seq: number;
+            floor: number | null;
+            room: number | null;
+            items: number[];
+            coins_each: number;
+        } | {
+            /** @enum {string} */
+            kind: "turned_away";
+            seq: number;
+            floor: number | null;
+            room: number | null;
+            players: number[];
+        };
+        /** @description One event of the run's one sequence (`seq`) with its sentence (`text`): a log entry (`origin` run) or one of its battles' events (`origin` battle). */
+        RunEvent: {
+            /** @enum {string} */
+            kind: "battle";
+            seq: number;
+            /** @enum {string} */
+            origin: "run";
+            floor: number | null;
+            room: number | null;
+            text: string;
+            battle: number;
+            enemies: string[];
+        } | {
+            /** @enum {string} */
+            kind: "battle_over";
+            seq: number;
+            /** @enum {string} */
+            origin: "run";
+            floor: number | null;
+            room: number | null;
+            text: string;
+            battle: number;
+            outcome: string;
+        } | {
+            /** @enum {string} */
+            kind: "completed";
+            seq: number;
+            /** @enum {string} */
+            origin: "run";
+            floor: number | null;
+            room: number | null;
+            text: string;
+            party: number[];
+            rescued: string | null;
+        } | {
+            /** @enum {string} */
+            kind: "died";
+            seq: number;
+            /** @enum {string} */
+            origin: "run";
+            floor: number | null;
+            room: number | null;
+            text: string;
+            player: number;
+            charon_fee: number;
+            items_lost: number;
+        } | {
+            /** @enum {string} */
+            kind: "entered";
+            seq: number;
+            /** @enum {string} */
+            origin: "run";
+            floor: number | null;
+            room: number | null;
+            text: string;
+            room_kind: string;
+        } | {
+            /** @enum {string} */
+            kind: "entered_again";
+            seq: number;
+            /** @enum {string} */
+            origin: "run";
+            floor: number | null;
+            room: number | null;
+            text: string;
+        } | {
+            /** @enum {string} */
+            kind: "escaped";
+            seq: number;
+            /** @enum {string} */
+            origin: "run";
+            floor: number | null;
+            room: number | null;
+            text: string;
+            player: number;
+            loss_percent: number;
+            items_lost: number;
+        } | {
+            /** @enum {string} */
+            kind: "escaped";
+            seq: number;
+            /** @enum {string} */
+            origin: "run";
+            floor: number | null;
+            room: number | null;
+            text: string;
+        } | {
+            /** @enum {string} */
+            kind: "failed";
+            seq: number;
+            /** @enum {string} */
+            origin: "run";
+            floor: number | null;
+            room: number | null;
+            text: string;
+        } | {
+            /** @enum {string} */
+            kind: "formation";
+            seq: number;
+            /** @enum {string} */
+            origin: "run";
+            floor: number | null;
+            room: number | null;
+            text: string;
+            players: number[];
+        } | {
+            /** @enum {string} */
+            kind: "moved";
+            seq: number;
+            /** @enum {string} */
+            origin: "run";
+            floor: number | null;
+            room: number | null;
+            text: string;
+            direction: string;
+            outcome: string;
+            burn: number;
+            torch: number;
+        } | {
+            /** @enum {string} */
+            kind: "npc_died";
+            seq: number;
+            /** @enum {string} */
+            origin: "run";
+            floor: number | null;
+            room: number | null;
+            text: string;
+            npc: string;
+        } | {
+            /** @enum {string} */
+            kind: "npc_joined";
+            seq: number;
+            /** @enum {string} */
+            origin: "run";
+            floor: number | null;
+            room: number | null;
+            text: string;
+            npc: string;
+        } | {
+            /** @enum {string} */
+            kind: "potion_drunk";
+            seq: number;
+            /** @enum {string} */
+            origin: "run";
+            floor: number | null;
+            room: number | null;
+            text: string;
+            player: number;
+            potion: string;
+            item_kind: number;
+            hp: number;
+            max_hp: number;
+            healed: number;
+        } | {
+            /** @enum {string} */
+            kind: "potion_drunk";
+            seq: number;
+            /** @enum {string} */
+            origin: "run";
+            floor: number | null;
+            room: number | null;
+            text: string;
+            player: number;
+            potion: string;
+            item_kind: number;
+            hp: number;
+            max_hp: number;
+            stat: string;
+            amount: number;
+        } | {
+            /** @enum {string} */
+            kind: "rested";
+            seq: number;
+            /** @enum {string} */
+            origin: "run";
+            floor: number | null;
+            room: number | null;
+            text: string;
+            hp: {
+                [key: string]: number;
+            };
+        } | {
+            /** @enum {string} */
+            kind: "seal_opened";
+            seq: number;
+            /** @enum {string} */
+            origin: "run";
+            floor: number | null;
+            room: number | null;
+            text: string;
+            seal: string;
+            opened_by: number;
+            items: number[];
+            coins_each: number;
+        } | {
+            /** @enum {string} */
+            kind: "sealed";
+            seq: number;
+            /** @enum {string} */
+            origin: "run";
+            floor: number | null;
+            room: number | null;
+            text: string;
+            seal: string;
+        } | {
+            /** @enum {string} */
+            kind: "started";
+            seq: number;
+            /** @enum {string} */
+            origin: "run";
+            floor: number | null;
+            room: number | null;
+            text: string;
+            party: number[];
+            rank: number;
+            completed: number;
+        } | {
+            /** @enum {string} */
+            kind: "started";
+            seq: number;
+            /** @enum {string} */
+            origin: "run";
+            floor: number | null;
+            room: number | null;
+            text: string;
+            party: number[];
+            rank: number;
+            maze: number;
+        } | {
+            /** @enum {string} */
+            kind: "story_items";
+            seq: number;
+            /** @enum {string} */
+            origin: "run";
+            floor: number | null;
+            room: number | null;
+            text: string;
+            story_item: string;
+            items: number[];
+        } | {
+            /** @enum {string} */
+            kind: "torch_out";
+            seq: number;
+            /** @enum {string} */
+            origin: "run";
+            floor: number | null;
+            room: number | null;
+            text: string;
+        } | {
+            /** @enum {string} */
+            kind: "torch_relit";
+            seq: number;
+            /** @enum {string} */
+            origin: "run";
+            floor: number | null;
+            room: number | null;
+            text: string;
+            torch: number;
+        } | {
+            /** @enum {string} */
+            kind: "torch_taken";
+            seq: number;
+            /** @enum {string} */
+            origin: "run";
+            floor: number | null;
+            room: number | null;
+            text: string;
+            player: number | null;
+            set_aside?: number | null;
+        } | {
+            /** @enum {string} */
+            kind: "trap";
+            seq: number;
+            /** @enum {string} */
+            origin: "run";
+            floor: number | null;
+            room: number | null;
+            text: string;
+            /** @description By player id: the damage taken, the HP left and the trap's effect (null: none). */
+            hits: {
+                [key: string]: {
+                    damage: number;
+                    hp: number;
+                    effect: string | null;
+                };
+            };
+        } | {
+            /** @enum {string} */
+            kind: "treasure";
+            seq: number;
+            /** @enum {string} */
+            origin: "run";
+            floor: number | null;
+            room: number | null;
+            text: string;
+            items: number[];
+            coins_each: number;
+        } | {
+            /** @enum {string} */
+            kind: "turned_away";
+            seq: number;
+            /** @enum {string} */
+            origin: "run";
+            floor: number | null;
+            room: number | null;
+            text: string;
+            players: number[];
+        } | {
+            /** @enum {string} */
+            kind: "battle_started";
+            seq: number;
+            /** @enum {string} */
+            origin: "battle";
+            battle: number;
+            battle_seq: number;
+            text: string;
+            order: string[];
+        } | {
+            /** @enum {string} */
+            kind: "round_started";
+            seq: number;
+            /** @enum {string} */
+            origin: "battle";
+            battle: number;
+            battle_seq: number;
+            text: string;
+            round: number;
+        } | {
+            /** @enum {string} */
+            kind: "turn_started";
+            seq: number;
+            /** @enum {string} */
+            origin: "battle";
+            battle: number;
+            battle_seq: number;
+            text: string;
+            actor: string;
+            round: number;
+        } | {
+            /** @enum {string} */
+            kind: "extra_turn";
+            seq: number;
+            /** @enum {string} */
+            origin: "battle";
+            battle: number;
+            battle_seq: number;
+            text: string;
+            actor: string;
+        } | {
+            /** @enum {string} */
+            kind: "turn_skipped";
+            seq: number;
+            /** @enum {string} */
+            origin: "battle";
+            battle: number;
+            battle_seq: number;
+            text: string;
+            actor: string;
+            reason: string;
+        } | {
+            /** @enum {string} */
+            kind: "turn_ended";
+            seq: number;
+            /** @enum {string} */
+            origin: "battle";
+            battle: number;
+            battle_seq: number;
+            text: string;
+            actor: string;
+        } | {
+            /** @enum {string} */
+            kind: "attack";
+            seq: number;
+            /** @enum {string} */
+            origin: "battle";
+            battle: number;
+            battle_seq: number;
+            text: string;
+            actor: string;
+            target: string;
+            weapon: string;
+        } | {
+            /** @enum {string} */
+            kind: "miss";
+            seq: number;
+            /** @enum {string} */
+            origin: "battle";
+            battle: number;
+            battle_seq: number;
+            text: string;
+            actor: string;
+            target: string;
+        } | {
+            /** @enum {string} */
+            kind: "critical";
+            seq: number;
+            /** @enum {string} */
+            origin: "battle";
+            battle: number;
+            battle_seq: number;
+            text: string;
+            actor: string;
+            target: string;
+        } | {
+            /** @enum {string} */
+            kind: "damage";
+            seq: number;
+            /** @enum {string} */
+            origin: "battle";
+            battle: number;
+            battle_seq: number;
+            text: string;
+            target: string;
+            amount: number;
+            hp: number;
+            source: string;
+        } | {
+            /** @enum {string} */
+            kind: "healed";
+            seq: number;
+            /** @enum {string} */
+            origin: "battle";
+            battle: number;
+            battle_seq: number;
+            text: string;
+            target: string;
+            amount: number;
+            hp: number;
+            source: string;
+        } | {
+            /** @enum {string} */
+            kind: "curse_struck";
+            seq: number;
+            /** @enum {string} */
+            origin: "battle";
+            battle: number;
+            battle_seq: number;
+            text: string;
+            target: string;
+        } | {
+            /** @enum {string} */
+            kind: "potion_drunk";
+            seq: number;
+            /** @enum {string} */
+            origin: "battle";
+            battle: number;
+            battle_seq: number;
+            text: string;
+            actor: string;
+            potion: string;
+            potion_kind: string;
+        } | {
+            /** @enum {string} */
+            kind: "stat_raised";
+            seq: number;
+            /** @enum {string} */
+            origin: "battle";
+            battle: number;
+            battle_seq: number;
+            text: string;
+            actor: string;
+            stat: string;
+            amount: number;
+            value: number;
+        } | {
+            /** @enum {string} */
+            kind: "weapon_switched";
+            seq: number;
+            /** @enum {string} */
+            origin: "battle";
+            battle: number;
+            battle_seq: number;
+            text: string;
+            actor: string;
+            weapon: string;
+            slot: number;
+        } | {
+            /** @enum {string} */
+            kind: "effect_applied";
+            seq: number;
+            /** @enum {string} */
+            origin: "battle";
+            battle: number;
+            battle_seq: number;
+            text: string;
+            target: string;
+            effect: string;
+            turns: number | null;
+            magnitude: number;
+            permanent: boolean;
+        } | {
+            /** @enum {string} */
+            kind: "effect_extended";
+            seq: number;
+            /** @enum {string} */
+            origin: "battle";
+            battle: number;
+            battle_seq: number;
+            text: string;
+            target: string;
+            effect: string;
+            turns: number | null;
+            magnitude: number;
+            permanent: boolean;
+        } | {
+            /** @enum {string} */
+            kind: "effect_cancelled";
+            seq: number;
+            /** @enum {string} */
+            origin: "battle";
+            battle: number;
+            battle_seq: number;
+            text: string;
+            target: string;
+            effect: string;
+            opposite: string;
+        } | {
+            /** @enum {string} */
+            kind: "effect_replaced";
+            seq: number;
+            /** @enum {string} */
+            origin: "battle";
+            battle: number;
+            battle_seq: number;
+            text: string;
+            target: string;
+            effect: string;
+            replaced: string;
+        } | {
+            /** @enum {string} */
+            kind: "effect_blocked";
+            seq: number;
+            /** @enum {string} */
+            origin: "battle";
+            battle: number;
+            battle_seq: number;
+            text: string;
+            target: string;
+            effect: string;
+            by: string;
+        } | {
+            /** @enum {string} */
+            kind: "effect_expired";
+            seq: number;
+            /** @enum {string} */
+            origin: "battle";
+            battle: number;
+            battle_seq: number;
+            text: string;
+            target: string;
+            effect: string;
+        } | {
+            /** @enum {string} */
+            kind: "death";
+            seq: number;
+            /** @enum {string} */
+            origin: "battle";
+            battle: number;
+            battle_seq: number;
+            text: string;
+            target: string;
+        } | {
+            /** @enum {string} */
+            kind: "fled";
+            seq: number;
+            /** @enum {string} */
+            origin: "battle";
+            battle: number;
+            battle_seq: number;
+            text: string;
+            actor: string;
+        } | {
+            /** @enum {string} */
+            kind: "battle_over";
+            seq: number;
+            /** @enum {string} */
+            origin: "battle";
+            battle: number;
+            battle_seq: number;
+            text: string;
+            outcome: string;
+        };
+        GenerationParams: {
+            f_min?: number;
+            f_max?: number;
+            r_min?: number;
+            r_max?: number;
+            n_opt?: number;
+            r_opt?: number;
+            c_opt?: number;
+            k?: number;
+            treasure_base?: number;
+            treasure_cap?: number;
+            trap_base?: number;
+            trap_cap?: number;
+            enemy_base?: number;
+            enemy_cap?: number;
+            story_item_chance?: number;
+            sealed_room_chance?: number;
         };
     };
     responses: never;

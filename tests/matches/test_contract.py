@@ -17,9 +17,16 @@ from jsonschema import Draft202012Validator
 from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
-from matches.modes import registered_modes
+from cell_capture import texts as cell_texts
+from labyrinth import texts as console_texts
+from matches.modes import FRAMEWORK_EVENT_KINDS, registered_modes
 from matches.openapi import component_name
+from paper_labyrinth import mode as paper_mode
+from paper_labyrinth import texts as paper_texts
+from roguelike import texts as roguelike_texts
+from tests.factories import PlayerFactory, api_client
 from tests.matches.helpers import act, read, started
+from tests.schema_checks import errors, json_schema, served_schema, validator
 
 pytestmark = pytest.mark.django_db
 
@@ -29,6 +36,7 @@ GAMES: dict[str, tuple[int, dict[str, Any]]] = {
     "labyrinth_console": (2, {"rows": 3, "cols": 3, "start_positions": "chosen", "max_turns": 40}),
     "labyrinth_roguelike": (1, {"seed": 11, "width": 4, "height": 4, "floors": 1}),
     "labyrinth_paper": (3, {"nstop": 3}),
+    "labyrinth_paper/quantum": (3, {"nstop": 3, "variant": "quantum", "starts": "random"}),
     "secret_race": (2, {"target": 10}),
     "secret_start_race": (2, {"target": 10}),
 }
@@ -38,32 +46,14 @@ TOYS = {"secret_race", "secret_start_race"}
 
 @pytest.fixture
 def served(admin_client: Client) -> dict[str, Any]:
-    """The OpenAPI 3.0 document as served."""
-    schema: dict[str, Any] = admin_client.get("/api/schema/", {"format": "json"}).json()
-    return schema
+    return served_schema(admin_client)
 
 
 @pytest.fixture
 def published(served: dict[str, Any]) -> dict[str, Any]:
-    """The served document, its ``nullable`` read as JSON Schema's null (what clients and validators such
-    as schemathesis do)."""
+    """The served document, its ``nullable`` read as JSON Schema's null."""
     schema: dict[str, Any] = json_schema(served)
     return schema
-
-
-def json_schema(node: Any) -> Any:
-    """OpenAPI 3.0's ``nullable: true`` as a JSON Schema ``anyOf`` with the null type."""
-    if isinstance(node, list):
-        return [json_schema(item) for item in node]
-    if not isinstance(node, dict):
-        return node
-    out = {key: json_schema(value) for key, value in node.items() if key != "nullable"}
-    return {"anyOf": [out, {"type": "null"}]} if node.get("nullable") is True else out
-
-
-def validator(schema: dict[str, Any], component: str) -> Draft202012Validator:
-    registry: Registry[Any] = Registry().with_resource("urn:api", DRAFT202012.create_resource(schema))
-    return Draft202012Validator({"$ref": f"urn:api#/components/schemas/{component}"}, registry=registry)
 
 
 def matches_of(schema: dict[str, Any], definition: dict[str, Any]) -> Draft202012Validator:
@@ -73,12 +63,22 @@ def matches_of(schema: dict[str, Any], definition: dict[str, Any]) -> Draft20201
     return Draft202012Validator(eval(text), registry=registry)  # noqa: S307: our own dict's repr
 
 
-def errors(check: Draft202012Validator, value: Any) -> list[str]:
-    return [f"{list(e.absolute_path)}: {e.message}"[:300] for e in check.iter_errors(value)]
-
-
 def test_every_registered_mode_is_played_here() -> None:
-    assert set(registered_modes()) == set(GAMES)
+    assert set(registered_modes()) == {game.split("/")[0] for game in GAMES}
+
+
+def declared_kinds(mode: str) -> set[str]:
+    """The event kinds a mode declares a shape for, besides the machinery's."""
+    branches = registered_modes()[mode].event_schema["oneOf"]
+    return {kind for b in branches for kind in b["properties"]["kind"]["enum"]} - set(FRAMEWORK_EVENT_KINDS)
+
+
+def test_every_kind_a_mode_speaks_has_its_declared_shape() -> None:
+    assert declared_kinds("cell_capture") == set(cell_texts.TEXTS)
+    assert declared_kinds("labyrinth_console") == set(console_texts.TEXTS)
+    assert declared_kinds("labyrinth_roguelike") == set(roguelike_texts.TEXTS)
+    assert declared_kinds("labyrinth_paper") == {*paper_texts.EVENTS, "gm"}
+    assert set(paper_mode.GM_DATA) == set(paper_texts.GM)
 
 
 def test_the_match_schemas_reference_the_modes_components(served: dict[str, Any]) -> None:
@@ -96,9 +96,10 @@ def test_the_match_schemas_reference_the_modes_components(served: dict[str, Any]
     assert "anyOf" in components["MatchActOutput"]["properties"]["events"]["items"]
 
 
-@pytest.mark.parametrize("mode", sorted(GAMES))
-def test_a_whole_game_answers_in_the_published_shapes(mode: str, published: dict[str, Any]) -> None:
-    players, settings = GAMES[mode]
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_a_whole_game_answers_in_the_published_shapes(game: str, published: dict[str, Any]) -> None:
+    mode = game.split("/")[0]
+    players, settings = GAMES[game]
     checks = {part: validator(published, component_name(mode, part))
               for part in ("Settings", "View", "Action", "Event")}
     match = published["components"]["schemas"]["MatchOutput"]["properties"]
@@ -139,3 +140,14 @@ def test_a_whole_game_answers_in_the_published_shapes(mode: str, published: dict
     assert all(b["view"] is not None for b in bodies)  # the view after the end, ``revealed`` included
     assert not problems, problems[:5]
     assert all(seen[part] for part in ("View", "Action", "Event"))
+
+
+def test_the_modes_list_and_lobby_settings_answer_in_the_published_shapes(published: dict[str, Any]) -> None:
+    modes = api_client(PlayerFactory()).get("/api/v1/modes/").json()
+    check = validator(published, "ModeOutput")
+    assert modes and [e for mode in modes for e in errors(check, mode)] == []
+    for game, (_, settings) in GAMES.items():
+        mode = game.split("/")[0]
+        assert errors(validator(published, component_name(mode, "LobbySettings")), settings) == [], game
+    bad = errors(validator(published, "CellCaptureLobbySettings"), {"width": 5, "colour": "red"})
+    assert bad  # a key the lobby may not set

@@ -94,8 +94,11 @@ class SecretRaceMode(ModeAdapter[Race]):
     view_schema = {"oneOf": [shape({"my_score": WHOLE, "target": WHOLE}),
                              shape({"choosing": {"type": "boolean"}, "chosen": {"type": "boolean"}})]}
     action_schema = {"oneOf": [shape({"pick": WHOLE}), shape({"handicap": WHOLE})]}
-    event_schema = events("picked", "moved", "handicap_chosen", "has_chosen", "race_started",
-                          data={"points": WHOLE, "bonus": WHOLE, "handicap": WHOLE})
+    event_schema = events({
+        "picked": shape({"seat": WHOLE, "points": WHOLE, "bonus": WHOLE}), "moved": shape({"seat": WHOLE}),
+        "handicap_chosen": shape({"handicap": WHOLE}), "has_chosen": shape({"seat": WHOLE}),
+        "race_started": shape({}),
+    })
     phases = (SecretRacePlay(),)
     reasons = {"target_reached": "The winner's score reached the target first."}
 
