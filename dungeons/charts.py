@@ -87,11 +87,12 @@ def line_chart(
     y_min: float = 0.0,
     y_max: float | None = None,
     step: bool = False,
+    whole_x: bool = False,
     width: int = 460,
     height: int = 250,
 ) -> str:
     """Polylines of (x, y) points with axes, ticks and a legend; ``step`` draws integer-valued curves as
-    steps."""
+    steps; ``whole_x`` (implied by ``step``) ticks whole-number x values only (party sizes, floors)."""
     left, right, top, bottom = 46, 12, 44, 40
     xs = [x for _, points in series for x, _ in points]
     ys = [y for _, points in series for _, y in points]
@@ -122,7 +123,7 @@ def line_chart(
         tick_label = f"{value:g}" if value == int(value) else f"{value:.2f}"
         parts.append(_text(left - 4, y + 4, tick_label, 10, "end"))
     x_step = (x_hi - x_lo) / 4
-    if step and float(x_lo).is_integer() and float(x_hi).is_integer():  # e.g. floor indices
+    if (step or whole_x) and float(x_lo).is_integer() and float(x_hi).is_integer():  # e.g. floor indices
         x_step = float(max(1, math.ceil((x_hi - x_lo) / 6)))
     value = x_lo
     while value <= x_hi + 1e-9:

@@ -55,9 +55,12 @@ class LabInputs:
     npc_careers: int = 0
     #: the most runs a guild's path plays before it is given up
     npc_career_runs: int = 60
+    #: what every member carries at the start (catalog ids, worn or in hand); () is a new player's nothing
+    gear: tuple[tuple[int, bool], ...] = ()
 
     def party_spec(self) -> PartySpec:
-        return PartySpec.new_players(self.party, completed=self.completed, rank=self.rank, guild=self.guild)
+        return PartySpec.new_players(self.party, completed=self.completed, rank=self.rank, guild=self.guild,
+                                     items=self.gear)
 
 
 @dataclass(frozen=True)

@@ -178,6 +178,7 @@ class PartySpec:
 
     @classmethod
     def new_players(cls, size: int, *, completed: int = 0, rank: int = 0, guild: bool = True,
-                    first_id: int = 1) -> PartySpec:
-        return cls(tuple(PlayerSpec(first_id + i, completed=completed) for i in range(size)), guild=guild,
-                   guild_rank=rank)
+                    first_id: int = 1, items: tuple[tuple[int, bool], ...] = ()) -> PartySpec:
+        """``size`` new players, each carrying ``items`` (catalog ids, worn or in hand) if given."""
+        return cls(tuple(PlayerSpec(first_id + i, completed=completed, items=items) for i in range(size)),
+                   guild=guild, guild_rank=rank)
