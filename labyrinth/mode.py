@@ -28,6 +28,7 @@ from django.utils.translation import gettext_lazy
 
 from gamekit.results import Impossible, Success
 from labyrinth.engine import GeneratorSettings, LabyrinthMap, format_map, generate_map, parse_map
+from labyrinth.engine.bots import BOTS
 from labyrinth.engine.console import (
     HELP_TEXT,
     ConsoleGame,
@@ -292,6 +293,7 @@ class LabyrinthConsoleMode(ModeAdapter[ConsoleState]):
     action_schema = ACTION_SCHEMA
     event_schema = EVENT_SCHEMA
     phases = (SecretStart(ConsoleStarts()), ConsolePlay())
+    bot_policies = BOTS
     reasons = {
         "exit_reached": "The winner walked out of the labyrinth.",
         "turn_limit": "max_turns turns were played and nobody got out: a draw.",
