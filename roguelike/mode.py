@@ -67,6 +67,7 @@ from roguelike.engine import (
     settings_from_json,
     view,
 )
+from roguelike.engine.bots import BOTS
 from roguelike.engine.model import (
     MAXIMUMS,
     MINIMUMS,
@@ -183,6 +184,7 @@ class RoguelikeMode(ModeAdapter[Game]):
     action_schema = ACTION_SCHEMA
     event_schema = EVENT_SCHEMA
     phases = (RoguelikePlay(),)
+    bot_policies = BOTS
     reasons = {
         "treasure_carried_out": "The player left through the exit with gold: a win.",
         "death_limit": "The player died as many times as the death limit allows: a loss.",
