@@ -19,6 +19,7 @@ from typing import Any
 from django.utils.translation import gettext, gettext_lazy
 
 from cell_capture.engine import MAX_PLAYERS, MAX_SIZE, MIN_PLAYERS, MIN_SIZE, Game, new_game
+from cell_capture.engine.bots import BOTS
 from cell_capture.texts import event_text, stored
 from gamekit.results import Impossible, Success
 from matches.modes import (
@@ -182,6 +183,7 @@ class CellCaptureMode(ModeAdapter[Game]):
     event_schema = EVENT_SCHEMA
     outcome_details = DETAILS
     phases = (CellCapturePlay(),)
+    bot_policies = BOTS
     reasons = {"won": "Only the winner's colour is left on the board."}
 
     def default_settings(self) -> JSON:

@@ -28,6 +28,7 @@ from django.utils.translation import gettext, gettext_lazy
 
 from gamekit.results import Impossible, Success
 from labyrinth.engine import GeneratorSettings, LabyrinthMap, format_map, generate_map, parse_map
+from labyrinth.engine.bots import BOTS
 from labyrinth.engine.console import (
     ConsoleGame,
     act,
@@ -301,6 +302,7 @@ class LabyrinthConsoleMode(ModeAdapter[ConsoleState]):
     event_schema = EVENT_SCHEMA
     outcome_details = DETAILS
     phases = (SecretStart(ConsoleStarts()), ConsolePlay())
+    bot_policies = BOTS
     reasons = {
         "exit_reached": "The winner walked out of the labyrinth.",
         "turn_limit": "max_turns turns were played and nobody got out: a draw.",

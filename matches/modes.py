@@ -46,6 +46,7 @@ from typing import Any, Generic, TypeAlias, TypeVar
 
 from django_stubs_ext import StrOrPromise
 
+from gamekit.bots import Memory, Policy
 from gamekit.results import Impossible, Success
 
 JSON = dict[str, Any]
@@ -417,9 +418,9 @@ class ModeAdapter(ABC, Generic[S]):
     event_schema: JSON
     #: the settings a lobby may choose; None: every one (the rest are the admin's defaults only)
     lobby_settings: frozenset[str] | None = None
-    #: the bot levels a host may seat (SPEC 15: ``POST matches/{id}/bots/ {"level": name}``); the machinery
-    #: hosts no bots yet, so no mode offers one (``register`` refuses a mode that does)
-    bots: tuple[str, ...] = ()
+    #: the bots a host may seat (SPEC 15: ``POST matches/{id}/bots/ {"level": name}``), by level: pure
+    #: policies (``gamekit.bots.Policy``, the game's ``engine/bots.py``); their names are ``bots``
+    bot_policies: Mapping[str, Policy] = {}
     #: whether a non-member may read the mode's started matches (SPEC 15); the machinery lets only seated
     #: players read one (``services.may_read``), so no mode may say yes yet (``register`` refuses it)
     spectators: bool = False
@@ -548,6 +549,28 @@ class ModeAdapter(ABC, Generic[S]):
     def state_from_json(self, data: Mapping[str, Any]) -> S:
         """The inverse of ``state_to_json`` (also for rows stored by earlier versions of the mode)."""
 
+    # --- bots (SPEC 15) ------------------------------------------------------------------------
+
+    @property
+    def bots(self) -> tuple[str, ...]:
+        """The bot levels a host may seat (the modes list's ``bots``), in the order the mode declares them."""
+        return tuple(self.bot_policies)
+
+    def bot_action(self, level: str, seat_view: Mapping[str, Any], allowed: Sequence[JSON], memory: Memory,
+                   rng: random.Random, events: Sequence[Mapping[str, Any]] = ()) -> tuple[JSON, Memory]:
+        """The action the bot ``level`` sends for its seat, and its new memory (JSON, stored between turns).
+
+        The bot gets what the API gives its seat and nothing else: ``seat_view`` (``view``), ``allowed``
+        (``legal_actions``), ``events`` (the data of the events the seat may see, in order, since the bot
+        last acted) and its own ``memory`` (None before its first action); every draw comes from ``rng``
+        (the machinery derives it from the match seed, so the replay stays exact). The answer is always one
+        of ``allowed``; an unknown level is a caller's mistake (KeyError).
+        """
+        action, memory = self.bot_policies[level](seat_view, allowed, memory, rng, events)
+        if action not in allowed:
+            raise ValueError(f"{self.name}: the bot {level!r} chose {action!r}, which is not allowed")
+        return action, memory
+
     # --- optional ---------------------------------------------------------------------------
 
     def revealed(self, state: S) -> JSON | None:
@@ -595,8 +618,8 @@ def register(adapter: ModeAdapter[Any]) -> ModeAdapter[Any]:
         raise ValueError(f"bad mode adapter {adapter!r}")
     if set(reasons) & set(MACHINE_REASONS):
         raise ValueError(f"{adapter.name}: the reasons {MACHINE_REASONS} are the machinery's")
-    if adapter.bots or adapter.spectators:
-        raise ValueError(f"{adapter.name}: the match machinery hosts no bots or spectators yet (SPEC 15)")
+    if adapter.spectators:
+        raise ValueError(f"{adapter.name}: the match machinery hosts no spectators yet (SPEC 15)")
     _REGISTRY[adapter.name] = adapter
     return adapter
 

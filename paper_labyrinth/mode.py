@@ -75,6 +75,7 @@ from paper_labyrinth.actions import (
 )
 from paper_labyrinth.clock import CLOCK_ACTIONS, PAUSE_ACTION, TIMER_ACTION, Clock
 from paper_labyrinth.engine import rules
+from paper_labyrinth.engine.bots import BOTS
 from paper_labyrinth.engine.generator import MAX_SIDE as GEN_MAX_SIDE
 from paper_labyrinth.engine.generator import MIN_SIDE as GEN_MIN_SIDE
 from paper_labyrinth.engine.mapformat import format_paper_map, parse_paper_map
@@ -581,6 +582,7 @@ class PaperLabyrinthMode(ModeAdapter[PaperState]):
     event_schema = EVENT_SCHEMA
     phases = (SecretStart(PaperStarts()), PaperPlay())
     reasons = REASON_MEANINGS
+    bot_policies = BOTS
 
     # -- settings --
 

@@ -67,6 +67,7 @@ from roguelike.engine import (
     settings_from_json,
     view,
 )
+from roguelike.engine.bots import BOTS
 from roguelike.engine.model import (
     MAXIMUMS,
     MINIMUMS,
@@ -224,6 +225,7 @@ class RoguelikeMode(ModeAdapter[Game]):
     event_schema = EVENT_SCHEMA
     outcome_details = DETAILS
     phases = (RoguelikePlay(),)
+    bot_policies = BOTS
     reasons = {
         "treasure_carried_out": "The player left through the exit with gold: a win.",
         "death_limit": "The player died as many times as the death limit allows: a loss.",

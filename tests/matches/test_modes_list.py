@@ -46,7 +46,9 @@ def test_every_registered_mode_is_listed_with_its_limits() -> None:
                              "settings", "bots", "spectators"}
         assert (mode["min_players"], mode["max_players"]) == (adapter.min_players, adapter.max_players)
         assert mode["title"] and mode["title"] == str(adapter.title)
-        assert mode["bots"] == [] and mode["spectators"] is False  # SPEC 15 is not hosted yet
+        assert mode["bots"] == list(adapter.bots) and mode["spectators"] is False  # spectators: not yet
+    for name in SHIPPED:  # SPEC 15: every shipped game offers `random` and one that plays sensibly
+        assert modes[name]["bots"][0] == "random" and len(modes[name]["bots"]) >= 2
 
 
 def test_the_settings_are_a_json_schema_of_every_setting_with_the_defaults_and_lobby_settings() -> None:
