@@ -12,6 +12,7 @@ from rest_framework.response import Response
 
 from backend.api.schema import errors
 from backend.api.views import valid
+from backend.live import wait_for
 from matches import selectors, services
 from matches.serializers import (
     MatchActInput,
@@ -111,11 +112,18 @@ class MatchDetailApi(PlayerApi):
     @extend_schema(
         parameters=[MatchQuery],
         responses={200: MatchOutput, **errors(400, 401, 404)},
-        summary="The caller's view of a match: whose turn, deadline, allowed actions, events since",
+        summary="The caller's view of a match: whose turn, deadline, allowed actions, events since "
+        "(with wait: a long-poll until something after since exists)",
     )
     def get(self, request: Request, match_id: int) -> Response:
-        since = valid(MatchQuery, request.query_params)["since"]
+        query = valid(MatchQuery, request.query_params)
+        since = query["since"]
         match = services.match_refresh(player=self.player, match_id=match_id)
+        if query.get("wait") and match.event_count <= since and not match.is_over:
+            # Long-poll: woken by the match's steps (the hub), not by reading again and again.
+            wait_for(f"match:{match_id}", lambda: selectors.match_news(match_id=match_id, since=since),
+                     seconds=query["wait"])
+            match = services.match_refresh(player=self.player, match_id=match_id)
         return Response(MatchOutput(selectors.match_payload(match, self.player, since=since)).data)
 
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from django.db.models import Count, Exists, OuterRef, Q
+from django.utils import timezone
 
 from backend.api.pagination import Page, keyset_page
 from backend.errors import NotFound, RuleViolation
@@ -185,6 +187,20 @@ def match_stream_read(match: Match, player: Player, *, since: int | None) -> dic
         "result": match.result,
     }
     return {"events": events, "last_event": last, "more": last < match.event_count, "header": header}
+
+
+def match_news(*, match_id: int, since: int) -> float | None:
+    """For a long-poll of the match after event ``since`` (``backend.live.wait_for``): None when there is
+    something to answer with now (an event after ``since``, the match over or gone, a deadline passed), else
+    the seconds until the awaited turn's deadline (``math.inf``: none), when a read will apply it."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None or match.event_count > since or match.is_over:
+        return None
+    deadline = match_deadline(match)
+    if deadline is None:
+        return math.inf
+    left = (deadline - timezone.now()).total_seconds()
+    return None if left <= 0 else left
 
 
 def match_for_reader(*, match_id: int, player: Player) -> Match:

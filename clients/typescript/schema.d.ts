@@ -854,7 +854,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The caller's view of a match: whose turn, deadline, allowed actions, events since
+         * The caller's view of a match: whose turn, deadline, allowed actions, events since (with wait: a long-poll until something after since exists)
          * @description An authenticated endpoint acting as the caller's player.
          */
         get: operations["v1_matches_retrieve"];
@@ -5638,6 +5638,8 @@ export interface operations {
             query?: {
                 /** @description Return the events numbered after this one. */
                 since?: number;
+                /** @description Long-poll: answer as soon as an event after `since` exists (or the match ends, or a deadline passes), at the latest after this many seconds (0 < wait <= 30). */
+                wait?: number;
             };
             header?: never;
             path: {
