@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from backend.api.compiled import renderer, validator
 from backend.api.schema import errors
 from backend.api.views import valid
+from backend.live import wait_for
 from matches import selectors, services
 from matches.serializers import (
     MatchActInput,
@@ -112,13 +113,21 @@ class MatchDetailApi(PlayerApi):
     @extend_schema(
         parameters=[MatchQuery],
         responses={200: MatchOutput, **errors(400, 401, 404)},
-        summary="The caller's view of a match: whose turn, deadline, allowed actions, events since",
+        summary="The caller's view of a match: whose turn, deadline, allowed actions, events since "
+        "(with wait: a long-poll until something after since exists)",
     )
     def get(self, request: Request, match_id: int) -> Response:
-        since = valid(MatchQuery, request.query_params)["since"]
+        query = valid(MatchQuery, request.query_params)
+        since = query["since"]
         # The match, the caller's player, the seats and the new events in one statement (matches/store.py).
         match, player, events = services.match_read_for_user(user_id=self.user_id, match_id=match_id,
                                                              since=since)
+        if query.get("wait") and match.event_count <= since and not match.is_over:
+            # Long-poll: woken by the match's steps (the hub), not by reading again and again.
+            wait_for(f"match:{match_id}", lambda: selectors.match_news(match_id=match_id, since=since),
+                     seconds=query["wait"])
+            match, player, events = services.match_read_for_user(user_id=self.user_id, match_id=match_id,
+                                                                 since=since)
         view = selectors.match_payload(match, player, since=since, events=events)
         return Response(renderer(MatchOutput)(view))
 

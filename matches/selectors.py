@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from django.db.models import Count, Exists, OuterRef, Q
+from django.utils import timezone
 
 from backend.api.pagination import Page, keyset_page
 from backend.errors import NotFound, RuleViolation
@@ -168,6 +170,45 @@ def match_payload(
         "started_at": match.started_at,
         "ended_at": match.ended_at,
     }
+
+
+#: what a stream's ``match`` message carries (SPEC 13): it is sent whenever one of these changes
+MATCH_HEADER_FIELDS = ("status", "turn", "awaiting", "deadline", "result")
+
+
+def match_stream_read(match: Match, player: Player, *, since: int | None) -> dict[str, Any]:
+    """What a stream of the match shows the player after event ``since`` (None: from now on): the events the
+    player's seat may see (``match_events_since``, as ``GET matches/{id}/?since=N``), the last sequence number
+    the read covered, whether more events wait beyond this read's page, and the match's header."""
+    mine = next((s for s in seating(match) if s.player_id == player.pk), None)
+    after = match.event_count if since is None else since
+    events, last = (
+        match_events_since(match=match, seat=None if mine is None else mine.seat, since=after)
+        if match.state is not None else ([], after)
+    )
+    header = {
+        "id": match.pk,
+        "status": match.status,
+        "turn": match.turn,
+        "awaiting": match.awaiting_id,
+        "deadline": match_deadline(match),
+        "result": match.result,
+    }
+    return {"events": events, "last_event": last, "more": last < match.event_count, "header": header}
+
+
+def match_news(*, match_id: int, since: int) -> float | None:
+    """For a long-poll of the match after event ``since`` (``backend.live.wait_for``): None when there is
+    something to answer with now (an event after ``since``, the match over or gone, a deadline passed), else
+    the seconds until the awaited turn's deadline (``math.inf``: none), when a read will apply it."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None or match.event_count > since or match.is_over:
+        return None
+    deadline = match_deadline(match)
+    if deadline is None:
+        return math.inf
+    left = (deadline - timezone.now()).total_seconds()
+    return None if left <= 0 else left
 
 
 def match_for_reader(*, match_id: int, player: Player) -> Match:

@@ -7,6 +7,7 @@ from typing import Any
 from rest_framework import serializers
 
 from backend.api.converters import MAX_DB_ID
+from backend.live import MAX_WAIT_SECONDS
 from matches.models import MatchStatus
 
 MAX_TURN = 2**31 - 1
@@ -87,6 +88,16 @@ class MatchQuery(serializers.Serializer[Any]):
         max_value=MAX_TURN,
         help_text="Return the events numbered after this one.",
     )
+    wait = serializers.FloatField(
+        required=False,
+        help_text="Long-poll: answer as soon as an event after `since` exists (or the match ends, or a "
+        "deadline passes), at the latest after this many seconds (0 < wait <= 30).",
+    )
+
+    def validate_wait(self, value: float) -> float:
+        if not 0 < value <= MAX_WAIT_SECONDS:
+            raise serializers.ValidationError(f"Wait more than 0 and at most {MAX_WAIT_SECONDS} seconds.")
+        return value
 
 
 class MatchActInput(serializers.Serializer[Any]):

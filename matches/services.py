@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from backend.deadlines import DeadlineKind, deadline_set
 from backend.errors import InvalidInput, NotAllowed, NotFound, RuleViolation, refused
+from backend.live import publish
 from backend.turns import (
     Taken,
     TurnOutcome,
@@ -80,9 +81,13 @@ def _not_found(match_id: int) -> NotFound:
 
 
 def _locked(match_id: int) -> Match:
+    """The match row locked for a write. Every step that changes a match (join, leave, start, an action, a
+    timed-out turn, the end) takes this lock, so its streams are woken here, once the step commits (a
+    refused step rolls back and wakes nobody; an idempotent replay wakes them for nothing new)."""
     match = Match.objects.select_for_update().filter(pk=match_id).first()
     if match is None:
         raise _not_found(match_id)
+    publish(f"match:{match_id}")
     return match
 
 
