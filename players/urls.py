@@ -12,6 +12,7 @@ urlpatterns = [
     path("me/inventory/<id:item_id>/equip/", apis.InventoryEquipApi.as_view(), name="me-inventory-equip"),
     path("me/inventory/<id:item_id>/unequip/", apis.InventoryUnequipApi.as_view(),
          name="me-inventory-unequip"),
+    path("me/notices/", apis.NoticesApi.as_view(), name="me-notices"),
     path("items/", apis.ItemKindListApi.as_view(), name="item-kinds"),
     path("items/<id:item_kind_id>/", apis.ItemKindDetailApi.as_view(), name="item-kind"),
 ]
