@@ -45,6 +45,7 @@ from matches.access import (
 )
 from matches.models import Match, MatchAction, MatchEvent, MatchModeSettings, MatchSeat, MatchStatus
 from matches.modes import ABANDONED, NEW_GAME, Event, ModeAdapter, Outcome, match_result, rng_for
+from matches.notices import notices_ended, notices_lobby, notices_step
 from players.models import Player
 
 _SEED_SOURCE = random.SystemRandom()
@@ -160,6 +161,7 @@ def match_join(*, player: Player, match_id: int) -> Match:
     adapter = mode_adapter(match.mode)
     if match.seats.filter(active=True).count() >= adapter.max_players:
         raise RuleViolation("match_full", "Every seat is taken.", {"max_players": adapter.max_players})
+    notices_lobby(match, player=player.pk, change="joined")
     _take_seat(match, player, seat)
     return match
 
@@ -181,6 +183,7 @@ def match_leave(*, player: Player, match_id: int, now: datetime | None = None) -
         raise RuleViolation("not_seated", "You are not seated at this match.", {"status": match.status})
     if match.status == MatchStatus.ACTIVE and mode_adapter(match.mode).leave_keeps_game:
         return match
+    notices_lobby(match, player=player.pk, change="left")
     seat.active, seat.left_at = False, now
     seat.save(update_fields=["active", "left_at"])
     forget_seating(match)
@@ -251,6 +254,7 @@ def _end(match: Match, status: str, result: dict[str, Any], *, now: datetime) ->
     match.status, match.result, match.ended_at = status, result, now
     match.awaiting, match.turn_started_at = None, None
     match.save(update_fields=["status", "result", "ended_at", "awaiting", "turn_started_at"])
+    notices_ended(match)
     match.seats.filter(active=True).update(active=False)
     forget_seating(match)
     if status == MatchStatus.ABANDONED:
@@ -285,6 +289,7 @@ def _persist(
 ) -> list[MatchEvent]:
     """Store the new state after step ``turn`` and append its events (the match is locked)."""
     outcome = adapter.outcome(state)
+    awaited_before = match.awaiting_id
     seat_players = seat_player_ids(match)
     result = None if outcome is None else match_result(outcome, seat_players)
     if result is not None:
@@ -307,6 +312,7 @@ def _persist(
         "started_at",
     ]
     match.save(update_fields=fields)
+    notices_step(match, awaited_before=awaited_before, started=turn == 0)
     if result is not None:
         _end(match, MatchStatus.FINISHED, result, now=turn_started_at)
     return rows
