@@ -1086,6 +1086,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/me/notices/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's notices (your turn, match started or ended, ...) after ?since=N
+         * @description The caller's notices after ``?since=N`` (what ``GET me/stream/`` pushes, read on demand).
+         */
+        get: operations["v1_me_notices_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/modes/": {
         parameters: {
             query?: never;
@@ -2167,6 +2187,38 @@ export interface components {
             lobby_settings: string[];
             /** @description Always false: any other setting is refused. */
             additionalProperties: boolean;
+        };
+        /**
+         * @description * `your_turn` - Your Turn
+         *     * `match_started` - Match Started
+         *     * `match_ended` - Match Ended
+         *     * `invitation` - Invitation
+         *     * `application_decided` - Application Decided
+         *     * `lobby_changed` - Lobby Changed
+         * @enum {string}
+         */
+        NoticeKindEnum: "your_turn" | "match_started" | "match_ended" | "invitation" | "application_decided" | "lobby_changed";
+        /** @description One notice: a REST read's entry, and the ``data`` of its message on ``GET me/stream/``. */
+        NoticeOutput: {
+            /** @description The user's own sequence: gap-free, in commit order. */
+            seq: number;
+            kind: components["schemas"]["NoticeKindEnum"];
+            /** Format: date-time */
+            created: string;
+            /** @description What it is about, by id: {match, mode, ...}, {run, battle, turn}, {guild, name, ...}. */
+            data: {
+                [key: string]: unknown;
+            };
+            /** @description The notice in the request's language. */
+            readonly text: string;
+        };
+        NoticesOutput: {
+            /** @description The caller's notices after ?since=, oldest first. */
+            notices: components["schemas"]["NoticeOutput"][];
+            /** @description The last notice's seq (the one asked after when none): pass as ?since= next time. */
+            last: number;
+            /** @description More notices wait after this page: ask again at once. */
+            more: boolean;
         };
         /**
          * @description * `trader` - Trader
@@ -6147,6 +6199,46 @@ export interface operations {
             };
             /** @description A game rule refuses the action; nothing changed. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v1_me_notices_retrieve: {
+        parameters: {
+            query?: {
+                /** @description Return the notices numbered after this one. */
+                since?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NoticesOutput"];
+                };
+            };
+            /** @description Bad input (malformed body, wrong types, unknown values). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
