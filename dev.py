@@ -109,8 +109,21 @@ def _on_stop_signal(signum: int, frame: FrameType | None) -> None:
         raise _Stopped(signum)
 
 
+#: Seconds the ASGI server lets open requests (streams never end by themselves) finish when it is stopped.
+GRACEFUL_SECONDS = 3
+
+
+def asgi_server_command(address: str) -> list[str]:
+    """uvicorn serving ``backend.asgi`` (the API, its streams and, with DEBUG, the static files) on
+    ``host:port``: one process, h11 and the standard event loop, so it runs on any machine."""
+    host, _, port = address.rpartition(":")
+    return [str(PYTHON), "-m", "uvicorn", "backend.asgi:application", "--host", host or "127.0.0.1",
+            "--port", port, "--http", "h11", "--loop", "asyncio",
+            "--timeout-graceful-shutdown", str(GRACEFUL_SECONDS)]
+
+
 def run_servers(address: str) -> int:
-    """Run the Celery worker (with its embedded beat) and the web server until either ends or a stop
+    """Run the Celery worker (with its embedded beat) and the ASGI server until either ends or a stop
     signal arrives, then stop both, and everything they started, before returning.
 
     Each child leads a process group of its own, so the beat process the worker starts goes with it, and
@@ -124,7 +137,7 @@ def run_servers(address: str) -> int:
         children.append(_start([str(PYTHON), "-m", "celery", "-A", "backend", "worker", "--beat",
                                 "--loglevel", "INFO", "--pool", "solo",
                                 "--schedule", str(ROOT / "var" / "celerybeat-schedule")]))
-        children.append(_start([str(PYTHON), str(ROOT / "manage.py"), "runserver", "--noreload", address]))
+        children.append(_start(asgi_server_command(address)))
         while True:  # until a child ends (the other is then stopped too) or a signal arrives
             for child in children:
                 if child.poll() is not None:

@@ -40,6 +40,20 @@ class NotFound(DomainError):
     default_code = "not_found"
 
 
+class NotAuthenticated(DomainError):
+    """No valid credentials (401), e.g. a used stream ticket: outside DRF, where DRF's own would not apply."""
+
+    status_code = 401
+    default_code = "not_authenticated"
+
+
+class TooMany(DomainError):
+    """The caller holds too many of something at once (429), e.g. ``too_many_streams``."""
+
+    status_code = 429
+    default_code = "too_many"
+
+
 class RuleViolation(DomainError):
     """A game rule refuses the action (409); the code names the rule."""
 

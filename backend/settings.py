@@ -88,6 +88,7 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "backend.urls"
 WSGI_APPLICATION = "backend.wsgi.application"
+ASGI_APPLICATION = "backend.asgi.application"
 
 TEMPLATES = [
     {

@@ -15,6 +15,7 @@ api_v1 = [
     path("", include("npcs.urls")),
     path("", include("matches.urls")),
     path("", include("darkness.urls")),
+    path("", include("backend.live.urls")),
 ]
 
 urlpatterns = [

@@ -162,6 +162,31 @@ def match_payload(match: Match, player: Player, *, since: int) -> dict[str, Any]
     }
 
 
+#: what a stream's ``match`` message carries (SPEC 13): it is sent whenever one of these changes
+MATCH_HEADER_FIELDS = ("status", "turn", "awaiting", "deadline", "result")
+
+
+def match_stream_read(match: Match, player: Player, *, since: int | None) -> dict[str, Any]:
+    """What a stream of the match shows the player after event ``since`` (None: from now on): the events the
+    player's seat may see (``match_events_since``, as ``GET matches/{id}/?since=N``), the last sequence number
+    the read covered, whether more events wait beyond this read's page, and the match's header."""
+    mine = next((s for s in seating(match) if s.player_id == player.pk), None)
+    after = match.event_count if since is None else since
+    events, last = (
+        match_events_since(match=match, seat=None if mine is None else mine.seat, since=after)
+        if match.state is not None else ([], after)
+    )
+    header = {
+        "id": match.pk,
+        "status": match.status,
+        "turn": match.turn,
+        "awaiting": match.awaiting_id,
+        "deadline": match_deadline(match),
+        "result": match.result,
+    }
+    return {"events": events, "last_event": last, "more": last < match.event_count, "header": header}
+
+
 def match_for_reader(*, match_id: int, player: Player) -> Match:
     match = Match.objects.filter(pk=match_id).first()
     if match is None or not may_read(

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from matches import apis
+from matches import apis, streams
 
 urlpatterns = [
     path("modes/", apis.ModeListApi.as_view(), name="modes"),
@@ -13,4 +13,5 @@ urlpatterns = [
     path("matches/<id:match_id>/start/", apis.MatchStartApi.as_view(), name="match-start"),
     path("matches/<id:match_id>/actions/", apis.MatchActApi.as_view(), name="match-actions"),
     path("matches/<id:match_id>/replay/", apis.MatchReplayApi.as_view(), name="match-replay"),
+    path("matches/<id:match_id>/stream/", streams.MatchStreamApi.as_view(), name="match-stream"),
 ]

@@ -1,4 +1,5 @@
-"""``dev.py serve`` stops its server and worker (and the worker's beat) when it is stopped by a signal.
+"""``dev.py serve`` serves through an ASGI server (uvicorn: the API, its streams, the static files), and stops
+its server and worker (and the worker's beat) when it is stopped by a signal.
 
 Each test runs ``dev.run_servers`` (what ``serve`` runs once the virtualenv, the migrations and the demo
 data are in place) in a process of its own on the embedded defaults (a migrated SQLite file of the
@@ -129,3 +130,24 @@ def test_a_stop_signal_to_serve_stops_its_server_and_worker(
     # then nothing it started is left running, and it ended of its own accord
     assert [pid for pid in children if _running(pid)] == []
     assert process.returncode == 0
+
+
+def _status(url: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            return response.status, response.headers.get("Content-Type", "")
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers.get("Content-Type", "")
+
+
+def test_serve_serves_the_static_files_and_the_streams_through_asgi(
+    serving: tuple[subprocess.Popen[bytes], set[int]]
+) -> None:
+    # given serve running (uvicorn over backend.asgi)
+    process, _ = serving
+    address = next(arg for arg in process.args if isinstance(arg, str) and arg.startswith("127.0.0.1:"))
+    base = f"http://{address}"
+    # then the static files are served with DEBUG on, as runserver served them
+    assert _status(f"{base}/static/client/deepdelve.js")[0] == 200
+    # and a stream route answers (its async view refuses a caller without credentials)
+    assert _status(f"{base}/api/v1/matches/1/stream/") == (401, "application/json")

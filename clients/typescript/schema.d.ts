@@ -966,6 +966,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/matches/{match_id}/stream/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Live: the match's events the caller may see, and a 'match' message on each change (SSE)
+         * @description A seated player's stream of a match: the events the seat may see (``id:`` = the event's ``seq``,
+         *     ``event:`` its kind, ``data:`` its JSON as ``GET matches/{id}/?since=N`` shows it) and a ``match`` message
+         *     (no ``id:``: status, turn, awaiting, deadline, result) whenever one of those changes. Resumes after
+         *     ``Last-Event-ID``, else ``?since=N``, else from now; ``: ping`` at least every 15 s.
+         */
+        get: operations["v1_matches_stream_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/me/": {
         parameters: {
             query?: never;
@@ -1404,6 +1427,23 @@ export interface paths {
         get: operations["v1_runs_lobbies_retrieve"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/streams/ticket/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A one-time ticket for a stream URL (?ticket=): single use, 60 s, bound to the caller */
+        post: operations["v1_streams_ticket_create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2613,6 +2653,12 @@ export interface components {
          * @enum {string}
          */
         StoryItemEnum: "gems" | "enchanted_stones" | "carpenters_tools";
+        StreamTicket: {
+            /** @description Pass as ?ticket= on one stream URL (EventSource sends no headers). */
+            ticket: string;
+            /** @description Seconds the ticket stays valid (single use). */
+            expires_in: number;
+        };
         StructureOutput: {
             id: number;
             slug: string;
@@ -5972,6 +6018,79 @@ export interface operations {
             };
         };
     };
+    v1_matches_stream_retrieve: {
+        parameters: {
+            query?: {
+                /** @description Start after this event (unless Last-Event-ID). */
+                since?: number;
+                /** @description A one-time ticket (POST streams/ticket/), for EventSource. */
+                ticket?: string;
+            };
+            header?: {
+                /** @description Resume after this event id (a number: the browser's EventSource sends it). */
+                "Last-Event-ID"?: string;
+            };
+            path: {
+                match_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Server-Sent Events: each event with id (its seq), event (its kind) and data (its JSON, as the REST read shows it); a header message without id when the object's state changes; ': ping' comments at least every 15 s. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": {
+                        /** @description The event's sequence number; absent on a header. */
+                        id?: string;
+                        /** @description The event's kind, or the header's name. */
+                        event: string;
+                        /** @description One JSON object. */
+                        data: string;
+                    };
+                };
+            };
+            /** @description Bad input (malformed body, wrong types, unknown values). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too_many_streams: the user holds 8 open streams. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     v1_me_retrieve: {
         parameters: {
             query?: never;
@@ -7155,6 +7274,34 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v1_streams_ticket_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StreamTicket"];
                 };
             };
             /** @description Missing or invalid credentials. */

@@ -15,6 +15,7 @@ OPERATIONS = {
     "/api/v1/matches/{match_id}/start/": {"post"},
     "/api/v1/matches/{match_id}/actions/": {"post"},
     "/api/v1/matches/{match_id}/replay/": {"get"},
+    "/api/v1/matches/{match_id}/stream/": {"get"},
 }
 
 
