@@ -102,6 +102,12 @@ def notices_after(*, user_id: int, since: int, limit: int = NOTICES_PAGE) -> lis
     return list(Notice.objects.filter(user_id=user_id, seq__gt=since).order_by("seq")[:limit])
 
 
+def notice_counter(*, user_id: int) -> int:
+    """The last ``seq`` given to the user's notices (0 before the first)."""
+    found = NoticeCounter.objects.filter(user_id=user_id).values_list("last_seq", flat=True).first()
+    return found or 0
+
+
 def notices_prune(*, before: datetime) -> int:
     """Delete the notices created before ``before`` (the counters stay: numbers are never reused)."""
     deleted, _ = Notice.objects.filter(created__lt=before).delete()

@@ -8,7 +8,7 @@ from django.db.models import QuerySet
 from backend.errors import NotFound
 from players import inventory
 from players.models import CarrySettings, InventoryItem, ItemKind, Notice, Player
-from players.notice_store import NOTICES_PAGE, notices_after
+from players.notice_store import NOTICES_PAGE, notice_counter, notices_after
 
 
 def player_for_user(*, user_id: int) -> Player:
@@ -79,3 +79,8 @@ def notice_page(*, user_id: int, since: int, limit: int = NOTICES_PAGE) -> tuple
     """The user's notices after ``since`` (a page, oldest first), and whether more follow it."""
     found = notices_after(user_id=user_id, since=since, limit=limit + 1)
     return found[:limit], len(found) > limit
+
+
+def notice_last(*, user_id: int) -> int:
+    """The user's last notice number so far (0 before the first): a stream's live edge."""
+    return notice_counter(user_id=user_id)

@@ -131,9 +131,14 @@ class NoticeOutput(serializers.Serializer[Any]):
     seq = serializers.IntegerField(help_text="The user's own sequence: gap-free, in commit order.")
     kind = serializers.ChoiceField(choices=NoticeKind.choices)
     created = serializers.DateTimeField()
-    data = serializers.DictField(  # type: ignore[assignment]  # a field: the metaclass keeps Serializer.data
-        help_text="What it is about, by id: {match, mode, ...}, {run, battle, turn}, {guild, name, ...}.")
     text = serializers.SerializerMethodField(help_text="The notice in the request's language.")
+
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+        # ``data`` is added here: as a class attribute it would hide ``Serializer.data`` from the types.
+        fields = super().get_fields()
+        fields["data"] = serializers.DictField(
+            help_text="What it is about, by id: {match, mode, ...}, {run, battle, turn}, {guild, name, ...}.")
+        return fields
 
     def get_text(self, notice: Notice) -> str:
         return notice_text(notice.kind, notice.data)
