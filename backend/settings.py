@@ -232,6 +232,7 @@ SPECTACULAR_SETTINGS = {
         "CombatantKindEnum": ["player", "enemy", "npc"],
         "BattleActionKindEnum": ["attack", "drink", "switch_weapon", "skip", "flee"],
         "MatchStatusEnum": "matches.models.MatchStatus",
+        "NoticeKindEnum": "players.models.NoticeKind",
         "DarknessRoomKindEnum": "dungeons.serializers.MAZE_ROOM_KINDS",
     },
     # Every mode's settings, view, action and event as named components, referenced by the match schemas;

@@ -21,6 +21,7 @@ from backend.errors import InvalidInput, refused
 from combat import engine, store
 from combat.models import CombatSettings
 from combat.store import ActionRecord, BattleRow, BattleStep
+from players.notices import NoticeKind, Told, notify
 
 
 def battle_deadline_seconds() -> int:
@@ -58,6 +59,15 @@ def battle_step_record(step: BattleStep, *, player_id: int | None, turn: int, ac
     store.step_save(step, ActionRecord(step=turn, player_id=player_id, action=action, idempotency_key=key,
                                        response=response))
     _deadline_told(step.battle)
+    battle_turn_notice(step.battle, actor=player_id)
+
+
+def battle_turn_notice(battle: BattleRow, *, actor: int | None) -> None:
+    """``your_turn`` to the awaited player when a turn starts for them (a battle begins, the turn passes from
+    another player, a deadline passed), in the step's transaction: one statement, none when nobody is told."""
+    if battle.awaiting_id is not None and battle.awaiting_id != actor:
+        notify([Told(battle.awaiting_id, NoticeKind.YOUR_TURN,
+                     {"run": battle.run_id, "battle": battle.id, "turn": battle.step})])
 
 
 def battle_create(
@@ -87,6 +97,7 @@ def battle_create(
                               engine_version=engine.ENGINE_VERSION, setup=engine.setup_to_dict(setup),
                               enemy_kinds=enemy_kinds, first=first.battle, events=first.events)
     _deadline_told(row)
+    battle_turn_notice(row, actor=None)
     return row, result
 
 
@@ -132,6 +143,7 @@ def battle_time_out(battle: BattleRow, *, deadline: datetime) -> tuple[engine.Su
     result, step, record = battle_timeout_step(battle, deadline=deadline)
     store.step_save(step, record)
     _deadline_told(step.battle)
+    battle_turn_notice(step.battle, actor=None)
     return result, step
 
 

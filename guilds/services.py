@@ -35,6 +35,7 @@ from guilds.models import (
 )
 from guilds.signals import guild_created
 from players.models import Player
+from players.notices import NoticeKind, Told, notify
 from players.services import player_lock
 
 # --- locking and lookups --------------------------------------------------------------------
@@ -294,6 +295,13 @@ def _decide(request: Application | Invitation, status: str, now: datetime) -> No
     request.save(update_fields=["status", "decided_at"])
 
 
+def _tell_decided(application: Application, guild: Guild) -> None:
+    """``application_decided`` to the applicant: approved, or rejected with the leader's reason."""
+    notify([Told(application.player_id, NoticeKind.APPLICATION_DECIDED,
+                 {"guild": guild.pk, "name": guild.name, "application": application.pk,
+                  "status": application.status, "reason": application.reject_reason})])
+
+
 @transaction.atomic
 def guild_application_approve(*, actor: Player, guild_id: int, application_id: int) -> Application:
     """Approve and join, re-checking every rule under the locks at this moment."""
@@ -305,6 +313,7 @@ def guild_application_approve(*, actor: Player, guild_id: int, application_id: i
     _require_pending(application, "application")
     _join(ctx, now)
     _decide(application, RequestStatus.APPROVED, now)
+    _tell_decided(application, ctx.target)
     return application
 
 
@@ -321,6 +330,7 @@ def guild_application_reject(*, actor: Player, guild_id: int, application_id: in
     application.reject_reason = reason.strip()
     application.save(update_fields=["reject_reason"])
     _decide(application, RequestStatus.REJECTED, now)
+    _tell_decided(application, guild)
     return application
 
 
@@ -349,7 +359,11 @@ def guild_invitation_create(*, actor: Player, guild_id: int, player_id: int) -> 
     if pending.exists():
         raise RuleViolation("invitation_pending", "This player already has a pending invitation.",
                             {"guild": guild_id, "player": player_id})
-    return Invitation.objects.create(guild=ctx.target, player=ctx.player, invited_by=actor, created_at=now)
+    invitation = Invitation.objects.create(guild=ctx.target, player=ctx.player, invited_by=actor,
+                                           created_at=now)
+    notify([Told(ctx.player.pk, NoticeKind.INVITATION,
+                 {"guild": ctx.target.pk, "name": ctx.target.name, "invitation": invitation.pk})])
+    return invitation
 
 
 def _own_invitation(*, player: Player, invitation_id: int) -> Invitation:

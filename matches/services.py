@@ -49,6 +49,7 @@ from matches.access import (
 )
 from matches.models import Match, MatchEvent, MatchModeSettings, MatchSeat, MatchStatus
 from matches.modes import ABANDONED, NEW_GAME, Event, ModeAdapter, Outcome, match_result, rng_for
+from matches.notices import notices_ended, notices_lobby, notices_step
 from matches.store import ActionRecord
 from players.models import Player
 from players.selectors import player_for_user
@@ -165,6 +166,7 @@ def match_join(*, player: Player, match_id: int) -> Match:
     adapter = mode_adapter(match.mode)
     if match.seats.filter(active=True).count() >= adapter.max_players:
         raise RuleViolation("match_full", "Every seat is taken.", {"max_players": adapter.max_players})
+    notices_lobby(match, player=player.pk, change="joined")
     _take_seat(match, player, seat)
     return match
 
@@ -186,6 +188,7 @@ def match_leave(*, player: Player, match_id: int, now: datetime | None = None) -
         raise RuleViolation("not_seated", "You are not seated at this match.", {"status": match.status})
     if match.status == MatchStatus.ACTIVE and mode_adapter(match.mode).leave_keeps_game:
         return match
+    notices_lobby(match, player=player.pk, change="left")
     seat.active, seat.left_at = False, now
     seat.save(update_fields=["active", "left_at"])
     forget_seating(match)
@@ -259,6 +262,7 @@ def _finish(match: Match, status: str, result: dict[str, Any], *, now: datetime)
     abandoned match tells it; a finished one told it with the step's ``match_over``)."""
     match.status, match.result, match.ended_at = status, result, now
     match.awaiting_id, match.turn_started_at, match.deadline_at = None, None, None
+    notices_ended(match)
     if status == MatchStatus.ABANDONED:
         return _new_events(match, [Event({"kind": "match_abandoned", "result": result})], turn=match.turn)
     return []
@@ -300,6 +304,7 @@ def _step(
     """Step ``turn`` of the locked match in memory: the new state, the next turn and whom it awaits, the
     end if the game is over; returns its events (with ``match_over`` at the end), for the store to save."""
     outcome = adapter.outcome(state)
+    awaited_before = match.awaiting_id
     seat_players = seat_player_ids(match)
     result = None if outcome is None else match_result(outcome, seat_players)
     if result is not None:
@@ -312,6 +317,7 @@ def _step(
     match.turn_started_at = None if awaiting is None else turn_started_at
     match.deadline_at = match_deadline(match)
     deadline_set(match.deadline_at)
+    notices_step(match, awaited_before=awaited_before, started=turn == 0)
     if result is not None:
         rows += _finish(match, MatchStatus.FINISHED, result, now=turn_started_at)
     return rows

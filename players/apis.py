@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import status
 from rest_framework.authentication import BaseAuthentication
+from rest_framework.exceptions import NotAuthenticated
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -20,6 +21,7 @@ from rest_framework_simplejwt.views import TokenObtainPairView, TokenRefreshView
 
 from backend.api.schema import errors
 from backend.api.throttling import ResilientScopedRateThrottle, UsernameRateThrottle
+from backend.api.views import valid
 from players import selectors, services
 from players.caller import PlayerApi
 from players.serializers import (
@@ -27,6 +29,8 @@ from players.serializers import (
     InventoryOutput,
     ItemKindListQuery,
     ItemKindOutput,
+    NoticesOutput,
+    NoticesQuery,
     RegisterInput,
     RegisterOutput,
 )
@@ -114,3 +118,18 @@ class InventoryUnequipApi(PlayerApi):
     def post(self, request: Request, item_id: int) -> Response:
         item = services.inventory_unequip(player=self.player, item_id=item_id)
         return Response(InventoryItemOutput(item).data)
+
+
+class NoticesApi(APIView):
+    """The caller's notices after ``?since=N`` (what ``GET me/stream/`` pushes, read on demand)."""
+
+    @extend_schema(parameters=[NoticesQuery], responses={200: NoticesOutput, **errors(400, 401)},
+                   summary="The caller's notices (your turn, match started or ended, ...) after ?since=N")
+    def get(self, request: Request) -> Response:
+        user_id = request.user.pk
+        if user_id is None:  # unreachable behind IsAuthenticated (the default); refused as it refuses
+            raise NotAuthenticated()
+        since = valid(NoticesQuery, request.query_params)["since"]
+        notices, more = selectors.notice_page(user_id=user_id, since=since)
+        last = notices[-1].seq if notices else since
+        return Response(NoticesOutput({"notices": notices, "last": last, "more": more}).data)

@@ -344,3 +344,47 @@ class CarrySettings(SingletonSettings):
 
     def to_rules(self) -> inventory.CarryRules:
         return self.as_value(inventory.CarryRules)
+
+
+class NoticeKind(models.TextChoices):
+    """What a user is told on their own stream (``GET /api/v1/me/stream/``; docs/live.md)."""
+
+    YOUR_TURN = "your_turn"
+    MATCH_STARTED = "match_started"
+    MATCH_ENDED = "match_ended"
+    INVITATION = "invitation"
+    APPLICATION_DECIDED = "application_decided"
+    LOBBY_CHANGED = "lobby_changed"
+
+
+class NoticeCounter(models.Model):
+    """A user's last notice ``seq``. Written only by ``players.notice_store``: the upsert that takes the next
+    numbers locks this row until the commit, so one user's notices are numbered in their commit order with
+    no gap (a rolled-back step gives its numbers back)."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True,
+                                related_name="+")
+    last_seq = models.PositiveBigIntegerField(default=0)
+
+
+class Notice(models.Model):
+    """One thing a user is told (a turn, a match started or ended, an invitation, ...), numbered per user.
+
+    ``data`` names what it is about by id (``{"match": 7, ...}``, ``{"run": 3, "battle": 9, ...}``,
+    ``{"guild": 2, ...}``); its sentence is rendered at read time in the reader's language. The unique
+    (user, seq) index serves "the user's notices after N".
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+",
+                             db_index=False)
+    seq = models.PositiveBigIntegerField()
+    kind = models.CharField(max_length=32, choices=NoticeKind.choices)
+    data = models.JSONField(default=dict)
+    created = models.DateTimeField(db_index=True)
+
+    class Meta:
+        ordering = ["user", "seq"]
+        constraints = [models.UniqueConstraint(fields=["user", "seq"], name="players_notice_user_seq")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} #{self.seq} for user {self.user_id}"

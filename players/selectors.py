@@ -7,7 +7,8 @@ from django.db.models import QuerySet
 
 from backend.errors import NotFound
 from players import inventory
-from players.models import CarrySettings, InventoryItem, ItemKind, Player
+from players.models import CarrySettings, InventoryItem, ItemKind, Notice, Player
+from players.notice_store import NOTICES_PAGE, notice_counter, notices_after
 
 
 def player_for_user(*, user_id: int) -> Player:
@@ -72,3 +73,14 @@ def inventory_with_carry(*, player: Player) -> tuple[list[InventoryItem], invent
     """What the player carries and the totals against each limit (/me/ and /me/inventory/)."""
     items = inventory_list(player=player)
     return items, carry_summary(player=player, items=items)
+
+
+def notice_page(*, user_id: int, since: int, limit: int = NOTICES_PAGE) -> tuple[list[Notice], bool]:
+    """The user's notices after ``since`` (a page, oldest first), and whether more follow it."""
+    found = notices_after(user_id=user_id, since=since, limit=limit + 1)
+    return found[:limit], len(found) > limit
+
+
+def notice_last(*, user_id: int) -> int:
+    """The user's last notice number so far (0 before the first): a stream's live edge."""
+    return notice_counter(user_id=user_id)

@@ -6,7 +6,8 @@ from typing import Any
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from rest_framework import serializers
 
-from players.models import STAT_NAMES, ItemCategory, ItemSubKind, Rarity
+from players.models import STAT_NAMES, ItemCategory, ItemSubKind, Notice, NoticeKind, Rarity
+from players.notices import notice_text
 
 
 class RegisterInput(serializers.Serializer[Any]):
@@ -113,3 +114,38 @@ class MeOutput(serializers.Serializer[Any]):
     potion_belt_level = serializers.IntegerField(help_text="Potion belts owned (0-2).")
     inventory = InventoryItemOutput(many=True, source="carried_items")
     carry = CarryOutput(source="carry_summary")
+
+
+#: The largest notice number a client may name (a bigint).
+MAX_NOTICE_SEQ = 2**63 - 1
+
+
+class NoticesQuery(serializers.Serializer[Any]):
+    since = serializers.IntegerField(required=False, default=0, min_value=0, max_value=MAX_NOTICE_SEQ,
+                                     help_text="Return the notices numbered after this one.")
+
+
+class NoticeOutput(serializers.Serializer[Any]):
+    """One notice: a REST read's entry, and the ``data`` of its message on ``GET me/stream/``."""
+
+    seq = serializers.IntegerField(help_text="The user's own sequence: gap-free, in commit order.")
+    kind = serializers.ChoiceField(choices=NoticeKind.choices)
+    created = serializers.DateTimeField()
+    text = serializers.SerializerMethodField(help_text="The notice in the request's language.")
+
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+        # ``data`` is added here: as a class attribute it would hide ``Serializer.data`` from the types.
+        fields = super().get_fields()
+        fields["data"] = serializers.DictField(
+            help_text="What it is about, by id: {match, mode, ...}, {run, battle, turn}, {guild, name, ...}.")
+        return fields
+
+    def get_text(self, notice: Notice) -> str:
+        return notice_text(notice.kind, notice.data)
+
+
+class NoticesOutput(serializers.Serializer[Any]):
+    notices = NoticeOutput(many=True, help_text="The caller's notices after ?since=, oldest first.")
+    last = serializers.IntegerField(help_text="The last notice's seq (the one asked after when none): "
+                                              "pass as ?since= next time.")
+    more = serializers.BooleanField(help_text="More notices wait after this page: ask again at once.")

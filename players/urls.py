@@ -2,6 +2,7 @@
 from django.urls import path
 
 from players import apis
+from players.streams import NoticeStreamApi
 
 urlpatterns = [
     path("auth/register/", apis.RegisterApi.as_view(), name="auth-register"),
@@ -12,6 +13,8 @@ urlpatterns = [
     path("me/inventory/<id:item_id>/equip/", apis.InventoryEquipApi.as_view(), name="me-inventory-equip"),
     path("me/inventory/<id:item_id>/unequip/", apis.InventoryUnequipApi.as_view(),
          name="me-inventory-unequip"),
+    path("me/notices/", apis.NoticesApi.as_view(), name="me-notices"),
+    path("me/stream/", NoticeStreamApi.as_view(), name="me-stream"),
     path("items/", apis.ItemKindListApi.as_view(), name="item-kinds"),
     path("items/<id:item_kind_id>/", apis.ItemKindDetailApi.as_view(), name="item-kind"),
 ]

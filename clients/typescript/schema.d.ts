@@ -1109,6 +1109,49 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/me/notices/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's notices (your turn, match started or ended, ...) after ?since=N
+         * @description The caller's notices after ``?since=N`` (what ``GET me/stream/`` pushes, read on demand).
+         */
+        get: operations["v1_me_notices_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/stream/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Live: the caller's notices (your_turn, match_started, match_ended, invitation, application_decided, lobby_changed) as Server-Sent Events
+         * @description Base of a stream endpoint (``GET``, ``text/event-stream``); subclasses give ``open_feed``.
+         *
+         *     The class is what the OpenAPI schema documents (decorate ``get`` with ``extend_schema``); requests are
+         *     served by the async view that ``as_view`` returns, never by DRF.
+         */
+        get: operations["v1_me_stream_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/modes/": {
         parameters: {
             query?: never;
@@ -2225,6 +2268,38 @@ export interface components {
             lobby_settings: string[];
             /** @description Always false: any other setting is refused. */
             additionalProperties: boolean;
+        };
+        /**
+         * @description * `your_turn` - Your Turn
+         *     * `match_started` - Match Started
+         *     * `match_ended` - Match Ended
+         *     * `invitation` - Invitation
+         *     * `application_decided` - Application Decided
+         *     * `lobby_changed` - Lobby Changed
+         * @enum {string}
+         */
+        NoticeKindEnum: "your_turn" | "match_started" | "match_ended" | "invitation" | "application_decided" | "lobby_changed";
+        /** @description One notice: a REST read's entry, and the ``data`` of its message on ``GET me/stream/``. */
+        NoticeOutput: {
+            /** @description The user's own sequence: gap-free, in commit order. */
+            seq: number;
+            kind: components["schemas"]["NoticeKindEnum"];
+            /** Format: date-time */
+            created: string;
+            /** @description The notice in the request's language. */
+            readonly text: string;
+            /** @description What it is about, by id: {match, mode, ...}, {run, battle, turn}, {guild, name, ...}. */
+            data: {
+                [key: string]: unknown;
+            };
+        };
+        NoticesOutput: {
+            /** @description The caller's notices after ?since=, oldest first. */
+            notices: components["schemas"]["NoticeOutput"][];
+            /** @description The last notice's seq (the one asked after when none): pass as ?since= next time. */
+            last: number;
+            /** @description More notices wait after this page: ask again at once. */
+            more: boolean;
         };
         /**
          * @description * `trader` - Trader
@@ -10075,6 +10150,117 @@ export interface operations {
             };
             /** @description A game rule refuses the action; nothing changed. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v1_me_notices_retrieve: {
+        parameters: {
+            query?: {
+                /** @description Return the notices numbered after this one. */
+                since?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NoticesOutput"];
+                };
+            };
+            /** @description Bad input (malformed body, wrong types, unknown values). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v1_me_stream_retrieve: {
+        parameters: {
+            query?: {
+                /** @description Start after this event (unless Last-Event-ID). */
+                since?: number;
+                /** @description A one-time ticket (POST streams/ticket/), for EventSource. */
+                ticket?: string;
+            };
+            header?: {
+                /** @description Resume after this event id (a number: the browser's EventSource sends it). */
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Server-Sent Events: each event with id (its seq), event (its kind) and data (its JSON, as the REST read shows it); a header message without id when the object's state changes; ': ping' comments at least every 15 s. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": {
+                        /** @description The event's sequence number; absent on a header. */
+                        id?: string;
+                        /** @description The event's kind, or the header's name. */
+                        event: string;
+                        /** @description One JSON object. */
+                        data: string;
+                    };
+                };
+            };
+            /** @description Bad input (malformed body, wrong types, unknown values). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too_many_streams: the user holds 8 open streams. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

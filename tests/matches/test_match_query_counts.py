@@ -34,10 +34,11 @@ def _sql(queries: CaptureQueriesContext) -> list[str]:
     return [prepared_sql(q["sql"]) for q in queries.captured_queries]
 
 
-@pytest.mark.parametrize("mode", sorted(GAMES))
-def test_an_action_and_a_read_take_at_most_their_pinned_statements(mode: str) -> None:
-    # given a started match of the mode
-    players, settings = GAMES[mode]
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_an_action_and_a_read_take_at_most_their_pinned_statements(game: str) -> None:
+    # given a started match of the mode (``mode/variant``: the mode with the variant's settings)
+    mode = game.split("/")[0]
+    players, settings = GAMES[game]
     people, row = started(mode, players=players, settings=settings)
     clients = {person.pk: api_client(person) for person in people}
     rng = random.Random(5)
@@ -64,7 +65,11 @@ def test_an_action_and_a_read_take_at_most_their_pinned_statements(mode: str) ->
         # then it takes at most the action's statements, with one lock: the match's
         assert answer.status_code == 200, answer.json()
         statements = _sql(acting)
-        assert len(statements) <= ACTION_STATEMENTS, "\n".join(statements)
+        # (a step that starts another player's turn tells them: the user's notice is one statement more,
+        # players/notice_store.py; not yet folded into the step's own statement, docs/matches.md)
+        told = sum("INSERT INTO players_notice" in sql for sql in statements)
+        assert told <= 1, statements
+        assert len(statements) <= ACTION_STATEMENTS + told, "\n".join(statements)
         if POSTGRES:
             locks = [sql for sql in statements if "FOR UPDATE" in sql]
             assert len(locks) == 1 and 'FOR UPDATE OF "matches_match"' in locks[0], locks

@@ -53,9 +53,12 @@ def _answer(body: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in body.items() if key != "id"}
 
 
-def _play(mode: str, people: list[Player], start: Any) -> tuple[list[Any], dict[str, Any]]:
-    """One whole game from ``start`` (a frozen clock): every answer, and the stored rows at the end."""
-    _, settings = GAMES[mode]
+def _play(game: str, people: list[Player], start: Any) -> tuple[list[Any], dict[str, Any]]:
+    """One whole game from ``start`` (a frozen clock): every answer, and the stored rows at the end.
+
+    ``game``: a key of the contract test's ``GAMES`` (the mode, or ``mode/variant``)."""
+    mode = game.split("/")[0]
+    _, settings = GAMES[game]
     answers: list[Any] = []
     rng = random.Random(3)
     with time_machine.travel(start, tick=False) as clock:
@@ -93,23 +96,24 @@ def _play(mode: str, people: list[Player], start: Any) -> tuple[list[Any], dict[
 
 
 @pytest.mark.postgres
-@pytest.mark.parametrize("mode", sorted(GAMES))
+@pytest.mark.parametrize("game", sorted(GAMES))
 def test_the_postgresql_path_and_the_portable_path_answer_and_store_the_same(
-    mode: str, monkeypatch: Any
+    game: str, monkeypatch: Any
 ) -> None:
+    mode = game.split("/")[0]
     # given players, one seed for their matches and one starting time
-    people = [PlayerFactory() for _ in range(GAMES[mode][0])]
+    people = [PlayerFactory() for _ in range(GAMES[game][0])]
     row = services.mode_settings(mode)
     row.turn_deadline_seconds = 60
     row.save()
     monkeypatch.setattr(services._SEED_SOURCE, "randrange", lambda limit: 20261128)
     start = timezone.now()
     # when they play the game through the store's PostgreSQL statements
-    fast = _play(mode, people, start)
+    fast = _play(game, people, start)
     # and again through its portable path
     for name in ("match_act_lock", "match_poll", "step_save"):
         monkeypatch.setattr(store, name, functools.partial(getattr(store, name), fast=False))
-    portable = _play(mode, people, start)
+    portable = _play(game, people, start)
     # then every answer and every stored row is the same
     assert fast[0] == portable[0]
     assert fast[1] == portable[1]

@@ -1,0 +1,46 @@
+"""What a match step tells its players on their own streams (``players.notices``): whose turn began, that the
+match started or ended, who joined or left a lobby. ``matches.services`` calls one of these per place, in
+the step's transaction, each writing its notices in one statement; nothing here reads the database beyond
+the match's cached seating."""
+from __future__ import annotations
+
+from matches.access import seat_player_ids, seating
+from matches.models import Match, MatchStatus
+from players.notices import NoticeKind, Told, notify
+
+
+def _about(match: Match) -> dict[str, object]:
+    return {"match": match.pk, "mode": match.mode}
+
+
+def notices_step(match: Match, *, awaited_before: int | None, started: bool) -> None:
+    """After a stored step: ``match_started`` to every seat (``started``), and ``your_turn`` to the awaited
+    player when the turn has passed to them (from another player, or at the start)."""
+    told = []
+    if started:
+        told += [Told(player, NoticeKind.MATCH_STARTED, _about(match))
+                 for player in sorted(set(seat_player_ids(match).values()))]
+    if match.awaiting_id is not None and (started or match.awaiting_id != awaited_before):
+        told.append(Told(match.awaiting_id, NoticeKind.YOUR_TURN, {**_about(match), "turn": match.turn}))
+    notify(told)
+
+
+def notices_ended(match: Match) -> None:
+    """``match_ended`` to every player given a seat at the start, with how it ended."""
+    about = {**_about(match), "status": match.status}
+    notify([Told(player, NoticeKind.MATCH_ENDED, about)
+            for player in sorted(set(seat_player_ids(match).values()))])
+
+
+def notices_lobby(match: Match, *, player: int, change: str) -> None:
+    """``lobby_changed`` (``change``: joined or left) to the lobby's other seated players and its host.
+
+    Called before the seat changes, from the seating the step has read already (no statement but the
+    notices'); a started match's walk-out is no lobby change."""
+    if match.status != MatchStatus.LOBBY:
+        return
+    seated = {seat.player_id for seat in seating(match) if seat.active}
+    after = seated | {player} if change == "joined" else seated - {player}
+    about = {**_about(match), "change": change, "player": player, "players": len(after)}
+    told = sorted((seated | {match.host_id}) - {player})
+    notify([Told(other, NoticeKind.LOBBY_CHANGED, about) for other in told])
