@@ -242,6 +242,7 @@ SPECTACULAR_SETTINGS = {
         "matches.openapi.mode_schemas_hook",
         "combat.openapi.battle_schemas_hook",
         "dungeons.openapi.run_schemas_hook",
+        "backend.api.schema.no_empty_required_hook",
     ],
     # <id:...> path parameters (backend.api.converters): positive 64-bit object ids.
     "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "format": "int64", "minimum": 1,

@@ -560,8 +560,11 @@ def match_act_for_user(
         assert found is not None and match is not None
         if found.previous is not None:
             return TurnOutcome(match, found.previous, replayed=True)
-        return turn_act_locked(MATCH_TURNS, match, player=player, turn=turn, action=action,
-                               idempotency_key=idempotency_key, now=now, key_checked=True)
+        outcome = turn_act_locked(MATCH_TURNS, match, player=player, turn=turn, action=action,
+                                  idempotency_key=idempotency_key, now=now, key_checked=True)
+        # The store's lock is not ``_locked``: this step wakes the match's streams itself (after the commit).
+        publish(f"match:{match_id}")
+        return outcome
 
 
 def match_act(

@@ -65,7 +65,10 @@ def dataclass_shape(cls: type, *, fixed: Mapping[str, JSON], overrides: Mapping[
             required.append(f.name)
     if given:
         raise LooseField(f"{cls.__name__} has no field {sorted(given)}")
-    return {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
+    shape: JSON = {"type": "object", "properties": properties, "additionalProperties": False}
+    if required:  # OpenAPI 3.0: a `required` list may not be empty
+        shape["required"] = required
+    return shape
 
 
 def kinds_union(classes: Iterable[type[Kinded]], *, fixed: Mapping[str, JSON],

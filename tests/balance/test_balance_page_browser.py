@@ -16,9 +16,9 @@ from balance.models import Simulation, SimulationStatus
 from combat.models import EnemyKind
 from tests.play.browser import NEEDS_CHROMIUM, browser  # noqa: F401 - fixtures
 
-# serialized_rollback: the migrated bestiary and catalog, even after an earlier transactional test's flush
+# migrated_data (conftest.py): the migrated bestiary and catalog, even after a transactional flush
 pytestmark = [NEEDS_CHROMIUM, pytest.mark.redis, pytest.mark.postgres,
-              pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+              pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("migrated_data")]
 
 SHOTS = os.environ.get("BALANCE_SCREENSHOTS")
 PASSWORD = "a long enough passphrase 42"

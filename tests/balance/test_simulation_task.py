@@ -144,8 +144,10 @@ def test_the_starting_gear_reaches_the_simulated_party() -> None:
 
 @pytest.mark.redis
 @pytest.mark.postgres
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)  # the migrated data, even after a flush
-def test_a_celery_worker_plays_a_simulation_sent_through_the_broker(balance_worker: Any) -> None:
+@pytest.mark.django_db(transaction=True)
+def test_a_celery_worker_plays_a_simulation_sent_through_the_broker(
+    balance_worker: Any, migrated_data: None
+) -> None:
     from tests.guilds.test_activity_worker import BROKER_URL
 
     # given: a committed simulation, and a worker on a queue of its own
