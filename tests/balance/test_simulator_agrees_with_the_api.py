@@ -121,8 +121,9 @@ def _between_rooms(party: Party, run: dict[str, Any], data: BalanceData) -> None
     if room["kind"] == "rest":
         order = CAUTIOUS.formation([_view(m, run_id) for m in inside])
         if order != [m["player"] for m in inside]:
-            response = party.client(party.players[0]).put(f"{API}/runs/{run_id}/formation/",
-                                                           {"players": order}, format="json")
+            # a member inside sets it (the party's first player may have died: no longer of the party)
+            response = party.client(inside[0]["player"]).put(
+                f"{API}/runs/{run_id}/formation/", {"players": order}, format="json")
             assert response.status_code == 200, response.json()
     mover = inside[0]["player"]
     allowed = {a["kind"] for a in party.run(run_id, who=mover)["allowed_actions"]}
