@@ -11,30 +11,24 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import sqlite3
 import subprocess
 import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.backend.live.servers import uvicorn
+
 ROOT = Path(__file__).resolve().parents[2]
-#: How long the test waits for the server, then for the clock, before it fails (not a measure of speed).
+#: How long the test waits for the clock before it fails (not a measure of speed).
 WAIT_SECONDS = 60.0
 Sql = Callable[[str, list[Any]], list[tuple[Any, ...]]]
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def _call(method: str, url: str, body: dict[str, Any] | None = None, token: str = "") -> tuple[int, Any]:
@@ -46,38 +40,6 @@ def _call(method: str, url: str, body: dict[str, Any] | None = None, token: str 
             return response.status, json.loads(response.read() or b"null")
     except urllib.error.HTTPError as error:
         return error.code, json.loads(error.read() or b"null")
-
-
-@contextmanager
-def _uvicorn(env: dict[str, str], log: Path) -> Iterator[str]:
-    """uvicorn serving the project on a free port until the block ends; yields its base URL."""
-    port = _free_port()
-    with log.open("wb") as out:
-        server = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "backend.asgi:application", "--host", "127.0.0.1",
-             "--port", str(port), "--lifespan", "on"],
-            cwd=ROOT, env={**env, "DEADLINE_CLOCK": "1", "PYTHONUNBUFFERED": "1"}, stdout=out,
-            stderr=subprocess.STDOUT)
-        try:
-            base = f"http://127.0.0.1:{port}"
-            give_up = time.monotonic() + WAIT_SECONDS
-            while True:
-                assert server.poll() is None, log.read_text()
-                try:
-                    if _call("GET", f"{base}/api/v1/modes/")[0] == 401:  # it answers (and asks who we are)
-                        break
-                except OSError:
-                    pass
-                assert time.monotonic() < give_up, "uvicorn did not come up:\n" + log.read_text()
-                time.sleep(0.2)
-            yield base
-        finally:
-            server.terminate()
-            try:
-                server.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
 
 
 def _a_match_whose_silent_turn_times_out(base: str, sql: Sql, log: Path) -> None:
@@ -129,7 +91,7 @@ def test_the_embedded_server_fires_a_deadline_with_nobody_reading(tmp_path: Path
             return db.execute(query.replace("%s", "?"), params).fetchall()
 
     log = tmp_path / "uvicorn.log"
-    with _uvicorn(env, log) as base:
+    with uvicorn({**env, "DEADLINE_CLOCK": "1"}, log) as base:
         _a_match_whose_silent_turn_times_out(base, sql, log)
 
 
@@ -153,7 +115,7 @@ def test_the_server_on_postgresql_fires_a_deadline_with_nobody_reading(tmp_path:
 
     log = tmp_path / "uvicorn.log"
     try:
-        with _uvicorn(env, log) as base:
+        with uvicorn({**env, "DEADLINE_CLOCK": "1"}, log) as base:
             _a_match_whose_silent_turn_times_out(base, sql, log)
     finally:
         connection.close()
