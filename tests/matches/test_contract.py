@@ -8,6 +8,7 @@ also one of the match schemas' union (``oneOf``: exactly one mode's shape fits).
 """
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -110,17 +111,24 @@ def test_a_whole_game_answers_in_the_published_shapes(game: str, published: dict
     people, row = started(mode, players=players, settings=settings)
     seen: dict[str, int] = {"View": 0, "Action": 0, "Event": 0}
     problems: list[str] = []
+    checked: set[tuple[str, str]] = set()  # a value validated once is valid or not the same way again
 
     def check(part: str, value: Any) -> None:
         seen[part] = seen.get(part, 0) + 1
+        key = (part, json.dumps(value, sort_keys=True))
+        if key in checked:
+            return
+        checked.add(key)
         found = errors(checks[part], value)
         if part in unions and mode not in TOYS:
             found += [f"(union) {e}" for e in errors(unions[part], value)]
         problems.extend(f"{part} {value!r:.200}: {e}" for e in found)
 
     bodies: list[dict[str, Any]] = []
+    since = [0] * len(people)  # each reader's events are checked as they come, once each
     for _ in range(600):
-        bodies = [read(person, row.pk) for person in people]
+        bodies = [read(person, row.pk, since=since[n]) for n, person in enumerate(people)]
+        since = [body["last_event"] for body in bodies]
         for body in bodies:
             check("Settings", body["settings"])
             check("View", body["view"])
