@@ -68,7 +68,7 @@ def _play_to_the_end(mode: str, seed: int, views: list[dict[str, Any]] | None = 
                 continue
             deadline = None
             if step % TIMEOUT_EVERY == TIMEOUT_EVERY - 1:
-                deadline = clients[people[0].pk].get(url(match_id)).json()["deadline"]
+                deadline = clients[people[0].pk].get(url(match_id), {"since": match.event_count}).json()["deadline"]
             if deadline is not None:
                 # this turn times out on the next read (the mode's deadline: the payload says when)
                 clock.move_to(datetime.fromisoformat(deadline) + timedelta(seconds=1))
@@ -77,7 +77,8 @@ def _play_to_the_end(mode: str, seed: int, views: list[dict[str, Any]] | None = 
             actor = match.awaiting_id
             if step % OUT_OF_TURN_EVERY == OUT_OF_TURN_EVERY - 1 and len(people) > 1:
                 actor = chooser.choice([p.pk for p in people if p.pk != match.awaiting_id])
-            view = clients[actor].get(url(match_id)).json()
+            # since the match's last event: the view and the actions, not the whole log again at every step
+            view = clients[actor].get(url(match_id), {"since": match.event_count}).json()
             assert "allowed_actions" in view, view
             if views is not None:
                 views.append(view)
