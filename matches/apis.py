@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -24,6 +24,8 @@ from matches.serializers import (
     MatchOutput,
     MatchQuery,
     MatchReplayOutput,
+    MatchReplayQuery,
+    MatchSeatReplayOutput,
     ModeOutput,
 )
 from players.caller import PlayerApi
@@ -154,10 +156,46 @@ class MatchActApi(PlayerApi):
         return Response(renderer(MatchActOutput)(answer))
 
 
+class MatchResignApi(PlayerApi):
+    @_lobby_action(
+        "Resign: the caller loses at once, a step of the log (`resigned`); with one other seat left it wins "
+        "(reason `resigned`), else the game goes on without the caller's seat. In a lobby 409: use leave"
+    )
+    def post(self, request: Request, match_id: int) -> Response:
+        services.match_resign(player=self.player, match_id=match_id)
+        return Response(_match(match_id, request, self.player))
+
+
+class MatchRematchApi(PlayerApi):
+    @extend_schema(
+        request=None,
+        responses={201: MatchOutput, **errors(401, 404, 409)},
+        summary="After the end: a lobby with the same mode and settings, hosted by the caller, kept 60 s for "
+        "the match's players (each is told: rematch_offered); one per match (409 rematch_exists names it)",
+    )
+    def post(self, request: Request, match_id: int) -> Response:
+        lobby = services.match_rematch(player=self.player, match_id=match_id)
+        return Response(_match(lobby.pk, request, self.player), status=status.HTTP_201_CREATED)
+
+
 class MatchReplayApi(PlayerApi):
     @extend_schema(
-        responses={200: MatchReplayOutput, **errors(401, 404, 409)},
-        summary="After the end: seed, settings, seats and every step, enough to replay exactly",
+        parameters=[MatchReplayQuery],
+        responses={
+            200: PolymorphicProxySerializer(
+                component_name="MatchReplayAnswer",
+                serializers=[MatchReplayOutput, MatchSeatReplayOutput],
+                resource_type_field_name=None,
+            ),
+            **errors(400, 401, 403, 404, 409),
+        },
+        summary="After the end: seed, settings, seats and every step, enough to replay exactly; with "
+        "?as_seat=N the per-seat replay: each step's events seat N could see and its view after it",
     )
     def get(self, request: Request, match_id: int) -> Response:
+        query = valid(MatchReplayQuery, request.query_params)
+        if query.get("as_seat") is not None:
+            per_seat = selectors.match_seat_replay(match_id=match_id, player=self.player,
+                                                   as_seat=query["as_seat"])
+            return Response(MatchSeatReplayOutput(per_seat).data)
         return Response(MatchReplayOutput(selectors.match_replay(match_id=match_id, player=self.player)).data)

@@ -39,10 +39,18 @@ def _abandoned(data: Mapping[str, Any]) -> str:
     return gettext("Nobody played for a whole round: the match is abandoned.")
 
 
+def _resigned(data: Mapping[str, Any]) -> str:
+    seat = data.get("seat")
+    if isinstance(seat, int):
+        return gettext("The player at seat %(seat)d resigned.") % {"seat": seat}
+    return gettext("A player resigned.")
+
+
 #: the machinery's own kinds (matches/services.py), the same in every mode
 FRAMEWORK_TEXTS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "match_started": lambda data: gettext("The match has started."),
     "turn_timed_out": _timed_out,
+    "resigned": _resigned,
     "match_over": _over,
     "match_abandoned": _abandoned,
     "ended_by_new_game": lambda data: gettext("The player started a new game: this one is over."),

@@ -89,6 +89,25 @@ class Match(models.Model):
         blank=True,
         help_text="Seats whose players left the started match: their turns time out at once.",
     )
+    resigned_seats = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Seats whose players resigned (lost at once): their turns time out at once, they win "
+        "nothing.",
+    )
+    rematch = models.OneToOneField(
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="rematch_of",
+        help_text="The lobby a player of this finished match opened as its rematch (at most one).",
+    )
+    reserved_until = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="A rematch lobby: until then only the players of the match it follows may join.",
+    )
     event_count = models.PositiveIntegerField(default=0)
     result = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

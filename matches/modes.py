@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeAlias, TypeVar
 
@@ -88,10 +88,12 @@ class Outcome:
 
 #: the reasons the machinery itself ends a match with, whatever the mode: every seated player walked
 #: out or a whole round timed out (``abandoned``; ``details.cause`` says which), a new game of a
-#: single-player mode replaced it (``new_game``)
+#: single-player mode replaced it (``new_game``), the players resigned until at most one was left
+#: (``resigned``: that one, if any, wins)
 ABANDONED = "abandoned"
 NEW_GAME = "new_game"
-MACHINE_REASONS = (ABANDONED, NEW_GAME)
+RESIGNED = "resigned"
+MACHINE_REASONS = (ABANDONED, NEW_GAME, RESIGNED)
 
 
 def match_result(outcome: Outcome, seat_players: Mapping[int, int]) -> JSON:
@@ -205,6 +207,7 @@ def framework_events(details: Mapping[str, JSON] | None = None) -> dict[str, JSO
         "match_started": shape({"order": array(WHOLE), "seats": mapping(WHOLE)},
                                description="order: player ids in turn order; seats: seat -> player id."),
         "turn_timed_out": shape({"seat": WHOLE, "player": WHOLE}),
+        "resigned": shape({"seat": WHOLE, "player": WHOLE}),
         "match_over": result,
         "match_abandoned": result,
         "ended_by_new_game": shape({}),
@@ -526,6 +529,16 @@ class ModeAdapter(ABC, Generic[S]):
         """What ``seat`` may know of the game (a game with hidden information hides the rest)."""
         return self.phase(state).view(state, seat)
 
+    def resign(self, state: S, seat: int, rng: random.Random) -> Success[S, Event]:
+        """``seat`` resigned (SPEC 15; at any time, awaited or not): what the game does with its seat.
+
+        By default nothing: the game goes on as it was, and the machinery plays the seat's turns as
+        timeouts at once (as for a player who walked out) and never counts it among the winners; with
+        one other seat left that seat wins (``resigned``). A mode that can take a seat out of its game
+        overrides this; the machinery logs the ``resigned`` event itself.
+        """
+        return Success(state, ())
+
     def deadline_seconds(self, state: S, seconds: int) -> int | None:
         """How long the awaited seat has, in seconds from the step that began its wait; None: no deadline.
 
@@ -653,20 +666,46 @@ def replay(
     seats: int,
     seed: int,
     steps: Sequence[tuple[int, Mapping[str, Any] | None]],
+    resigned: Collection[int] = (),
 ) -> S:
-    """Replay a match from its stored record: each step is (seat, action), or (seat, None) for a timeout.
+    """Replay a match from its stored record: each step is (seat, action), or (seat, None) for a timeout;
+    ``resigned``: the steps (1-based) that were a seat's resignation (their action is None too).
 
     Step n (1-based) draws from ``rng_for(seed, n)`` as it did when it was played. A record no game can
     follow (a refused start or action: not a stored match's) is a ReplayError.
     """
+    state = None
+    for state, _events in replay_steps(adapter, settings=settings, seats=seats, seed=seed, steps=steps,
+                                       resigned=resigned):
+        pass
+    assert state is not None
+    return state
+
+
+def replay_steps(
+    adapter: ModeAdapter[S],
+    *,
+    settings: Mapping[str, Any],
+    seats: int,
+    seed: int,
+    steps: Sequence[tuple[int, Mapping[str, Any] | None]],
+    resigned: Collection[int] = (),
+) -> Iterator[tuple[S, tuple[Event, ...]]]:
+    """``replay`` step by step: the state and the game's events after the creation (step 0), then after
+    each step of the record, in order (the per-seat replay shows each seat's view of them)."""
     state = adapter.create(settings=settings, seats=seats, rng=rng_for(seed, 0))
     if isinstance(state, Impossible):
         raise ReplayError(f"the game cannot be built: {state.code}")
+    yield state, ()
     for turn, (seat, action) in enumerate(steps, start=1):
         rng = rng_for(seed, turn)
-        moved = (adapter.timeout(state, seat, rng) if action is None
-                 else adapter.apply(state, seat, action, rng))
+        if turn in resigned:
+            moved: Moved[S] = adapter.resign(state, seat, rng)
+        elif action is None:
+            moved = adapter.timeout(state, seat, rng)
+        else:
+            moved = adapter.apply(state, seat, action, rng)
         if isinstance(moved, Impossible):
             raise ReplayError(f"step {turn} was refused: {moved.code}")
         state = moved.state
-    return state
+        yield state, tuple(moved.events)

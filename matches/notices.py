@@ -44,3 +44,11 @@ def notices_lobby(match: Match, *, player: int, change: str) -> None:
     about = {**_about(match), "change": change, "player": player, "players": len(after)}
     told = sorted((seated | {match.host_id}) - {player})
     notify([Told(other, NoticeKind.LOBBY_CHANGED, about) for other in told])
+
+
+def notices_rematch(lobby: Match, *, followed: int, players: list[int]) -> None:
+    """``rematch_offered`` to the other players of the ended match ``followed``: the lobby ``lobby`` is theirs
+    to join until ``reserved_until``."""
+    until = None if lobby.reserved_until is None else lobby.reserved_until.isoformat()
+    about = {**_about(lobby), "rematch_of": followed, "until": until}
+    notify([Told(player, NoticeKind.REMATCH_OFFERED, about) for player in players])

@@ -117,6 +117,9 @@ def mode_schemas_hook(result: JSON, generator: Any, request: Any, public: bool) 
     for component in ("MatchActInput", "MatchActInputRequest"):
         set_field(schemas, component, "action", action)
     set_field(schemas, "ReplayStepOutput", "action", _union(modes, "Action", nullable=True))
+    set_field(schemas, "SeatReplayStepOutput", "action", _union(modes, "Action", nullable=True))
+    set_field(schemas, "SeatReplayStepOutput", "events", {"type": "array", "items": event})
+    set_field(schemas, "SeatReplayStepOutput", "view", _union(modes, "View"))
     # what a lobby may set: one of the modes' (``anyOf``: an empty object fits every mode; ``mode`` says
     # which)
     set_field(schemas, "MatchOpenInputRequest", "settings", _union(modes, LOBBY, keyword="anyOf"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import math
 from typing import Any
 
@@ -9,11 +10,11 @@ from django.db.models import Count, Exists, OuterRef, Q
 from django.utils import timezone
 
 from backend.api.pagination import Page, keyset_page
-from backend.errors import NotFound, RuleViolation
+from backend.errors import InvalidInput, NotAllowed, NotFound, RuleViolation
 from matches.access import READER_SEATS, game_state, match_deadline, may_act, may_read, mode_adapter, seating
 from matches.events import spoken
 from matches.models import Match, MatchAction, MatchEvent, MatchModeSettings, MatchSeat, MatchStatus
-from matches.modes import registered_modes
+from matches.modes import registered_modes, replay_steps
 from matches.store import EVENTS_PER_READ
 from matches.store import match_events_since as stored_events_since
 from players.models import Player
@@ -166,10 +167,19 @@ def match_payload(
         "events": shown,
         "last_event": last,
         "result": match.result,
+        "seed_commitment": seed_commitment(match.seed),
+        "rematch": match.rematch_id,
+        "reserved_until": match.reserved_until,
         "created_at": match.created_at,
         "started_at": match.started_at,
         "ended_at": match.ended_at,
     }
+
+
+def seed_commitment(seed: int | None) -> str | None:
+    """SPEC 15's fair seed: the hex SHA-256 of the seed's decimal text, shown from the start (None in a
+    lobby); the replay reveals the seed, so anyone can check it was fixed before the first move."""
+    return None if seed is None else hashlib.sha256(str(seed).encode("ascii")).hexdigest()
 
 
 #: what a stream's ``match`` message carries (SPEC 13): it is sent whenever one of these changes
@@ -220,13 +230,9 @@ def match_for_reader(*, match_id: int, player: Player) -> Match:
     return match
 
 
-def match_replay(*, match_id: int, player: Player) -> dict[str, Any]:
-    """Seed, settings, seats and every step of a finished match: enough to replay it exactly.
-
-    Unless the mode lets the game's hidden content be revealed (``ModeAdapter.may_reveal``): then the
-    replay is ``withheld``: no seed, no final state, and only the caller's own actions (another seat's
-    start cell or path would show a designer map still in play), each other step by turn and seat.
-    """
+def _replayable(match_id: int, player: Player) -> tuple[Match, MatchSeat]:
+    """The ended match and the caller's seat, for its replay: 404 to whoever had no seat at the start, 409
+    ``match_not_over`` before the end."""
     match = Match.objects.filter(pk=match_id).first()
     mine = None if match is None else MatchSeat.objects.filter(match=match, player=player).first()
     if match is None or mine is None or mine.seat is None:
@@ -235,16 +241,38 @@ def match_replay(*, match_id: int, player: Player) -> dict[str, Any]:
         raise RuleViolation(
             "match_not_over", "The replay is available after the end.", {"status": match.status}
         )
-    adapter = mode_adapter(match.mode)
-    withheld = match.state is None or not adapter.may_reveal(match.settings, game_state(match))
-    steps = (
-        MatchAction.objects.filter(match=match).order_by("turn").values("turn", "seat", "player_id", "action")
-    )
+    return match, mine
+
+
+def _withheld(match: Match) -> bool:
+    return match.state is None or not mode_adapter(match.mode).may_reveal(match.settings, game_state(match))
+
+
+def _steps(match: Match) -> list[dict[str, Any]]:
+    """Every stored step in order: turn, seat, player, action (None: a timeout or a resignation), and
+    whether it was a resignation (the action row's answer says so)."""
+    rows = MatchAction.objects.filter(match=match).order_by("turn").values(
+        "turn", "seat", "player_id", "action", "response")
+    return [{"turn": r["turn"], "seat": r["seat"], "player": r["player_id"], "action": r["action"],
+             "resigned": bool(isinstance(r["response"], dict) and r["response"].get("resigned"))}
+            for r in rows]
+
+
+def match_replay(*, match_id: int, player: Player) -> dict[str, Any]:
+    """Seed, settings, seats and every step of a finished match: enough to replay it exactly.
+
+    Unless the mode lets the game's hidden content be revealed (``ModeAdapter.may_reveal``): then the
+    replay is ``withheld``: no seed, no final state, and only the caller's own actions (another seat's
+    start cell or path would show a designer map still in play), each other step by turn and seat.
+    """
+    match, mine = _replayable(match_id, player)
+    withheld = _withheld(match)
     return {
         "id": match.pk,
         "mode": match.mode,
         "withheld": withheld,
         "seed": None if withheld else match.seed,
+        "seed_commitment": seed_commitment(match.seed),
         "settings": match.settings,
         "seats": [
             {"seat": seat, "player": player_id}
@@ -256,12 +284,65 @@ def match_replay(*, match_id: int, player: Player) -> dict[str, Any]:
             {
                 "turn": s["turn"],
                 "seat": s["seat"],
-                "player": s["player_id"],
+                "player": s["player"],
                 "action": None if withheld and s["seat"] != mine.seat else s["action"],
-                "timeout": s["action"] is None,
+                "timeout": s["action"] is None and not s["resigned"],
+                "resigned": s["resigned"],
             }
-            for s in steps
+            for s in _steps(match)
         ],
         "result": match.result,
         "final_state": None if withheld else match.state,
+    }
+
+
+def match_seat_replay(*, match_id: int, player: Player, as_seat: int) -> dict[str, Any]:
+    """SPEC 15's per-seat replay: the match step by step as seat ``as_seat`` lived it: after the start and
+    after each step, the events that seat could see (the stored log, by the read's own filter) and the
+    seat's view (the steps replayed through the mode from the seed, the mode's ``view``).
+
+    Any seat of a replay that is not withheld (everything is public then); only the caller's own seat of
+    a withheld one (another seat's view would show what the mode still hides). The events of a step are
+    those logged with its turn; those the machinery logged after the last step (an abandoned match's end)
+    close the last step.
+    """
+    match, mine = _replayable(match_id, player)
+    numbered = dict(match.seats.filter(seat__isnull=False).values_list("seat", "player_id"))
+    if as_seat not in numbered:
+        raise InvalidInput("bad_seat", "No such seat in this match.", {"as_seat": as_seat,
+                                                                        "seats": sorted(numbered)})
+    withheld = _withheld(match)
+    if withheld and as_seat != mine.seat:
+        raise NotAllowed("replay_withheld", "While the game's hidden content is in play, only your own "
+                         "seat's replay is shown.", {"seat": mine.seat})
+    adapter = mode_adapter(match.mode)
+    steps = _steps(match)
+    assert match.seed is not None
+    states = replay_steps(adapter, settings=match.settings, seats=len(numbered), seed=match.seed,
+                          steps=[(s["seat"], s["action"]) for s in steps],
+                          resigned={s["turn"] for s in steps if s["resigned"]})
+    turns = [0, *(s["turn"] for s in steps)]
+    seen: dict[int, list[dict[str, Any]]] = {turn: [] for turn in turns}
+    for row in MatchEvent.objects.filter(match=match).order_by("seq"):
+        if row.visible_to(as_seat):
+            # the latest step at or before the event's turn (the machinery's end may follow the last step)
+            turn = max(t for t in turns if t <= row.turn)
+            seen[turn].append({"seq": row.seq, **row.data})
+    header = [{"turn": 0, "seat": None, "player": None, "action": None, "timeout": False, "resigned": False}]
+    shown = [
+        {"turn": s["turn"], "seat": s["seat"], "player": s["player"],
+         "action": None if withheld and s["seat"] != mine.seat else s["action"],
+         "timeout": s["action"] is None and not s["resigned"], "resigned": s["resigned"]}
+        for s in steps
+    ]
+    return {
+        "id": match.pk,
+        "mode": match.mode,
+        "as_seat": as_seat,
+        "player": numbered[as_seat],
+        "steps": [
+            {**step, "events": spoken(adapter, seen[step["turn"]]), "view": adapter.view(state, as_seat)}
+            for step, (state, _events) in zip([*header, *shown], states, strict=True)
+        ],
+        "result": match.result,
     }

@@ -124,7 +124,8 @@ class MatchResult(serializers.Serializer[Any]):
     winner_seats = serializers.ListField(child=serializers.IntegerField(), help_text="The winners' seats.")
     reason = serializers.CharField(
         help_text="Why it ended: one of the mode's codes (e.g. `won`, `exit_reached`, `draw_nstop`), or "
-        "the machinery's `abandoned` (everyone walked out, or a whole round timed out) and `new_game` "
+        "the machinery's `abandoned` (everyone walked out, or a whole round timed out), `new_game` and "
+        "`resigned` (at most one seat had not resigned: it won) "
         "(docs/matches.md lists them)."
     )
     details = serializers.DictField(help_text="The mode's details of this ending (may be empty).")
@@ -188,6 +189,18 @@ class MatchOutput(serializers.Serializer[Any]):
     )
     last_event = serializers.IntegerField(help_text="Pass as ?since= next time.")
     result = MatchResult(allow_null=True, help_text="Null until the match ends.")
+    seed_commitment = serializers.CharField(
+        allow_null=True,
+        help_text="From the start: the hex SHA-256 of the seed's decimal text (null in a lobby); the replay "
+        "reveals the seed, so anyone can check sha256(str(seed)).",
+    )
+    rematch = serializers.IntegerField(
+        allow_null=True, help_text="The rematch lobby opened after the end (one at most); null: none."
+    )
+    reserved_until = serializers.DateTimeField(
+        allow_null=True,
+        help_text="A rematch lobby: until then only the players of the match it follows may join; else null.",
+    )
     created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
     ended_at = serializers.DateTimeField(allow_null=True)
@@ -209,9 +222,11 @@ class ReplayStepOutput(serializers.Serializer[Any]):
     seat = serializers.IntegerField()
     player = serializers.IntegerField()
     action = serializers.DictField(
-        allow_null=True, help_text="Null for a timeout, and for another seat's action in a withheld replay."
+        allow_null=True,
+        help_text="Null for a timeout, a resignation, and another seat's action in a withheld replay.",
     )
     timeout = serializers.BooleanField()
+    resigned = serializers.BooleanField(help_text="The seat's player resigned at this step (SPEC 15).")
 
 
 class ReplaySeatOutput(serializers.Serializer[Any]):
@@ -227,8 +242,46 @@ class MatchReplayOutput(serializers.Serializer[Any]):
         "a chosen roguelike seed): no seed, no final state, only the caller's own actions."
     )
     seed = serializers.IntegerField(allow_null=True)
+    seed_commitment = serializers.CharField(
+        allow_null=True, help_text="The commitment the match showed from its start: sha256(str(seed))."
+    )
     settings = serializers.DictField()
     seats = ReplaySeatOutput(many=True)
     actions = ReplayStepOutput(many=True)
     result = MatchResult(allow_null=True, help_text="Null until the match ends.")
     final_state = serializers.DictField(allow_null=True)
+
+
+class MatchReplayQuery(serializers.Serializer[Any]):
+    as_seat = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=MAX_TURN,
+        help_text="The per-seat replay (SPEC 15): step by step, the events this seat could see and its view.",
+    )
+
+
+class SeatReplayStepOutput(serializers.Serializer[Any]):
+    turn = serializers.IntegerField(help_text="0: the start; then each step of the match.")
+    seat = serializers.IntegerField(allow_null=True, help_text="The seat that acted (null at the start).")
+    player = serializers.IntegerField(allow_null=True)
+    action = serializers.DictField(
+        allow_null=True,
+        help_text="Null at the start, for a timeout, a resignation, and another seat's action in a withheld "
+        "replay.",
+    )
+    timeout = serializers.BooleanField()
+    resigned = serializers.BooleanField()
+    events = serializers.ListField(
+        child=serializers.DictField(), help_text="The step's events the seat could see, as it read them."
+    )
+    view = serializers.DictField(help_text="The seat's view after the step.")
+
+
+class MatchSeatReplayOutput(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    mode = serializers.CharField()
+    as_seat = serializers.IntegerField()
+    player = serializers.IntegerField(help_text="Who sat in that seat.")
+    steps = SeatReplayStepOutput(many=True)
+    result = MatchResult(allow_null=True, help_text="How the match ended.")

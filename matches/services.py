@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -48,14 +48,16 @@ from matches.access import (
     turn_waiting_since,
 )
 from matches.models import Match, MatchEvent, MatchModeSettings, MatchSeat, MatchStatus
-from matches.modes import ABANDONED, NEW_GAME, Event, ModeAdapter, Outcome, match_result, rng_for
-from matches.notices import notices_ended, notices_lobby, notices_step
+from matches.modes import ABANDONED, NEW_GAME, RESIGNED, Event, ModeAdapter, Outcome, match_result, rng_for
+from matches.notices import notices_ended, notices_lobby, notices_rematch, notices_step
 from matches.store import ActionRecord
 from players.models import Player
 from players.selectors import player_for_user
 
 _SEED_SOURCE = random.SystemRandom()
 SEED_LIMIT = 2**63 - 1
+#: how long a rematch lobby is kept for the players of the match it follows (SPEC 15)
+REMATCH_RESERVED_SECONDS = 60
 
 
 def mode_settings(name: str) -> MatchModeSettings:
@@ -163,6 +165,14 @@ def match_join(*, player: Player, match_id: int) -> Match:
         if seat is not None and seat.seat is not None:
             raise RuleViolation("match_not_in_lobby", "The match has started.", {"status": match.status})
         raise _not_found(match_id)
+    if match.reserved_until is not None and timezone.now() < match.reserved_until:
+        followed = Match.objects.filter(rematch=match).first()
+        if followed is None or player.pk not in seat_player_ids(followed).values():
+            raise RuleViolation(
+                "rematch_reserved",
+                "This rematch is kept for the players of the match it follows for a while.",
+                {"until": match.reserved_until.isoformat()},
+            )
     adapter = mode_adapter(match.mode)
     if match.seats.filter(active=True).count() >= adapter.max_players:
         raise RuleViolation("match_full", "Every seat is taken.", {"max_players": adapter.max_players})
@@ -249,6 +259,94 @@ def match_start(*, player: Player, match_id: int, now: datetime | None = None) -
     return match
 
 
+@transaction.atomic
+def match_resign(*, player: Player, match_id: int, now: datetime | None = None) -> Match:
+    """The caller resigns (SPEC 15): a step of the log (``resigned``) that loses the game at once.
+
+    The seat is taken out of play as a walk-out is (its turns time out at once, its place in the mode is
+    freed) and is never among the winners; the mode's ``resign`` hook does the rest. When at most one seat
+    that has not resigned is left, the match is finished: that seat wins (``resigned``; nobody, if none).
+    The match row's lock orders it with every action: one of the two happens first, whole.
+    """
+    now = now or timezone.now()
+    match = _locked(match_id)
+    seat = _seat_of(match, player)
+    if seat is None or not may_read(match, player, seat):
+        raise _not_found(match_id)
+    if match.status == MatchStatus.LOBBY:
+        raise RuleViolation("match_not_started", "The match has not started: leave the lobby instead.",
+                            {"status": match.status})
+    deadlines_apply_now(match, now=now)  # what has timed out is settled first, as for an action
+    if match.is_over:
+        raise RuleViolation("match_over", "The match is over.",
+                            {"status": match.status, "result": match.result})
+    assert seat.seat is not None and match.seed is not None
+    if seat.seat in match.resigned_seats:
+        raise RuleViolation("already_resigned", "You have already resigned.", {"seat": seat.seat})
+    adapter = mode_adapter(match.mode)
+    turn = match.turn
+    resigned = adapter.resign(game_state(match), seat.seat, rng_for(match.seed, turn))
+    match.resigned_seats = sorted({*match.resigned_seats, seat.seat})
+    match.absent_seats = sorted({*match.absent_seats, seat.seat})
+    match.idle_steps = 0
+    told = Event({"kind": "resigned", "seat": seat.seat, "player": player.pk})
+    events = _step(match, adapter, resigned.state, [told, *resigned.events], turn=turn, turn_started_at=now)
+    record = ActionRecord(turn=turn, seat=seat.seat, player_id=player.pk, action=None, idempotency_key="",
+                          response={"resigned": True})
+    if seat.active and not match.is_over:
+        seat.active, seat.left_at = False, now
+        seat.save(update_fields=["active", "left_at"])
+    store.step_save(match, events, record, release_seats=match.is_over,
+                    extra_columns=("resigned_seats", "absent_seats"))
+    forget_seating(match)
+    if match.status == MatchStatus.ACTIVE:
+        deadlines_apply_now(match, now=now)  # the resigned seat's own turn times out at once
+    return match
+
+
+@transaction.atomic
+def match_rematch(*, player: Player, match_id: int, now: datetime | None = None) -> Match:
+    """A lobby with the ended match's mode and settings (and guild), hosted by the caller (SPEC 15).
+
+    One match has at most one rematch: the ended match's row is locked, so of two players asking at once
+    the first opens it and the second is told which it is (409 ``rematch_exists``). For
+    ``REMATCH_RESERVED_SECONDS`` only the match's players may join it; they are told (``rematch_offered``).
+    """
+    now = now or timezone.now()
+    old = _locked(match_id)
+    mine = _seat_of(old, player)
+    if mine is None or mine.seat is None:
+        raise _not_found(match_id)
+    if old.status not in (MatchStatus.FINISHED, MatchStatus.ABANDONED):
+        raise RuleViolation(
+            "match_not_over", "A rematch is opened after the end.", {"status": old.status}
+        )
+    if old.rematch_id is not None:
+        raise RuleViolation(
+            "rematch_exists", "This match already has its rematch.", {"rematch": old.rematch_id}
+        )
+    if old.guild_id is not None and not guild_member(player, old.guild_id):
+        raise RuleViolation(
+            "not_guild_member", "A guild lobby is for the host's own guild.", {"guild": old.guild_id}
+        )
+    if mode_adapter(old.mode).new_game_ends_old:
+        _end_old_games(player, old.mode)
+    lobby = Match.objects.create(
+        mode=old.mode,
+        host=player,
+        guild_id=old.guild_id,
+        settings=old.settings,
+        turn_deadline_seconds=mode_settings(old.mode).turn_deadline_seconds,
+        reserved_until=now + timedelta(seconds=REMATCH_RESERVED_SECONDS),
+    )
+    _take_seat(lobby, player, None)
+    old.rematch = lobby
+    old.save(update_fields=["rematch"])
+    others = sorted(set(seat_player_ids(old).values()) - {player.pk})
+    notices_rematch(lobby, followed=old.pk, players=others)
+    return lobby
+
+
 # --- steps ------------------------------------------------------------------------------------
 
 
@@ -303,7 +401,7 @@ def _step(
 ) -> list[MatchEvent]:
     """Step ``turn`` of the locked match in memory: the new state, the next turn and whom it awaits, the
     end if the game is over; returns its events (with ``match_over`` at the end), for the store to save."""
-    outcome = adapter.outcome(state)
+    outcome = _outcome(match, adapter, state)
     awaited_before = match.awaiting_id
     seat_players = seat_player_ids(match)
     result = None if outcome is None else match_result(outcome, seat_players)
@@ -321,6 +419,20 @@ def _step(
     if result is not None:
         rows += _finish(match, MatchStatus.FINISHED, result, now=turn_started_at)
     return rows
+
+
+def _outcome(match: Match, adapter: ModeAdapter[Any], state: Any) -> Outcome | None:
+    """The mode's outcome, with the seats that resigned never among the winners; the game is over by
+    resignation once at most one seat that has not resigned is left (that seat wins)."""
+    outcome = adapter.outcome(state)
+    if not match.resigned_seats:
+        return outcome
+    resigned = set(match.resigned_seats)
+    if outcome is not None:
+        winners = tuple(s for s in outcome.winners if s not in resigned)
+        return Outcome(winners, outcome.reason, outcome.details)
+    left = [s for s in sorted(seat_player_ids(match)) if s not in resigned]
+    return Outcome(tuple(left), RESIGNED, {}) if len(left) <= 1 else None
 
 
 def _acting_seat(

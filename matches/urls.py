@@ -12,6 +12,8 @@ urlpatterns = [
     path("matches/<id:match_id>/leave/", apis.MatchLeaveApi.as_view(), name="match-leave"),
     path("matches/<id:match_id>/start/", apis.MatchStartApi.as_view(), name="match-start"),
     path("matches/<id:match_id>/actions/", apis.MatchActApi.as_view(), name="match-actions"),
+    path("matches/<id:match_id>/resign/", apis.MatchResignApi.as_view(), name="match-resign"),
+    path("matches/<id:match_id>/rematch/", apis.MatchRematchApi.as_view(), name="match-rematch"),
     path("matches/<id:match_id>/replay/", apis.MatchReplayApi.as_view(), name="match-replay"),
     path("matches/<id:match_id>/stream/", streams.MatchStreamApi.as_view(), name="match-stream"),
 ]

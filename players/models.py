@@ -355,6 +355,7 @@ class NoticeKind(models.TextChoices):
     INVITATION = "invitation"
     APPLICATION_DECIDED = "application_decided"
     LOBBY_CHANGED = "lobby_changed"
+    REMATCH_OFFERED = "rematch_offered"
 
 
 class NoticeCounter(models.Model):

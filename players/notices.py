@@ -58,5 +58,7 @@ def notice_text(kind: str, data: dict[str, Any]) -> str:
             return gettext("A player joined the lobby of match %(match)s (%(mode)s).") % data
         case NoticeKind.LOBBY_CHANGED:
             return gettext("A player left the lobby of match %(match)s (%(mode)s).") % data
+        case NoticeKind.REMATCH_OFFERED:
+            return gettext("A rematch of match %(rematch_of)s is open: lobby %(match)s (%(mode)s).") % data
     return kind
 

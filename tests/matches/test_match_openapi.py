@@ -14,6 +14,8 @@ OPERATIONS = {
     "/api/v1/matches/{match_id}/leave/": {"post"},
     "/api/v1/matches/{match_id}/start/": {"post"},
     "/api/v1/matches/{match_id}/actions/": {"post"},
+    "/api/v1/matches/{match_id}/resign/": {"post"},
+    "/api/v1/matches/{match_id}/rematch/": {"post"},
     "/api/v1/matches/{match_id}/replay/": {"get"},
     "/api/v1/matches/{match_id}/stream/": {"get"},
 }

@@ -41,13 +41,15 @@ def _client(player: Player) -> APIClient:
     return client
 
 
-def _play_to_the_end(mode: str, seed: int, views: list[dict[str, Any]] | None = None) -> Match:
-    """The match of ``mode`` played to its end; ``views``: each match read's body during play is added."""
+def _play_to_the_end(mode: str, seed: int, views: list[dict[str, Any]] | None = None, *,
+                     players: int = 2, resign_at: int | None = None) -> Match:
+    """The match of ``mode`` played to its end; ``views``: each match read's body during play is added;
+    ``resign_at``: at that step the last player resigns (the others play on if two or more are left)."""
     adapter = get_mode(mode)
     assert adapter is not None
     chooser = random.Random(seed)
     # two players where the mode allows it (a lone player of a game for several has no deadlines)
-    people = [PlayerFactory() for _ in range(min(max(adapter.min_players, 2), adapter.max_players))]
+    people = [PlayerFactory() for _ in range(min(max(adapter.min_players, players), adapter.max_players))]
     clients = {p.pk: _client(p) for p in people}
     with time_machine.travel(timezone.now(), tick=False) as clock:
         match_id = (
@@ -62,6 +64,10 @@ def _play_to_the_end(mode: str, seed: int, views: list[dict[str, Any]] | None = 
             match = Match.objects.get(pk=match_id)
             if match.is_over:
                 return match
+            if step == resign_at:
+                resigned = clients[people[-1].pk].post(url(match_id, "resign/"))
+                assert resigned.status_code == 200, resigned.json()
+                continue
             if step == NEW_GAME_AFTER and adapter.new_game_ends_old:  # the seed's /new_game ends it
                 new = clients[people[0].pk].post(MATCHES, {"mode": mode, "settings": {}}, format="json")
                 assert new.status_code == 201, new.json()
@@ -112,3 +118,56 @@ def test_the_replay_reproduces_the_final_state(mode: str, seed: int) -> None:
     assert any(s["timeout"] for s in body["actions"]) == (mode not in WITHOUT_DEADLINES)
     called = any(s["action"] == {"type": "timer"} for s in body["actions"])  # sent out of turn
     assert called == (mode == "labyrinth_paper")
+
+
+@pytest.mark.parametrize("mode", sorted(registered_modes()))
+def test_the_replay_reproduces_a_game_with_a_resignation(mode: str) -> None:
+    # given: a game of three players where the mode allows it, one of whom resigns on the way
+    match = _play_to_the_end(mode, 3, players=3, resign_at=4)
+    # when: the replay is run through the mode alone, the resignation a step of it
+    body = api_client(match.host).get(url(match.pk, "replay/")).json()
+    adapter = get_mode(body["mode"])
+    assert adapter is not None
+    steps = [(s["seat"], s["action"]) for s in body["actions"]]
+    resigned = {s["turn"] for s in body["actions"] if s["resigned"]}
+    final = replay(adapter, settings=body["settings"], seats=len(body["seats"]), seed=body["seed"],
+                   steps=steps, resigned=resigned)
+    # then: the same final state, one resignation among the steps, and the resigned seat won nothing
+    assert adapter.state_to_json(final) == match.state == body["final_state"]
+    assert len(resigned) == 1
+    quitter = next(s["player"] for s in body["actions"] if s["resigned"])
+    assert match.result is not None and quitter not in match.result["winners"]
+
+
+@pytest.mark.parametrize("mode", sorted(registered_modes()))
+def test_the_per_seat_replay_ends_where_each_seat_ended_and_shows_what_it_saw(mode: str) -> None:
+    # given: a game played to its end (with a resignation where three may sit)
+    match = _play_to_the_end(mode, 5, players=3, resign_at=6)
+    seats = dict(match.seats.filter(seat__isnull=False).values_list("seat", "player"))
+    for seat, player_id in seats.items():
+        player = Player.objects.get(pk=player_id)
+        # when: the seat's player reads the match, and a player reads the replay as that seat
+        final = api_client(player).get(url(match.pk)).json()
+        body = api_client(match.host).get(url(match.pk, "replay/"), {"as_seat": seat}).json()
+        # then: the last view is the seat's view at the end (without what the end reveals), and the
+        # steps' events are exactly the events the seat read, in order
+        last_view = {k: v for k, v in final["view"].items() if k != "revealed"}
+        assert body["steps"][-1]["view"] == last_view
+        assert [e for step in body["steps"] for e in step["events"]] == final["events"]
+        assert [s["turn"] for s in body["steps"]] == [0, *range(1, len(body["steps"]))]
+        assert body["as_seat"] == seat and body["player"] == player_id
+
+
+def test_the_per_seat_replay_refuses_a_bad_seat_and_a_match_not_over() -> None:
+    # given: a finished two-player match and a running one
+    done = _play_to_the_end("cell_capture", 1)
+    people = [PlayerFactory(), PlayerFactory()]
+    opened = api_client(people[0]).post(MATCHES, {"mode": "cell_capture", "settings": {}}, format="json")
+    lobby = opened.json()
+    api_client(people[1]).post(url(lobby["id"], "join/"))
+    api_client(people[0]).post(url(lobby["id"], "start/"))
+    # when / then: a seat the match never had is 400, a running match 409
+    bad = api_client(done.host).get(url(done.pk, "replay/"), {"as_seat": 7})
+    assert bad.status_code == 400 and bad.json()["error"]["code"] == "bad_seat"
+    early = api_client(people[0]).get(url(lobby["id"], "replay/"), {"as_seat": 0})
+    assert early.status_code == 409 and early.json()["error"]["code"] == "match_not_over"

@@ -237,6 +237,7 @@ def test_the_replay_is_for_seated_players_after_the_end() -> None:
             "player": match.result["winners"][0],
             "action": {"pick": 1},
             "timeout": False,
+            "resigned": False,
         }
     ]
 
