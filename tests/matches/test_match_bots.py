@@ -1,6 +1,6 @@
-"""Bots take seats (SPEC 15): the host seats one with ``POST matches/{id}/bots/``, it plays its turns through the
-same step a person's action takes, as soon as its turn is due (here: the next read), and its refusals change
-nothing."""
+"""Bots take seats (SPEC 15): the host seats one with ``POST matches/{id}/bots/``, it plays its turns through
+the same step a person's action takes, as soon as its turn is due (here: the next read), and its refusals
+change nothing."""
 
 from __future__ import annotations
 
@@ -63,7 +63,8 @@ def test_one_person_plays_alone_against_bots_to_an_ending(mode: str, table: dict
         reply = _add_bot(person, match_id, level)
         assert reply.status_code == 200, reply.json()
     body = reply.json()
-    assert [(p["player"], p["bot"]) for p in body["players"]] == [(person.pk, None)] + [(None, b) for b in bots]
+    seated = [(p["player"], p["bot"]) for p in body["players"]]
+    assert seated == [(person.pk, None)] + [(None, level) for level in bots]
     assert client.post(url(match_id, "start/")).status_code == 200
     chooser = random.Random(7)
     # when: the person only reads and posts one of their allowed actions, until the match ends
@@ -74,7 +75,8 @@ def test_one_person_plays_alone_against_bots_to_an_ending(mode: str, table: dict
         # then (each time): the read found the bots' turns played, and it is the person's turn
         assert body["awaiting"] == person.pk and body["allowed_actions"], body
         action = chooser.choice(body["allowed_actions"])
-        reply = client.post(url(match_id, "actions/"), {"turn": body["turn"], "action": action}, format="json")
+        reply = client.post(url(match_id, "actions/"), {"turn": body["turn"], "action": action},
+                            format="json")
         assert reply.status_code == 200, reply.json()
     else:
         raise AssertionError(f"{mode} did not end in {MAX_STEPS} of the person's steps")
@@ -97,11 +99,13 @@ def test_the_roguelike_offers_no_bots() -> None:
     assert reply.status_code == 409 and reply.json()["error"]["code"] == "bots_not_offered"
     assert MatchSeat.objects.filter(match_id=match_id).count() == 1
     modes = {m["name"]: m for m in _client(person).get("/api/v1/modes/").json()}
-    assert modes["labyrinth_roguelike"]["bots"] == [] and modes["cell_capture"]["bots"] == ["random", "greedy"]
+    assert modes["labyrinth_roguelike"]["bots"] == []
+    assert modes["cell_capture"]["bots"] == ["random", "greedy"]
 
 
 def _seats(match_id: int) -> list[tuple[int | None, str, bool]]:
-    return list(MatchSeat.objects.filter(match_id=match_id).order_by("id").values_list("player", "bot", "active"))
+    rows = MatchSeat.objects.filter(match_id=match_id).order_by("id")
+    return list(rows.values_list("player", "bot", "active"))
 
 
 @pytest.mark.parametrize(("level", "status", "code"), [
