@@ -244,3 +244,32 @@ def test_bots_fill_a_lobby_up_to_a_number_of_seats() -> None:
     assert match_bots_fill(match, up_to=5) == 0
     roguelike = Match.objects.get(pk=_lobby(PlayerFactory(), "labyrinth_roguelike"))
     assert match_bots_fill(roguelike, up_to=2) == 0
+
+
+def test_the_deadline_clock_plays_a_bots_turn_with_nobody_reading() -> None:
+    from django.utils import timezone
+
+    from matches.services import MATCH_DEADLINES
+
+    # given: a started match of a person and a bot, after the person's move when the bot moved first
+    host = PlayerFactory()
+    match_id = _lobby(host, "cell_capture", {"width": 5, "height": 5})
+    _add_bot(host, match_id, "greedy")
+    _client(host).post(url(match_id, "start/"))
+    match = Match.objects.get(pk=match_id)
+    if match.awaiting_id == host.pk:  # the person moved first: their move hands the turn to the bot
+        action = _client(host).get(url(match_id)).json()["allowed_actions"][0]
+        assert _client(host).post(url(match_id, "actions/"), {"turn": match.turn, "action": action},
+                                  format="json").status_code == 200
+        match.refresh_from_db()
+    turn = match.turn
+    # then: the bot's turn is due now, in the clock's index
+    assert match.awaiting_id is None and match.deadline_at is not None
+    assert match_id in MATCH_DEADLINES.due(timezone.now(), 100)
+    # when: the clock fires it (what the server's timer does within 1 s), nobody reading
+    MATCH_DEADLINES.fire(match_id, timezone.now())
+    # then: the bot played that turn and the person is awaited
+    match.refresh_from_db()
+    assert match.awaiting_id == host.pk and match.turn == turn + 1
+    step = MatchAction.objects.get(match_id=match_id, turn=turn)
+    assert step.player_id is None and step.action is not None
