@@ -273,3 +273,47 @@ def test_the_deadline_clock_plays_a_bots_turn_with_nobody_reading() -> None:
     assert match.awaiting_id == host.pk and match.turn == turn + 1
     step = MatchAction.objects.get(match_id=match_id, turn=turn)
     assert step.player_id is None and step.action is not None
+
+
+def _chatty(view: Any, allowed: Any, memory: Any, rng: random.Random, events: Any = (), /) -> Any:
+    """A bot that only ever asks for the help (the console's free ``?``, which keeps the turn)."""
+    return {"command": "?"}, memory
+
+
+@pytest.fixture(name="chatty_console")
+def chatty_console_fixture() -> Any:
+    """The console labyrinth with one more bot level, ``chatty``, registered for the test, then restored."""
+    from labyrinth.mode import LabyrinthConsoleMode
+    from matches.modes import get_mode, register
+
+    original = get_mode("labyrinth_console")
+
+    class ChattyConsole(LabyrinthConsoleMode):
+        bot_policies = {**LabyrinthConsoleMode.bot_policies, "chatty": _chatty}
+
+    register(ChattyConsole())
+    yield
+    assert original is not None
+    register(original)
+
+
+def test_a_bot_taking_free_actions_is_asked_again_a_bounded_number_of_times(chatty_console: Any) -> None:
+    from matches.services import BOT_STEPS_IN_A_ROW
+
+    # given: a person and a bot that only ever sends the free "?" (the turn stays its own)
+    host = PlayerFactory()
+    match_id = _lobby(host, "labyrinth_console", {"rows": 3, "cols": 3, "max_turns": 40})
+    assert _add_bot(host, match_id, "chatty").status_code == 200
+    assert _client(host).post(url(match_id, "start/")).status_code == 200
+    # when: the person plays until the bot has had a turn (the reads let it play)
+    for _ in range(10):
+        body = _client(host).get(url(match_id)).json()
+        if MatchAction.objects.filter(match_id=match_id, player=None).exists() or body["status"] != "active":
+            break
+        action = next(a for a in body["allowed_actions"] if a["command"] in ("W", "A", "S", "D"))
+        _client(host).post(url(match_id, "actions/"), {"turn": body["turn"], "action": action}, format="json")
+    # then: the bot's turn was BOT_STEPS_IN_A_ROW free actions, then a timeout, and the person is awaited
+    bot_steps = list(MatchAction.objects.filter(match_id=match_id, player=None).order_by("turn")
+                     .values_list("action", flat=True))
+    assert bot_steps[:BOT_STEPS_IN_A_ROW + 1] == [{"command": "?"}] * BOT_STEPS_IN_A_ROW + [None]
+    assert _client(host).get(url(match_id)).json()["awaiting"] == host.pk
