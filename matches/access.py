@@ -95,12 +95,34 @@ def may_act(match: Match, seat: MatchSeat) -> bool:
     )
 
 
-def seat_player_ids(match: Match) -> dict[int, int]:
-    """Seat number -> player id, for the seats given at the start."""
+def seat_player_ids(match: Match) -> dict[int, int | None]:
+    """Seat number -> player id (None: a bot's seat), for the seats given at the start."""
     return {seat.seat: seat.player_id for seat in seating(match) if seat.seat is not None}
 
 
+def bot_seat(match: Match, seat: int | None) -> MatchSeat | None:
+    """The seat row of the bot at seat number ``seat``; None when a person (or nobody) sits there."""
+    if seat is None:
+        return None
+    return next((row for row in seating(match) if row.seat == seat and row.bot), None)
+
+
+def awaited_bot(match: Match) -> MatchSeat | None:
+    """The seat row of the bot whose turn it is, if a bot's turn it is.
+
+    On a bot's turn the match awaits no player (``awaiting`` is null: it is a player id), so the awaited
+    seat is the game's own answer; a running match with a person awaited never decodes anything here.
+    """
+    if match.status != MatchStatus.ACTIVE or match.awaiting_id is not None or match.state is None:
+        return None
+    return bot_seat(match, mode_adapter(match.mode).awaiting(game_state(match)))
+
+
 def awaited_seat(match: Match) -> int | None:
+    """The seat whose turn it is: the awaited player's, or the awaited bot's."""
+    if match.awaiting_id is None:
+        bot = awaited_bot(match)
+        return None if bot is None else bot.seat
     for seat, player_id in seat_player_ids(match).items():
         if player_id == match.awaiting_id:
             return seat
@@ -108,15 +130,20 @@ def awaited_seat(match: Match) -> int | None:
 
 
 def turn_deadline_seconds(match: Match) -> int | None:
-    """How long the awaited player has for a turn (none at all for a seat that walked out)."""
+    """How long the awaited seat has for a turn: none at all for a seat that walked out, nor for a bot (its
+    turn is due at once: the deadline clock, or the first read, plays it); else the mode's rule."""
+    if match.awaiting_id is None and awaited_bot(match) is not None:
+        return 0
     if match.absent_seats and awaited_seat(match) in match.absent_seats:
         return 0
     return mode_adapter(match.mode).deadline_seconds(game_state(match), match.turn_deadline_seconds)
 
 
 def turn_waiting_since(match: Match) -> datetime | None:
-    """When the awaited player's turn started; None when nobody is awaited or the match is not running."""
-    if match.status != MatchStatus.ACTIVE or match.awaiting_id is None:
+    """When the awaited seat's turn started; None when nobody is awaited or the match is not running."""
+    if match.status != MatchStatus.ACTIVE:
+        return None
+    if match.awaiting_id is None and awaited_bot(match) is None:
         return None
     return match.turn_started_at
 

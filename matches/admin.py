@@ -63,7 +63,7 @@ class MatchModeSettingsAdmin(admin.ModelAdmin):
 
 class MatchSeatInline(ReadOnlyInline):
     model = MatchSeat
-    fields = ("seat", "player", "active", "joined_at", "left_at")
+    fields = ("seat", "player", "bot", "active", "joined_at", "left_at")
     readonly_fields = fields
     ordering = ("id",)
 

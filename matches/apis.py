@@ -18,6 +18,7 @@ from matches import selectors, services
 from matches.serializers import (
     MatchActInput,
     MatchActOutput,
+    MatchBotInput,
     MatchListOutput,
     MatchListQuery,
     MatchOpenInput,
@@ -102,6 +103,17 @@ class MatchLeaveApi(PlayerApi):
         match = services.match_leave(player=self.player, match_id=match_id)
         # Not read again: a lobby the last player left is cancelled, which no one may read any more.
         return Response(renderer(MatchOutput)(selectors.match_payload(match, self.player, since=0)))
+
+
+class MatchBotAddApi(PlayerApi):
+    @extend_schema(
+        request=MatchBotInput,
+        responses={200: MatchOutput, **errors(400, 401, 403, 404, 409)},
+        summary="Seat a bot of a level in the lobby (host): a seat with no player, played by the server",
+    )
+    def post(self, request: Request, match_id: int) -> Response:
+        services.match_bot_add(player=self.player, match_id=match_id, **valid(MatchBotInput, request.data))
+        return Response(_match(match_id, request, self.player))
 
 
 class MatchStartApi(PlayerApi):

@@ -27,7 +27,9 @@ def _over(data: Mapping[str, Any]) -> str:
     # The event carries the match's result (matches.md, "The outcome"); an event stored before that
     # shape carried the winners alone.
     result = data.get("result")
-    winners = result.get("winners") if isinstance(result, Mapping) else data.get("winners")
+    # ``winner_seats``: a bot that won has no player id in ``winners`` (docs/matches.md, "Bots")
+    winners = (result.get("winner_seats", result.get("winners")) if isinstance(result, Mapping)
+               else data.get("winners"))
     return gettext("The game is over.") if winners else gettext("The game is over: nobody won.")
 
 

@@ -132,14 +132,25 @@ class Match(models.Model):
 
 
 class MatchSeat(models.Model):
-    """A player at a match. ``seat`` (0..n-1, in joining order) is given at the start.
+    """A player, or a bot, at a match. ``seat`` (0..n-1, in joining order) is given at the start.
 
     ``active`` is true from joining until leaving or the match's end; the partial unique index
-    on (player, mode) WHERE active keeps one active match per player per mode.
+    on (player, mode) WHERE active keeps one active match per player per mode. A bot's seat
+    (SPEC 15) has no player and names the bot's level in ``bot`` (blank for people); its notebook
+    between turns is ``bot_memory`` (docs/matches.md, "Bots").
     """
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="match_seats")
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="match_seats", null=True, blank=True,
+        help_text="Null for a bot's seat.",
+    )
+    bot = models.CharField(max_length=40, blank=True, default="",
+                           help_text="The bot's level (one of the mode's bots); blank for a person.")
+    bot_memory = models.JSONField(
+        null=True, blank=True,
+        help_text="A bot's notebook between its turns and the last event it has seen (null: none yet).",
+    )
     mode = models.CharField(max_length=40)
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     active = models.BooleanField(default=True)
@@ -153,19 +164,30 @@ class MatchSeat(models.Model):
             models.UniqueConstraint(
                 fields=["player", "mode"], condition=Q(active=True), name="match_seat_one_active_per_mode"
             ),
+            models.CheckConstraint(
+                condition=(Q(player__isnull=False) & Q(bot="")) | (Q(player__isnull=True) & ~Q(bot="")),
+                name="match_seat_player_or_bot",
+            ),
         ]
 
     def __str__(self) -> str:
-        return f"{self.player} at {self.match_id}"
+        who = f"bot {self.bot}" if self.bot else str(self.player)
+        return f"{who} at {self.match_id}"
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot)
 
 
 class MatchAction(models.Model):
-    """One step of a match: a player's action or a timeout (``action`` null), with the answer given."""
+    """One step of a match: a player's action, a bot's (``player`` null), or a timeout (``action`` null),
+    with the answer given."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="actions")
     turn = models.PositiveIntegerField()
     seat = models.PositiveSmallIntegerField()
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+", null=True, blank=True,
+                               help_text="Null for a bot's step.")
     action = models.JSONField(null=True, blank=True, help_text="Null for a timeout.")
     idempotency_key = models.CharField(max_length=64, blank=True, default="")
     response = models.JSONField(default=dict)

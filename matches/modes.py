@@ -96,10 +96,12 @@ RESIGNED = "resigned"
 MACHINE_REASONS = (ABANDONED, NEW_GAME, RESIGNED)
 
 
-def match_result(outcome: Outcome, seat_players: Mapping[int, int]) -> JSON:
-    """A match's ``result``: the outcome with the winning seats' player ids (``seat_players``)."""
+def match_result(outcome: Outcome, seat_players: Mapping[int, int | None]) -> JSON:
+    """A match's ``result``: the outcome with the winning seats' player ids (``seat_players``; a bot's seat
+    has none: a bot that won is in ``winner_seats`` only)."""
+    winners = [seat_players[seat] for seat in outcome.winners]
     return {
-        "winners": [seat_players[seat] for seat in outcome.winners],
+        "winners": [player for player in winners if player is not None],
         "winner_seats": list(outcome.winners),
         "reason": outcome.reason,
         "details": dict(outcome.details),
@@ -204,9 +206,10 @@ def framework_events(details: Mapping[str, JSON] | None = None) -> dict[str, JSO
     matches/events.py), by kind; ``details``: the mode's outcome details (``result_schema``)."""
     result = shape({"result": result_schema(details)})
     return {
-        "match_started": shape({"order": array(WHOLE), "seats": mapping(WHOLE)},
-                               description="order: player ids in turn order; seats: seat -> player id."),
-        "turn_timed_out": shape({"seat": WHOLE, "player": WHOLE}),
+        "match_started": shape({"order": array(nullable(WHOLE)), "seats": mapping(nullable(WHOLE))},
+                               description="order: player ids in turn order; seats: seat -> player id "
+                               "(null: a bot's seat)."),
+        "turn_timed_out": shape({"seat": WHOLE, "player": nullable(WHOLE)}),
         "resigned": shape({"seat": WHOLE, "player": WHOLE}),
         "match_over": result,
         "match_abandoned": result,
@@ -653,6 +656,13 @@ def rng_for(seed: int, turn: int) -> random.Random:
     whatever happened in other matches or in other steps.
     """
     return random.Random(f"deepdelve-match/{seed}/{turn}")
+
+
+def bot_rng_for(seed: int, turn: int, seat: int) -> random.Random:
+    """The random stream of the bot at ``seat`` choosing step ``turn``'s action: derived from the match's
+    seed, the step and the seat only, apart from the game's own stream (``rng_for``), so the bot's choice
+    and the game's draws are the same whenever the step is played again."""
+    return random.Random(f"deepdelve-bot/{seed}/{turn}/{seat}")
 
 
 class ReplayError(Exception):

@@ -13,13 +13,17 @@ def _about(match: Match) -> dict[str, object]:
     return {"match": match.pk, "mode": match.mode}
 
 
+def _people(match: Match) -> list[int]:
+    """The players given a seat at the start (a bot's seat has none: it is told nothing)."""
+    return sorted({player for player in seat_player_ids(match).values() if player is not None})
+
+
 def notices_step(match: Match, *, awaited_before: int | None, started: bool) -> None:
     """After a stored step: ``match_started`` to every seat (``started``), and ``your_turn`` to the awaited
     player when the turn has passed to them (from another player, or at the start)."""
     told = []
     if started:
-        told += [Told(player, NoticeKind.MATCH_STARTED, _about(match))
-                 for player in sorted(set(seat_player_ids(match).values()))]
+        told += [Told(player, NoticeKind.MATCH_STARTED, _about(match)) for player in _people(match)]
     if match.awaiting_id is not None and (started or match.awaiting_id != awaited_before):
         told.append(Told(match.awaiting_id, NoticeKind.YOUR_TURN, {**_about(match), "turn": match.turn}))
     notify(told)
@@ -28,8 +32,7 @@ def notices_step(match: Match, *, awaited_before: int | None, started: bool) -> 
 def notices_ended(match: Match) -> None:
     """``match_ended`` to every player given a seat at the start, with how it ended."""
     about = {**_about(match), "status": match.status}
-    notify([Told(player, NoticeKind.MATCH_ENDED, about)
-            for player in sorted(set(seat_player_ids(match).values()))])
+    notify([Told(player, NoticeKind.MATCH_ENDED, about) for player in _people(match)])
 
 
 def notices_lobby(match: Match, *, player: int, change: str) -> None:
@@ -39,7 +42,7 @@ def notices_lobby(match: Match, *, player: int, change: str) -> None:
     notices'); a started match's walk-out is no lobby change."""
     if match.status != MatchStatus.LOBBY:
         return
-    seated = {seat.player_id for seat in seating(match) if seat.active}
+    seated = {seat.player_id for seat in seating(match) if seat.active and seat.player_id is not None}
     after = seated | {player} if change == "joined" else seated - {player}
     about = {**_about(match), "change": change, "player": player, "players": len(after)}
     told = sorted((seated | {match.host_id}) - {player})

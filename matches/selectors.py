@@ -8,10 +8,20 @@ from typing import Any
 
 from django.db.models import Count, Exists, OuterRef, Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from backend.api.pagination import Page, keyset_page
 from backend.errors import InvalidInput, NotAllowed, NotFound, RuleViolation
-from matches.access import READER_SEATS, game_state, match_deadline, may_act, may_read, mode_adapter, seating
+from matches.access import (
+    READER_SEATS,
+    awaited_seat,
+    game_state,
+    match_deadline,
+    may_act,
+    may_read,
+    mode_adapter,
+    seating,
+)
 from matches.events import spoken
 from matches.models import Match, MatchAction, MatchEvent, MatchModeSettings, MatchSeat, MatchStatus
 from matches.modes import registered_modes, replay_steps
@@ -58,7 +68,7 @@ def mode_list() -> list[dict[str, Any]]:
             "max_players": adapter.max_players,
             "turn_deadline_seconds": seconds if adapter.turn_deadline else None,
             "settings": adapter.settings_json_schema(defaults),
-            "bots": list(adapter.bots),
+            "bots": list(adapter.bots) if adapter.max_players > 1 else [],  # one seat: no bots to seat
             "spectators": adapter.spectators,
         })
     return answer
@@ -112,6 +122,14 @@ def spoken_events(mode: str, events: list[dict[str, Any]]) -> list[dict[str, Any
     return spoken(mode_adapter(mode), events)
 
 
+def seat_name(seat: MatchSeat) -> str:
+    """The name a seat shows: its player's, or its bot's level in the request's language."""
+    if seat.bot:
+        return gettext("Bot (%(level)s)") % {"level": seat.bot}
+    assert seat.player is not None
+    return seat.player.display_name
+
+
 def match_payload(
     match: Match, player: Player, *, since: int, events: list[MatchEvent] | None = None
 ) -> dict[str, Any]:
@@ -123,7 +141,7 @@ def match_payload(
     adapter = mode_adapter(match.mode)
     view: dict[str, Any] | None = None
     allowed: list[dict[str, Any]] = []
-    order: list[int] = []
+    order: list[int | None] = []
     by_seat = {s.seat: s.player_id for s in seats if s.seat is not None}
     if match.state is not None:
         state = game_state(match)
@@ -153,7 +171,8 @@ def match_payload(
         "min_players": adapter.min_players,
         "max_players": adapter.max_players,
         "players": [
-            {"player": s.player_id, "name": s.player.display_name, "seat": s.seat, "active": s.active}
+            {"player": s.player_id, "name": seat_name(s), "seat": s.seat, "active": s.active,
+             "bot": s.bot or None}
             for s in seats
             if s.active or s.seat is not None
         ],
@@ -161,6 +180,7 @@ def match_payload(
         "order": order,
         "turn": match.turn,
         "awaiting": match.awaiting_id,
+        "awaiting_seat": awaited_seat(match),
         "deadline": deadline,
         "view": view,
         "allowed_actions": allowed,
@@ -275,10 +295,10 @@ def match_replay(*, match_id: int, player: Player) -> dict[str, Any]:
         "seed_commitment": seed_commitment(match.seed),
         "settings": match.settings,
         "seats": [
-            {"seat": seat, "player": player_id}
-            for seat, player_id in match.seats.filter(seat__isnull=False)
+            {"seat": seat, "player": player_id, "bot": bot or None}
+            for seat, player_id, bot in match.seats.filter(seat__isnull=False)
             .order_by("seat")
-            .values_list("seat", "player_id")
+            .values_list("seat", "player_id", "bot")
         ],
         "actions": [
             {

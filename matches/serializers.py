@@ -100,6 +100,10 @@ class MatchQuery(serializers.Serializer[Any]):
         return value
 
 
+class MatchBotInput(serializers.Serializer[Any]):
+    level = serializers.CharField(max_length=40, help_text="One of the mode's `bots` (GET modes/).")
+
+
 class MatchActInput(serializers.Serializer[Any]):
     turn = serializers.IntegerField(
         min_value=0, max_value=MAX_TURN, help_text="The match's turn the action answers."
@@ -151,10 +155,12 @@ class MatchListOutput(serializers.Serializer[Any]):
 
 
 class MatchPlayerOutput(serializers.Serializer[Any]):
-    player = serializers.IntegerField()
-    name = serializers.CharField()
+    player = serializers.IntegerField(allow_null=True, help_text="Null for a bot's seat.")
+    name = serializers.CharField(help_text="The player's name, or the bot's (in the request's language).")
     seat = serializers.IntegerField(allow_null=True, help_text="Given at the start, in joining order.")
     active = serializers.BooleanField(help_text="False once the player left (or the match ended).")
+    bot = serializers.CharField(allow_null=True, help_text="The bot's level (one of the mode's `bots`); "
+                                "null for a person.")
 
 
 class MatchOutput(serializers.Serializer[Any]):
@@ -168,9 +174,16 @@ class MatchOutput(serializers.Serializer[Any]):
     max_players = serializers.IntegerField()
     players = MatchPlayerOutput(many=True)
     seat = serializers.IntegerField(allow_null=True, help_text="The caller's seat (null before the start).")
-    order = serializers.ListField(child=serializers.IntegerField(), help_text="Player ids in turn order.")
+    order = serializers.ListField(child=serializers.IntegerField(allow_null=True),
+                                  help_text="Player ids in turn order (null: a bot's seat).")
     turn = serializers.IntegerField(help_text="The turn an action must name.")
-    awaiting = serializers.IntegerField(allow_null=True, help_text="The player whose turn it is.")
+    awaiting = serializers.IntegerField(
+        allow_null=True, help_text="The player whose turn it is; null when nobody is awaited or on a bot's "
+        "turn (then `awaiting_seat` is the bot's seat and `deadline` its turn's start: it plays at once)."
+    )
+    awaiting_seat = serializers.IntegerField(
+        allow_null=True, help_text="The seat whose turn it is (a player's or a bot's); null: nobody's."
+    )
     deadline = serializers.DateTimeField(
         allow_null=True, help_text="When the awaited turn times out; null: nobody awaited, or no deadline."
     )
@@ -220,7 +233,7 @@ class MatchActOutput(serializers.Serializer[Any]):
 class ReplayStepOutput(serializers.Serializer[Any]):
     turn = serializers.IntegerField()
     seat = serializers.IntegerField()
-    player = serializers.IntegerField()
+    player = serializers.IntegerField(allow_null=True, help_text="Null for a bot's step.")
     action = serializers.DictField(
         allow_null=True,
         help_text="Null for a timeout, a resignation, and another seat's action in a withheld replay.",
@@ -231,7 +244,8 @@ class ReplayStepOutput(serializers.Serializer[Any]):
 
 class ReplaySeatOutput(serializers.Serializer[Any]):
     seat = serializers.IntegerField()
-    player = serializers.IntegerField()
+    player = serializers.IntegerField(allow_null=True, help_text="Null for a bot's seat.")
+    bot = serializers.CharField(allow_null=True, help_text="The bot's level; null for a person.")
 
 
 class MatchReplayOutput(serializers.Serializer[Any]):

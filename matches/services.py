@@ -32,6 +32,7 @@ from gamekit.results import Impossible
 from matches import store
 from matches.access import (
     READER_SEATS,
+    awaited_bot,
     awaited_seat,
     forget_seating,
     game_state,
@@ -48,7 +49,17 @@ from matches.access import (
     turn_waiting_since,
 )
 from matches.models import Match, MatchEvent, MatchModeSettings, MatchSeat, MatchStatus
-from matches.modes import ABANDONED, NEW_GAME, RESIGNED, Event, ModeAdapter, Outcome, match_result, rng_for
+from matches.modes import (
+    ABANDONED,
+    NEW_GAME,
+    RESIGNED,
+    Event,
+    ModeAdapter,
+    Outcome,
+    bot_rng_for,
+    match_result,
+    rng_for,
+)
 from matches.notices import notices_ended, notices_lobby, notices_rematch, notices_step
 from matches.store import ActionRecord
 from players.models import Player
@@ -58,6 +69,10 @@ _SEED_SOURCE = random.SystemRandom()
 SEED_LIMIT = 2**63 - 1
 #: how long a rematch lobby is kept for the players of the match it follows (SPEC 15)
 REMATCH_RESERVED_SECONDS = 60
+
+#: the most steps a bot takes in a row before its turn times out: a free action (the console's E or ?, the
+#: paper game's pause) keeps the turn, and the bot is asked again, this many times at most
+BOT_STEPS_IN_A_ROW = 10
 
 
 def mode_settings(name: str) -> MatchModeSettings:
@@ -202,12 +217,17 @@ def match_leave(*, player: Player, match_id: int, now: datetime | None = None) -
     seat.active, seat.left_at = False, now
     seat.save(update_fields=["active", "left_at"])
     forget_seating(match)
-    remaining = list(match.seats.filter(active=True).order_by("id"))
+    # Bots keep no game alive: a lobby or a match nobody but bots sits at ends as an empty one does.
+    remaining = list(match.seats.filter(active=True, player__isnull=False).order_by("id"))
     if match.status == MatchStatus.LOBBY:
         if not remaining:
             match.status, match.ended_at = MatchStatus.CANCELLED, now
+            match.seats.filter(active=True).update(active=False, left_at=now)  # the bots' seats
+            forget_seating(match)
         elif match.host_id == player.pk:
-            match.host = remaining[0].player
+            heir = remaining[0].player
+            assert heir is not None  # ``remaining`` are people's seats
+            match.host = heir
         match.save(update_fields=["status", "ended_at", "host"])
         return match
     assert seat.seat is not None
@@ -342,7 +362,7 @@ def match_rematch(*, player: Player, match_id: int, now: datetime | None = None)
     _take_seat(lobby, player, None)
     old.rematch = lobby
     old.save(update_fields=["rematch"])
-    others = sorted(set(seat_player_ids(old).values()) - {player.pk})
+    others = sorted({pk for pk in seat_player_ids(old).values() if pk is not None} - {player.pk})  # no bots
     notices_rematch(lobby, followed=old.pk, players=others)
     return lobby
 
@@ -423,7 +443,8 @@ def _step(
 
 def _outcome(match: Match, adapter: ModeAdapter[Any], state: Any) -> Outcome | None:
     """The mode's outcome, with the seats that resigned never among the winners; the game is over by
-    resignation once at most one seat that has not resigned is left (that seat wins)."""
+    resignation once at most one seat that has not resigned is left (that seat wins), or only bots are (they
+    win together)."""
     outcome = adapter.outcome(state)
     if not match.resigned_seats:
         return outcome
@@ -431,8 +452,11 @@ def _outcome(match: Match, adapter: ModeAdapter[Any], state: Any) -> Outcome | N
     if outcome is not None:
         winners = tuple(s for s in outcome.winners if s not in resigned)
         return Outcome(winners, outcome.reason, outcome.details)
-    left = [s for s in sorted(seat_player_ids(match)) if s not in resigned]
-    return Outcome(tuple(left), RESIGNED, {}) if len(left) <= 1 else None
+    players = seat_player_ids(match)
+    left = [s for s in sorted(players) if s not in resigned]
+    # bots keep no game alive: once no person is left in play, the bots left win together
+    people_left = [s for s in left if players[s] is not None]
+    return Outcome(tuple(left), RESIGNED, {}) if len(left) <= 1 or not people_left else None
 
 
 def _acting_seat(
@@ -490,6 +514,10 @@ class _MatchTurns(TurnTable[Match]):
         return None
 
     def time_out(self, row: Match, *, deadline: datetime) -> None:
+        bot = awaited_bot(row)
+        if bot is not None:  # a bot's turn is due at once: it is played, not timed out
+            _bot_step(row, bot, now=deadline)
+            return
         adapter = mode_adapter(row.mode)
         seat = awaited_seat(row)
         assert seat is not None and row.seed is not None and row.awaiting_id is not None
@@ -556,6 +584,113 @@ class _MatchTurns(TurnTable[Match]):
 
 
 MATCH_TURNS = _MatchTurns()
+
+
+# --- bots (SPEC 15) ---------------------------------------------------------------------------
+
+
+def _bot_step(match: Match, bot: MatchSeat, *, now: datetime) -> None:
+    """The awaited bot plays its turn on the locked match: the same step a person's action takes (the mode's
+    move, its events, the next turn, the end) and the same action row, with no player.
+
+    The bot is asked with what the API gives its seat and nothing else: its view, its allowed actions, the
+    events its seat may see since it last acted, and its own notebook (``bot_memory``). Its draws come from
+    ``bot_rng_for(seed, turn, seat)`` and the game's from ``rng_for(seed, turn)``, so the step is the same
+    whenever it is played. A bot that has taken ``BOT_STEPS_IN_A_ROW`` free actions in a row (the turn stays
+    its own) is not asked again: its turn times out as a silent person's does.
+    """
+    adapter = mode_adapter(match.mode)
+    seat, level = bot.seat, bot.bot
+    assert seat is not None and match.seed is not None
+    turn, state = match.turn, game_state(match)
+    kept: dict[str, Any] = bot.bot_memory or {"notes": None, "seen": 0, "turn": None, "streak": 0}
+    streak = kept["streak"] + 1 if kept["turn"] == turn - 1 else 1
+    allowed = adapter.legal_actions(state, seat)
+    action: dict[str, Any] | None = None
+    notes = kept["notes"]
+    if allowed and streak <= BOT_STEPS_IN_A_ROW:
+        seen = [row.data for row in MatchEvent.objects.filter(match_id=match.pk, seq__gt=kept["seen"])
+                .order_by("seq") if row.visible_to(seat)]
+        action, notes = adapter.bot_action(level, adapter.view(state, seat), allowed, notes,
+                                           bot_rng_for(match.seed, turn, seat), seen)
+    seen_until = match.event_count  # the bot's next turn is told this step's answers too
+    moved = None if action is None else adapter.apply(state, seat, action, rng_for(match.seed, turn))
+    if moved is None or isinstance(moved, Impossible):  # nothing left to try this turn: it times out
+        action = None
+        timed_out = adapter.timeout(state, seat, rng_for(match.seed, turn))
+        new_state = timed_out.state
+        told = [Event({"kind": "turn_timed_out", "seat": seat, "player": None}), *timed_out.events]
+    else:
+        new_state, told = moved.state, list(moved.events)
+    events = _step(match, adapter, new_state, told, turn=turn, turn_started_at=now)
+    bot.bot_memory = {"notes": notes, "seen": seen_until, "turn": turn, "streak": streak}
+    MatchSeat.objects.filter(pk=bot.pk).update(bot_memory=bot.bot_memory)
+    record = ActionRecord(turn=turn, seat=seat, player_id=None, action=action, idempotency_key="",
+                          response={"bot": level, "turn": turn, "next_turn": match.turn})
+    store.step_save(match, events, record, release_seats=match.is_over)
+
+
+def _bot_level(adapter: ModeAdapter[Any], level: str) -> str:
+    """The level checked against the mode's bots (400 ``unknown_bot``), or 409 ``bots_not_offered`` for a
+    mode of one seat (the roguelike: its single player can ask for no company)."""
+    if adapter.max_players < 2 or not adapter.bots:
+        raise RuleViolation("bots_not_offered", "This mode seats no bots.", {"mode": adapter.name})
+    if level not in adapter.bots:
+        raise InvalidInput("unknown_bot", "No such bot in this mode.",
+                           {"level": level, "bots": list(adapter.bots)})
+    return level
+
+
+def _seat_bot(match: Match, level: str) -> None:
+    MatchSeat.objects.create(match=match, player=None, bot=level, mode=match.mode)
+    forget_seating(match)
+
+
+@transaction.atomic
+def match_bot_add(*, player: Player, match_id: int, level: str) -> Match:
+    """The host seats a bot of ``level`` in the lobby (SPEC 15): a seat with no player, taken as a join takes
+    one (under the match's lock, within the mode's ``max_players``), so a player joining and a bot being
+    added for the last seat at once get it once. Refusals, in order: 404 (a lobby the caller may not see),
+    403 ``not_host``, 409 ``bots_not_offered``, 400 ``unknown_bot``, 409 ``match_not_in_lobby``,
+    409 ``match_full``; a refusal changes nothing."""
+    match = _locked(match_id)
+    if not may_read(match, player, _seat_of(match, player)):
+        raise _not_found(match_id)
+    if match.host_id != player.pk:
+        raise NotAllowed("not_host", "Only the host seats bots.", {"host": match.host_id})
+    adapter = mode_adapter(match.mode)
+    _bot_level(adapter, level)
+    if match.status != MatchStatus.LOBBY:
+        raise RuleViolation("match_not_in_lobby", "The match has started.", {"status": match.status})
+    if match.seats.filter(active=True).count() >= adapter.max_players:
+        raise RuleViolation("match_full", "Every seat is taken.", {"max_players": adapter.max_players})
+    _seat_bot(match, level)
+    return match
+
+
+def sensible_bot(adapter: ModeAdapter[Any]) -> str:
+    """The level that plays the game sensibly: the mode's first bot but ``random`` (else ``random``)."""
+    return next((level for level in adapter.bots if level != "random"), "random")
+
+
+def match_bots_fill(match: Match, *, up_to: int, now: datetime | None = None) -> int:
+    """Seat the mode's sensible bot (``sensible_bot``) in the empty seats of a lobby until ``up_to`` seats
+    (at most the mode's ``max_players``) are taken; returns how many bots sat down.
+
+    For the server's own features (the quick-join queue fills a lobby whose wait passed): no host check.
+    Call it inside a transaction holding the match's lock (``_locked``, as every lobby write does); a match
+    that is no lobby, or a mode that seats no bots, gets none.
+    """
+    del now  # a seat records its joining time itself; kept in the signature for the callers' clock
+    adapter = mode_adapter(match.mode)
+    if match.status != MatchStatus.LOBBY or adapter.max_players < 2 or not adapter.bots:
+        return 0
+    taken = match.seats.filter(active=True).count()
+    wanted = max(0, min(up_to, adapter.max_players) - taken)
+    level = sensible_bot(adapter)
+    for _ in range(wanted):
+        _seat_bot(match, level)
+    return wanted
 
 
 def deadlines_apply_now(match: Match, *, now: datetime) -> None:

@@ -43,7 +43,7 @@ STEP_COLUMNS = ("state", "turn", "awaiting_id", "turn_started_at", "deadline_at"
 #: The most events one read returns (a client reads on with ``since``).
 EVENTS_PER_READ = 500
 #: The seat columns a request reads (the times joined and left are deferred: read on access).
-_SEAT_FIELDS = ["id", "match_id", "player_id", "mode", "seat", "active"]
+_SEAT_FIELDS = ["id", "match_id", "player_id", "bot", "mode", "seat", "active"]
 
 
 @dataclass(frozen=True)
@@ -73,7 +73,7 @@ class ActionRecord:
 
     turn: int
     seat: int
-    player_id: int
+    player_id: int | None
     action: dict[str, Any] | None
     idempotency_key: str
     response: dict[str, Any]
@@ -90,13 +90,14 @@ def _attach_seating(match: Match, seats: Sequence[MatchSeat]) -> Match:
 
 
 def _seats_of_json(match: Match, value: str | None, alias: str) -> list[MatchSeat]:
-    """The seats of a ``_SEATS_COLUMN`` value, each with its player's id and name loaded."""
+    """The seats of a ``_SEATS_COLUMN`` value, each with its player's id and name loaded (a bot's: none)."""
     seats = []
-    for seat_id, player_id, number, active, name in [] if value is None else json.loads(value):
+    for seat_id, player_id, bot, number, active, name in [] if value is None else json.loads(value):
         seat = MatchSeat.from_db(alias, _SEAT_FIELDS,
-                                 [seat_id, match.pk, player_id, match.mode, number, active])
-        MatchSeat.player.field.set_cached_value(seat, Player.from_db(alias, ["id", "display_name"],
-                                                                     [player_id, name]))
+                                 [seat_id, match.pk, player_id, bot, match.mode, number, active])
+        player = (None if player_id is None
+                  else Player.from_db(alias, ["id", "display_name"], [player_id, name]))
+        MatchSeat.player.field.set_cached_value(seat, player)
         seats.append(seat)
     return seats
 
@@ -119,11 +120,13 @@ def _caller(user_id: int) -> Subquery:
 
 #: The account's player (NULL: none).
 _CALLER = '(SELECT p."id" FROM "players_player" p WHERE p."user_id" = %s)'
-#: The match's seats in joining order, each as [id, player, seat, active, the player's name].
+#: The match's seats in joining order, each as [id, player, bot, seat, active, the player's name] (a bot's
+#: seat: no player, no name).
 _SEATS_COLUMN = (
-    '(SELECT json_agg(json_build_array(s."id", s."player_id", s."seat", s."active", p."display_name") '
+    '(SELECT json_agg(json_build_array(s."id", s."player_id", s."bot", s."seat", s."active", '
+    'p."display_name") '
     'ORDER BY s."id")::text FROM "matches_matchseat" s '
-    'INNER JOIN "players_player" p ON p."id" = s."player_id" '
+    'LEFT OUTER JOIN "players_player" p ON p."id" = s."player_id" '
     'WHERE s."match_id" = "matches_match"."id")')
 #: An action's one read: the match (locked), the caller, the seats, the answer already given to the key
 #: (NULL: none, or no key), and whether the match row is the one the statement's snapshot saw: a row that

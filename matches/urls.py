@@ -10,6 +10,7 @@ urlpatterns = [
     path("matches/<id:match_id>/", apis.MatchDetailApi.as_view(), name="match"),
     path("matches/<id:match_id>/join/", apis.MatchJoinApi.as_view(), name="match-join"),
     path("matches/<id:match_id>/leave/", apis.MatchLeaveApi.as_view(), name="match-leave"),
+    path("matches/<id:match_id>/bots/", apis.MatchBotAddApi.as_view(), name="match-bots"),
     path("matches/<id:match_id>/start/", apis.MatchStartApi.as_view(), name="match-start"),
     path("matches/<id:match_id>/actions/", apis.MatchActApi.as_view(), name="match-actions"),
     path("matches/<id:match_id>/resign/", apis.MatchResignApi.as_view(), name="match-resign"),

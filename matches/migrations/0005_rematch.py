@@ -10,7 +10,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("matches", "0003_deadline_clock"),
+        ("matches", "0004_bot_seats"),
     ]
 
     operations = [

@@ -12,6 +12,7 @@ OPERATIONS = {
     "/api/v1/matches/{match_id}/": {"get"},
     "/api/v1/matches/{match_id}/join/": {"post"},
     "/api/v1/matches/{match_id}/leave/": {"post"},
+    "/api/v1/matches/{match_id}/bots/": {"post"},
     "/api/v1/matches/{match_id}/start/": {"post"},
     "/api/v1/matches/{match_id}/actions/": {"post"},
     "/api/v1/matches/{match_id}/resign/": {"post"},
@@ -31,3 +32,7 @@ def test_every_match_route_is_in_the_schema(admin_client: Client) -> None:
     assert paths == OPERATIONS
     act = schema["paths"]["/api/v1/matches/{match_id}/actions/"]["post"]
     assert {"200", "400", "404", "409"} <= set(act["responses"])
+    bots = schema["paths"]["/api/v1/matches/{match_id}/bots/"]["post"]
+    assert {"200", "400", "403", "404", "409"} <= set(bots["responses"])
+    assert bots["requestBody"]["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/MatchBotInputRequest"}

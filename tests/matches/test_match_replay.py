@@ -42,14 +42,16 @@ def _client(player: Player) -> APIClient:
 
 
 def _play_to_the_end(mode: str, seed: int, views: list[dict[str, Any]] | None = None, *,
-                     players: int = 2, resign_at: int | None = None) -> Match:
+                     players: int = 2, resign_at: int | None = None, bots: tuple[str, ...] = ()) -> Match:
     """The match of ``mode`` played to its end; ``views``: each match read's body during play is added;
-    ``resign_at``: at that step the last player resigns (the others play on if two or more are left)."""
+    ``resign_at``: at that step the last player resigns (the others play on if two or more are left);
+    ``bots``: one person plays against these bots (seated by the host), which the reads let play."""
     adapter = get_mode(mode)
     assert adapter is not None
     chooser = random.Random(seed)
     # two players where the mode allows it (a lone player of a game for several has no deadlines)
-    people = [PlayerFactory() for _ in range(min(max(adapter.min_players, players), adapter.max_players))]
+    count = 1 if bots else min(max(adapter.min_players, players), adapter.max_players)
+    people = [PlayerFactory() for _ in range(count)]
     clients = {p.pk: _client(p) for p in people}
     with time_machine.travel(timezone.now(), tick=False) as clock:
         match_id = (
@@ -59,6 +61,9 @@ def _play_to_the_end(mode: str, seed: int, views: list[dict[str, Any]] | None = 
         )
         for player in people[1:]:
             clients[player.pk].post(url(match_id, "join/"))
+        for level in bots:
+            seated = clients[people[0].pk].post(url(match_id, "bots/"), {"level": level}, format="json")
+            assert seated.status_code == 200, seated.json()
         assert clients[people[0].pk].post(url(match_id, "start/")).status_code == 200
         for step in range(MAX_STEPS):
             match = Match.objects.get(pk=match_id)
@@ -81,6 +86,9 @@ def _play_to_the_end(mode: str, seed: int, views: list[dict[str, Any]] | None = 
                 clients[people[0].pk].get(url(match_id))
                 continue
             actor = match.awaiting_id
+            if actor is None:  # a bot's turn, due at once: a read plays it
+                clients[people[0].pk].get(url(match_id), {"since": match.event_count})
+                continue
             if step % OUT_OF_TURN_EVERY == OUT_OF_TURN_EVERY - 1 and len(people) > 1:
                 actor = chooser.choice([p.pk for p in people if p.pk != match.awaiting_id])
             # since the match's last event: the view and the actions, not the whole log again at every step
@@ -171,3 +179,31 @@ def test_the_per_seat_replay_refuses_a_bad_seat_and_a_match_not_over() -> None:
     assert bad.status_code == 400 and bad.json()["error"]["code"] == "bad_seat"
     early = api_client(people[0]).get(url(lobby["id"], "replay/"), {"as_seat": 0})
     assert early.status_code == 409 and early.json()["error"]["code"] == "match_not_over"
+
+
+#: the modes a person may play against bots (more than one seat, and bots declared)
+BOT_MODES = sorted(name for name, adapter in registered_modes().items()
+                   if adapter.max_players > 1 and adapter.bots)
+
+
+@pytest.mark.parametrize("mode", BOT_MODES)
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_replay_with_bots_reproduces_the_final_state(mode: str, seed: int) -> None:
+    # given: a person against every bot of the mode, played to the end (some of the person's turns timed out)
+    adapter = get_mode(mode)
+    assert adapter is not None
+    match = _play_to_the_end(mode, seed, bots=adapter.bots[: adapter.max_players - 1])
+    # when: the person fetches the replay and runs it through the mode alone
+    body = api_client(match.host).get(url(match.pk, "replay/")).json()
+    steps = [(s["seat"], s["action"]) for s in body["actions"]]
+    final = replay(adapter, settings=body["settings"], seats=len(body["seats"]), seed=body["seed"],
+                   steps=steps)
+    # then: the same final state; the bots' seats and steps are in it, without a player
+    assert adapter.state_to_json(final) == match.state == body["final_state"]
+    assert [s["turn"] for s in body["actions"]] == list(range(1, match.turn))
+    bot_seats = {s["seat"] for s in body["seats"] if s["bot"] is not None}
+    levels = [s["bot"] for s in body["seats"] if s["bot"] is not None]
+    assert levels == list(adapter.bots[: adapter.max_players - 1])
+    assert bot_seats and all(s["player"] is None for s in body["seats"] if s["seat"] in bot_seats)
+    assert {s["seat"] for s in body["actions"] if s["player"] is None} <= bot_seats
+    assert any(s["player"] is None and s["action"] is not None for s in body["actions"])
