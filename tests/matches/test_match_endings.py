@@ -186,3 +186,22 @@ def test_the_match_list_still_reads_with_a_rematch() -> None:
     assert api_client(people[0]).post(url(match.pk, "rematch/")).status_code == 201
     listed = api_client(people[1]).get(MATCHES).json()["results"]
     assert {m["id"] for m in listed} >= {match.pk}
+
+
+def test_the_last_person_resigning_against_bots_leaves_the_bots_to_win_together() -> None:
+    # given: one person against two bots in a three-seat paper labyrinth
+    person = PlayerFactory()
+    lobby = open_lobby(person, "labyrinth_paper", {"nstop": 3})
+    for level in ("random", "random"):
+        seated = api_client(person).post(url(lobby["id"], "bots/"), {"level": level}, format="json")
+        assert seated.status_code == 200, seated.json()
+    assert api_client(person).post(url(lobby["id"], "start/")).status_code == 200
+    # when: the person resigns
+    reply = api_client(person).post(url(lobby["id"], "resign/"))
+    # then: the match is over at once (bots keep no game alive), the two bots' seats its winners
+    assert reply.status_code == 200, reply.json()
+    body = reply.json()
+    mine = read(person, lobby["id"])["seat"]
+    assert body["status"] == "finished"
+    assert body["result"]["reason"] == "resigned" and body["result"]["winners"] == []
+    assert sorted(body["result"]["winner_seats"]) == sorted({0, 1, 2} - {mine})
