@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from django.utils.translation import gettext
 from rest_framework import serializers
 
 from backend.api.converters import MAX_DB_ID
@@ -50,7 +51,8 @@ class RunQuery(serializers.Serializer[Any]):
 
     def validate_wait(self, value: float) -> float:
         if not 0 < value <= MAX_WAIT_SECONDS:
-            raise serializers.ValidationError(f"Wait more than 0 and at most {MAX_WAIT_SECONDS} seconds.")
+            raise serializers.ValidationError(
+                gettext("Wait more than 0 and at most %(seconds)d seconds.") % {"seconds": MAX_WAIT_SECONDS})
         return value
 
 

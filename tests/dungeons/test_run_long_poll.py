@@ -152,3 +152,16 @@ def test_a_long_poll_applies_the_awaited_turns_passed_deadline(monkeypatch: Any,
     assert waits == [True]
     events = reply.json()["events"]
     assert {"kind": "turn_skipped", "reason": "timeout"}.items() <= events[0].items()
+
+
+def test_the_stream_and_the_long_poll_are_in_the_openapi_schema(admin_client: Any) -> None:
+    # when the served schema is read
+    schema = admin_client.get("/api/schema/", {"format": "json"}).json()
+    # then the run's stream answers Server-Sent Events, with its resume parameters and its refusals
+    stream = schema["paths"]["/api/v1/runs/{run_id}/stream/"]["get"]
+    assert "text/event-stream" in stream["responses"]["200"]["content"]
+    assert {"since", "ticket", "Last-Event-ID"} <= {p["name"] for p in stream["parameters"]}
+    assert {"400", "401", "404", "429"} <= set(stream["responses"])
+    # and the run's read takes wait next to since
+    read = schema["paths"]["/api/v1/runs/{run_id}/"]["get"]
+    assert {"since", "wait"} <= {p["name"] for p in read["parameters"]}

@@ -277,3 +277,18 @@ async def test_an_event_id_that_is_not_a_number_is_a_400(bad: str) -> None:
     since = await AsyncClient().get(_stream_url(run.pk), {"since": bad}, headers=await _headers(host))
     assert since.status_code == 400
     assert since.json()["error"]["code"] == "invalid_event_id"
+
+
+@pytest.mark.usefixtures("_steered")
+async def test_the_events_speak_the_streams_language(monkeypatch: Any) -> None:
+    # given a started run, streamed from the start in Russian
+    players, run, party = await sync_to_async(_started)(monkeypatch)
+    stream = await _open(players[0], run.pk, "?since=0", **{"Accept-Language": "ru"})
+    events = _events(await stream.until("run"))
+    # then each event's text is the Russian the REST read gives in Russian, not the English one
+    russian = await sync_to_async(lambda: party.client(players[0]).get(
+        f"{API}/runs/{run.pk}/", HTTP_ACCEPT_LANGUAGE="ru").json()["events"])()
+    english = await _read(party, run.pk, players[0])
+    assert [m.data["text"] for m in events] == [e["text"] for e in russian]
+    assert [m.data["text"] for m in events] != [e["text"] for e in english["events"]]
+    await stream.close()
