@@ -25,6 +25,8 @@ from players.selectors import player_for_user
 
 #: Seconds after a deadline at which the stream reads again (the deadline is then surely past).
 DEADLINE_MARGIN_SECONDS = 0.05
+#: Seconds after which a read that found the deadline passed but not yet applied reads again.
+PASSED_RETRY_SECONDS = 1.0
 
 
 class RunFeed:
@@ -42,9 +44,10 @@ class RunFeed:
             found = selectors.run_stream_read(run_id=self.run_id, player_id=self.player.pk, since=after)
         deadline = found["header"]["deadline"]
         events = [Message(str(event["kind"]), event, id=int(event["seq"])) for event in found["events"]]
-        again = math.inf if deadline is None else max(
-            (deadline - timezone.now()).total_seconds() + DEADLINE_MARGIN_SECONDS, 0
-        )
+        left = math.inf if deadline is None else (deadline - timezone.now()).total_seconds()
+        # a deadline still shown as passed (being applied by another reader or the clock) is looked at
+        # again after a second, not at once and again and again
+        again = left + DEADLINE_MARGIN_SECONDS if left > 0 else PASSED_RETRY_SECONDS
         return Batch(events, found["last_event"], Message("run", found["header"]), look_again_in=again)
 
 
