@@ -373,14 +373,11 @@ def _room_battle(run: RunRow) -> RoomBattle | None:
     return run_store.room_contents(run_id=run.id, floor=run.floor, room=run.room)[0]
 
 
-#: what a stream's ``run`` message carries (SPEC 13): it is sent whenever one of these changes
-RUN_HEADER_FIELDS = ("step", "status", "awaiting", "deadline")
-
-
 def run_stream_read(*, run_id: int, player_id: int, since: int | None) -> dict[str, Any]:
     """What a member's stream of the run shows after ``since`` in the run's one sequence (None: from now on):
     the events as ``GET runs/{id}/?since=N`` shows them (``run_events``, each with its ``text`` in the active
-    language), the last number the read covered, and the run's header (``id`` and ``RUN_HEADER_FIELDS``).
+    language), the last number the read covered, and the run's header: ``id``, ``step``, ``status``,
+    ``awaiting``, ``deadline`` (SPEC 13: the stream sends it whenever one of them changes).
     404 ``run_not_found`` unless the player is a member of the run (``_sees``; a lobby's stranger too)."""
     found = run_store.run_read(run_id)
     if found is None:
