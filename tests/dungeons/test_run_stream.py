@@ -292,3 +292,22 @@ async def test_the_events_speak_the_streams_language(monkeypatch: Any) -> None:
     assert [m.data["text"] for m in events] == [e["text"] for e in russian]
     assert [m.data["text"] for m in events] != [e["text"] for e in english["events"]]
     await stream.close()
+
+
+async def test_a_ticket_opens_the_run_stream_once_for_a_member() -> None:
+    # given a lobby's host with a one-time ticket (EventSource sends no headers)
+    host = await sync_to_async(PlayerFactory)()
+    run = await sync_to_async(lobby)([host])
+    reply = await AsyncClient().post(f"{API}/streams/ticket/", headers=await _headers(host))
+    assert reply.status_code == 201
+    ticket = reply.json()["ticket"]
+    # when the ticket opens the run's stream
+    response = await AsyncClient().get(_stream_url(run.pk), {"ticket": ticket})
+    assert response.status_code == 200
+    stream = AsyncSseReader(response)
+    # then the stream is the host's (the run header), and the ticket is used up
+    assert (await stream.until("run"))[-1].data["id"] == run.pk
+    await stream.close()
+    again = await AsyncClient().get(_stream_url(run.pk), {"ticket": ticket})
+    assert again.status_code == 401
+    assert again.json()["error"]["code"] == "invalid_ticket"
