@@ -16,19 +16,21 @@ from rest_framework.views import APIView
 from backend.api.compiled import renderer, validator
 from backend.api.schema import errors
 from backend.api.views import valid
+from backend.live import wait_for
 from combat.selectors import battle_view
 from combat.serializers import ActOutput, BattleActInput, BattleOutput, BattleQuery
 from combat.texts import names_of, spoken
 from dungeons import generation
-from dungeons.models import DungeonKind, NpcKind, RoomKind, StoryItem
+from dungeons.models import DungeonKind, NpcKind, RoomKind, RunStatus, StoryItem
 from dungeons.runs import lobby, rooms
-from dungeons.runs.battles import battle_act_for_user, battle_for_user
+from dungeons.runs.battles import battle_act_for_user, battle_for_user, run_deadline_refresh
 from dungeons.runs.store import RoomBattle, stored_log
 from dungeons.selectors import (
     dungeon_preview,
     generation_params_get,
     run_list_lobbies,
     run_list_mine,
+    run_news,
     run_payload,
     run_replay,
     run_view,
@@ -201,6 +203,10 @@ class DungeonPreviewApi(APIView):
 # --- runs -----------------------------------------------------------------------------------------
 
 
+#: a run whose long-poll may wait: one that is over answers at once (nothing more will come)
+_GOING_ON = (RunStatus.LOBBY, RunStatus.ACTIVE)
+
+
 def _run(run_id: int, player: Player, since: int = 0) -> dict[str, Any]:
     return renderer(RunOutput)(run_view(run_id=run_id, player=player, since=since))
 
@@ -232,9 +238,21 @@ class RunLobbiesApi(PlayerApi):
 
 class RunDetailApi(PlayerApi):
     @extend_schema(parameters=[RunQuery], responses={200: RunOutput, **errors(400, 401, 404)},
-                   summary="A run: party, position, room, log, events since, whom it awaits, allowed actions")
+                   summary="A run: party, position, room, log, events since, whom it awaits, allowed actions "
+                   "(with wait: a long-poll until something after since exists)")
     def get(self, request: Request, run_id: int) -> Response:
-        return Response(_run(run_id, self.player, valid(RunQuery, request.query_params)["since"]))
+        query = valid(RunQuery, request.query_params)
+        since = query["since"]
+        view = run_view(run_id=run_id, player=self.player, since=since)
+        if query.get("wait") and view.last_event <= since and view.status in _GOING_ON:
+            # Long-poll: woken by the run's and its battles' steps (the hub), not by reading again and again.
+            wait_for(f"run:{run_id}", lambda: run_news(run_id=run_id, since=since), seconds=query["wait"])
+            view = run_view(run_id=run_id, player=self.player, since=since)
+            battle = None if view.current_room is None else view.current_room.battle
+            if run_deadline_refresh(player=self.player, battle_id=None if battle is None else battle.id,
+                                    deadline=view.deadline):  # a timed-out turn applied: read again
+                view = run_view(run_id=run_id, player=self.player, since=since)
+        return Response(renderer(RunOutput)(view))
 
 
 class RunReplayApi(PlayerApi):

@@ -1,11 +1,14 @@
 """Reads of the dungeons app: the generation parameters in force, stored dungeons, previews."""
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
+
+from django.utils import timezone
 
 from backend.api.pagination import Page
 from backend.errors import NotFound, RuleViolation
@@ -313,12 +316,7 @@ def run_payload(
         )
     if kind_view is _ASK_THE_KIND:
         kind_view = run_kind_hooks(run.kind).run_view(run=run, player=player)  # kinds.py
-    awaiting, deadline = None, None
-    if battle is not None and battle.outcome == "ongoing" and battle.awaiting_id is not None:
-        awaiting = battle.awaiting_id
-        if battle.turn_started_at is not None:
-            seconds = CombatSettings.cached().turn_deadline_seconds
-            deadline = battle.turn_started_at + timedelta(seconds=seconds)
+    awaiting, deadline = run_awaiting(battle)
     caller = next((m for m in members if m.player_id == player.pk and m.status != MemberStatus.LEFT), None)
     count = run_store.run_event_count(run, battle)
     return RunView(
@@ -350,6 +348,75 @@ def run_payload(
     )
 
 
+def run_awaiting(battle: RoomBattle | None) -> tuple[int | None, datetime | None]:
+    """Whom the run waits for and until when: the awaited player of its room's battle while it is on, and
+    that turn's deadline (its start plus the combat settings' seconds), else (None, None)."""
+    if battle is None or battle.outcome != "ongoing" or battle.awaiting_id is None:
+        return None, None
+    if battle.turn_started_at is None:
+        return battle.awaiting_id, None
+    seconds = CombatSettings.cached().turn_deadline_seconds
+    return battle.awaiting_id, battle.turn_started_at + timedelta(seconds=seconds)
+
+
+def _sees(run: RunRow, members: Iterable[MemberRow], player_id: int) -> bool:
+    """Whether the player is a member of the run: in it (or was, and fell or got out), or still in its lobby
+    or left the lobby before it started (who left a lobby is no member of the run it became)."""
+    return any(m.player_id == player_id and (run.started_at is None or m.status != MemberStatus.LEFT)
+               for m in members)
+
+
+def _room_battle(run: RunRow) -> RoomBattle | None:
+    """The battle of the party's room, if the run is inside its dungeon and the room has one."""
+    if run.dungeon_id is None or run.floor is None or run.room is None:
+        return None
+    return run_store.room_contents(run_id=run.id, floor=run.floor, room=run.room)[0]
+
+
+def run_stream_read(*, run_id: int, player_id: int, since: int | None) -> dict[str, Any]:
+    """What a member's stream of the run shows after ``since`` in the run's one sequence (None: from now on):
+    the events as ``GET runs/{id}/?since=N`` shows them (``run_events``, each with its ``text`` in the active
+    language), the last number the read covered, and the run's header: ``id``, ``step``, ``status``,
+    ``awaiting``, ``deadline`` (SPEC 13: the stream sends it whenever one of them changes).
+    404 ``run_not_found`` unless the player is a member of the run (``_sees``; a lobby's stranger too)."""
+    found = run_store.run_read(run_id)
+    if found is None:
+        raise NotFound("run_not_found", "No such run.", {"run": run_id})
+    run, log = found
+    members = run_store.members_load(run.id)
+    if not _sees(run, members, player_id):
+        raise NotFound("run_not_found", "No such run.", {"run": run_id})
+    battle = _room_battle(run)
+    count = run_store.run_event_count(run, battle)
+    after = count if since is None else since
+    events = run_events(run_id=run.pk, log=log, since=after, count=count,
+                        names={str(m.player_id): m.player.username for m in members}) if after < count else []
+    awaiting, deadline = run_awaiting(battle)
+    header = {"id": run.pk, "step": run.step, "status": run.status, "awaiting": awaiting,
+              "deadline": deadline}
+    return {"events": events, "last_event": max(after, count), "header": header,
+            "battle": None if battle is None else battle.id}
+
+
+def run_news(*, run_id: int, since: int) -> float | None:
+    """For a long-poll of the run after event ``since`` (``backend.live.wait_for``): None when there is
+    something to answer with now (an event after ``since``, the run over or gone, its battle's awaited turn
+    past its deadline), else the seconds until that deadline (``math.inf``: none; only a step can change
+    the answer)."""
+    found = run_store.run_read(run_id)
+    if found is None:
+        return None
+    run = found[0]
+    battle = _room_battle(run)
+    if run_store.run_event_count(run, battle) > since or run.is_over:
+        return None
+    deadline = run_awaiting(battle)[1]
+    if deadline is None:
+        return math.inf
+    left = (deadline - timezone.now()).total_seconds()
+    return None if left <= 0 else left
+
+
 def run_view(*, run_id: int, player: Player, since: int = 0) -> RunView:
     """The run view (``run_payload``) of a run the player may see: any open lobby, or a run they are (or
     were) in; otherwise 404.
@@ -362,9 +429,7 @@ def run_view(*, run_id: int, player: Player, since: int = 0) -> RunView:
         raise NotFound("run_not_found", "No such run.", {"run": run_id})
     run, log = found
     members = run_store.members_load(run.id)
-    seen = any(m.player_id == player.pk and (run.started_at is None or m.status != MemberStatus.LEFT)
-               for m in members)
-    if not (run.status == RunStatus.LOBBY or seen):
+    if not (run.status == RunStatus.LOBBY or _sees(run, members, player.pk)):
         raise NotFound("run_not_found", "No such run.", {"run": run_id})
     rooms: list[RoomRow] = []
     battle: RoomBattle | None = None

@@ -5,9 +5,11 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from django.utils.translation import gettext
 from rest_framework import serializers
 
 from backend.api.converters import MAX_DB_ID
+from backend.live import MAX_WAIT_SECONDS
 from dungeons.models import DungeonKind, MemberStatus, RoomKind, RunStatus, StoryItem, WeaponChoice
 from dungeons.runs.engine.rules import RunRules
 
@@ -41,6 +43,17 @@ class RunFormationInput(serializers.Serializer[Any]):
 class RunQuery(serializers.Serializer[Any]):
     since = serializers.IntegerField(required=False, default=0, min_value=0,
                                      help_text="Show the run's events after this seq (default 0: all).")
+    wait = serializers.FloatField(
+        required=False,
+        help_text="Long-poll: answer as soon as an event after `since` exists (or the run ends, or the "
+        "awaited battle turn's deadline passes), at the latest after this many seconds (0 < wait <= 30).",
+    )
+
+    def validate_wait(self, value: float) -> float:
+        if not 0 < value <= MAX_WAIT_SECONDS:
+            raise serializers.ValidationError(
+                gettext("Wait more than 0 and at most %(seconds)d seconds.") % {"seconds": MAX_WAIT_SECONDS})
+        return value
 
 
 class RunListQuery(serializers.Serializer[Any]):

@@ -1,13 +1,14 @@
 """REST routes of the dungeons app (mounted under /api/v1/): the preview, runs and their battles."""
 from django.urls import path
 
-from dungeons import apis
+from dungeons import apis, streams
 
 urlpatterns = [
     path("dungeons/preview/", apis.DungeonPreviewApi.as_view(), name="dungeon-preview"),
     path("runs/", apis.RunListCreateApi.as_view(), name="runs"),
     path("runs/lobbies/", apis.RunLobbiesApi.as_view(), name="run-lobbies"),
     path("runs/<int:run_id>/", apis.RunDetailApi.as_view(), name="run"),
+    path("runs/<int:run_id>/stream/", streams.RunStreamApi.as_view(), name="run-stream"),
     path("runs/<int:run_id>/replay/", apis.RunReplayApi.as_view(), name="run-replay"),
     path("runs/<int:run_id>/join/", apis.RunJoinApi.as_view(), name="run-join"),
     path("runs/<int:run_id>/leave/", apis.RunLeaveApi.as_view(), name="run-leave"),

@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from backend.deadlines import DeadlineKind
 from backend.errors import NotFound, RuleViolation
+from backend.live import publish
 from backend.turns import (
     Taken,
     TurnTable,
@@ -61,7 +62,7 @@ from dungeons.runs.engine.battles import RUN_RELEVANT_EVENTS
 from dungeons.runs.engine.log import BattleBegun, BattleOver, NpcDied
 from dungeons.runs.engine.loot import BATTLE_LOOT_CATEGORIES
 from dungeons.runs.engine.values import boosted
-from dungeons.runs.store import MemberRow, PollRead, RunStep
+from dungeons.runs.store import MemberRow, PollRead, RunRow, RunStep
 from npcs.services import bounty_progress_record
 from players.models import Player
 from players.selectors import player_for_user
@@ -220,6 +221,14 @@ def _consequences(run: RunStep, battle: BattleRow, result: engine.Success) -> No
         store.run_save(run)
 
 
+def _woken(run: RunRow) -> RunStep:
+    """The locked battle's run as a step, its streams woken once the battle step commits (a battle step's
+    events and the run entries it causes are the run's events: SPEC 13). Every battle step takes its locks
+    through here: an action, a deadline applied by a read or by the deadline clock."""
+    publish(f"run:{run.id}")
+    return RunStep(run)
+
+
 class _RunBattles(TurnTable[LockedBattle]):
     """A run's battle in the shared turn protocol: a turn is the engine's step; the run is locked with it."""
 
@@ -239,7 +248,7 @@ class _RunBattles(TurnTable[LockedBattle]):
         found = store.battle_lock(battle_id=object_id)
         if found is None:
             raise _not_found(object_id)
-        return LockedBattle(found[0], RunStep(found[1]))
+        return LockedBattle(found[0], _woken(found[1]))
 
     def deadline_seconds(self, row: LockedBattle) -> int:
         return battle_deadline_seconds()
@@ -309,7 +318,7 @@ class _BattleDeadlines(DeadlineKind):
             found = store.battle_lock(battle_id=object_id)
             if found is None:
                 return 0
-            return deadlines_apply(BATTLE_TURNS, LockedBattle(found[0], RunStep(found[1])), now=now)
+            return deadlines_apply(BATTLE_TURNS, LockedBattle(found[0], _woken(found[1])), now=now)
 
 
 BATTLE_DEADLINES = _BattleDeadlines()
@@ -362,7 +371,7 @@ def battle_act_for_user(
             raise _not_found(battle_id)
         if found.previous is not None:
             return ActOutcome(found.battle, found.previous, replayed=True)
-        locked = LockedBattle(found.battle, RunStep(found.run))
+        locked = LockedBattle(found.battle, _woken(found.run))
         player = store.player_ref(found.player_id)  # the protocol needs only its id
         outcome = turn_act_locked(BATTLE_TURNS, locked, player=player, turn=turn, action=action,
                                   idempotency_key=idempotency_key, now=now, key_checked=True)
@@ -373,6 +382,18 @@ def battle_refresh(*, player: Player, battle_id: int, now: datetime | None = Non
     """The battle for a reader, after applying passed deadlines (those the deadline clock has not yet);
     a model instance with the loaded columns (its relations, e.g. its events, read on access)."""
     return battle_model(turn_refresh(BATTLE_TURNS, object_id=battle_id, player=player, now=now).battle)
+
+
+def run_deadline_refresh(*, player: Player, battle_id: int | None, deadline: datetime | None,
+                         now: datetime | None = None) -> bool:
+    """For a reader of a run (its stream, its long-poll) who saw its room's battle (``battle_id``) await a
+    turn until ``deadline``: once that has passed, apply it as a read of the battle would (``battle_refresh``;
+    the deadline clock may have done so already) and say so (True: read the run again)."""
+    now = now or timezone.now()
+    if battle_id is None or deadline is None or deadline > now:
+        return False
+    battle_refresh(player=player, battle_id=battle_id, now=now)
+    return True
 
 
 def battle_for_user(*, user_id: int, battle_id: int, since: int = 0, now: datetime | None = None) -> PollRead:

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from backend.errors import NotFound, RuleViolation
+from backend.live import publish
 from dungeons.models import MemberStatus, RunSettings, RunStatus
 from dungeons.runs import store
 from dungeons.runs.engine import Changed, Inside, Place, loot, run_stats
@@ -46,10 +47,15 @@ def _not_found(run_id: int) -> NotFound:
 
 def run_locked(run_id: int, *, rooms: bool = False) -> RunStep:
     """The run, locked with its log, as a step (every run write starts with it); 404 if there is none.
-    ``rooms``: the step will need the dungeon's rooms (read with the run where the store can)."""
+    ``rooms``: the step will need the dungeon's rooms (read with the run where the store can).
+
+    Every step that changes a run outside battle (the lobby's, a room's, a run kind's) takes this lock, so
+    the run's streams and long-polls are woken here, once the step commits (``backend.live.publish``: a
+    refused step rolls back and wakes nobody)."""
     step = store.run_step_lock(run_id, rooms=rooms)
     if step is None:
         raise _not_found(run_id)
+    publish(f"run:{run_id}")
     return step
 
 
