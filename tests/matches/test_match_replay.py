@@ -79,7 +79,8 @@ def _play_to_the_end(mode: str, seed: int, views: list[dict[str, Any]] | None = 
                 continue
             deadline = None
             if step % TIMEOUT_EVERY == TIMEOUT_EVERY - 1:
-                deadline = clients[people[0].pk].get(url(match_id), {"since": match.event_count}).json()["deadline"]
+                read = clients[people[0].pk].get(url(match_id), {"since": match.event_count})
+                deadline = read.json()["deadline"]
             if deadline is not None:
                 # this turn times out on the next read (the mode's deadline: the payload says when)
                 clock.move_to(datetime.fromisoformat(deadline) + timedelta(seconds=1))
