@@ -97,6 +97,7 @@ class MatchJoinApi(PlayerApi):
 
 class MatchJoinByCodeApi(PlayerApi):
     @extend_schema(
+        operation_id="v1_matches_join_by_code",
         request=MatchJoinCodeInput,
         responses={200: MatchOutput, **errors(400, 401, 404, 409)},
         summary="Take a seat in a private lobby by its invite code (404 invite_not_found: no such code; "
