@@ -251,7 +251,7 @@ def lobby_times_apply_now(match_id: int, now: datetime) -> None:
 # --- lobby ------------------------------------------------------------------------------------
 
 
-#: The letters of an invite code: no 0/O, 1/I/L, easy to read out and type (32 letters: 40 bits in 8).
+#: The letters of an invite code: no 0/O, 1/I/L, easy to read out and type (31 signs: about 40 bits in 8).
 INVITE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 INVITE_LENGTH = 8
 
@@ -297,7 +297,7 @@ def _open(*, player: Player, mode: str, settings: Any, now: datetime, guild: int
         "turn_deadline_seconds": mode_settings(mode).turn_deadline_seconds, "seats_changed_at": now,
         "queued_at": now if queued else None,
     }
-    for _attempt in range(5):  # a code already given (one chance in 2**40 per lobby) draws another
+    for _attempt in range(5):  # a code already given (about one chance in 2**39 per lobby) draws another
         try:
             with transaction.atomic():
                 match = Match.objects.create(**fields, invite_code=_invite_code() if private else None)
