@@ -418,7 +418,9 @@ def match_queue_join(*, player: Player, mode: str, settings: Mapping[str, Any],
                 continue
             _seat_in(match, player, _seat_of(match, player), now)
             return match
-        return _open(player=player, mode=mode, settings=complete, now=now, queued=True)
+        match = _open(player=player, mode=mode, settings=complete, now=now, queued=True)
+        _queue_ready(match, now)  # a one-seat mode's lobby is full with its opener
+        return match
 
 
 @transaction.atomic
@@ -796,14 +798,24 @@ def match_refresh(*, player: Player, match_id: int, now: datetime | None = None)
     return turn_refresh(MATCH_TURNS, object_id=match_id, player=player, now=now)
 
 
+#: The most lobbies past their time one list applies (the clock applies the rest within a second).
+LOBBIES_PER_LIST = 20
+
+
 def match_list_refresh(*, player: Player, mode: str | None = None, now: datetime | None = None) -> None:
     """Apply passed deadlines to every running match the player may read (of ``mode``, if given).
 
+    Lobbies past their fill or idle time are applied first too (at most ``LOBBIES_PER_LIST``).
     The list shows ``status``, ``turn`` and ``awaiting``; without this it would show a turn that a
     read of the same match answers as timed out (a read applies what the deadline clock has not yet).
     Each match is locked only when one of its deadlines has passed, as ``turn_refresh`` does.
     """
     now = now or timezone.now()
+    lobbies = Match.objects.filter(status=MatchStatus.LOBBY, lobby_deadline_at__lte=now)
+    if mode:
+        lobbies = lobbies.filter(mode=mode)
+    for lobby_id in lobbies.order_by("lobby_deadline_at").values_list("id", flat=True)[:LOBBIES_PER_LIST]:
+        lobby_times_apply_now(lobby_id, now)  # a listed lobby past its fill or idle time, as the clock would
     seated = MatchSeat.objects.filter(READER_SEATS, player=player).values("match_id")
     running = Match.objects.filter(status=MatchStatus.ACTIVE, pk__in=seated)
     if mode:

@@ -289,6 +289,28 @@ def test_an_idle_time_passed_is_applied_by_a_join_first() -> None:
     assert Match.objects.get(pk=lobby["id"]).status == MatchStatus.CANCELLED
 
 
+def test_the_list_applies_a_passed_idle_time_first() -> None:
+    # given: a public lobby past its idle time the clock has not applied yet
+    admin_row(lobby_idle_seconds=60)
+    t0 = timezone.now()
+    with time_machine.travel(t0, tick=False):
+        lobby = open_lobby(PlayerFactory())["id"]
+    # when: another player lists the lobbies after the idle time
+    with time_machine.travel(t0 + timedelta(seconds=61), tick=False):
+        listed = api_client(PlayerFactory()).get(MATCHES).json()["results"]
+    # then: the cancelled lobby is not shown as open
+    assert listed == []
+    assert Match.objects.get(pk=lobby).status == MatchStatus.CANCELLED
+
+
+def test_a_one_seat_mode_queue_lobby_is_full_with_its_opener_and_starts() -> None:
+    # given: the roguelike, a mode of one seat; when: a player queues for it
+    reply = queue(PlayerFactory(), "labyrinth_roguelike")
+    # then: the new queue lobby has every seat taken, so it started at once
+    assert reply.status_code == 200, reply.json()
+    assert reply.json()["max_players"] == 1 and reply.json()["status"] == "active"
+
+
 # --- several matches ----------------------------------------------------------------------------------
 
 
@@ -342,8 +364,3 @@ def test_the_admin_edits_the_lobby_settings_and_refuses_bad_values(admin_client:
     with pytest.raises(ValidationError):
         row.full_clean()
 
-
-def test_the_new_routes_are_in_the_openapi_schema(admin_client: Client) -> None:
-    paths = admin_client.get("/api/schema/?format=json").json()["paths"]
-    assert {"post", "delete"} <= set(paths["/api/v1/matches/queue/"])
-    assert "post" in paths["/api/v1/matches/join/"]
