@@ -57,7 +57,9 @@ def guild_member(player: Player, guild_id: int) -> bool:
 
 
 def may_see_lobby(match: Match, player: Player) -> bool:
-    return match.status == MatchStatus.LOBBY and (
+    """Whether a player not seated may see (and join by its id) the lobby: a public one, of the player's
+    guild if it has one. A private lobby is seen by its seated players only; others join it by its code."""
+    return match.status == MatchStatus.LOBBY and not match.private and (
         match.guild_id is None or guild_member(player, match.guild_id)
     )
 

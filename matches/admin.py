@@ -25,7 +25,11 @@ class MatchModeSettingsForm(forms.ModelForm):
 
     class Meta:
         model = MatchModeSettings
-        fields = ("mode", "defaults", "turn_deadline_seconds")
+        fields = (
+            "mode", "defaults", "turn_deadline_seconds",
+            # lobbies (SPEC 15): quick join's fill, idle lobbies, several matches
+            "queue_fill_seconds", "lobby_idle_seconds", "max_active_per_player",
+        )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -48,7 +52,8 @@ class MatchModeSettingsForm(forms.ModelForm):
 @admin.register(MatchModeSettings)
 class MatchModeSettingsAdmin(admin.ModelAdmin):
     form = MatchModeSettingsForm
-    list_display = ("mode", "title", "players", "defaults", "turn_deadline_seconds")
+    list_display = ("mode", "title", "players", "defaults", "turn_deadline_seconds", "queue_fill_seconds",
+                    "lobby_idle_seconds", "max_active_per_player")
 
     @admin.display(description="title")
     def title(self, row: MatchModeSettings) -> str:
@@ -109,6 +114,7 @@ class MatchAdmin(ReadOnlyAdmin):
                     ("turn", "event_count"),
                     "awaiting",
                     ("created_at", "started_at", "ended_at"),
+                    ("private", "invite_code", "queued_at", "lobby_deadline_at"),
                     "result_json",
                 )
             },

@@ -19,11 +19,16 @@ from matches.serializers import (
     MatchActInput,
     MatchActOutput,
     MatchBotInput,
+
+    MatchJoinCodeInput,
     MatchListOutput,
     MatchListQuery,
     MatchOpenInput,
     MatchOutput,
     MatchQuery,
+    MatchQueueInput,
+    MatchQueueLeaveOutput,
+    MatchQueueLeaveQuery,
     MatchReplayOutput,
     MatchReplayQuery,
     MatchSeatReplayOutput,
@@ -92,6 +97,44 @@ class MatchJoinApi(PlayerApi):
     def post(self, request: Request, match_id: int) -> Response:
         services.match_join(player=self.player, match_id=match_id)
         return Response(_match(match_id, request, self.player))
+
+
+class MatchJoinByCodeApi(PlayerApi):
+    @extend_schema(
+        operation_id="v1_matches_join_by_code",
+        request=MatchJoinCodeInput,
+        responses={200: MatchOutput, **errors(400, 401, 404, 409)},
+        summary="Take a seat in a private lobby by its invite code (404 invite_not_found: no such code; "
+        "409 invite_expired: its lobby started or was cancelled)",
+    )
+    def post(self, request: Request) -> Response:
+        match = services.match_join_by_code(player=self.player, **valid(MatchJoinCodeInput, request.data))
+        return Response(_match(match.pk, request, self.player))
+
+
+class MatchQueueApi(PlayerApi):
+    @extend_schema(
+        request=MatchQueueInput,
+        responses={200: MatchOutput, **errors(400, 401, 409)},
+        summary="Quick join: a seat in the oldest waiting public lobby of the mode with the same settings, "
+        "else a new one; after the mode's queue_fill_seconds it fills and starts",
+    )
+    def post(self, request: Request) -> Response:
+        match = services.match_queue_join(player=self.player, **valid(MatchQueueInput, request.data))
+        return Response(_match(match.pk, request, self.player))
+
+    @extend_schema(
+        operation_id="v1_matches_queue_leave",
+        parameters=[MatchQueueLeaveQuery],
+        request=None,
+        responses={200: MatchQueueLeaveOutput, **errors(400, 401, 409)},
+        summary="Leave the queue: every waiting quick-join lobby the caller sits in (of ?mode=); "
+        "409 not_queued when there is none",
+    )
+    def delete(self, request: Request) -> Response:
+        query = valid(MatchQueueLeaveQuery, request.query_params)
+        left = services.match_queue_leave(player=self.player, mode=query["mode"] or None)
+        return Response(MatchQueueLeaveOutput({"left": left}).data)
 
 
 class MatchLeaveApi(PlayerApi):

@@ -8,6 +8,7 @@ class MatchesConfig(AppConfig):
 
     def ready(self) -> None:
         from backend.deadlines import deadline_kind_register
-        from matches.services import MATCH_DEADLINES
+        from matches.services import LOBBY_DEADLINES, MATCH_DEADLINES
 
         deadline_kind_register(MATCH_DEADLINES)  # passed turn deadlines fire with nobody reading
+        deadline_kind_register(LOBBY_DEADLINES)  # a queue lobby's fill and an idle lobby's end, likewise

@@ -10,6 +10,9 @@ from django.db.models import Q
 
 from players.models import Player
 
+#: The most matches of one mode a player may ever sit in at once (the admin's limit is at most this).
+MAX_ACTIVE_LIMIT = 20
+
 
 class MatchModeSettings(models.Model):
     """A mode's admin data: default settings of new lobbies (the mode validates them), turn deadline."""
@@ -24,6 +27,23 @@ class MatchModeSettings(models.Model):
         default=60,
         validators=[MinValueValidator(1), MaxValueValidator(86400)],
         help_text="A player's turn is skipped when this many seconds pass without an action.",
+    )
+    queue_fill_seconds = models.PositiveIntegerField(
+        default=30,
+        validators=[MaxValueValidator(86400)],
+        help_text="Quick join: this long after a queue lobby opens, its empty seats up to the mode's minimum "
+        "fill with bots and the match starts (0: never).",
+    )
+    lobby_idle_seconds = models.PositiveIntegerField(
+        default=900,
+        validators=[MaxValueValidator(7 * 86400)],
+        help_text="A lobby whose seats have not changed for this long is cancelled (0: never).",
+    )
+    max_active_per_player = models.PositiveSmallIntegerField(
+        default=3,
+        validators=[MinValueValidator(1), MaxValueValidator(MAX_ACTIVE_LIMIT)],
+        help_text="How many lobbies and running matches of this mode one player may sit in at once "
+        "(a mode where a new game ends the old keeps one).",
     )
 
     class Meta:
@@ -110,6 +130,24 @@ class Match(models.Model):
     )
     event_count = models.PositiveIntegerField(default=0)
     result = models.JSONField(null=True, blank=True)
+    private = models.BooleanField(default=False, help_text="In nobody's list; joined by its invite code.")
+    invite_code = models.CharField(
+        max_length=16, null=True, blank=True, unique=True,
+        help_text="A private lobby's code (kept after its start, so an expired code is told apart).",
+    )
+    queued_at = models.DateTimeField(
+        null=True, blank=True,
+        help_text="Quick join: when the queue opened this lobby (null: not a queue lobby)."
+    )
+    seats_changed_at = models.DateTimeField(
+        null=True, blank=True, help_text="The lobby's last seat change (its idle time counts from here)."
+    )
+    lobby_deadline_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="A lobby's next time (the queue's fill, or cancelled when idle), read by the deadline "
+        "clock.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     ended_at = models.DateTimeField(null=True, blank=True)
@@ -121,6 +159,12 @@ class Match(models.Model):
             # The deadline clock's earliest pending deadline: only the matches waiting for a timed turn.
             models.Index(fields=["deadline_at"], condition=Q(deadline_at__isnull=False),
                          name="match_deadline_pending"),
+            # The deadline clock's lobbies: only those waiting for the queue's fill or their idle time.
+            models.Index(fields=["lobby_deadline_at"], condition=Q(lobby_deadline_at__isnull=False),
+                         name="match_lobby_deadline_pending"),
+            # Quick join's choice: the oldest waiting queue lobby of a mode.
+            models.Index(fields=["mode", "id"], condition=Q(status="lobby", queued_at__isnull=False),
+                         name="match_queue_lobbies"),
         ]
 
     def __str__(self) -> str:
@@ -134,8 +178,9 @@ class Match(models.Model):
 class MatchSeat(models.Model):
     """A player, or a bot, at a match. ``seat`` (0..n-1, in joining order) is given at the start.
 
-    ``active`` is true from joining until leaving or the match's end; the partial unique index
-    on (player, mode) WHERE active keeps one active match per player per mode. A bot's seat
+    ``active`` is true from joining until leaving or the match's end. ``slot`` numbers a player's active
+    seats of one mode (0 .. the mode's ``max_active_per_player`` - 1); the partial unique index on
+    (player, mode, slot) WHERE active makes the limit a database fact under concurrent joins. A bot's seat
     (SPEC 15) has no player and names the bot's level in ``bot`` (blank for people); its notebook
     between turns is ``bot_memory`` (docs/matches.md, "Bots").
     """
@@ -154,6 +199,9 @@ class MatchSeat(models.Model):
     mode = models.CharField(max_length=40)
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     active = models.BooleanField(default=True)
+    slot = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Which of the player's active seats of the mode this is."
+    )
     joined_at = models.DateTimeField(auto_now_add=True)
     left_at = models.DateTimeField(null=True, blank=True)
 
@@ -162,7 +210,12 @@ class MatchSeat(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["match", "player"], name="match_seat_once"),
             models.UniqueConstraint(
-                fields=["player", "mode"], condition=Q(active=True), name="match_seat_one_active_per_mode"
+                fields=["player", "mode", "slot"], condition=Q(active=True), name="match_seat_active_slot"
+            ),
+            models.CheckConstraint(
+                condition=Q(active=False) | Q(player__isnull=True)  # a bot's seat counts against nobody
+                | Q(slot__isnull=False, slot__lt=MAX_ACTIVE_LIMIT),
+                name="match_seat_active_has_slot",
             ),
             models.CheckConstraint(
                 condition=(Q(player__isnull=False) & Q(bot="")) | (Q(player__isnull=True) & ~Q(bot="")),

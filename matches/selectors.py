@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db.models import Count, Exists, OuterRef, Q
@@ -83,7 +84,7 @@ def match_list(
 
     mine = Exists(MatchSeat.objects.filter(READER_SEATS, match=OuterRef("pk"), player=player))
     member = Exists(Membership.objects.filter(guild=OuterRef("guild"), player=player, left_at__isnull=True))
-    open_lobby = Q(status=MatchStatus.LOBBY) & (Q(guild__isnull=True) | Q(member))
+    open_lobby = Q(status=MatchStatus.LOBBY, private=False) & (Q(guild__isnull=True) | Q(member))
     qs = Match.objects.filter(open_lobby | Q(mine))
     if mode:
         qs = qs.filter(mode=mode)
@@ -161,12 +162,16 @@ def match_payload(
         if match.state is not None
         else ([], 0)
     )
+    seated = mine is not None and mine.active
     return {
         "id": match.pk,
         "mode": match.mode,
         "status": match.status,
         "host": match.host_id,
         "guild": match.guild_id,
+        "private": match.private,
+        "invite_code": match.invite_code if seated else None,
+        "queue_fill_at": _queue_fill_at(match),
         "settings": match.settings,
         "min_players": adapter.min_players,
         "max_players": adapter.max_players,
@@ -200,6 +205,14 @@ def seed_commitment(seed: int | None) -> str | None:
     """SPEC 15's fair seed: the hex SHA-256 of the seed's decimal text, shown from the start (None in a
     lobby); the replay reveals the seed, so anyone can check it was fixed before the first move."""
     return None if seed is None else hashlib.sha256(str(seed).encode("ascii")).hexdigest()
+
+def _queue_fill_at(match: Match) -> datetime | None:
+    """When quick join fills a waiting queue lobby (None: not one, or its mode never fills)."""
+    if match.queued_at is None or match.status != MatchStatus.LOBBY:
+        return None
+    row = MatchModeSettings.objects.filter(mode=match.mode)
+    seconds = row.values_list("queue_fill_seconds", flat=True).first()
+    return match.queued_at + timedelta(seconds=seconds) if seconds else None
 
 
 #: what a stream's ``match`` message carries (SPEC 13): it is sent whenever one of these changes

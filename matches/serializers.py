@@ -71,6 +71,38 @@ class MatchOpenInput(serializers.Serializer[Any]):
         max_value=MAX_DB_ID,
         help_text="Limit the seats to this guild's members.",
     )
+    private = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="A private lobby: in nobody's list; its `invite_code` (shown to its seated players) seats "
+        "others through `POST matches/join/`.",
+    )
+
+
+class MatchQueueInput(serializers.Serializer[Any]):
+    mode = serializers.CharField(max_length=40, help_text="A registered mode, e.g. cell_capture.")
+    settings = serializers.DictField(
+        required=False,
+        default=dict,
+        help_text="Overrides of the mode's default settings: only lobbies with the same settings are joined.",
+    )
+
+
+class MatchQueueLeaveQuery(serializers.Serializer[Any]):
+    mode = serializers.CharField(
+        required=False, default="", max_length=40,
+        help_text="Leave only this mode's queue (default: every one)."
+    )
+
+
+class MatchQueueLeaveOutput(serializers.Serializer[Any]):
+    left = serializers.ListField(child=serializers.IntegerField(), help_text="The queue lobbies left.")
+
+
+class MatchJoinCodeInput(serializers.Serializer[Any]):
+    code = serializers.CharField(
+        max_length=32, help_text="A private lobby's invite code (letters and digits; case does not matter)."
+    )
 
 
 class MatchListQuery(serializers.Serializer[Any]):
@@ -169,6 +201,17 @@ class MatchOutput(serializers.Serializer[Any]):
     status = serializers.ChoiceField(choices=MatchStatus.choices)
     host = serializers.IntegerField()
     guild = serializers.IntegerField(allow_null=True)
+    private = serializers.BooleanField(
+        help_text="A private lobby: in nobody's list, joined by its invite code."
+    )
+    invite_code = serializers.CharField(
+        allow_null=True,
+        help_text="A private lobby's invite code, shown to its seated players only (else null).",
+    )
+    queue_fill_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text="A waiting quick-join lobby: when its empty seats fill and it starts (else null).",
+    )
     settings = serializers.DictField()
     min_players = serializers.IntegerField()
     max_players = serializers.IntegerField()

@@ -8,15 +8,17 @@ mode adapter's (``matches.modes``): this module never looks inside a game's stat
 from __future__ import annotations
 
 import random
+import secrets
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from backend.deadlines import DeadlineKind, deadline_set
-from backend.errors import InvalidInput, NotAllowed, NotFound, RuleViolation, refused
+from backend.errors import DomainError, InvalidInput, NotAllowed, NotFound, RuleViolation, refused
 from backend.live import publish
 from backend.turns import (
     Taken,
@@ -109,30 +111,174 @@ def _locked(match_id: int) -> Match:
     return match
 
 
+def active_limit(mode: str) -> int:
+    """How many active seats of ``mode`` one player may hold: the admin's ``max_active_per_player``; one for a
+    mode where a new game ends the old (the roguelike)."""
+    if mode_adapter(mode).new_game_ends_old:
+        return 1
+    return mode_settings(mode).max_active_per_player
+
+
 def _take_seat(match: Match, player: Player, seat: MatchSeat | None) -> None:
-    """Seat the player (reusing a row from an earlier stay); one active match per mode is the index's rule."""
+    """Seat the player (reusing a row from an earlier stay) in a free slot of the player's active seats of the
+    mode. The partial unique index on (player, mode, slot) WHERE active is the rule's backstop: two joins
+    racing for one slot cannot both commit; the loser reads the slots again (a new statement sees the
+    winner's committed row) and takes the next free one, or is refused when none is left."""
+    limit = active_limit(match.mode)
+    for _attempt in range(limit + 2):
+        taken = set(
+            MatchSeat.objects.filter(player=player, mode=match.mode, active=True)
+            .values_list("slot", flat=True)
+        )
+        free = next((n for n in range(limit) if n not in taken), None)
+        if free is None or len(taken) >= limit:
+            break
+        try:
+            with transaction.atomic():
+                if seat is None:
+                    MatchSeat.objects.create(match=match, player=player, mode=match.mode, slot=free)
+                else:
+                    seat.active, seat.left_at, seat.slot = True, None, free
+                    seat.save(update_fields=["active", "left_at", "slot"])
+        except IntegrityError:
+            if seat is not None:
+                seat.active = False
+            continue
+        forget_seating(match)
+        return
+    raise RuleViolation(
+        "already_in_match",
+        "You already sit in as many active matches of this mode as you may.",
+        {"mode": match.mode, "max_active_per_player": limit},
+    )
+
+
+def _active_count(match: Match) -> int:
+    return match.seats.filter(active=True).count()
+
+
+# --- lobby times: the queue's fill and the idle lobby's end, fired by the deadline clock ----------------
+
+
+def _fill_at(match: Match, row: MatchModeSettings) -> datetime | None:
+    """When quick join fills this queue lobby (None: not a queue lobby, or the mode never fills)."""
+    if match.queued_at is None or not row.queue_fill_seconds:
+        return None
+    return match.queued_at + timedelta(seconds=row.queue_fill_seconds)
+
+
+def _idle_at(match: Match, row: MatchModeSettings) -> datetime | None:
+    """When this lobby is cancelled if no seat changes before (None: the mode never cancels idle lobbies)."""
+    if not row.lobby_idle_seconds:
+        return None
+    return (match.seats_changed_at or match.created_at) + timedelta(seconds=row.lobby_idle_seconds)
+
+
+def _lobby_deadline(match: Match, now: datetime) -> datetime | None:
+    """The lobby's next time for the clock: the queue's fill while it is ahead, else the idle end."""
+    if match.status != MatchStatus.LOBBY:
+        return None
+    row = mode_settings(match.mode)
+    fill = _fill_at(match, row)
+    times = [at for at in (fill if fill is not None and fill > now else None, _idle_at(match, row)) if at]
+    return min(times, default=None)
+
+
+def _lobby_seats_changed(match: Match, now: datetime) -> None:
+    """A seat of the locked lobby changed: its idle time starts again; the clock learns its next time."""
+    match.seats_changed_at = now
+    match.lobby_deadline_at = _lobby_deadline(match, now)
+    match.save(update_fields=["seats_changed_at", "lobby_deadline_at"])
+    deadline_set(match.lobby_deadline_at)
+
+
+def _queue_ready(match: Match, now: datetime) -> None:
+    """After a seat was taken in a locked queue lobby: every seat taken, or the fill time passed with enough
+    players seated (a fill that found too few), starts it."""
+    if match.queued_at is None or match.status != MatchStatus.LOBBY:
+        return
+    adapter = mode_adapter(match.mode)
+    seated = _active_count(match)
+    fill = _fill_at(match, mode_settings(match.mode))
+    if seated >= adapter.max_players or (fill is not None and fill <= now and seated >= adapter.min_players):
+        _start_or_keep(match, now)
+
+
+def _start_or_keep(match: Match, now: datetime) -> None:
+    """Start the locked lobby with nobody asking (the queue): a start the mode refuses (e.g. no world could
+    be built) leaves the lobby as it was, to be started by its host or cancelled when idle."""
     try:
         with transaction.atomic():
-            if seat is None:
-                MatchSeat.objects.create(match=match, player=player, mode=match.mode)
-            else:
-                seat.active, seat.left_at = True, None
-                seat.save(update_fields=["active", "left_at"])
-    except IntegrityError as exc:
-        raise RuleViolation(
-            "already_in_match", "You are already in an active match of this mode.", {"mode": match.mode}
-        ) from exc
+            _start(match, now)
+    except DomainError:
+        match.refresh_from_db()
+        forget_seating(match)
+
+
+def _queue_fill(match: Match, now: datetime) -> None:
+    """The queue's fill time passed and the lobby has fewer than ``min_players`` people: the empty seats up to
+    ``min_players`` fill with bots and the match starts (SPEC 15, quick join)."""
+    adapter = mode_adapter(match.mode)
+    match_bots_fill(match, up_to=adapter.min_players, now=now)
+    if _active_count(match) >= adapter.min_players:
+        _start_or_keep(match, now)
+
+
+def _cancel_idle(match: Match, now: datetime) -> None:
+    """The locked lobby's seats have not changed for the mode's ``lobby_idle_seconds``: it is cancelled and
+    its seats are freed (each player may sit in another match)."""
+    MatchSeat.objects.filter(match=match, active=True).update(active=False, left_at=now)
     forget_seating(match)
+    match.status, match.ended_at, match.lobby_deadline_at = MatchStatus.CANCELLED, now, None
+    match.save(update_fields=["status", "ended_at", "lobby_deadline_at"])
+
+
+def lobby_times_apply(match: Match, now: datetime) -> bool:
+    """Apply the locked lobby's passed time, as the clock and a read do: a queue lobby's fill (it starts: with
+    ``min_players`` seated at once, else through ``_queue_fill``), then an idle lobby's end; the next time is
+    stored. Returns whether anything was due."""
+    if match.status != MatchStatus.LOBBY or match.lobby_deadline_at is None or match.lobby_deadline_at > now:
+        return False
+    row = mode_settings(match.mode)
+    fill = _fill_at(match, row)
+    if fill is not None and fill <= now:
+        if _active_count(match) >= mode_adapter(match.mode).min_players:
+            _start_or_keep(match, now)
+        else:
+            _queue_fill(match, now)
+    idle = _idle_at(match, row)
+    if match.status == MatchStatus.LOBBY and idle is not None and idle <= now:
+        _cancel_idle(match, now)
+    if match.status == MatchStatus.LOBBY:
+        match.lobby_deadline_at = _lobby_deadline(match, now)
+        match.save(update_fields=["lobby_deadline_at"])
+    return True
+
+
+def lobby_times_apply_now(match_id: int, now: datetime) -> None:
+    """Apply a lobby's passed time in a transaction of its own, if one has passed (a read, a join: first)."""
+    if not Match.objects.filter(pk=match_id, status=MatchStatus.LOBBY, lobby_deadline_at__lte=now).exists():
+        return
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        if match is not None and lobby_times_apply(match, now):
+            publish(f"match:{match_id}")
 
 
 # --- lobby ------------------------------------------------------------------------------------
 
 
-@transaction.atomic
-def match_open(*, player: Player, mode: str, settings: Mapping[str, Any], guild: int | None = None) -> Match:
-    """Open a lobby of ``mode`` hosted (and joined) by the player; ``guild``: members only."""
-    adapter = mode_adapter(mode)
-    row = mode_settings(mode)
+#: The letters of an invite code: no 0/O, 1/I/L, easy to read out and type (31 signs: about 40 bits in 8).
+INVITE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+INVITE_LENGTH = 8
+
+
+def _invite_code() -> str:
+    return "".join(secrets.choice(INVITE_ALPHABET) for _ in range(INVITE_LENGTH))
+
+
+def _lobby_settings(adapter: ModeAdapter[Any], row: MatchModeSettings, settings: Mapping[str, Any]) -> Any:
+    """A new lobby's complete settings: the admin's defaults with the lobby's own, checked by the mode."""
     complete = adapter.validate_settings({**row.defaults, **settings})
     if isinstance(complete, Impossible):
         raise refused(complete)
@@ -140,20 +286,47 @@ def match_open(*, player: Player, mode: str, settings: Mapping[str, Any], guild:
     if fixed:
         raise InvalidInput("setting_not_per_game", "These settings are the mode's defaults, not a lobby's.",
                            {"settings": fixed, "per_game": sorted(adapter.lobby_settings or ())})
+    return complete
+
+
+@transaction.atomic
+def match_open(*, player: Player, mode: str, settings: Mapping[str, Any], guild: int | None = None,
+               private: bool = False, now: datetime | None = None) -> Match:
+    """Open a lobby of ``mode`` hosted (and joined) by the player; ``guild``: members only; ``private``: in
+    nobody's list, joined by its invite code."""
+    now = now or timezone.now()
+    adapter = mode_adapter(mode)
+    complete = _lobby_settings(adapter, mode_settings(mode), settings)
     if guild is not None and not guild_member(player, guild):
         raise RuleViolation(
             "not_guild_member", "A guild lobby is for the host's own guild.", {"guild": guild}
         )
+    return _open(player=player, mode=mode, settings=complete, guild=guild, private=private, now=now)
+
+
+def _open(*, player: Player, mode: str, settings: Any, now: datetime, guild: int | None = None,
+          private: bool = False, queued: bool = False) -> Match:
+    adapter = mode_adapter(mode)
     if adapter.new_game_ends_old:
         _end_old_games(player, mode)
-    match = Match.objects.create(
-        mode=mode,
-        host=player,
-        guild_id=guild,
-        settings=complete,
-        turn_deadline_seconds=row.turn_deadline_seconds,
-    )
+    fields: dict[str, Any] = {
+        "mode": mode, "host": player, "guild_id": guild, "settings": settings, "private": private,
+        "turn_deadline_seconds": mode_settings(mode).turn_deadline_seconds, "seats_changed_at": now,
+        "queued_at": now if queued else None,
+    }
+    for _attempt in range(5):  # a code already given (about one chance in 2**39 per lobby) draws another
+        try:
+            with transaction.atomic():
+                match = Match.objects.create(**fields, invite_code=_invite_code() if private else None)
+            break
+        except IntegrityError:
+            continue
+    else:  # pragma: no cover - five collisions in a row mean a broken random source
+        raise RuntimeError("no free invite code")
     _take_seat(match, player, None)
+    match.lobby_deadline_at = _lobby_deadline(match, now)
+    match.save(update_fields=["lobby_deadline_at"])
+    deadline_set(match.lobby_deadline_at)
     return match
 
 
@@ -170,17 +343,40 @@ def _end_old_games(player: Player, mode: str) -> None:
             _end(old, MatchStatus.ABANDONED, _nobody_won(NEW_GAME), now=now, events=told)
 
 
-@transaction.atomic
-def match_join(*, player: Player, match_id: int) -> Match:
-    match = _locked(match_id)
-    seat = _seat_of(match, player)
-    if seat is not None and seat.active:
-        raise RuleViolation("already_joined", "You are already seated at this match.", {"match": match_id})
-    if not may_see_lobby(match, player):
-        if seat is not None and seat.seat is not None:
-            raise RuleViolation("match_not_in_lobby", "The match has started.", {"status": match.status})
-        raise _not_found(match_id)
-    if match.reserved_until is not None and timezone.now() < match.reserved_until:
+def match_join(*, player: Player, match_id: int, now: datetime | None = None) -> Match:
+    """Take a seat in a lobby one may see (a private lobby is 404 to strangers: it is joined by its code)."""
+    now = now or timezone.now()
+    lobby_times_apply_now(match_id, now)  # an idle lobby is cancelled, a filled queue started, before
+    with transaction.atomic():
+        match = _locked(match_id)
+        seat = _seat_of(match, player)
+        if seat is not None and seat.active:
+            raise RuleViolation("already_joined", "You are already seated at this match.",
+                                {"match": match_id})
+        if not may_see_lobby(match, player):
+            if seat is not None and seat.seat is not None:
+                raise RuleViolation("match_not_in_lobby", "The match has started.", {"status": match.status})
+            raise _not_found(match_id)
+        _seat_in(match, player, seat, now)
+        return match
+
+
+def _seat_in(match: Match, player: Player, seat: MatchSeat | None, now: datetime) -> None:
+    """Seat the player in the locked lobby, within the mode's ``max_players`` and the player's limit (and,
+    in a rematch's reserved time, only a player of the match it follows)."""
+    _rematch_reserved_check(match, player, now)
+    adapter = mode_adapter(match.mode)
+    if _active_count(match) >= adapter.max_players:
+        raise RuleViolation("match_full", "Every seat is taken.", {"max_players": adapter.max_players})
+    notices_lobby(match, player=player.pk, change="joined")
+    _take_seat(match, player, seat)
+    _lobby_seats_changed(match, now)
+    _queue_ready(match, now)
+
+
+def _rematch_reserved_check(match: Match, player: Player, now: datetime) -> None:
+    """A rematch lobby is kept for the players of the match it follows until ``reserved_until``."""
+    if match.reserved_until is not None and now < match.reserved_until:
         followed = Match.objects.filter(rematch=match).first()
         if followed is None or player.pk not in seat_player_ids(followed).values():
             raise RuleViolation(
@@ -188,12 +384,93 @@ def match_join(*, player: Player, match_id: int) -> Match:
                 "This rematch is kept for the players of the match it follows for a while.",
                 {"until": match.reserved_until.isoformat()},
             )
-    adapter = mode_adapter(match.mode)
-    if match.seats.filter(active=True).count() >= adapter.max_players:
-        raise RuleViolation("match_full", "Every seat is taken.", {"max_players": adapter.max_players})
-    notices_lobby(match, player=player.pk, change="joined")
-    _take_seat(match, player, seat)
-    return match
+
+
+def _invite_not_found() -> NotFound:
+    return NotFound("invite_not_found", "No lobby has this invite code.")
+
+
+def match_join_by_code(*, player: Player, code: str, now: datetime | None = None) -> Match:
+    """Take a seat in a private lobby by its invite code (case and spaces or dashes around letters do not
+    matter). An unknown code is 404 ``invite_not_found``; the code of a lobby that started or was cancelled
+    409 ``invite_expired``."""
+    now = now or timezone.now()
+    typed = code.upper().replace("-", "").replace(" ", "")
+    found = Match.objects.filter(invite_code=typed).values_list("pk", flat=True).first() if typed else None
+    if found is None:
+        raise _invite_not_found()
+    lobby_times_apply_now(found, now)
+    with transaction.atomic():
+        match = _locked(found)
+        seat = _seat_of(match, player)
+        if seat is not None and seat.active:
+            raise RuleViolation("already_joined", "You are already seated at this match.", {"match": found})
+        if match.status != MatchStatus.LOBBY:
+            raise RuleViolation("invite_expired", "This lobby has started or was cancelled.",
+                                {"status": match.status})
+        if match.guild_id is not None and not guild_member(player, match.guild_id):
+            raise _invite_not_found()
+        _seat_in(match, player, seat, now)
+        return match
+
+
+# --- quick join (SPEC 15) ---------------------------------------------------------------------------
+
+
+def _queue_lobbies(mode: str) -> list[tuple[int, Any, int]]:
+    """The waiting public queue lobbies of a mode, oldest first: id, settings, players seated."""
+    waiting = Match.objects.filter(mode=mode, status=MatchStatus.LOBBY, queued_at__isnull=False,
+                                   private=False, guild__isnull=True)
+    seated = waiting.annotate(seated=Count("seats", filter=Q(seats__active=True))).order_by("id")
+    return list(seated.values_list("id", "settings", "seated"))
+
+
+def match_queue_join(*, player: Player, mode: str, settings: Mapping[str, Any],
+                     now: datetime | None = None) -> Match:
+    """Quick join: a seat in the oldest waiting public queue lobby of ``mode`` with the same settings and a
+    free seat, else a new queue lobby the caller hosts. The mode's admin row is locked first, so the joins
+    of one mode's queue are chosen one at a time (N joins at once fill ceil(N / max_players) lobbies)."""
+    now = now or timezone.now()
+    adapter = mode_adapter(mode)
+    complete = _lobby_settings(adapter, mode_settings(mode), settings)
+    with transaction.atomic():
+        MatchModeSettings.objects.select_for_update().filter(mode=mode).first()  # the mode's queue lock
+        queued = MatchSeat.objects.filter(player=player, mode=mode, active=True,
+                                          match__status=MatchStatus.LOBBY, match__queued_at__isnull=False)
+        if queued.exists():
+            raise RuleViolation("already_queued", "You are already waiting in this mode's queue.",
+                                {"match": queued.values_list("match_id", flat=True).first()})
+        for candidate, candidate_settings, seated in _queue_lobbies(mode):
+            if seated >= adapter.max_players or candidate_settings != complete:
+                continue
+            match = _locked(candidate)
+            lobby_times_apply(match, now)  # one past its time is filled or cancelled, not joined
+            if match.status != MatchStatus.LOBBY or _active_count(match) >= adapter.max_players:
+                continue
+            _seat_in(match, player, _seat_of(match, player), now)
+            return match
+        match = _open(player=player, mode=mode, settings=complete, now=now, queued=True)
+        _queue_ready(match, now)  # a one-seat mode's lobby is full with its opener
+        return match
+
+
+@transaction.atomic
+def match_queue_leave(*, player: Player, mode: str | None = None, now: datetime | None = None) -> list[int]:
+    """Leave every queue lobby the caller waits in (of ``mode``, if given); 409 ``not_queued`` if none.
+    Returns the lobbies left."""
+    now = now or timezone.now()
+    waiting = MatchSeat.objects.filter(player=player, active=True, match__status=MatchStatus.LOBBY,
+                                       match__queued_at__isnull=False)
+    if mode:
+        waiting = waiting.filter(mode=mode)
+    left = []
+    for match_id in sorted(waiting.values_list("match_id", flat=True)):
+        if _locked(match_id).status == MatchStatus.LOBBY:  # not started meanwhile
+            match_leave(player=player, match_id=match_id, now=now)
+            left.append(match_id)
+    if not left:
+        raise RuleViolation("not_queued", "You are not waiting in a queue.", {"mode": mode})
+    return left
 
 
 @transaction.atomic
@@ -229,6 +506,7 @@ def match_leave(*, player: Player, match_id: int, now: datetime | None = None) -
             assert heir is not None  # ``remaining`` are people's seats
             match.host = heir
         match.save(update_fields=["status", "ended_at", "host"])
+        _lobby_seats_changed(match, now)
         return match
     assert seat.seat is not None
     match.absent_seats = sorted({*match.absent_seats, seat.seat})
@@ -253,6 +531,12 @@ def match_start(*, player: Player, match_id: int, now: datetime | None = None) -
         raise NotAllowed("not_host", "Only the host starts the match.", {"host": match.host_id})
     if match.status != MatchStatus.LOBBY:
         raise RuleViolation("match_not_in_lobby", "The match has started.", {"status": match.status})
+    _start(match, now)
+    return match
+
+
+def _start(match: Match, now: datetime) -> None:
+    """Start the locked lobby: seats numbered in joining order, the seed drawn, the game built."""
     adapter = mode_adapter(match.mode)
     seats = list(match.seats.filter(active=True).order_by("id"))
     if len(seats) < adapter.min_players:
@@ -270,13 +554,14 @@ def match_start(*, player: Player, match_id: int, now: datetime | None = None) -
     if isinstance(state, Impossible):  # the game cannot be built from these settings: nothing is written
         raise refused(state)
     match.status, match.started_at, match.turn = MatchStatus.ACTIVE, now, 1
+    match.lobby_deadline_at = None
     order = [seats[number].player_id for number in adapter.turn_order(state)]
     started = Event(
         {"kind": "match_started", "order": order, "seats": {str(s.seat): s.player_id for s in seats}}
     )
     events = _step(match, adapter, state, [started], turn=0, turn_started_at=now)
-    store.step_save(match, events, None, release_seats=match.is_over, extra_columns=("seed", "started_at"))
-    return match
+    store.step_save(match, events, None, release_seats=match.is_over,
+                    extra_columns=("seed", "started_at", "lobby_deadline_at"))
 
 
 @transaction.atomic
@@ -349,17 +634,11 @@ def match_rematch(*, player: Player, match_id: int, now: datetime | None = None)
         raise RuleViolation(
             "not_guild_member", "A guild lobby is for the host's own guild.", {"guild": old.guild_id}
         )
-    if mode_adapter(old.mode).new_game_ends_old:
-        _end_old_games(player, old.mode)
-    lobby = Match.objects.create(
-        mode=old.mode,
-        host=player,
-        guild_id=old.guild_id,
-        settings=old.settings,
-        turn_deadline_seconds=mode_settings(old.mode).turn_deadline_seconds,
-        reserved_until=now + timedelta(seconds=REMATCH_RESERVED_SECONDS),
-    )
-    _take_seat(lobby, player, None)
+    # a lobby as any other (its idle time, a new invite code if the match was private), kept a while
+    lobby = _open(player=player, mode=old.mode, settings=old.settings, guild=old.guild_id, private=old.private,
+                  now=now)
+    lobby.reserved_until = now + timedelta(seconds=REMATCH_RESERVED_SECONDS)
+    lobby.save(update_fields=["reserved_until"])
     old.rematch = lobby
     old.save(update_fields=["rematch"])
     others = sorted({pk for pk in seat_player_ids(old).values() if pk is not None} - {player.pk})  # no bots
@@ -728,19 +1007,62 @@ class _MatchDeadlines(DeadlineKind):
 MATCH_DEADLINES = _MatchDeadlines()
 
 
+class _LobbyDeadlines(DeadlineKind):
+    """Lobbies for the deadline clock: a queue lobby's fill and an idle lobby's end (``lobby_deadline_at``, on
+    a partial index of the lobbies that have one), applied by ``lobby_times_apply`` as a read or a join
+    applies them first. A kind of its own, so a turn's deadline (``_MatchDeadlines``) is untouched."""
+
+    name = "lobby"
+
+    def next(self) -> datetime | None:
+        pending = Match.objects.filter(lobby_deadline_at__isnull=False).order_by("lobby_deadline_at")
+        return pending.values_list("lobby_deadline_at", flat=True).first()
+
+    def due(self, now: datetime, limit: int) -> list[int]:
+        passed = Match.objects.filter(lobby_deadline_at__isnull=False, lobby_deadline_at__lte=now)
+        return list(passed.order_by("lobby_deadline_at").values_list("id", flat=True)[:limit])
+
+    def fire(self, object_id: int, now: datetime) -> int:
+        with transaction.atomic():
+            match = Match.objects.select_for_update().filter(pk=object_id).first()
+            if match is None:
+                return 0
+            if match.status != MatchStatus.LOBBY:  # a stored time of a lobby that is no more
+                match.lobby_deadline_at = None
+                match.save(update_fields=["lobby_deadline_at"])
+                return 0
+            if not lobby_times_apply(match, now):
+                return 0
+            publish(f"match:{object_id}")
+            return 1
+
+
+LOBBY_DEADLINES = _LobbyDeadlines()
+
+
 def match_refresh(*, player: Player, match_id: int, now: datetime | None = None) -> Match:
     """The match for a reader, after applying passed deadlines."""
     return turn_refresh(MATCH_TURNS, object_id=match_id, player=player, now=now)
 
 
+#: The most lobbies past their time one list applies (the clock applies the rest within a second).
+LOBBIES_PER_LIST = 20
+
+
 def match_list_refresh(*, player: Player, mode: str | None = None, now: datetime | None = None) -> None:
     """Apply passed deadlines to every running match the player may read (of ``mode``, if given).
 
+    Lobbies past their fill or idle time are applied first too (at most ``LOBBIES_PER_LIST``).
     The list shows ``status``, ``turn`` and ``awaiting``; without this it would show a turn that a
     read of the same match answers as timed out (a read applies what the deadline clock has not yet).
     Each match is locked only when one of its deadlines has passed, as ``turn_refresh`` does.
     """
     now = now or timezone.now()
+    lobbies = Match.objects.filter(status=MatchStatus.LOBBY, lobby_deadline_at__lte=now)
+    if mode:
+        lobbies = lobbies.filter(mode=mode)
+    for lobby_id in lobbies.order_by("lobby_deadline_at").values_list("id", flat=True)[:LOBBIES_PER_LIST]:
+        lobby_times_apply_now(lobby_id, now)  # a listed lobby past its fill or idle time, as the clock would
     seated = MatchSeat.objects.filter(READER_SEATS, player=player).values("match_id")
     running = Match.objects.filter(status=MatchStatus.ACTIVE, pk__in=seated)
     if mode:
@@ -780,6 +1102,10 @@ def match_read_for_user(
     match = None if found is None else found.match
     player = _reader(match, None if found is None else found.player_id, user_id=user_id, match_id=match_id)
     assert found is not None and match is not None
+    lobby_time = match.lobby_deadline_at if match.status == MatchStatus.LOBBY else None
+    if lobby_time is not None and lobby_time <= now:
+        lobby_times_apply_now(match_id, now)  # the queue's fill or the idle end, as the clock would
+        return match_refresh(player=player, match_id=match_id, now=now), player, None
     deadline = turn_deadline(MATCH_TURNS, match)
     if deadline is not None and deadline <= now:  # a turn timed out: applied under the lock, then read again
         return turn_refresh(MATCH_TURNS, object_id=match_id, player=player, now=now), player, None

@@ -7,6 +7,9 @@ from matches import apis, streams
 urlpatterns = [
     path("modes/", apis.ModeListApi.as_view(), name="modes"),
     path("matches/", apis.MatchListCreateApi.as_view(), name="matches"),
+    # Named routes before the id routes; the id converter takes digits only, so they never clash.
+    path("matches/join/", apis.MatchJoinByCodeApi.as_view(), name="match-join-by-code"),
+    path("matches/queue/", apis.MatchQueueApi.as_view(), name="match-queue"),
     path("matches/<id:match_id>/", apis.MatchDetailApi.as_view(), name="match"),
     path("matches/<id:match_id>/join/", apis.MatchJoinApi.as_view(), name="match-join"),
     path("matches/<id:match_id>/leave/", apis.MatchLeaveApi.as_view(), name="match-leave"),

@@ -132,12 +132,13 @@ def test_the_next_deadline_costs_one_statement_per_kind(django_assert_max_num_qu
     # given: a running match and a running battle
     _match()
     _battle(monkeypatch)
-    # then: the matches' statement, the battles' and the combat settings row (the battles' seconds)
-    with django_assert_max_num_queries(3) as captured:
+    # then: the matches' statement, the lobbies' (a kind of its own, on the same table), the battles' and
+    # the combat settings row (the battles' seconds)
+    with django_assert_max_num_queries(4) as captured:
         deadline_next()
     statements = [q["sql"] for q in captured.captured_queries]
     assert [sum(f'FROM "{table}"' in q for q in statements) for table in ("matches_match", "combat_battle")] \
-        == [1, 1], statements
+        == [2, 1], statements
 
 
 @pytest.mark.postgres
@@ -148,9 +149,9 @@ def test_the_clocks_statements_are_served_by_partial_indexes_of_the_running_rows
     _battle(monkeypatch)
     with CaptureQueriesContext(connection) as captured:
         deadline_next()
-        deadlines_fire_due(match.turn_started_at)  # nothing due: only the two reads of due rows
+        deadlines_fire_due(match.turn_started_at)  # nothing due: only the three reads of due rows
     statements = [q["sql"] for q in captured.captured_queries if '"combat_combatsettings"' not in q["sql"]]
-    assert len(statements) == 4, statements
+    assert len(statements) == 6, statements
     # then: with sequential scans ruled out, each is planned on its table's partial index (the planner
     # prefers a scan of the few rows a test has; with millions of finished rows the index is the only way)
     plans = []
@@ -159,13 +160,14 @@ def test_the_clocks_statements_are_served_by_partial_indexes_of_the_running_rows
         for statement in statements:
             cursor.execute(f"EXPLAIN {statement}")
             plans.append("\n".join(row[0] for row in cursor.fetchall()))
-    names = ["match_deadline_pending" if '"matches_match"' in q else "battle_turn_awaited"
+    names = ["match_lobby_deadline_pending" if '"lobby_deadline_at"' in q
+             else "match_deadline_pending" if '"matches_match"' in q else "battle_turn_awaited"
              for q in statements]
     assert all(name in plan for name, plan in zip(names, plans, strict=True)), plans
     with connection.cursor() as cursor:
         cursor.execute("SELECT indexname FROM pg_indexes WHERE indexdef LIKE %s", ["% WHERE %"])
         partial = {row[0] for row in cursor.fetchall()}
-    assert {"match_deadline_pending", "battle_turn_awaited"} <= partial
+    assert {"match_deadline_pending", "match_lobby_deadline_pending", "battle_turn_awaited"} <= partial
 
 
 # --- firing is what a read does ---------------------------------------------------------------------

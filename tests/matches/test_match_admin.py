@@ -33,12 +33,13 @@ def test_a_match_page_shows_the_log_and_who_may_see_each_event(admin_client: Cli
 def test_mode_defaults_are_validated_by_the_mode(admin_client: Client) -> None:
     row = MatchModeSettings.objects.create(mode="secret_race", defaults={"target": 10})
     target = f"/admin/matches/matchmodesettings/{row.pk}/change/"
+    lobbies = {"queue_fill_seconds": 30, "lobby_idle_seconds": 900, "max_active_per_player": 3}
     bad = admin_client.post(
-        target, {"mode": "secret_race", "defaults": '{"target": 0}', "turn_deadline_seconds": 30}
+        target, {"mode": "secret_race", "defaults": '{"target": 0}', "turn_deadline_seconds": 30, **lobbies}
     )
     assert bad.status_code == 200 and "bad_target" in bad.content.decode()
     good = admin_client.post(
-        target, {"mode": "secret_race", "defaults": '{"target": 5}', "turn_deadline_seconds": 30}
+        target, {"mode": "secret_race", "defaults": '{"target": 5}', "turn_deadline_seconds": 30, **lobbies}
     )
     assert good.status_code == 302
     row.refresh_from_db()

@@ -12,6 +12,7 @@ import pytest
 import time_machine
 
 from matches.models import Match, MatchAction, MatchEvent, MatchSeat
+from matches.services import mode_settings
 from tests.dungeons.concurrency import all_at_once, live_url_fixture, request, token  # noqa: F401 (fixture)
 from tests.factories import PlayerFactory
 from tests.matches.helpers import awaited, open_lobby, started
@@ -71,7 +72,10 @@ def test_32_readers_after_a_deadline_skip_the_turn_once(live_url) -> None:
     _log_is_whole(match)
 
 
-def test_one_player_joining_32_lobbies_of_one_mode_at_once_gets_one_seat(live_url) -> None:
+def test_one_player_joining_32_lobbies_at_once_with_a_limit_of_one_gets_one_seat(live_url) -> None:
+    row = mode_settings("secret_race")
+    row.max_active_per_player = 1
+    row.save()
     lobbies = [open_lobby(PlayerFactory())["id"] for _ in range(CLIENTS)]
     player = PlayerFactory()
     calls = [partial(request, "POST", f"{live_url}/api/v1/matches/{m}/join/", token(player)) for m in lobbies]

@@ -9,6 +9,7 @@ import pytest
 from gamekit.results import Impossible
 from matches import modes
 from matches.models import Match, MatchSeat, MatchStatus
+from matches.services import mode_settings
 from tests.factories import PlayerFactory, add_member, api_client, make_guild
 from tests.matches.helpers import MATCHES, open_lobby, read, url
 from tests.matches.toy_mode import SecretRaceMode
@@ -101,7 +102,11 @@ def test_a_guild_lobby_needs_the_host_in_that_guild() -> None:
     assert reply.status_code == 409 and reply.json()["error"]["code"] == "not_guild_member"
 
 
-def test_one_active_match_per_player_per_mode() -> None:
+def test_a_limit_of_one_active_match_per_player_per_mode() -> None:
+    # given: the admin allows one active match of the mode per player (the default is 3)
+    row = mode_settings("secret_race")
+    row.max_active_per_player = 1
+    row.save()
     player = PlayerFactory()
     open_lobby(player)
     second = api_client(player).post(MATCHES, {"mode": "secret_race"}, format="json")
@@ -116,7 +121,8 @@ def test_the_list_shows_open_lobbies_and_own_matches_with_filters_and_cursor() -
     viewer = PlayerFactory()
     lobbies = [open_lobby(PlayerFactory())["id"] for _ in range(3)]
     mine = open_lobby(viewer)["id"]
-    api_client(viewer).post(url(lobbies[0], "join/"))  # refused (one active per mode): nothing changes
+    api_client(viewer).post(url(lobbies[0], "join/"))
+    api_client(viewer).post(url(lobbies[0], "leave/"))  # a lobby left before its start is not listed
     first = api_client(viewer).get(MATCHES, {"page_size": 2}).json()
     second = api_client(viewer).get(MATCHES, {"page_size": 2, "cursor": first["next"]}).json()
     assert [m["id"] for m in first["results"] + second["results"]] == [mine, *reversed(lobbies)]

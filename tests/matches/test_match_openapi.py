@@ -9,6 +9,8 @@ pytestmark = pytest.mark.django_db
 
 OPERATIONS = {
     "/api/v1/matches/": {"get", "post"},
+    "/api/v1/matches/join/": {"post"},
+    "/api/v1/matches/queue/": {"post", "delete"},
     "/api/v1/matches/{match_id}/": {"get"},
     "/api/v1/matches/{match_id}/join/": {"post"},
     "/api/v1/matches/{match_id}/leave/": {"post"},
