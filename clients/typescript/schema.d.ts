@@ -886,6 +886,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/matches/{match_id}/bots/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Seat a bot of a level in the lobby (host): a seat with no player, played by the server
+         * @description An authenticated endpoint acting as the caller's player.
+         */
+        post: operations["v1_matches_bots_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/matches/{match_id}/join/": {
         parameters: {
             query?: never;
@@ -926,6 +946,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/matches/{match_id}/rematch/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * After the end: a lobby with the same mode and settings, hosted by the caller, kept 60 s for the match's players (each is told: rematch_offered); one per match (409 rematch_exists names it)
+         * @description An authenticated endpoint acting as the caller's player.
+         */
+        post: operations["v1_matches_rematch_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/matches/{match_id}/replay/": {
         parameters: {
             query?: never;
@@ -934,12 +974,32 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * After the end: seed, settings, seats and every step, enough to replay exactly
+         * After the end: seed, settings, seats and every step, enough to replay exactly; with ?as_seat=N the per-seat replay: each step's events seat N could see and its view after it
          * @description An authenticated endpoint acting as the caller's player.
          */
         get: operations["v1_matches_replay_retrieve"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/matches/{match_id}/resign/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resign: the caller loses at once, a step of the log (`resigned`); with one other seat left it wins (reason `resigned`), else the game goes on without the caller's seat. In a lobby 409: use leave
+         * @description An authenticated endpoint acting as the caller's player.
+         */
+        post: operations["v1_matches_resign_create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -984,6 +1044,50 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/matches/join/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take a seat in a private lobby by its invite code (404 invite_not_found: no such code; 409 invite_expired: its lobby started or was cancelled)
+         * @description An authenticated endpoint acting as the caller's player.
+         */
+        post: operations["v1_matches_join_by_code"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/matches/queue/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Quick join: a seat in the oldest waiting public lobby of the mode with the same settings, else a new one; after the mode's queue_fill_seconds it fills and starts
+         * @description An authenticated endpoint acting as the caller's player.
+         */
+        post: operations["v1_matches_queue_create"];
+        /**
+         * Leave the queue: every waiting quick-join lobby the caller sits in (of ?mode=); 409 not_queued when there is none
+         * @description An authenticated endpoint acting as the caller's player.
+         */
+        delete: operations["v1_matches_queue_leave"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1204,7 +1308,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A run: party, position, room, log, events since, whom it awaits, allowed actions
+         * A run: party, position, room, log, events since, whom it awaits, allowed actions (with wait: a long-poll until something after since exists)
          * @description An authenticated endpoint acting as the caller's player.
          */
         get: operations["v1_runs_retrieve"];
@@ -1430,6 +1534,30 @@ export interface paths {
          * @description An authenticated endpoint acting as the caller's player.
          */
         post: operations["v1_runs_start_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/runs/{run_id}/stream/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Live: the run's log entries and its battles' events, and a 'run' message on each change (SSE)
+         * @description A member's stream of a run: its log's entries and its battles' events (``id:`` = the event's ``seq``
+         *     in the run's one sequence, ``event:`` its kind, ``data:`` its JSON as ``GET runs/{id}/?since=N`` shows
+         *     it) and a ``run`` message (no ``id:``: id, step, status, awaiting, deadline) whenever one of those
+         *     changes. Resumes after ``Last-Event-ID``, else ``?since=N``, else from now; ``: ping`` at least every
+         *     15 s.
+         */
+        get: operations["v1_runs_stream_retrieve"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2084,6 +2212,14 @@ export interface components {
             /** @description True: an earlier answer to the same idempotency key. */
             replayed: boolean;
         };
+        MatchBotInputRequest: {
+            /** @description One of the mode's `bots` (GET modes/). */
+            level: string;
+        };
+        MatchJoinCodeInputRequest: {
+            /** @description A private lobby's invite code (letters and digits; case does not matter). */
+            code: string;
+        };
         MatchListItem: {
             id: number;
             mode: string;
@@ -2115,6 +2251,11 @@ export interface components {
              * @description Limit the seats to this guild's members.
              */
             guild?: number | null;
+            /**
+             * @description A private lobby: in nobody's list; its `invite_code` (shown to its seated players) seats others through `POST matches/join/`.
+             * @default false
+             */
+            private: boolean;
         };
         MatchOutput: {
             id: number;
@@ -2122,18 +2263,29 @@ export interface components {
             status: components["schemas"]["MatchStatusEnum"];
             host: number;
             guild: number | null;
+            /** @description A private lobby: in nobody's list, joined by its invite code. */
+            private: boolean;
+            /** @description A private lobby's invite code, shown to its seated players only (else null). */
+            invite_code: string | null;
+            /**
+             * Format: date-time
+             * @description A waiting quick-join lobby: when its empty seats fill and it starts (else null).
+             */
+            queue_fill_at: string | null;
             settings: components["schemas"]["CellCaptureSettings"] | components["schemas"]["LabyrinthConsoleSettings"] | components["schemas"]["LabyrinthPaperSettings"] | components["schemas"]["LabyrinthRoguelikeSettings"];
             min_players: number;
             max_players: number;
             players: components["schemas"]["MatchPlayerOutput"][];
             /** @description The caller's seat (null before the start). */
             seat: number | null;
-            /** @description Player ids in turn order. */
-            order: number[];
+            /** @description Player ids in turn order (null: a bot's seat). */
+            order: (number | null)[];
             /** @description The turn an action must name. */
             turn: number;
-            /** @description The player whose turn it is. */
+            /** @description The player whose turn it is; null when nobody is awaited or on a bot's turn (then `awaiting_seat` is the bot's seat and `deadline` its turn's start: it plays at once). */
             awaiting: number | null;
+            /** @description The seat whose turn it is (a player's or a bot's); null: nobody's. */
+            awaiting_seat: number | null;
             /**
              * Format: date-time
              * @description When the awaited turn times out; null: nobody awaited, or no deadline.
@@ -2149,6 +2301,15 @@ export interface components {
             last_event: number;
             /** @description Null until the match ends. */
             result: components["schemas"]["MatchResult"] | null;
+            /** @description From the start: the hex SHA-256 of the seed's decimal text (null in a lobby); the replay reveals the seed, so anyone can check sha256(str(seed)). */
+            seed_commitment: string | null;
+            /** @description The rematch lobby opened after the end (one at most); null: none. */
+            rematch: number | null;
+            /**
+             * Format: date-time
+             * @description A rematch lobby: until then only the players of the match it follows may join; else null.
+             */
+            reserved_until: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -2157,19 +2318,38 @@ export interface components {
             ended_at: string | null;
         };
         MatchPlayerOutput: {
-            player: number;
+            /** @description Null for a bot's seat. */
+            player: number | null;
+            /** @description The player's name, or the bot's (in the request's language). */
             name: string;
             /** @description Given at the start, in joining order. */
             seat: number | null;
             /** @description False once the player left (or the match ended). */
             active: boolean;
+            /** @description The bot's level (one of the mode's `bots`); null for a person. */
+            bot: string | null;
         };
+        MatchQueueInputRequest: {
+            /** @description A registered mode, e.g. cell_capture. */
+            mode: string;
+            /** @description Overrides of the mode's default settings: only lobbies with the same settings are joined. */
+            settings?: {
+                [key: string]: unknown;
+            };
+        };
+        MatchQueueLeaveOutput: {
+            /** @description The queue lobbies left. */
+            left: number[];
+        };
+        MatchReplayAnswer: components["schemas"]["MatchReplayOutput"] | components["schemas"]["MatchSeatReplayOutput"];
         MatchReplayOutput: {
             id: number;
             mode: string;
             /** @description True while the game's hidden content is still in play (a designer map in the pool, a chosen roguelike seed): no seed, no final state, only the caller's own actions. */
             withheld: boolean;
             seed: number | null;
+            /** @description The commitment the match showed from its start: sha256(str(seed)). */
+            seed_commitment: string | null;
             settings: components["schemas"]["CellCaptureSettings"] | components["schemas"]["LabyrinthConsoleSettings"] | components["schemas"]["LabyrinthPaperSettings"] | components["schemas"]["LabyrinthRoguelikeSettings"];
             seats: components["schemas"]["ReplaySeatOutput"][];
             actions: components["schemas"]["ReplayStepOutput"][];
@@ -2185,7 +2365,7 @@ export interface components {
             winners: number[];
             /** @description The winners' seats. */
             winner_seats: number[];
-            /** @description Why it ended: one of the mode's codes (e.g. `won`, `exit_reached`, `draw_nstop`), or the machinery's `abandoned` (everyone walked out, or a whole round timed out) and `new_game` (docs/matches.md lists them). */
+            /** @description Why it ended: one of the mode's codes (e.g. `won`, `exit_reached`, `draw_nstop`), or the machinery's `abandoned` (everyone walked out, or a whole round timed out), `new_game` and `resigned` (at most one seat had not resigned: it won) (docs/matches.md lists them). */
             reason: string;
             /** @description The mode's details of this ending (may be empty). */
             details: {
@@ -2197,6 +2377,16 @@ export interface components {
                 /** @enum {unknown} */
                 cause?: "left" | "timeouts";
             };
+        };
+        MatchSeatReplayOutput: {
+            id: number;
+            mode: string;
+            as_seat: number;
+            /** @description Who sat in that seat. */
+            player: number;
+            steps: components["schemas"]["SeatReplayStepOutput"][];
+            /** @description How the match ended. */
+            result: components["schemas"]["MatchResult"] | null;
         };
         /**
          * @description * `lobby` - lobby
@@ -2276,9 +2466,10 @@ export interface components {
          *     * `invitation` - Invitation
          *     * `application_decided` - Application Decided
          *     * `lobby_changed` - Lobby Changed
+         *     * `rematch_offered` - Rematch Offered
          * @enum {string}
          */
-        NoticeKindEnum: "your_turn" | "match_started" | "match_ended" | "invitation" | "application_decided" | "lobby_changed";
+        NoticeKindEnum: "your_turn" | "match_started" | "match_ended" | "invitation" | "application_decided" | "lobby_changed" | "rematch_offered";
         /** @description One notice: a REST read's entry, and the ``data`` of its message on ``GET me/stream/``. */
         NoticeOutput: {
             /** @description The user's own sequence: gap-free, in commit order. */
@@ -2464,15 +2655,21 @@ export interface components {
         };
         ReplaySeatOutput: {
             seat: number;
-            player: number;
+            /** @description Null for a bot's seat. */
+            player: number | null;
+            /** @description The bot's level; null for a person. */
+            bot: string | null;
         };
         ReplayStepOutput: {
             turn: number;
             seat: number;
-            player: number;
-            /** @description Null for a timeout, and for another seat's action in a withheld replay. */
+            /** @description Null for a bot's step. */
+            player: number | null;
+            /** @description Null for a timeout, a resignation, and another seat's action in a withheld replay. */
             action: (components["schemas"]["CellCaptureAction"] | components["schemas"]["LabyrinthConsoleAction"] | components["schemas"]["LabyrinthPaperAction"] | components["schemas"]["LabyrinthRoguelikeAction"]) | null;
             timeout: boolean;
+            /** @description The seat's player resigned at this step (SPEC 15). */
+            resigned: boolean;
         };
         /**
          * @description * `enemy` - Enemies
@@ -2827,6 +3024,21 @@ export interface components {
             /** @description The caller's money afterwards. */
             money: number;
         };
+        SeatReplayStepOutput: {
+            /** @description 0: the start; then each step of the match. */
+            turn: number;
+            /** @description The seat that acted (null at the start). */
+            seat: number | null;
+            player: number | null;
+            /** @description Null at the start, for a timeout, a resignation, and another seat's action in a withheld replay. */
+            action: (components["schemas"]["CellCaptureAction"] | components["schemas"]["LabyrinthConsoleAction"] | components["schemas"]["LabyrinthPaperAction"] | components["schemas"]["LabyrinthRoguelikeAction"]) | null;
+            timeout: boolean;
+            resigned: boolean;
+            /** @description The step's events the seat could see, as it read them. */
+            events: (components["schemas"]["CellCaptureEvent"] | components["schemas"]["LabyrinthConsoleEvent"] | components["schemas"]["LabyrinthPaperEvent"] | components["schemas"]["LabyrinthRoguelikeEvent"])[];
+            /** @description The seat's view after the step. */
+            view: components["schemas"]["CellCaptureView"] | components["schemas"]["LabyrinthConsoleView"] | components["schemas"]["LabyrinthPaperView"] | components["schemas"]["LabyrinthRoguelikeView"];
+        };
         SellInputRequest: {
             /**
              * Format: int64
@@ -3061,9 +3273,9 @@ export interface components {
             kind: "match_started";
             seq: number;
             text: string;
-            order: number[];
+            order: (number | null)[];
             seats: {
-                [key: string]: number;
+                [key: string]: number | null;
             };
         } | {
             /** @enum {unknown} */
@@ -3074,6 +3286,13 @@ export interface components {
             /** @enum {unknown} */
             player: "red" | "blue" | "green" | "orange" | "purple" | "teal" | "pink" | "brown" | "olive" | "navy";
             cell: number[];
+        } | {
+            /** @enum {unknown} */
+            kind: "resigned";
+            seq: number;
+            text: string;
+            seat: number;
+            player: number;
         } | {
             /** @enum {unknown} */
             kind: "skipped";
@@ -3088,7 +3307,7 @@ export interface components {
             seq: number;
             text: string;
             seat: number;
-            player: number;
+            player: number | null;
         } | {
             /** @enum {unknown} */
             kind: "upgraded";
@@ -3256,9 +3475,9 @@ export interface components {
             kind: "match_started";
             seq: number;
             text: string;
-            order: number[];
+            order: (number | null)[];
             seats: {
-                [key: string]: number;
+                [key: string]: number | null;
             };
         } | {
             /** @enum {unknown} */
@@ -3270,6 +3489,13 @@ export interface components {
             kind: "no_ammo";
             seq: number;
             text: string;
+        } | {
+            /** @enum {unknown} */
+            kind: "resigned";
+            seq: number;
+            text: string;
+            seat: number;
+            player: number;
         } | {
             /** @enum {unknown} */
             kind: "shot";
@@ -3313,7 +3539,7 @@ export interface components {
             seq: number;
             text: string;
             seat: number;
-            player: number;
+            player: number | null;
         } | {
             /** @enum {unknown} */
             kind: "wall";
@@ -5334,9 +5560,9 @@ export interface components {
             kind: "match_started";
             seq: number;
             text: string;
-            order: number[];
+            order: (number | null)[];
             seats: {
-                [key: string]: number;
+                [key: string]: number | null;
             };
         } | {
             /** @enum {unknown} */
@@ -5522,6 +5748,13 @@ export interface components {
             };
         } | {
             /** @enum {unknown} */
+            kind: "resigned";
+            seq: number;
+            text: string;
+            seat: number;
+            player: number;
+        } | {
+            /** @enum {unknown} */
             kind: "start_chosen";
             seq: number;
             text: string;
@@ -5543,7 +5776,7 @@ export interface components {
             seq: number;
             text: string;
             seat: number;
-            player: number;
+            player: number | null;
         };
         LabyrinthPaperLobbySettings: {
             allow_adjacent_mines?: boolean | null;
@@ -5846,9 +6079,9 @@ export interface components {
             kind: "match_started";
             seq: number;
             text: string;
-            order: number[];
+            order: (number | null)[];
             seats: {
-                [key: string]: number;
+                [key: string]: number | null;
             };
         } | {
             /** @enum {unknown} */
@@ -5896,6 +6129,13 @@ export interface components {
             bombs: number;
         } | {
             /** @enum {unknown} */
+            kind: "resigned";
+            seq: number;
+            text: string;
+            seat: number;
+            player: number;
+        } | {
+            /** @enum {unknown} */
             kind: "respawned";
             seq: number;
             text: string;
@@ -5911,7 +6151,7 @@ export interface components {
             seq: number;
             text: string;
             seat: number;
-            player: number;
+            player: number | null;
         } | {
             /** @enum {unknown} */
             kind: "victory";
@@ -9631,6 +9871,78 @@ export interface operations {
             };
         };
     };
+    v1_matches_bots_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                match_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MatchBotInputRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["MatchBotInputRequest"];
+                "multipart/form-data": components["schemas"]["MatchBotInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MatchOutput"];
+                };
+            };
+            /** @description Bad input (malformed body, wrong types, unknown values). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed, e.g. not_leader. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A game rule refuses the action; nothing changed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     v1_matches_join_create: {
         parameters: {
             query?: never;
@@ -9745,7 +10057,124 @@ export interface operations {
             };
         };
     };
+    v1_matches_rematch_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                match_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MatchOutput"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A game rule refuses the action; nothing changed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     v1_matches_replay_retrieve: {
+        parameters: {
+            query?: {
+                /** @description The per-seat replay (SPEC 15): step by step, the events this seat could see and its view. */
+                as_seat?: number;
+            };
+            header?: never;
+            path: {
+                match_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MatchReplayAnswer"];
+                };
+            };
+            /** @description Bad input (malformed body, wrong types, unknown values). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed, e.g. not_leader. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A game rule refuses the action; nothing changed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v1_matches_resign_create: {
         parameters: {
             query?: never;
             header?: never;
@@ -9761,11 +10190,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MatchReplayOutput"];
+                    "application/json": components["schemas"]["MatchOutput"];
                 };
             };
             /** @description Missing or invalid credentials. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed, e.g. not_leader. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9914,6 +10352,168 @@ export interface operations {
             };
             /** @description too_many_streams: the user holds 8 open streams. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v1_matches_join_by_code: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MatchJoinCodeInputRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["MatchJoinCodeInputRequest"];
+                "multipart/form-data": components["schemas"]["MatchJoinCodeInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MatchOutput"];
+                };
+            };
+            /** @description Bad input (malformed body, wrong types, unknown values). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A game rule refuses the action; nothing changed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v1_matches_queue_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MatchQueueInputRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["MatchQueueInputRequest"];
+                "multipart/form-data": components["schemas"]["MatchQueueInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MatchOutput"];
+                };
+            };
+            /** @description Bad input (malformed body, wrong types, unknown values). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A game rule refuses the action; nothing changed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v1_matches_queue_leave: {
+        parameters: {
+            query?: {
+                /** @description Leave only this mode's queue (default: every one). */
+                mode?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MatchQueueLeaveOutput"];
+                };
+            };
+            /** @description Bad input (malformed body, wrong types, unknown values). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A game rule refuses the action; nothing changed. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10395,6 +10995,8 @@ export interface operations {
             query?: {
                 /** @description Show the run's events after this seq (default 0: all). */
                 since?: number;
+                /** @description Long-poll: answer as soon as an event after `since` exists (or the run ends, or the awaited battle turn's deadline passes), at the latest after this many seconds (0 < wait <= 30). */
+                wait?: number;
             };
             header?: never;
             path: {
@@ -11117,6 +11719,79 @@ export interface operations {
             };
             /** @description A game rule refuses the action; nothing changed. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v1_runs_stream_retrieve: {
+        parameters: {
+            query?: {
+                /** @description Start after this event (unless Last-Event-ID). */
+                since?: number;
+                /** @description A one-time ticket (POST streams/ticket/), for EventSource. */
+                ticket?: string;
+            };
+            header?: {
+                /** @description Resume after this event id (a number: the browser's EventSource sends it). */
+                "Last-Event-ID"?: string;
+            };
+            path: {
+                run_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Server-Sent Events: each event with id (its seq), event (its kind) and data (its JSON, as the REST read shows it); a header message without id when the object's state changes; ': ping' comments at least every 15 s. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": {
+                        /** @description The event's sequence number; absent on a header. */
+                        id?: string;
+                        /** @description The event's kind, or the header's name. */
+                        event: string;
+                        /** @description One JSON object. */
+                        data: string;
+                    };
+                };
+            };
+            /** @description Bad input (malformed body, wrong types, unknown values). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too_many_streams: the user holds 8 open streams. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

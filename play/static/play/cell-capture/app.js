@@ -166,7 +166,7 @@ $("open-form").addEventListener("submit", async (event) => {
   try {
     const settings = { width: Number(form.width.value), height: Number(form.height.value) };
     /** @type {Schemas["MatchOpenInputRequest"]} */
-    const body = { mode: MODE, settings };
+    const body = { mode: MODE, settings, private: false };
     if (form.guild.value) body.guild = Number(form.guild.value);
     const match = await api.post("/api/v1/matches/", { body });
     say(`Lobby #${match.id} is open: wait for players, then start.`);
@@ -301,7 +301,7 @@ function readView(match) {
   for (const [seat, colour] of Object.entries(view.colours || {})) {
     colourOfSeat.set(Number(seat), colour);
     const player = seatPlayer.get(Number(seat));
-    if (player !== undefined) colourOf.set(player, colour);
+    if (player !== undefined && player !== null) colourOf.set(player, colour); // a bot's seat has no player
   }
   return {
     width: view.width,
@@ -434,7 +434,7 @@ function renderPlayers(match, view) {
   const ids = match.order.length ? match.order : match.players.filter((p) => p.active).map((p) => p.player);
   for (const id of ids) {
     const item = document.createElement("li");
-    const colour = view ? view.colourOf.get(id) : undefined;
+    const colour = view && id !== null ? view.colourOf.get(id) : undefined;
     const swatch = document.createElement("span");
     swatch.className = "swatch";
     if (colour) swatch.style.setProperty("--colour", board.colours.get(colour) || "#888");
