@@ -11,3 +11,9 @@ from django.views.decorators.http import require_safe
 def cell_capture(request: HttpRequest) -> HttpResponse:
     """Cell capture (seed 001) in the browser: sign in, lobbies, the board, the log."""
     return render(request, "play/cell_capture.html", {"api_root": f"{get_script_prefix()}api/v1/"})
+
+
+@require_safe
+def matches(request: HttpRequest) -> HttpResponse:
+    """The match shell: every match mode (modes, lobbies, bots, the turn, live stream, spectating, replays)."""
+    return render(request, "play/matches.html", {"api_root": f"{get_script_prefix()}api/v1/"})
