@@ -15,5 +15,5 @@ def cell_capture(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def matches(request: HttpRequest) -> HttpResponse:
-    """The match shell: every match mode (modes, lobbies, bots, the turn, live stream, spectating, replays)."""
+    """The match shell: every match mode (lobbies, bots, the turn, the live stream, spectating, replays)."""
     return render(request, "play/matches.html", {"api_root": f"{get_script_prefix()}api/v1/"})

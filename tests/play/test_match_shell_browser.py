@@ -26,8 +26,8 @@ class Api:
 
     def __init__(self, root: str, username: str) -> None:
         self.root = root
-        tokens = requests.post(f"{root}/api/v1/auth/token/", json={"username": username, "password": PASSWORD},
-                               timeout=10)
+        credentials = {"username": username, "password": PASSWORD}
+        tokens = requests.post(f"{root}/api/v1/auth/token/", json=credentials, timeout=10)
         assert tokens.status_code == 200, tokens.text
         self.headers = {"Authorization": f"Bearer {tokens.json()['access']}"}
 
@@ -67,7 +67,8 @@ def shown_result(page) -> dict:
     page.wait_for_selector("#result:not([hidden])", timeout=WAIT_S * 1000)
     data = page.eval_on_selector("#result", "e => ({...e.dataset})")
     ids = lambda text: [int(x) for x in text.split(",") if x]  # noqa: E731
-    return {"winners": ids(data["winners"]), "winner_seats": ids(data["winnerSeats"]), "reason": data["reason"]}
+    return {"winners": ids(data["winners"]), "winner_seats": ids(data["winnerSeats"]),
+            "reason": data["reason"]}
 
 
 def play_first_action(page) -> bool:
@@ -152,12 +153,10 @@ def test_two_pages_join_by_code_play_and_one_resigns(serial_live_server, browser
     wait_until(lambda: alice.locator('#players li').count() == 2, 'two seats')
     # when alice starts and they play four moves between them
     alice.click("#start")
-    moves = 0
-    while moves < 4:
-        moved = wait_until(lambda: play_first_action(alice) or play_first_action(bob), "a turn")
-        moves += int(moved)
-        wait_until(lambda: alice.get_attribute("body", "data-turn") == bob.get_attribute("body", "data-turn")
-                   == str(moves + 1) or moves == 4, "both pages at the next turn")
+    for turn in range(1, 5):
+        wait_until(lambda: play_first_action(alice) or play_first_action(bob), "a turn")
+        wait_until(lambda turn=turn: alice.get_attribute("body", "data-turn") == bob.get_attribute(
+            "body", "data-turn") == str(turn + 1), "both pages at the next turn")
     # and bob resigns with the keyboard alone
     bob.focus("#resign")
     bob.keyboard.press("Enter")

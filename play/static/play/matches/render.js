@@ -180,9 +180,15 @@ export function consoleView(view, answered) {
     root.append(details);
   }
   if (view.revealed) {
-    const more = document.createElement("div");
-    more.append(keyValues({ revealed: view.revealed }));
-    root.append(more);
+    // after the end: the map's text (its spaces kept, in a monospace block) and where everyone was
+    const { map, ...rest } = view.revealed;
+    if (typeof map === "string") {
+      const block = document.createElement("pre");
+      block.className = "map-text";
+      block.textContent = map;
+      root.append(block);
+    }
+    root.append(keyValues(rest));
   }
   return root;
 }
