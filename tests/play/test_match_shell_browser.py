@@ -47,8 +47,8 @@ def wait_until(check, what: str, timeout: float = WAIT_S):
     raise AssertionError(f"timed out waiting for {what}")
 
 
-def new_page(browser, url: str, username: str, width: int = 1100):  # noqa: F811 - the fixture's name
-    context = browser.new_context(viewport={"width": width, "height": 900}, locale="en-US")
+def new_page(browser, url: str, username: str, width: int = 1100, locale: str = "en-US"):  # noqa: F811
+    context = browser.new_context(viewport={"width": width, "height": 900}, locale=locale)
     page = context.new_page()
     page.goto(url)
     page.fill("#auth-form [name=username]", username)
@@ -135,10 +135,12 @@ def test_one_page_plays_the_console_labyrinth_against_a_bot_to_its_end(serial_li
 
 
 def test_two_pages_join_by_code_play_and_one_resigns(serial_live_server, browser):  # noqa: F811
-    # given two players; alice opens a private cell capture lobby and bob joins by its code (at 390 px)
+    # given two players; alice opens a private cell capture lobby and bob joins by its code (at 390 px, in
+    # Russian)
     url = f"{serial_live_server}/play/matches/"
     alice = new_page(browser, url, "alice")
-    bob = new_page(browser, url, "bob", width=390)
+    bob = new_page(browser, url, "bob", width=390, locale="ru-RU")
+    assert bob.inner_text("h1") == "Матчи"  # the browser's language picks the shell's words
     card = alice.locator("[data-mode=cell_capture]")
     card.locator("input[name=width]").fill("5")
     card.locator("input[name=height]").fill("5")
@@ -167,6 +169,15 @@ def test_two_pages_join_by_code_play_and_one_resigns(serial_live_server, browser
     assert expected["reason"] == "resigned"
     assert alice_result == expected
     assert shown_result(bob) == expected
+    # and each page's log holds the events' texts in its own language, as the API gives them
+    for page, name, language in ((alice, "alice", "en"), (bob, "bob", "ru")):
+        headers = {**Api(serial_live_server, name).headers, "Accept-Language": language}
+        texts = requests.get(f"{serial_live_server}/api/v1/matches/{match_id}/?since=0", headers=headers,
+                             timeout=10)
+        expected_log = "\n".join(e["text"] for e in texts.json()["events"]).split("\n")
+        wait_until(lambda page=page, expected_log=expected_log: page.eval_on_selector_all(
+            "#log li", "items => items.map(i => i.textContent)") == expected_log, f"the {language} log")
+    assert alice.inner_text("#log li:first-child") != bob.inner_text("#log li:first-child")
     # and bob's page fits 390 px: nothing is wider than the window
     assert bob.evaluate("document.documentElement.scrollWidth") <= 390
 

@@ -487,6 +487,10 @@ function isSpectator(match) {
 function render() {
   const match = state.match;
   if (!match) return;
+  // The buttons are drawn anew: the one that had the keyboard's focus gets it back (same id or action).
+  const focused = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+  const focusId = focused && focused.id;
+  const focusAction = focused && focused.dataset.action;
   const mode = state.modes.get(match.mode);
   const me = api.signedIn ? api.me.id : null;
   const seated = match.players.some((p) => p.player === me && p.active);
@@ -503,6 +507,12 @@ function render() {
   renderPlayers(match);
   renderView(match, $("view"), answeredOf(match.id));
   renderActions(match);
+  if (focused && !focused.isConnected) {
+    const again = focusId ? document.getElementById(focusId)
+      : [...document.querySelectorAll("#actions button.action")].find(
+        (b) => b instanceof HTMLElement && b.dataset.action === focusAction);
+    if (again instanceof HTMLElement) again.focus();
+  }
 }
 
 function renderTurnLine() {
