@@ -72,10 +72,10 @@ def shown_result(page) -> dict:
 
 
 def play_first_action(page) -> bool:
-    """On the page's turn, clicks the first allowed action's button; True when it did."""
+    """On the page's turn, clicks the first allowed action (a board's cell, else a button); True if it did."""
     if page.get_attribute("body", "data-my-turn") != "1":
         return False
-    buttons = page.locator("#actions button.action:not([disabled])")
+    buttons = page.locator("#view .cell.playable, #actions button.action:not([disabled])")
     if buttons.count() == 0:
         return False
     buttons.first.click()
@@ -190,7 +190,10 @@ def test_a_spectator_sees_the_public_view_and_no_move(serial_live_server, browse
         import pytest
         pytest.skip("the server hosts no spectators yet (the spectators branch adds them)")
     # given a public cell capture match of a player against a bot
-    host.locator("[data-mode=cell_capture] button.open-lobby").click()
+    card = host.locator("[data-mode=cell_capture]")
+    card.locator("input[name=width]").fill("5")
+    card.locator("input[name=height]").fill("5")
+    card.locator("button.open-lobby").click()
     match_id = match_id_of(host)
     host.select_option("#bot-level", "random")
     host.click("#add-bot")
@@ -206,5 +209,7 @@ def test_a_spectator_sees_the_public_view_and_no_move(serial_live_server, browse
     api = Api(serial_live_server, "watcher").get(f"matches/{match_id}/")
     assert api["allowed_actions"] == [] and api["seat"] is None
     assert watcher.locator("#actions button").count() == 0
+    assert watcher.locator("#view .cell").count() == 25
+    assert watcher.locator("#view .cell.playable").count() == 0
     assert watcher.locator("#resign").count() == 0
     assert watcher.locator("#view .hint").first.inner_text() == "Public view"

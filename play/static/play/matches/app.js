@@ -7,6 +7,7 @@
 // through the typed client (clients/typescript/client/), checked by `tsc --checkJs` against the schema.
 import { ApiError, Client } from "../../client/deepdelve.js";
 import { lang, pickLang, saveLang, setLang, t } from "./i18n.js";
+import { Board, cssColour } from "../cell-capture/board.js";
 import { actionLabel, consoleView, keyValues, readable } from "./render.js";
 
 /** @typedef {import("../../client/deepdelve.js").Schemas} Schemas */
@@ -644,7 +645,8 @@ function renderPlayers(match) {
 
 /**
  * A mode's view: the console labyrinth's own renderer, the key/value fallback for the others.
- * @param {{ mode: string, view: unknown }} match @param {HTMLElement} root @param {Answered[]} answered
+ * @param {{ mode: string, view: unknown, allowed_actions?: unknown[], id?: number }} match
+ * @param {HTMLElement} root @param {Answered[]} answered
  */
 function renderView(match, root, answered) {
   root.replaceChildren();
@@ -652,7 +654,43 @@ function renderView(match, root, answered) {
   if (!view) return;
   if (view.public) root.append(el("p", { class: "hint" }, t("publicView")));
   if (match.mode === "labyrinth_console") root.append(consoleView(view, answered));
+  else if (match.mode === "cell_capture" && Array.isArray(view.board)) cellCaptureView(view, root, match);
   else root.append(keyValues(view));
+}
+
+/** Each view's cell capture board, kept between reads (its buttons keep the focus). @type {Map<HTMLElement, Board>} */
+const boards = new Map();
+
+/**
+ * Cell capture: its board (the cell capture page's, board.js), the cells of the allowed actions
+ * clickable on one's turn; the rest of the view as keys and values.
+ * @param {Json} view @param {HTMLElement} root @param {{ allowed_actions?: unknown[], id?: number }} match
+ */
+function cellCaptureView(view, root, match) {
+  const { board: pieces, colours, ...rest } = view;
+  root.append(keyValues(rest));
+  let board = boards.get(root);
+  if (!board) {
+    const element = el("div", { class: "board cc-board", role: "grid", "aria-label": "board" });
+    board = new Board(element, (x, y) => {
+      const found = (/** @type {Json[]} */ (state.match ? state.match.allowed_actions : []))
+        .find((a) => Array.isArray(a.cell) && a.cell[0] === x && a.cell[1] === y);
+      if (found) act(found);
+    });
+    boards.set(root, board);
+  }
+  board.setup(view.width, view.height);
+  for (const [seat, colour] of Object.entries(/** @type {Record<string, string>} */ (colours || {}))) {
+    board.colours.set(colour, cssColour(colour, Number(seat)));
+  }
+  board.draw((/** @type {Json[]} */ (pieces)).map((p) => /** @type {[number, number, string, number]} */ (
+    [p.x, p.y, p.colour, p.level])));
+  const live = "id" in match && match === state.match && !isSpectator(state.match);
+  const playable = new Set(live && !state.sending ? (/** @type {Json[]} */ (match.allowed_actions || []))
+    .filter((a) => Array.isArray(a.cell)).map((a) => `${a.cell[0]},${a.cell[1]}`) : []);
+  const mine = colours && view.to_move !== null && view.to_move !== undefined ? colours[String(view.to_move)] : null;
+  board.mark(playable, mine, playable.size > 0);
+  root.append(board.root);
 }
 
 /** @param {Match} match */
@@ -660,6 +698,10 @@ function renderActions(match) {
   const root = $("actions");
   root.replaceChildren();
   const actions = /** @type {Json[]} */ (isSpectator(match) ? [] : match.allowed_actions);
+  if (match.mode === "cell_capture" && actions.length && actions.every((a) => Array.isArray(a.cell))) {
+    root.append(el("p", { class: "hint" }, t("clickCell"))); // the board's cells are the buttons
+    return;
+  }
   if (!actions.length) {
     root.append(el("p", { class: "hint" }, t("noActions")));
     return;

@@ -35,6 +35,7 @@ const EN = {
   cmd_W: "Up (W)", cmd_A: "Left (A)", cmd_S: "Down (S)", cmd_D: "Right (D)", "cmd_X W": "Shoot up",
   "cmd_X A": "Shoot left", "cmd_X S": "Shoot down", "cmd_X D": "Shoot right", cmd_E: "Inventory (E)",
   "cmd_?": "Help (?)", publicView: "Public view",
+  clickCell: "Your turn: click a highlighted cell of the board (or Tab to it and press Enter).",
 };
 
 /** @type {Record<keyof typeof EN, string>} */
@@ -70,6 +71,7 @@ const RU = {
   cmd_W: "Вверх (W)", cmd_A: "Влево (A)", cmd_S: "Вниз (S)", cmd_D: "Вправо (D)", "cmd_X W": "Выстрел вверх",
   "cmd_X A": "Выстрел влево", "cmd_X S": "Выстрел вниз", "cmd_X D": "Выстрел вправо", cmd_E: "Инвентарь (E)",
   "cmd_?": "Справка (?)", publicView: "Открытая картина",
+  clickCell: "Ваш ход: нажмите подсвеченную клетку поля (или перейдите к ней клавишей Tab и нажмите Enter).",
 };
 
 const WORDS = { en: EN, ru: RU };

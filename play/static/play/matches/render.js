@@ -41,6 +41,14 @@ export function keyValues(value, depth = 0) {
     return span;
   }
   if (Array.isArray(value)) {
+    const rows = gridRows(value);
+    if (rows) {
+      const block = document.createElement("div");
+      block.className = "map-text";
+      block.setAttribute("role", "img");
+      block.textContent = rows.join("\n");
+      return block;
+    }
     if (!value.some((v) => v && typeof v === "object") || value.length === 0) {
       const span = document.createElement("span");
       span.textContent = value.length ? readable(value) : "—";
@@ -65,6 +73,25 @@ export function keyValues(value, depth = 0) {
     dl.append(dt, dd);
   }
   return dl;
+}
+
+/**
+ * A picture's rows, when a value is one: a grid of booleans (█ and ·) or of one-letter cells, or equal
+ * lines of text (a map's rows); null otherwise.
+ * @param {unknown[]} value @returns {string[] | null}
+ */
+function gridRows(value) {
+  if (value.length === 0) return null;
+  if (value.every((row) => Array.isArray(row) && row.length > 0
+    && row.every((cell) => typeof cell === "boolean" || (typeof cell === "string" && cell.length === 1)))) {
+    return value.map((row) => /** @type {unknown[]} */ (row)
+      .map((cell) => (cell === true ? "█" : cell === false ? "·" : String(cell))).join(""));
+  }
+  if (value.length > 1 && value.every((row) => typeof row === "string" && row.length > 1
+    && row.length === String(value[0]).length)) {
+    return value.map(String);
+  }
+  return null;
 }
 
 // --- the console labyrinth's notebook ------------------------------------------------------------------
