@@ -25,7 +25,7 @@ class MatchModeSettingsForm(forms.ModelForm):
 
     class Meta:
         model = MatchModeSettings
-        fields = ("mode", "defaults", "turn_deadline_seconds")
+        fields = ("mode", "defaults", "turn_deadline_seconds", "spectators", "spectator_delay_turns")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -48,7 +48,8 @@ class MatchModeSettingsForm(forms.ModelForm):
 @admin.register(MatchModeSettings)
 class MatchModeSettingsAdmin(admin.ModelAdmin):
     form = MatchModeSettingsForm
-    list_display = ("mode", "title", "players", "defaults", "turn_deadline_seconds")
+    list_display = ("mode", "title", "players", "defaults", "turn_deadline_seconds", "spectators",
+                    "spectator_delay_turns")
 
     @admin.display(description="title")
     def title(self, row: MatchModeSettings) -> str:

@@ -50,7 +50,8 @@ class MatchListCreateApi(PlayerApi):
         operation_id="v1_matches_list",
         parameters=[MatchListQuery],
         responses={200: MatchListOutput, **errors(400, 401)},
-        summary="Lobbies open to the caller and the caller's own matches, newest first",
+        summary="Lobbies open to the caller and the caller's own matches, newest first (watchable: the "
+        "running matches the caller may watch as a spectator)",
     )
     def get(self, request: Request) -> Response:
         query = valid(MatchListQuery, request.query_params)
@@ -61,6 +62,7 @@ class MatchListCreateApi(PlayerApi):
             status=query.get("status") or None,
             cursor=query["cursor"] or None,
             page_size=query["page_size"],
+            watchable=query["watchable"],
         )
         return Response(MatchListOutput({"results": page.items, "next": page.next_cursor}).data)
 

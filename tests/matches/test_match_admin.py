@@ -38,7 +38,8 @@ def test_mode_defaults_are_validated_by_the_mode(admin_client: Client) -> None:
     )
     assert bad.status_code == 200 and "bad_target" in bad.content.decode()
     good = admin_client.post(
-        target, {"mode": "secret_race", "defaults": '{"target": 5}', "turn_deadline_seconds": 30}
+        target, {"mode": "secret_race", "defaults": '{"target": 5}', "turn_deadline_seconds": 30,
+                 "spectator_delay_turns": 0}
     )
     assert good.status_code == 302
     row.refresh_from_db()
