@@ -7,8 +7,6 @@ A row created later starts with its adapter's declaration (``matches.services.mo
 are named here as the words they were when this was written, as a migration keeps its meaning.
 """
 
-from __future__ import annotations
-
 import django.core.validators
 from django.db import migrations, models
 
