@@ -124,12 +124,15 @@ class MatchDetailApi(PlayerApi):
         # The match, the caller's player, the seats and the new events in one statement (matches/store.py).
         match, player, events = services.match_read_for_user(user_id=self.user_id, match_id=match_id,
                                                              since=since)
-        if query.get("wait") and match.event_count <= since and not match.is_over:
-            # Long-poll: woken by the match's steps (the hub), not by reading again and again.
-            wait_for(f"match:{match_id}", lambda: selectors.match_news(match_id=match_id, since=since),
-                     seconds=query["wait"])
-            match, player, events = services.match_read_for_user(user_id=self.user_id, match_id=match_id,
-                                                                 since=since)
+        if query.get("wait") and not match.is_over:
+            spectator = selectors.is_spectator(match, player)  # a spectator's news may be held back (delay)
+            if selectors.events_readable(match, spectator=spectator) <= since:
+                # Long-poll: woken by the match's steps (the hub), not by reading again and again.
+                wait_for(f"match:{match_id}",
+                         lambda: selectors.match_news(match_id=match_id, since=since, spectator=spectator),
+                         seconds=query["wait"])
+                match, player, events = services.match_read_for_user(user_id=self.user_id, match_id=match_id,
+                                                                     since=since)
         view = selectors.match_payload(match, player, since=since, events=events)
         return Response(renderer(MatchOutput)(view))
 

@@ -285,12 +285,26 @@ def _released_through(match: Match, cutoff: int) -> int:
     return last or 0
 
 
-def match_news(*, match_id: int, since: int) -> float | None:
+def events_readable(match: Match, *, spectator: bool) -> int:
+    """The number of the last event the reader may have now: the match's last, or for a spectator the last
+    one released (``spectator_cutoff``)."""
+    cutoff = spectator_cutoff(match) if spectator else None
+    return match.event_count if cutoff is None else _released_through(match, cutoff)
+
+
+def is_spectator(match: Match, player: Player) -> bool:
+    """Whether the player, let in to read the match, reads it as a spectator (no reader's seat, a game on)."""
+    mine = next((s for s in seating(match) if s.player_id == player.pk), None)
+    return match.state is not None and not is_reader_seat(mine)
+
+
+def match_news(*, match_id: int, since: int, spectator: bool = False) -> float | None:
     """For a long-poll of the match after event ``since`` (``backend.live.wait_for``): None when there is
-    something to answer with now (an event after ``since``, the match over or gone, a deadline passed), else
-    the seconds until the awaited turn's deadline (``math.inf``: none), when a read will apply it."""
+    something to answer with now (an event after ``since``, for a ``spectator`` a released one; the match
+    over or gone, a deadline passed), else the seconds until the awaited turn's deadline (``math.inf``:
+    none), when a read will apply it."""
     match = Match.objects.filter(pk=match_id).first()
-    if match is None or match.event_count > since or match.is_over:
+    if match is None or match.is_over or events_readable(match, spectator=spectator) > since:
         return None
     deadline = match_deadline(match)
     if deadline is None:

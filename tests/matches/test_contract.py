@@ -21,6 +21,7 @@ from cell_capture import texts as cell_texts
 from labyrinth import texts as console_texts
 from matches.modes import FRAMEWORK_EVENT_KINDS, registered_modes
 from matches.openapi import component_name
+from matches.services import mode_settings
 from paper_labyrinth import mode as paper_mode
 from paper_labyrinth import texts as paper_texts
 from roguelike import texts as roguelike_texts
@@ -101,14 +102,19 @@ def test_a_whole_game_answers_in_the_published_shapes(game: str, published: dict
     mode = game.split("/")[0]
     players, settings = GAMES[game]
     checks = {part: validator(published, component_name(mode, part))
-              for part in ("Settings", "View", "Action", "Event")}
+              for part in ("Settings", "View", "Action", "Event", "PublicView")}
     match = published["components"]["schemas"]["MatchOutput"]["properties"]
     unions = {"View": matches_of(published, match["view"]),
               "Action": matches_of(published, match["allowed_actions"]["items"]),
               "Settings": matches_of(published, match["settings"])}
+    unions["PublicView"] = unions["View"]  # a spectator's view is one of the view union's branches
     rng = random.Random(7)
+    watched = mode_settings(mode)
+    watched.spectators = True  # a spectator reads along (SPEC 15), whatever the mode's default
+    watched.save()
+    watcher = PlayerFactory()
     people, row = started(mode, players=players, settings=settings)
-    seen: dict[str, int] = {"View": 0, "Action": 0, "Event": 0}
+    seen: dict[str, int] = {"View": 0, "Action": 0, "Event": 0, "PublicView": 0}
     problems: list[str] = []
 
     def check(part: str, value: Any) -> None:
@@ -121,6 +127,10 @@ def test_a_whole_game_answers_in_the_published_shapes(game: str, published: dict
     bodies: list[dict[str, Any]] = []
     for _ in range(600):
         bodies = [read(person, row.pk) for person in people]
+        watched_body = read(watcher, row.pk)
+        check("PublicView", watched_body["view"])
+        for event in watched_body["events"]:
+            check("Event", event)
         for body in bodies:
             check("Settings", body["settings"])
             check("View", body["view"])
@@ -139,7 +149,7 @@ def test_a_whole_game_answers_in_the_published_shapes(game: str, published: dict
     assert bodies[0]["status"] == "finished" and bodies[0]["result"] is not None
     assert all(b["view"] is not None for b in bodies)  # the view after the end, ``revealed`` included
     assert not problems, problems[:5]
-    assert all(seen[part] for part in ("View", "Action", "Event"))
+    assert all(seen[part] for part in ("View", "Action", "Event", "PublicView"))
 
 
 def test_the_modes_list_and_lobby_settings_answer_in_the_published_shapes(published: dict[str, Any]) -> None:

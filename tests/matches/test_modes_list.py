@@ -127,12 +127,16 @@ def test_titles_are_english_by_default_and_russian_on_request() -> None:
     assert russian["cell_capture"]["settings"] == english["cell_capture"]["settings"]
 
 
-def test_spectators_false_is_what_the_machinery_does() -> None:
-    """A stranger cannot read a started match of any mode (404), so no mode lists spectators."""
+@pytest.mark.parametrize("on", [True, False])
+def test_the_listed_spectators_is_what_the_machinery_does(on: bool) -> None:
+    """A stranger reads a started match as a spectator exactly when the list says the mode allows it."""
+    row = mode_settings("cell_capture")
+    row.spectators = on
+    row.save()
     _, match = started("cell_capture", players=2)
     stranger = api_client(PlayerFactory())
-    assert stranger.get(url(match.pk)).status_code == 404
-    assert not any(mode["spectators"] for mode in _modes().values())
+    assert _modes()["cell_capture"]["spectators"] is on
+    assert stranger.get(url(match.pk)).status_code == (200 if on else 404)
 
 
 def test_unauthenticated_is_the_same_401_as_every_route() -> None:
