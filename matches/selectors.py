@@ -186,7 +186,7 @@ def match_payload(
     mine = next((s for s in seats if s.player_id == player.pk), None)
     seat = mine.seat if mine is not None else None
     # Not a reader of a started game, yet let in: a spectator (services and match_for_reader checked it).
-    spectator = match.state is not None and not is_reader_seat(mine)
+    spectator = is_spectator(match, player)
     if spectator:
         seat = None
     adapter = mode_adapter(match.mode)
@@ -254,7 +254,7 @@ def match_stream_read(match: Match, player: Player, *, since: int | None) -> dic
     player's seat may see (``match_events_since``, as ``GET matches/{id}/?since=N``), the last sequence number
     the read covered, whether more events wait beyond this read's page, and the match's header."""
     mine = next((s for s in seating(match) if s.player_id == player.pk), None)
-    spectator = match.state is not None and not is_reader_seat(mine)
+    spectator = is_spectator(match, player)
     cutoff = spectator_cutoff(match) if spectator else None
     if since is None:  # from now on: for a spectator, from what is released now
         after = match.event_count if cutoff is None else _released_through(match, cutoff)
