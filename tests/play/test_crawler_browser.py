@@ -172,6 +172,8 @@ def test_three_players_found_and_fill_a_guild_live_and_one_equips_and_drops_an_i
         # when olek switches to Russian and tries to leave too soon, the page and the API speak Russian
         olek.click("#lang")
         assert olek.inner_text('.tab[data-tab="guild"]') == "Гильдия"
+        missing = olek.evaluate("() => import('/static/play/crawler/i18n.js').then(m => m.missingWords())")
+        assert missing == []  # every word of the page has both languages
         olek.click("#leave")
         olek.wait_for_selector('#message[data-code="leave_too_soon"]')
         refused = Api(base, "olek", language="ru").refusal(f"guilds/{guild_id}/leave/")
