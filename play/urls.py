@@ -5,4 +5,5 @@ from play import views
 
 urlpatterns = [
     path("cell-capture/", views.cell_capture, name="play-cell-capture"),
+    path("", views.crawler, name="play-crawler"),
 ]

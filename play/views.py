@@ -11,3 +11,9 @@ from django.views.decorators.http import require_safe
 def cell_capture(request: HttpRequest) -> HttpResponse:
     """Cell capture (seed 001) in the browser: sign in, lobbies, the board, the log."""
     return render(request, "play/cell_capture.html", {"api_root": f"{get_script_prefix()}api/v1/"})
+
+
+@require_safe
+def crawler(request: HttpRequest) -> HttpResponse:
+    """The dungeon crawler's home (SPEC 16, issue 29): sign in, the player, guilds; live via me/stream/."""
+    return render(request, "play/crawler.html", {"api_root": f"{get_script_prefix()}api/v1/"})
