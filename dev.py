@@ -84,6 +84,7 @@ def serve(args: list[str]) -> int:
     manage("migrate", "--noinput")
     manage("compile_catalogs")
     manage("load_demo_data")
+    manage("load_demo_npcs")  # the demo guild's rescued NPCs, the demo players' items (issue 29)
     address = args[0] if args else "127.0.0.1:8000"
     print(f"==> serving on http://{address}/  (API docs: /api/docs/, admin: /admin/ as demo/demo)",
           flush=True)

@@ -185,6 +185,9 @@ class CellCaptureMode(ModeAdapter[Game]):
     phases = (CellCapturePlay(),)
     bot_policies = BOTS
     reasons = {"won": "Only the winner's colour is left on the board."}
+    #: the board is public: a spectator sees what every seat sees
+    spectators = True
+    public_view_schema = VIEW_SCHEMA
 
     def default_settings(self) -> JSON:
         return dict(DEFAULT_SETTINGS)
@@ -211,6 +214,10 @@ class CellCaptureMode(ModeAdapter[Game]):
 
     def create(self, *, settings: Mapping[str, Any], seats: int, rng: random.Random) -> Game:
         return new_game(width=settings["width"], height=settings["height"], colors=PALETTE[:seats], rng=rng)
+
+    def public_view(self, state: Game) -> JSON:
+        """The whole board, as every seat sees it: nothing in cell capture is hidden."""
+        return _board(state)
 
     def turn_order(self, state: Game) -> tuple[int, ...]:
         return tuple(PALETTE.index(colour) for colour in state.order)

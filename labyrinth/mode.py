@@ -246,6 +246,11 @@ def _event(state: ConsoleState, event: GameEvent) -> Event:
 
 #: the details of an outcome (``outcome``)
 DETAILS: dict[str, JSON] = {"max_turns": nullable(WHOLE)}
+#: a spectator's view (``public_view``): what the whole table is told, never the map, its size or a position
+PUBLIC_VIEW_SCHEMA = shape({
+    "phase": {"enum": ["choosing_starts", "playing", "over"]}, "starts_chosen": WHOLE, "turns_played": WHOLE,
+    "winner": nullable(WHOLE), "draw": FLAG,
+})
 #: the view in both phases (``ConsoleStarts.view``, ``ConsolePlay.view``); after the end, what was
 #: hidden under ``revealed`` (``revealed``): the map in the seed's text format and each seat's cells
 _PLACE = array(WHOLE, length=3)
@@ -303,6 +308,9 @@ class LabyrinthConsoleMode(ModeAdapter[ConsoleState]):
     outcome_details = DETAILS
     phases = (SecretStart(ConsoleStarts()), ConsolePlay())
     bot_policies = BOTS
+    #: watched at the table: the public view and events show no map (``public_view``)
+    spectators = True
+    public_view_schema = PUBLIC_VIEW_SCHEMA
     reasons = {
         "exit_reached": "The winner walked out of the labyrinth.",
         "turn_limit": "max_turns turns were played and nobody got out: a draw.",
@@ -380,6 +388,19 @@ class LabyrinthConsoleMode(ModeAdapter[ConsoleState]):
         if winner is not None:
             return Outcome((state.order[winner],), "exit_reached")
         return Outcome((), "turn_limit", {"max_turns": state.max_turns}) if state.draw else None
+
+    def public_view(self, state: ConsoleState) -> JSON:
+        """What every seat is told: the phase, how many starts are chosen (not where), the turns played, the
+        winner's seat or the draw. Not the field's size (a designer map's would narrow it down), not a cell,
+        not an inventory: those are each seat's own. The public events (the start, the win, the turn limit)
+        carry no more; every answer of the game master is private to its seat."""
+        game = state.game
+        over = game is not None and (game.winner is not None or state.draw)
+        winner = None if game is None or game.winner is None else state.order[game.winner]
+        return {"phase": "choosing_starts" if game is None else "over" if over else "playing",
+                "starts_chosen": len(state.starts) if game is None else len(state.order),
+                "turns_played": 0 if game is None else game.turns_played, "winner": winner,
+                "draw": state.draw}
 
     def may_reveal(self, settings: Mapping[str, Any], state: ConsoleState) -> bool:
         """A map generated from the match's own seed, or a designer map no longer in the pool (lobbies

@@ -12,7 +12,7 @@ from typing import Any
 from django.db.models import Q
 
 from backend.errors import InvalidInput
-from matches.models import Match, MatchSeat, MatchStatus
+from matches.models import Match, MatchModeSettings, MatchSeat, MatchStatus
 from matches.modes import ModeAdapter, get_mode, registered_modes
 from players.models import Player
 
@@ -85,6 +85,36 @@ def may_read(match: Match, player: Player, seat: MatchSeat | None) -> bool:
     if seat is not None and (seat.active or seat.seat is not None):
         return True
     return may_see_lobby(match, player)
+
+
+def is_reader_seat(seat: MatchSeat | None) -> bool:
+    """Whether the seat row makes its player a reader of the match (``READER_SEATS``): seated now, or at
+    the start."""
+    return seat is not None and (seat.active or seat.seat is not None)
+
+
+def watching(match: Match) -> MatchModeSettings | None:
+    """The mode's admin row when its started matches may be watched (SPEC 15), else None.
+
+    Only a started game is watched (a lobby is read by whoever may join it; a cancelled lobby never had
+    a game), and only by those who may see the match: anyone for a public match, the guild's members for
+    a guild's. A mode never used has no admin row: its adapter's declaration stands in.
+    """
+    if match.state is None or match.status == MatchStatus.LOBBY:
+        return None
+    row = MatchModeSettings.objects.filter(mode=match.mode).first()
+    if row is None:
+        adapter = mode_adapter(match.mode)
+        row = MatchModeSettings(mode=match.mode, spectators=adapter.spectators,
+                                spectator_delay_turns=adapter.default_spectator_delay_turns)
+    return row if row.spectators else None
+
+
+def may_watch(match: Match, player: Player, seat: MatchSeat | None) -> bool:
+    """Whether the player, not a reader of the match (``may_read``), may read it as a spectator."""
+    if is_reader_seat(seat) or match.private or watching(match) is None:  # a private match: its players only
+        return False
+    return match.guild_id is None or guild_member(player, match.guild_id)
 
 
 def may_act(match: Match, seat: MatchSeat) -> bool:

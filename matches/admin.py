@@ -26,7 +26,7 @@ class MatchModeSettingsForm(forms.ModelForm):
     class Meta:
         model = MatchModeSettings
         fields = (
-            "mode", "defaults", "turn_deadline_seconds",
+            "mode", "defaults", "turn_deadline_seconds", "spectators", "spectator_delay_turns",
             # lobbies (SPEC 15): quick join's fill, idle lobbies, several matches
             "queue_fill_seconds", "lobby_idle_seconds", "max_active_per_player",
         )
@@ -53,7 +53,7 @@ class MatchModeSettingsForm(forms.ModelForm):
 class MatchModeSettingsAdmin(admin.ModelAdmin):
     form = MatchModeSettingsForm
     list_display = ("mode", "title", "players", "defaults", "turn_deadline_seconds", "queue_fill_seconds",
-                    "lobby_idle_seconds", "max_active_per_player")
+                    "lobby_idle_seconds", "max_active_per_player", "spectators", "spectator_delay_turns")
 
     @admin.display(description="title")
     def title(self, row: MatchModeSettings) -> str:

@@ -19,7 +19,6 @@ from matches.serializers import (
     MatchActInput,
     MatchActOutput,
     MatchBotInput,
-
     MatchJoinCodeInput,
     MatchListOutput,
     MatchListQuery,
@@ -58,7 +57,8 @@ class MatchListCreateApi(PlayerApi):
         operation_id="v1_matches_list",
         parameters=[MatchListQuery],
         responses={200: MatchListOutput, **errors(400, 401)},
-        summary="Lobbies open to the caller and the caller's own matches, newest first",
+        summary="Lobbies open to the caller and the caller's own matches, newest first (watchable: the "
+        "running matches the caller may watch as a spectator)",
     )
     def get(self, request: Request) -> Response:
         query = valid(MatchListQuery, request.query_params)
@@ -69,6 +69,7 @@ class MatchListCreateApi(PlayerApi):
             status=query.get("status") or None,
             cursor=query["cursor"] or None,
             page_size=query["page_size"],
+            watchable=query["watchable"],
         )
         return Response(MatchListOutput({"results": page.items, "next": page.next_cursor}).data)
 
@@ -179,12 +180,15 @@ class MatchDetailApi(PlayerApi):
         # The match, the caller's player, the seats and the new events in one statement (matches/store.py).
         match, player, events = services.match_read_for_user(user_id=self.user_id, match_id=match_id,
                                                              since=since)
-        if query.get("wait") and match.event_count <= since and not match.is_over:
-            # Long-poll: woken by the match's steps (the hub), not by reading again and again.
-            wait_for(f"match:{match_id}", lambda: selectors.match_news(match_id=match_id, since=since),
-                     seconds=query["wait"])
-            match, player, events = services.match_read_for_user(user_id=self.user_id, match_id=match_id,
-                                                                 since=since)
+        if query.get("wait") and not match.is_over:
+            spectator = selectors.is_spectator(match, player)  # a spectator's news may be held back (delay)
+            if selectors.events_readable(match, spectator=spectator) <= since:
+                # Long-poll: woken by the match's steps (the hub), not by reading again and again.
+                wait_for(f"match:{match_id}",
+                         lambda: selectors.match_news(match_id=match_id, since=since, spectator=spectator),
+                         seconds=query["wait"])
+                match, player, events = services.match_read_for_user(user_id=self.user_id, match_id=match_id,
+                                                                     since=since)
         view = selectors.match_payload(match, player, since=since, events=events)
         return Response(renderer(MatchOutput)(view))
 

@@ -46,6 +46,18 @@ class MatchModeSettings(models.Model):
         "(a mode where a new game ends the old keeps one).",
     )
 
+    spectators = models.BooleanField(
+        default=False,
+        help_text="Anyone who may see a started match of this mode (public, or of their own guild) may "
+        "watch it: the public view and public events only, never a seat's private knowledge.",
+    )
+    spectator_delay_turns = models.PositiveIntegerField(
+        default=0,
+        validators=[MaxValueValidator(1000)],
+        help_text="Spectators of a running match see it this many steps behind (0: live); after the end, "
+        "everything public.",
+    )
+
     class Meta:
         verbose_name = "match mode settings"
         verbose_name_plural = "match mode settings"

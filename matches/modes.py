@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeAlias, TypeVar
 
@@ -427,9 +427,17 @@ class ModeAdapter(ABC, Generic[S]):
     #: the bots a host may seat (SPEC 15: ``POST matches/{id}/bots/ {"level": name}``), by level: pure
     #: policies (``gamekit.bots.Policy``, the game's ``engine/bots.py``); their names are ``bots``
     bot_policies: Mapping[str, Policy] = {}
-    #: whether a non-member may read the mode's started matches (SPEC 15); the machinery lets only seated
-    #: players read one (``services.may_read``), so no mode may say yes yet (``register`` refuses it)
+    #: whether a non-member may watch the mode's started matches (SPEC 15): the value the mode's admin row
+    #: starts with (``MatchModeSettings.spectators``; the admin edits it there, and the modes list shows the
+    #: admin's). A spectator reads ``public_view`` and the public events the mode lets through
+    #: (``spectator_events``), never a seat's own view
     spectators: bool = False
+    #: the admin row's first ``spectator_delay_turns``: how many steps behind a spectator reads a running
+    #: match
+    default_spectator_delay_turns: int = 0
+    #: the JSON Schema of ``public_view`` (published as ``<Mode>PublicView``)
+    public_view_schema: JSON = {"type": "object", "properties": {}, "required": [],
+                                "additionalProperties": False}
     #: a single-player game's "new game": opening a lobby ends the player's active match of the mode
     new_game_ends_old: bool = False
     #: a game its player comes back to: ``leave/`` of the started match keeps it as it is (no walk-out)
@@ -606,6 +614,26 @@ class ModeAdapter(ABC, Generic[S]):
         """
         return False
 
+    def public_view(self, state: S) -> JSON:
+        """What anyone who may watch the match may know of the game (SPEC 15, spectators): what every seat is
+        told, never what a seat knows alone (a map, a position, a hand). Empty by default, so a mode shows
+        nothing it has not thought about; its shape is ``public_view_schema``."""
+        return {}
+
+    def public_view_component(self) -> JSON:
+        """The JSON Schema of a spectator's ``view``: ``public_view_schema`` with ``public``, the mode's name,
+        which the machinery adds (so a seat's view, which has no ``public``, is never taken for it)."""
+        schema = dict(self.public_view_schema)
+        return {**schema, "properties": {"public": {"enum": [self.name]}, **schema.get("properties", {})},
+                "required": ["public", *schema.get("required", [])]}
+
+    def spectator_events(self, settings: Mapping[str, Any]) -> Callable[[Mapping[str, Any]], bool] | None:
+        """Which public events (those with no seat restriction) reach a spectator of a match with these
+        ``settings``: a test of an event's data, or None (the default): every one. A mode whose public
+        events describe hidden content other games still use (a designer map in the pool) keeps those from
+        watchers; asked once per read."""
+        return None
+
     def picture(self, state: S) -> str:
         """An SVG picture of the board or map for the admin ("" when the mode has none)."""
         return ""
@@ -634,8 +662,6 @@ def register(adapter: ModeAdapter[Any]) -> ModeAdapter[Any]:
         raise ValueError(f"bad mode adapter {adapter!r}")
     if set(reasons) & set(MACHINE_REASONS):
         raise ValueError(f"{adapter.name}: the reasons {MACHINE_REASONS} are the machinery's")
-    if adapter.spectators:
-        raise ValueError(f"{adapter.name}: the match machinery hosts no spectators yet (SPEC 15)")
     _REGISTRY[adapter.name] = adapter
     return adapter
 

@@ -18,6 +18,8 @@ from matches.modes import MACHINE_CAUSES, ModeAdapter, registered_modes, shape
 JSON = dict[str, Any]
 PARTS = ("Settings", "View", "Action", "Event")
 LOBBY = "LobbySettings"
+#: what a spectator's ``view`` is (``ModeAdapter.public_view``)
+PUBLIC_VIEW = "PublicView"
 
 
 def component_name(mode: str, part: str) -> str:
@@ -32,6 +34,7 @@ def mode_components(adapter: ModeAdapter[Any]) -> dict[str, JSON]:
     components = {component_name(adapter.name, part): openapi_30(dict(schema))
                   for part, schema in zip(PARTS, schemas, strict=True)}
     lobby = adapter.settings_schema if adapter.lobby_settings is None else adapter.lobby_settings
+    components[component_name(adapter.name, PUBLIC_VIEW)] = openapi_30(adapter.public_view_component())
     components[component_name(adapter.name, LOBBY)] = openapi_30(
         shape({}, {name: adapter.settings_schema[name] for name in sorted(lobby)}))
     return components
@@ -110,7 +113,9 @@ def mode_schemas_hook(result: JSON, generator: Any, request: Any, public: bool) 
     event = _union(modes, "Event", keyword="anyOf")
     for component in ("MatchOutput", "MatchListItem", "MatchReplayOutput"):
         set_field(schemas, component, "settings", settings)
-    set_field(schemas, "MatchOutput", "view", _union(modes, "View", nullable=True))
+    # a seat's view, or a spectator's public view (``spectator`` says which)
+    views = [ref(component_name(mode, part)) for mode in modes for part in ("View", PUBLIC_VIEW)]
+    set_field(schemas, "MatchOutput", "view", {"oneOf": views, "nullable": True})
     set_field(schemas, "MatchOutput", "allowed_actions", {"type": "array", "items": action})
     set_field(schemas, "MatchOutput", "events", {"type": "array", "items": event})
     set_field(schemas, "MatchActOutput", "events", {"type": "array", "items": event})

@@ -17,15 +17,18 @@ from matches.access import (
     READER_SEATS,
     awaited_seat,
     game_state,
+    is_reader_seat,
     match_deadline,
     may_act,
     may_read,
+    may_watch,
     mode_adapter,
     seating,
+    watching,
 )
 from matches.events import spoken
 from matches.models import Match, MatchAction, MatchEvent, MatchModeSettings, MatchSeat, MatchStatus
-from matches.modes import registered_modes, replay_steps
+from matches.modes import registered_modes, replay, replay_steps
 from matches.store import EVENTS_PER_READ
 from matches.store import match_events_since as stored_events_since
 from players.models import Player
@@ -62,6 +65,7 @@ def mode_list() -> list[dict[str, Any]]:
         row = rows.get(name)
         defaults = {**adapter.default_settings(), **(row.defaults if row is not None else {})}
         seconds = adapter.default_turn_deadline_seconds if row is None else row.turn_deadline_seconds
+        spectators = adapter.spectators if row is None else row.spectators
         answer.append({
             "name": name,
             "title": str(adapter.title),
@@ -70,22 +74,37 @@ def mode_list() -> list[dict[str, Any]]:
             "turn_deadline_seconds": seconds if adapter.turn_deadline else None,
             "settings": adapter.settings_json_schema(defaults),
             "bots": list(adapter.bots) if adapter.max_players > 1 else [],  # one seat: no bots to seat
-            "spectators": adapter.spectators,
+            "spectators": spectators,
         })
     return answer
 
 
+def watched_modes() -> list[str]:
+    """The registered modes whose started matches may be watched now (the admin's rows; a mode without one,
+    its adapter's declaration)."""
+    modes = registered_modes()
+    rows = dict(MatchModeSettings.objects.filter(mode__in=modes).values_list("mode", "spectators"))
+    return sorted(name for name, adapter in modes.items() if rows.get(name, adapter.spectators))
+
+
 def match_list(
-    *, player: Player, mode: str | None, status: str | None, cursor: str | None, page_size: int
+    *, player: Player, mode: str | None, status: str | None, cursor: str | None, page_size: int,
+    watchable: bool = False,
 ) -> Page:
     """Lobbies open to the player (guild lobbies for members only) and the matches the player may read
-    (``may_read``: not those of a lobby left before its start), newest first."""
+    (``may_read``: not those of a lobby left before its start), newest first.
+
+    ``watchable``: instead, the running matches the player may watch as a spectator (``may_watch``: of a
+    mode that allows it, public or of the player's guild, without the player's seat)."""
     from guilds.models import Membership
 
     mine = Exists(MatchSeat.objects.filter(READER_SEATS, match=OuterRef("pk"), player=player))
     member = Exists(Membership.objects.filter(guild=OuterRef("guild"), player=player, left_at__isnull=True))
-    open_lobby = Q(status=MatchStatus.LOBBY, private=False) & (Q(guild__isnull=True) | Q(member))
-    qs = Match.objects.filter(open_lobby | Q(mine))
+    seen_by = Q(private=False) & (Q(guild__isnull=True) | Q(member))  # a private lobby: in nobody's list
+    if watchable:
+        qs = Match.objects.filter(seen_by, ~Q(mine), status=MatchStatus.ACTIVE, mode__in=watched_modes())
+    else:
+        qs = Match.objects.filter((Q(status=MatchStatus.LOBBY) & seen_by) | Q(mine))
     if mode:
         qs = qs.filter(mode=mode)
     if status:
@@ -106,16 +125,55 @@ def match_list(
     return page
 
 
+def spectator_cutoff(match: Match) -> int | None:
+    """For a spectator of the match: the first step whose events and effects are still held back (the
+    last ``spectator_delay_turns`` steps of a running match; the start, step 0, is never held); None when
+    nothing is (no delay, or the match is over). None too when the match may not be watched at all."""
+    row = watching(match)
+    if row is None or not row.spectator_delay_turns or match.is_over:
+        return None
+    return max(1, match.turn - row.spectator_delay_turns)
+
+
 def match_events_since(
-    *, match: Match, seat: int | None, since: int, rows: list[MatchEvent] | None = None
+    *, match: Match, seat: int | None, since: int, rows: list[MatchEvent] | None = None,
+    spectator: bool = False,
 ) -> tuple[list[dict[str, Any]], int]:
     """The events after ``since`` the seat may see (each with its ``text`` in the request's language), and the
-    last sequence number this read covered; ``rows``: the stored events after ``since`` if already read."""
+    last sequence number this read covered; ``rows``: the stored events after ``since`` if already read.
+
+    A ``spectator`` (no seat) sees the public events the mode lets watchers see (``spectator_events``), up
+    to the ones of the steps still held back (``spectator_cutoff``): the read covers up to just before the
+    first held one, so the next read (``since`` = ``last_event``) gets it once it is released."""
     if rows is None:
         rows = stored_events_since(match_id=match.pk, since=since)
     last = rows[-1].seq if len(rows) == EVENTS_PER_READ else match.event_count
+    adapter = mode_adapter(match.mode)
+    if spectator:
+        cutoff = spectator_cutoff(match)
+        held = next((i for i, row in enumerate(rows) if cutoff is not None and row.turn >= cutoff), None)
+        if held is not None:
+            rows, last = rows[:held], rows[held].seq - 1
+        shown = adapter.spectator_events(match.settings)
+        rows = [row for row in rows if row.seats is None and (shown is None or shown(row.data))]
     visible = [{"seq": row.seq, **row.data} for row in rows if row.visible_to(seat)]
-    return spoken(mode_adapter(match.mode), visible), max(last, since)
+    return spoken(adapter, visible), max(last, since)
+
+
+def spectator_view(match: Match) -> dict[str, Any]:
+    """The game as a spectator may see it: the mode's ``public_view`` (with ``public``: the mode's name), of
+    the game as it was before the steps still held back (``spectator_cutoff``): the match replayed from its
+    seed and stored steps up to there (``matches.modes.replay``), as a replay would; else as it is."""
+    adapter = mode_adapter(match.mode)
+    cutoff = spectator_cutoff(match)
+    if cutoff is None or cutoff >= match.turn or match.seed is None:
+        state = game_state(match)
+    else:
+        steps = list(MatchAction.objects.filter(match_id=match.pk, turn__lt=cutoff).order_by("turn")
+                     .values_list("seat", "action"))
+        seats = sum(1 for s in seating(match) if s.seat is not None)
+        state = replay(adapter, settings=match.settings, seats=seats, seed=match.seed, steps=steps)
+    return {"public": adapter.name, **adapter.public_view(state)}
 
 
 def spoken_events(mode: str, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -139,6 +197,10 @@ def match_payload(
     seats = seating(match)
     mine = next((s for s in seats if s.player_id == player.pk), None)
     seat = mine.seat if mine is not None else None
+    # Not a reader of a started game, yet let in: a spectator (services and match_for_reader checked it).
+    spectator = is_spectator(match, player)
+    if spectator:
+        seat = None
     adapter = mode_adapter(match.mode)
     view: dict[str, Any] | None = None
     allowed: list[dict[str, Any]] = []
@@ -154,11 +216,13 @@ def match_payload(
             hidden = adapter.revealed(state) if match.is_over else None
             if hidden is not None and adapter.may_reveal(match.settings, state):
                 view = {**view, "revealed": hidden}
+        elif spectator:
+            view = spectator_view(match)
         if seat is not None and mine is not None and may_act(match, mine):
             allowed = adapter.legal_actions(state, seat)
     deadline = match_deadline(match)
     shown, last = (
-        match_events_since(match=match, seat=seat, since=since, rows=events)
+        match_events_since(match=match, seat=seat, since=since, rows=events, spectator=spectator)
         if match.state is not None
         else ([], 0)
     )
@@ -182,6 +246,7 @@ def match_payload(
             if s.active or s.seat is not None
         ],
         "seat": seat,
+        "spectator": spectator,
         "order": order,
         "turn": match.turn,
         "awaiting": match.awaiting_id,
@@ -224,9 +289,15 @@ def match_stream_read(match: Match, player: Player, *, since: int | None) -> dic
     player's seat may see (``match_events_since``, as ``GET matches/{id}/?since=N``), the last sequence number
     the read covered, whether more events wait beyond this read's page, and the match's header."""
     mine = next((s for s in seating(match) if s.player_id == player.pk), None)
-    after = match.event_count if since is None else since
+    spectator = is_spectator(match, player)
+    cutoff = spectator_cutoff(match) if spectator else None
+    if since is None:  # from now on: for a spectator, from what is released now
+        after = match.event_count if cutoff is None else _released_through(match, cutoff)
+    else:
+        after = since
     events, last = (
-        match_events_since(match=match, seat=None if mine is None else mine.seat, since=after)
+        match_events_since(match=match, seat=None if mine is None or spectator else mine.seat, since=after,
+                           spectator=spectator)
         if match.state is not None else ([], after)
     )
     header = {
@@ -237,15 +308,38 @@ def match_stream_read(match: Match, player: Player, *, since: int | None) -> dic
         "deadline": match_deadline(match),
         "result": match.result,
     }
-    return {"events": events, "last_event": last, "more": last < match.event_count, "header": header}
+    # A spectator's read stops before the held-back events: more waits only beyond a full page.
+    more = last < (match.event_count if cutoff is None else _released_through(match, cutoff))
+    return {"events": events, "last_event": last, "more": more, "header": header}
 
 
-def match_news(*, match_id: int, since: int) -> float | None:
+def _released_through(match: Match, cutoff: int) -> int:
+    """The last event's number of the steps before ``cutoff`` (what a delayed spectator may have seen)."""
+    last = MatchEvent.objects.filter(match_id=match.pk, turn__lt=cutoff).order_by("-seq").values_list(
+        "seq", flat=True).first()
+    return last or 0
+
+
+def events_readable(match: Match, *, spectator: bool) -> int:
+    """The number of the last event the reader may have now: the match's last, or for a spectator the last
+    one released (``spectator_cutoff``)."""
+    cutoff = spectator_cutoff(match) if spectator else None
+    return match.event_count if cutoff is None else _released_through(match, cutoff)
+
+
+def is_spectator(match: Match, player: Player) -> bool:
+    """Whether the player, let in to read the match, reads it as a spectator (no reader's seat, a game on)."""
+    mine = next((s for s in seating(match) if s.player_id == player.pk), None)
+    return match.state is not None and not is_reader_seat(mine)
+
+
+def match_news(*, match_id: int, since: int, spectator: bool = False) -> float | None:
     """For a long-poll of the match after event ``since`` (``backend.live.wait_for``): None when there is
-    something to answer with now (an event after ``since``, the match over or gone, a deadline passed), else
-    the seconds until the awaited turn's deadline (``math.inf``: none), when a read will apply it."""
+    something to answer with now (an event after ``since``, for a ``spectator`` a released one; the match
+    over or gone, a deadline passed), else the seconds until the awaited turn's deadline (``math.inf``:
+    none), when a read will apply it."""
     match = Match.objects.filter(pk=match_id).first()
-    if match is None or match.event_count > since or match.is_over:
+    if match is None or match.is_over or events_readable(match, spectator=spectator) > since:
         return None
     deadline = match_deadline(match)
     if deadline is None:
@@ -255,10 +349,10 @@ def match_news(*, match_id: int, since: int) -> float | None:
 
 
 def match_for_reader(*, match_id: int, player: Player) -> Match:
+    """The match if the player may read it: a reader (``may_read``) or a spectator (``may_watch``)."""
     match = Match.objects.filter(pk=match_id).first()
-    if match is None or not may_read(
-        match, player, next((s for s in seating(match) if s.player_id == player.pk), None)
-    ):
+    mine = None if match is None else next((s for s in seating(match) if s.player_id == player.pk), None)
+    if match is None or not (may_read(match, player, mine) or may_watch(match, player, mine)):
         raise NotFound("match_not_found", "No such match.", {"match": match_id})
     return match
 

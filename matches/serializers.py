@@ -52,7 +52,8 @@ class ModeOutput(serializers.Serializer[Any]):
         help_text="The bot levels a host may seat; empty (no mode has bots yet).",
     )
     spectators = serializers.BooleanField(
-        help_text="Whether a non-member may read a started match; false (only its players may, today)."
+        help_text="Whether anyone who may see a started match of the mode (public, or of their guild) may "
+        "watch it as a spectator (the admin's current setting): the public view and public events only."
     )
 
 
@@ -110,6 +111,12 @@ class MatchListQuery(serializers.Serializer[Any]):
     status = serializers.ChoiceField(required=False, allow_blank=True, choices=MatchStatus.choices)
     cursor = serializers.CharField(required=False, default="", max_length=200, trim_whitespace=False)
     page_size = serializers.IntegerField(required=False, default=20, min_value=1, max_value=100)
+    watchable = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="True: instead of the caller's lobbies and matches, the running matches the caller may "
+        "watch as a spectator (modes that allow it, public or of the caller's guild, without the caller).",
+    )
 
 
 class MatchQuery(serializers.Serializer[Any]):
@@ -216,7 +223,14 @@ class MatchOutput(serializers.Serializer[Any]):
     min_players = serializers.IntegerField()
     max_players = serializers.IntegerField()
     players = MatchPlayerOutput(many=True)
-    seat = serializers.IntegerField(allow_null=True, help_text="The caller's seat (null before the start).")
+    seat = serializers.IntegerField(
+        allow_null=True, help_text="The caller's seat (null before the start, and for a spectator)."
+    )
+    spectator = serializers.BooleanField(
+        help_text="True: the caller watches a started match without a seat (the mode allows spectators): "
+        "`view` is the mode's public view, `events` the public ones, maybe some steps behind; no "
+        "`allowed_actions`, and an action is 403 `spectator`."
+    )
     order = serializers.ListField(child=serializers.IntegerField(allow_null=True),
                                   help_text="Player ids in turn order (null: a bot's seat).")
     turn = serializers.IntegerField(help_text="The turn an action must name.")

@@ -39,10 +39,12 @@ from matches.access import (
     forget_seating,
     game_state,
     guild_member,
+    is_reader_seat,
     match_deadline,
     may_act,
     may_read,
     may_see_lobby,
+    may_watch,
     mode_adapter,
     seat_player_ids,
     seating,
@@ -87,6 +89,8 @@ def mode_settings(name: str) -> MatchModeSettings:
             defaults={
                 "defaults": adapter.default_settings(),
                 "turn_deadline_seconds": adapter.default_turn_deadline_seconds,
+                "spectators": adapter.spectators,
+                "spectator_delay_turns": adapter.default_spectator_delay_turns,
             },
         )
     return row
@@ -635,8 +639,8 @@ def match_rematch(*, player: Player, match_id: int, now: datetime | None = None)
             "not_guild_member", "A guild lobby is for the host's own guild.", {"guild": old.guild_id}
         )
     # a lobby as any other (its idle time, a new invite code if the match was private), kept a while
-    lobby = _open(player=player, mode=old.mode, settings=old.settings, guild=old.guild_id, private=old.private,
-                  now=now)
+    lobby = _open(player=player, mode=old.mode, settings=old.settings, guild=old.guild_id,
+                  private=old.private, now=now)
     lobby.reserved_until = now + timedelta(seconds=REMATCH_RESERVED_SECONDS)
     lobby.save(update_fields=["reserved_until"])
     old.rematch = lobby
@@ -764,13 +768,15 @@ class _MatchTurns(TurnTable[Match]):
 
     def read(self, object_id: int, player: Player) -> Match:
         match = Match.objects.filter(pk=object_id).first()
-        if match is None or not may_read(match, player, _seat_of(match, player)):
+        if match is None or not _may_read_or_watch(match, player):
             raise _not_found(object_id)
         return match
 
     def lock(self, object_id: int, player: Player) -> Match:
+        """The match locked for a reader or a spectator (a spectator's read applies passed deadlines as any
+        read does; its action is refused by ``parse``)."""
         match = _locked(object_id)
-        if not may_read(match, player, _seat_of(match, player)):
+        if not _may_read_or_watch(match, player):
             raise _not_found(object_id)
         return match
 
@@ -817,6 +823,8 @@ class _MatchTurns(TurnTable[Match]):
         return store.replayed_response(match_id=row.pk, player_id=player.pk, key=key)
 
     def parse(self, row: Match, player: Player, action: Mapping[str, Any]) -> dict[str, Any]:
+        if not is_reader_seat(_seat_of(row, player)):  # let in to read: a spectator, who never acts
+            raise NotAllowed("spectator", "Spectators cannot act in a match.", {"match": row.pk})
         if row.state is not None:
             malformed = mode_adapter(row.mode).check_action(game_state(row), action)
             if malformed is not None:
@@ -1074,15 +1082,20 @@ def match_list_refresh(*, player: Player, mode: str | None = None, now: datetime
                 deadlines_apply_now(_locked(match.pk), now=now)
 
 
+def _may_read_or_watch(match: Match, player: Player) -> bool:
+    seat = _seat_of(match, player)
+    return may_read(match, player, seat) or may_watch(match, player, seat)
+
+
 def _reader(match: Match | None, player_id: int | None, *, user_id: int, match_id: int) -> Player:
-    """The caller's player (only its id loaded) if they may read the loaded match; else the API's 404s in
-    its order: an account without a player is ``player_not_found``, a match one may not read
-    ``match_not_found``."""
+    """The caller's player (only its id loaded) if they may read the loaded match, as a reader or a
+    spectator; else the API's 404s in its order: an account without a player is ``player_not_found``, a
+    match one may not read ``match_not_found``."""
     if match is None or player_id is None:
         player_for_user(user_id=user_id)  # raises player_not_found for an account without a player
         raise _not_found(match_id)
     player = store.player_ref(player_id)
-    if not may_read(match, player, _seat_of(match, player)):
+    if not _may_read_or_watch(match, player):
         raise _not_found(match_id)
     return player
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from django.utils.translation import gettext, gettext_lazy
@@ -504,6 +504,17 @@ GM_DATA: dict[str, JSON] = {
 }
 
 
+#: a spectator's view (``PaperLabyrinthMode.public_view``): nothing of the map, nobody's status
+PUBLIC_VIEW_SCHEMA = shape(
+    {"variant": {"enum": list(VARIANTS)}, "phase": {"enum": ["choosing_starts", "playing", "over"]},
+     "starts_chosen": WHOLE, "turns_played": WHOLE,
+     "result": nullable(shape({"kind": TEXT, "seat": nullable(WHOLE), "reason": TEXT}))},
+)
+#: the game master's answers a spectator hears on a designer map still in the pool: the endings, which say
+#: who won or that nobody did, and nothing of a cell (``spectator_events``)
+SPECTATOR_ANSWERS = frozenset({"won", "last_survivor", "eliminated", "draw_nstop", "draw_all_skip",
+                               "draw_treasure_out", "draw_treasure_source", "draw_all_dead",
+                               "draw_survivor_time"})
 #: one answer of the game master (``_event_data``) by ``code``: ``seat`` and ``number`` null for an answer to
 #: the table (e.g. a draw)
 GM_ANSWERS = [
@@ -583,6 +594,10 @@ class PaperLabyrinthMode(ModeAdapter[PaperState]):
     phases = (SecretStart(PaperStarts()), PaperPlay())
     reasons = REASON_MEANINGS
     bot_policies = BOTS
+    #: watched at the table: the public view shows no map, and a designer map's answers stay at the table
+    #: (``public_view``, ``spectator_events``)
+    spectators = True
+    public_view_schema = PUBLIC_VIEW_SCHEMA
 
     # -- settings --
 
@@ -753,6 +768,29 @@ class PaperLabyrinthMode(ModeAdapter[PaperState]):
             for p in state.game.players:
                 players[str(state.order[p.seat])]["end"] = list(p.pos)
         return {"map": state.map_text, "players": players}
+
+    def public_view(self, state: PaperState) -> JSON:
+        """What a watcher of the table may know: the variant, the phase, how many starts are chosen, the turns
+        played, the result. Not the outline nor the number of cells (the map's shape, a designer map's
+        fingerprint), not a player's status (each seat's own view)."""
+        game = state.game
+        result = None if game is None else rules.outcome(game)
+        return {"variant": state.options.variant,
+                "phase": "choosing_starts" if game is None else "playing" if result is None else "over",
+                "starts_chosen": len(state.chosen), "turns_played": 0 if game is None else game.turn,
+                "result": None if result is None else _result(state, result)}
+
+    def spectator_events(self, settings: Mapping[str, Any]) -> Callable[[Mapping[str, Any]], bool] | None:
+        """Every answer of the game master is public at the table, and names the cell types a player meets:
+        with a designer map still in the pool (``may_reveal``'s rule), a watcher who plays that map elsewhere
+        would learn it from them. Then a spectator hears the table's own events (a start chosen, the game
+        begun, a move requested, the clock) and of the game master's answers only the endings
+        (``SPECTATOR_ANSWERS``); a generated map's are all shown."""
+        from paper_labyrinth.models import PaperMapDesign
+
+        if not PaperMapDesign.in_pool(settings.get("map")):
+            return None
+        return lambda data: data.get("kind") != "gm" or data.get("code") in SPECTATOR_ANSWERS
 
     def may_reveal(self, settings: Mapping[str, Any], state: PaperState) -> bool:
         """A generated map (from the match's own seed), or a designer map no longer in the pool: while

@@ -175,6 +175,8 @@ EVENT_DATA: dict[str, JSON] = {
     "died": shape({"deaths": WHOLE}), "defeat": shape({"deaths": WHOLE, "death_limit": WHOLE}),
 }
 EVENT_SCHEMA = events(EVENT_DATA, details=DETAILS)
+#: a spectator's view (``public_view``): the score of the game, nothing of the world or the player's cell
+PUBLIC_VIEW_SCHEMA = shape({"turn": WHOLE, "deaths": WHOLE, "death_limit": WHOLE, "won": FLAG, "lost": FLAG})
 
 
 class RoguelikePlay(Phase[Game]):
@@ -226,6 +228,10 @@ class RoguelikeMode(ModeAdapter[Game]):
     outcome_details = DETAILS
     phases = (RoguelikePlay(),)
     bot_policies = BOTS
+    #: a single player's game, off by default (the admin may allow it): its every event is the player's
+    #: own, so a spectator sees only the score (``public_view``)
+    spectators = False
+    public_view_schema = PUBLIC_VIEW_SCHEMA
     reasons = {
         "treasure_carried_out": "The player left through the exit with gold: a win.",
         "death_limit": "The player died as many times as the death limit allows: a loss.",
@@ -265,6 +271,11 @@ class RoguelikeMode(ModeAdapter[Game]):
         assert isinstance(player, dict)
         return {"world": data["world"], "monsters": data["monsters"], "ground": data["ground"],
                 "player_cell": player["cell"]}
+
+    def public_view(self, state: Game) -> JSON:
+        """The score: turns, deaths and the death limit, won or lost; never the world, the cell or the bag."""
+        return {"turn": state.turn, "deaths": state.player.deaths, "death_limit": state.settings.death_limit,
+                "won": state.won, "lost": state.lost}
 
     def outcome(self, state: Game) -> Outcome | None:
         details = {"turns": state.turn, "deaths": state.player.deaths}

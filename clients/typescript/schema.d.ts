@@ -830,7 +830,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Lobbies open to the caller and the caller's own matches, newest first
+         * Lobbies open to the caller and the caller's own matches, newest first (watchable: the running matches the caller may watch as a spectator)
          * @description An authenticated endpoint acting as the caller's player.
          */
         get: operations["v1_matches_list"];
@@ -2276,8 +2276,10 @@ export interface components {
             min_players: number;
             max_players: number;
             players: components["schemas"]["MatchPlayerOutput"][];
-            /** @description The caller's seat (null before the start). */
+            /** @description The caller's seat (null before the start, and for a spectator). */
             seat: number | null;
+            /** @description True: the caller watches a started match without a seat (the mode allows spectators): `view` is the mode's public view, `events` the public ones, maybe some steps behind; no `allowed_actions`, and an action is 403 `spectator`. */
+            spectator: boolean;
             /** @description Player ids in turn order (null: a bot's seat). */
             order: (number | null)[];
             /** @description The turn an action must name. */
@@ -2292,7 +2294,7 @@ export interface components {
              */
             deadline: string | null;
             /** @description The game as the caller may know it (mode-specific); after the end the same shape, plus `revealed` (what was hidden: the map, the world) when the mode may show it. */
-            view: (components["schemas"]["CellCaptureView"] | components["schemas"]["LabyrinthConsoleView"] | components["schemas"]["LabyrinthPaperView"] | components["schemas"]["LabyrinthRoguelikeView"]) | null;
+            view: (components["schemas"]["CellCaptureView"] | components["schemas"]["CellCapturePublicView"] | components["schemas"]["LabyrinthConsoleView"] | components["schemas"]["LabyrinthConsolePublicView"] | components["schemas"]["LabyrinthPaperView"] | components["schemas"]["LabyrinthPaperPublicView"] | components["schemas"]["LabyrinthRoguelikeView"] | components["schemas"]["LabyrinthRoguelikePublicView"]) | null;
             /** @description Every action the caller may post now, each usable as `action` (a mode may list some for a player it does not await, e.g. a timer call). */
             allowed_actions: (components["schemas"]["CellCaptureAction"] | components["schemas"]["LabyrinthConsoleAction"] | components["schemas"]["LabyrinthPaperAction"] | components["schemas"]["LabyrinthRoguelikeAction"])[];
             /** @description Events after ?since= the caller may see. */
@@ -2443,7 +2445,7 @@ export interface components {
             settings: components["schemas"]["ModeSettingsSchema"];
             /** @description The bot levels a host may seat; empty (no mode has bots yet). */
             bots: string[];
-            /** @description Whether a non-member may read a started match; false (only its players may, today). */
+            /** @description Whether anyone who may see a started match of the mode (public, or of their guild) may watch it as a spectator (the admin's current setting): the public view and public events only. */
             spectators: boolean;
         };
         /** @description A mode's settings as a JSON Schema object, with the admin's current defaults. */
@@ -3328,6 +3330,27 @@ export interface components {
             player: "red" | "blue" | "green" | "orange" | "purple" | "teal" | "pink" | "brown" | "olive" | "navy";
             wave: number;
         };
+        CellCapturePublicView: {
+            /** @enum {unknown} */
+            public: "cell_capture";
+            width: number;
+            height: number;
+            round: number;
+            to_move: number | null;
+            winner: number | null;
+            colours: {
+                [key: string]: "red" | "blue" | "green" | "orange" | "purple" | "teal" | "pink" | "brown" | "olive" | "navy";
+            };
+            eliminated: number[];
+            board: {
+                x: number;
+                y: number;
+                seat: number;
+                /** @enum {unknown} */
+                colour: "red" | "blue" | "green" | "orange" | "purple" | "teal" | "pink" | "brown" | "olive" | "navy";
+                level: number;
+            }[];
+        };
         CellCaptureLobbySettings: {
             /** @description Rows of the board. */
             height?: number;
@@ -3558,6 +3581,16 @@ export interface components {
             seq: number;
             text: string;
             winner: number;
+        };
+        LabyrinthConsolePublicView: {
+            /** @enum {unknown} */
+            public: "labyrinth_console";
+            /** @enum {unknown} */
+            phase: "choosing_starts" | "playing" | "over";
+            starts_chosen: number;
+            turns_played: number;
+            winner: number | null;
+            draw: boolean;
         };
         LabyrinthConsoleLobbySettings: {
             /** @description Columns of a generated map. */
@@ -5778,6 +5811,21 @@ export interface components {
             seat: number;
             player: number | null;
         };
+        LabyrinthPaperPublicView: {
+            /** @enum {unknown} */
+            public: "labyrinth_paper";
+            /** @enum {unknown} */
+            variant: "classic" | "quantum";
+            /** @enum {unknown} */
+            phase: "choosing_starts" | "playing" | "over";
+            starts_chosen: number;
+            turns_played: number;
+            result: {
+                kind: string;
+                seat: number | null;
+                reason: string;
+            } | null;
+        };
         LabyrinthPaperLobbySettings: {
             allow_adjacent_mines?: boolean | null;
             allow_conditional?: boolean | null;
@@ -6176,6 +6224,15 @@ export interface components {
             text: string;
             /** @enum {unknown} */
             direction: "UP" | "LEFT" | "DOWN" | "RIGHT";
+        };
+        LabyrinthRoguelikePublicView: {
+            /** @enum {unknown} */
+            public: "labyrinth_roguelike";
+            turn: number;
+            deaths: number;
+            death_limit: number;
+            won: boolean;
+            lost: boolean;
         };
         LabyrinthRoguelikeLobbySettings: {
             archer_count?: number;
@@ -9668,6 +9725,8 @@ export interface operations {
                  *     * `cancelled` - cancelled
                  */
                 status?: "lobby" | "active" | "finished" | "abandoned" | "cancelled" | "";
+                /** @description True: instead of the caller's lobbies and matches, the running matches the caller may watch as a spectator (modes that allow it, public or of the caller's guild, without the caller). */
+                watchable?: boolean;
             };
             header?: never;
             path?: never;

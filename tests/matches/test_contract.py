@@ -22,6 +22,7 @@ from cell_capture import texts as cell_texts
 from labyrinth import texts as console_texts
 from matches.modes import FRAMEWORK_EVENT_KINDS, registered_modes
 from matches.openapi import component_name
+from matches.services import mode_settings
 from paper_labyrinth import mode as paper_mode
 from paper_labyrinth import texts as paper_texts
 from roguelike import texts as roguelike_texts
@@ -102,14 +103,19 @@ def test_a_whole_game_answers_in_the_published_shapes(game: str, published: dict
     mode = game.split("/")[0]
     players, settings = GAMES[game]
     checks = {part: validator(published, component_name(mode, part))
-              for part in ("Settings", "View", "Action", "Event")}
+              for part in ("Settings", "View", "Action", "Event", "PublicView")}
     match = published["components"]["schemas"]["MatchOutput"]["properties"]
     unions = {"View": matches_of(published, match["view"]),
               "Action": matches_of(published, match["allowed_actions"]["items"]),
               "Settings": matches_of(published, match["settings"])}
+    unions["PublicView"] = unions["View"]  # a spectator's view is one of the view union's branches
     rng = random.Random(7)
+    watched = mode_settings(mode)
+    watched.spectators = True  # a spectator reads along (SPEC 15), whatever the mode's default
+    watched.save()
+    watcher = PlayerFactory()
     people, row = started(mode, players=players, settings=settings)
-    seen: dict[str, int] = {"View": 0, "Action": 0, "Event": 0}
+    seen: dict[str, int] = {"View": 0, "Action": 0, "Event": 0, "PublicView": 0}
     problems: list[str] = []
     checked: set[tuple[str, str]] = set()  # a value validated once is valid or not the same way again
 
@@ -126,9 +132,15 @@ def test_a_whole_game_answers_in_the_published_shapes(game: str, published: dict
 
     bodies: list[dict[str, Any]] = []
     since = [0] * len(people)  # each reader's events are checked as they come, once each
+    watched_since = 0
     for _ in range(600):
         bodies = [read(person, row.pk, since=since[n]) for n, person in enumerate(people)]
         since = [body["last_event"] for body in bodies]
+        watched_body = read(watcher, row.pk, since=watched_since)
+        watched_since = watched_body["last_event"]
+        check("PublicView", watched_body["view"])
+        for event in watched_body["events"]:
+            check("Event", event)
         for body in bodies:
             check("Settings", body["settings"])
             check("View", body["view"])
@@ -147,7 +159,7 @@ def test_a_whole_game_answers_in_the_published_shapes(game: str, published: dict
     assert bodies[0]["status"] == "finished" and bodies[0]["result"] is not None
     assert all(b["view"] is not None for b in bodies)  # the view after the end, ``revealed`` included
     assert not problems, problems[:5]
-    assert all(seen[part] for part in ("View", "Action", "Event"))
+    assert all(seen[part] for part in ("View", "Action", "Event", "PublicView"))
 
 
 def test_the_modes_list_and_lobby_settings_answer_in_the_published_shapes(published: dict[str, Any]) -> None:

@@ -47,7 +47,9 @@ def test_every_registered_mode_is_listed_with_its_limits() -> None:
         assert (mode["min_players"], mode["max_players"]) == (adapter.min_players, adapter.max_players)
         assert mode["title"] and mode["title"] == str(adapter.title)
         offered = list(adapter.bots) if adapter.max_players > 1 else []  # a single seat has none to give
-        assert mode["bots"] == offered and mode["spectators"] is False  # spectators: not yet
+        assert mode["bots"] == offered
+        row = MatchModeSettings.objects.filter(mode=name).first()  # the admin's value, else the adapter's
+        assert mode["spectators"] is (adapter.spectators if row is None else row.spectators)
     for name in SHIPPED:  # SPEC 15: every shipped game of several seats offers `random` and a sensible one
         if modes[name]["max_players"] > 1:
             assert modes[name]["bots"][0] == "random" and len(modes[name]["bots"]) >= 2
@@ -128,12 +130,16 @@ def test_titles_are_english_by_default_and_russian_on_request() -> None:
     assert russian["cell_capture"]["settings"] == english["cell_capture"]["settings"]
 
 
-def test_spectators_false_is_what_the_machinery_does() -> None:
-    """A stranger cannot read a started match of any mode (404), so no mode lists spectators."""
+@pytest.mark.parametrize("on", [True, False])
+def test_the_listed_spectators_is_what_the_machinery_does(on: bool) -> None:
+    """A stranger reads a started match as a spectator exactly when the list says the mode allows it."""
+    row = mode_settings("cell_capture")
+    row.spectators = on
+    row.save()
     _, match = started("cell_capture", players=2)
     stranger = api_client(PlayerFactory())
-    assert stranger.get(url(match.pk)).status_code == 404
-    assert not any(mode["spectators"] for mode in _modes().values())
+    assert _modes()["cell_capture"]["spectators"] is on
+    assert stranger.get(url(match.pk)).status_code == (200 if on else 404)
 
 
 def test_unauthenticated_is_the_same_401_as_every_route() -> None:
