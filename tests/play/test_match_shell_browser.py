@@ -2,7 +2,7 @@
 cell capture joined by an invite code until one resigns, and a spectator who is shown no move.
 
 Each page is checked against the API (the same live server). Set MATCH_SHELL_SCREENSHOTS=docs/img to
-refresh docs/img/match-shell.png (docs/play.md).
+refresh docs/img/match-shell.png and match-shell-390.png (docs/play.md).
 """
 from __future__ import annotations
 
@@ -178,6 +178,8 @@ def test_two_pages_join_by_code_play_and_one_resigns(serial_live_server, browser
         wait_until(lambda page=page, expected_log=expected_log: page.eval_on_selector_all(
             "#log li", "items => items.map(i => i.textContent)") == expected_log, f"the {language} log")
     assert alice.inner_text("#log li:first-child") != bob.inner_text("#log li:first-child")
+    if SHOTS:
+        bob.screenshot(path=str(Path(SHOTS) / "match-shell-390.png"), full_page=True)
     # and bob's page fits 390 px: nothing is wider than the window
     assert bob.evaluate("document.documentElement.scrollWidth") <= 390
 
