@@ -66,8 +66,8 @@ const state = {
   /** @type {Match | null} */
   match: null,
   since: 0,
-  /** @type {MatchEvent[]} */
-  events: [],
+  /** the seqs of the events in the log @type {Set<number>} */
+  logged: new Set(),
   sending: false,
   /** @type {EventSource | null} */
   stream: null,
@@ -376,7 +376,7 @@ function openMatch(id) {
   state.matchId = id;
   state.match = null;
   state.since = 0;
-  state.events = [];
+  state.logged = new Set();
   $("log").replaceChildren();
   $("view").replaceChildren();
   $("actions").replaceChildren();
@@ -546,10 +546,11 @@ function renderResult(match) {
   const result = match.result;
   if (!result) { box.hidden = true; return; }
   const names = result.winner_seats.map((seat) => seatName(match, seat));
+  const reasonKey = `reason_${result.reason}`;
+  const reason = t(reasonKey) === reasonKey ? result.reason : t(reasonKey); // a mode's new code: as it is
   box.textContent = result.winners.includes(api.me.id) ? `${t("youWon")} ${t("resultWon", {
-    names: names.join(", "), reason: result.reason })}`
-    : names.length ? t("resultWon", { names: names.join(", "), reason: result.reason })
-      : t("resultNobody", { reason: result.reason });
+    names: names.join(", "), reason })}`
+    : names.length ? t("resultWon", { names: names.join(", "), reason }) : t("resultNobody", { reason });
   box.dataset.winners = result.winners.join(",");
   box.dataset.winnerSeats = result.winner_seats.join(",");
   box.dataset.reason = result.reason;
@@ -740,8 +741,8 @@ async function act(action) {
 
 /** @param {MatchEvent} event */
 function logEvent(event) {
-  if (state.events.some((e) => e.seq === event.seq)) return;
-  state.events.push(event);
+  if (state.logged.has(event.seq)) return;
+  state.logged.add(event.seq);
   const log = $("log");
   for (const line of String(event.text || event.kind).split("\n")) {
     const item = el("li", { class: `ev-${event.kind}`, "data-seq": String(event.seq) }, line);

@@ -36,6 +36,13 @@ const EN = {
   "cmd_X A": "Shoot left", "cmd_X S": "Shoot down", "cmd_X D": "Shoot right", cmd_E: "Inventory (E)",
   "cmd_?": "Help (?)", publicView: "Public view",
   clickCell: "Your turn: click a highlighted cell of the board (or Tab to it and press Enter).",
+  reason_won: "the last colour on the board", reason_exit_reached: "out of the labyrinth",
+  reason_turn_limit: "the turn limit: a draw", reason_treasure_carried_out: "the treasure carried out",
+  reason_death_limit: "too many deaths", reason_last_player: "the last player left", reason_resigned: "resigned",
+  reason_abandoned: "abandoned", reason_new_game: "a new game ended it", reason_draw_nstop: "no change for too long: a draw",
+  reason_draw_all_skip: "everyone skipped: a draw", reason_draw_treasure_out: "the treasure thrown out: a draw",
+  reason_draw_treasure_on_source: "the treasure on a river's source: a draw",
+  reason_draw_all_dead: "everyone killed: a draw", reason_draw_survivor_time: "the survivor ran out of time: a draw",
 };
 
 /** @type {Record<keyof typeof EN, string>} */
@@ -72,6 +79,13 @@ const RU = {
   "cmd_X A": "Выстрел влево", "cmd_X S": "Выстрел вниз", "cmd_X D": "Выстрел вправо", cmd_E: "Инвентарь (E)",
   "cmd_?": "Справка (?)", publicView: "Открытая картина",
   clickCell: "Ваш ход: нажмите подсвеченную клетку поля (или перейдите к ней клавишей Tab и нажмите Enter).",
+  reason_won: "последний цвет на поле", reason_exit_reached: "выход из лабиринта",
+  reason_turn_limit: "предел ходов: ничья", reason_treasure_carried_out: "клад вынесен",
+  reason_death_limit: "слишком много смертей", reason_last_player: "остался последний игрок", reason_resigned: "сдача",
+  reason_abandoned: "игра брошена", reason_new_game: "начата новая игра", reason_draw_nstop: "долго без перемен: ничья",
+  reason_draw_all_skip: "все пропустили ход: ничья", reason_draw_treasure_out: "клад выброшен: ничья",
+  reason_draw_treasure_on_source: "клад на истоке реки: ничья",
+  reason_draw_all_dead: "все убиты: ничья", reason_draw_survivor_time: "у выжившего вышло время: ничья",
 };
 
 const WORDS = { en: EN, ru: RU };
