@@ -5,5 +5,6 @@ from play import views
 
 urlpatterns = [
     path("cell-capture/", views.cell_capture, name="play-cell-capture"),
+    path("matches/", views.matches, name="play-matches"),
     path("", views.crawler, name="play-crawler"),
 ]

@@ -14,6 +14,12 @@ def cell_capture(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
+def matches(request: HttpRequest) -> HttpResponse:
+    """The match shell: every match mode (lobbies, bots, the turn, the live stream, spectating, replays)."""
+    return render(request, "play/matches.html", {"api_root": f"{get_script_prefix()}api/v1/"})
+
+
+@require_safe
 def crawler(request: HttpRequest) -> HttpResponse:
     """The dungeon crawler's home (SPEC 16, issue 29): sign in, the player, guilds; live via me/stream/."""
     return render(request, "play/crawler.html", {"api_root": f"{get_script_prefix()}api/v1/"})
