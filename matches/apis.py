@@ -196,7 +196,7 @@ class MatchDetailApi(PlayerApi):
 class MatchActApi(PlayerApi):
     @extend_schema(
         request=MatchActInput,
-        responses={200: MatchActOutput, **errors(400, 401, 404, 409)},
+        responses={200: MatchActOutput, **errors(400, 401, 403, 404, 409)},
         summary="One action on the caller's turn (one of allowed_actions)",
     )
     def post(self, request: Request, match_id: int) -> Response:

@@ -5,7 +5,7 @@ Visibility, for every operation with a path parameter (new routes join by themse
 stranger sends schema-valid requests (a few per operation, from the run's ``FUZZ_SEED``) at the
 objects of another player, Alice, and gets
 - 404 for objects that are private: an inventory item, an invitation, an application she made,
-  her run that is no longer a lobby, its battle and its loot, her started match (the same 404 as
+  her run that is no longer a lobby, its battle and its loot, her started private match (the same 404 as
   for a missing id, so a stranger learns nothing, not even that the id exists);
 - for guild routes, 403 ``not_leader`` or ``not_member`` (guilds are public: anyone may look a
   guild and its NPC roster up and apply, so refusing by role reveals nothing), or 404 when the
@@ -76,8 +76,10 @@ def owned(django_db_setup, django_db_blocker) -> Iterator[Owned]:
         run = started([alice], monkeypatch,
                       predicate=lambda dungeon: str(dungeon.floors[0].rooms[0].kind) == "enemy")
         battle = current_battle(run)
-        match = match_services.match_open(player=alice, mode="cell_capture", settings={})
-        match_services.match_join(player=applicant, match_id=match.pk)
+        # private: a public match may be watched by anyone (SPEC 15 spectators), a private one by nobody
+        match = match_services.match_open(player=alice, mode="cell_capture", settings={}, private=True)
+        assert match.invite_code is not None
+        match_services.match_join_by_code(player=applicant, code=match.invite_code)
         match_services.match_start(player=alice, match_id=match.pk)
         stranger = PlayerFactory()
         yield Owned(

@@ -369,7 +369,8 @@ def test_the_admin_edits_the_lobby_settings_and_refuses_bad_values(admin_client:
     row = mode_settings("secret_race")
     page = f"/admin/matches/matchmodesettings/{row.pk}/change/"
     form = {"mode": "secret_race", "defaults": '{"target": 10}', "turn_deadline_seconds": 60,
-            "queue_fill_seconds": 45, "lobby_idle_seconds": 300, "max_active_per_player": 5}
+            "queue_fill_seconds": 45, "lobby_idle_seconds": 300, "max_active_per_player": 5,
+            "spectator_delay_turns": 0}
     # when: the designer saves new values, then a limit of 0
     saved = admin_client.post(page, form)
     refused = admin_client.post(page, {**form, "max_active_per_player": 0})
