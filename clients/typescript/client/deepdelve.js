@@ -7,8 +7,8 @@
 //
 // The wrapper adds what every caller would otherwise redo: the JWT session (kept in sessionStorage: one
 // per tab) and one refresh of an expired access token; every error as an ApiError with the API's `code`;
-// a fresh idempotency key per turn action, reused when that action is sent again; stale turns.
-// Streams are not served yet: their subscription comes with them.
+// a fresh idempotency key per turn action, reused when that action is sent again; stale turns; a stream's
+// subscription (a one-time ticket per connection, resumed after the last event after every drop).
 
 /** @typedef {import("../schema").paths} Paths */
 /** @typedef {import("../schema").components["schemas"]} Schemas */
@@ -101,6 +101,18 @@
  * @property {(key: string) => string | null} getItem
  * @property {(key: string, value: string) => void} setItem
  * @property {(key: string) => void} removeItem
+ */
+
+/**
+ * The streams (SSE): the routes whose answer is `text/event-stream`.
+ * @typedef {"/api/v1/matches/{match_id}/stream/" | "/api/v1/runs/{run_id}/stream/" | "/api/v1/me/stream/"
+ * } StreamRoute
+ */
+
+/**
+ * @typedef {object} Subscription  An open subscription (`Client.subscribe`).
+ * @property {() => void} close  ends it: the stream is closed and never reopened
+ * @property {() => boolean} live  whether its stream is open now
  */
 
 /** The schema's routes begin with this; the client's `apiRoot` stands in for it (a script prefix, a host). */
@@ -355,6 +367,80 @@ export class Client {
     }
     const text = search.toString();
     return this.apiRoot + filled + (text ? `?${text}` : "");
+  }
+
+  // --- streams (SSE) ---------------------------------------------------------------------------------------
+
+  /**
+   * Subscribe to a stream (docs/api.md, "Live streams"): a one-time ticket (`POST streams/ticket/`), then
+   * an EventSource on the stream with `?ticket=` and `?since=`, the last event id seen (or `since()`, the
+   * caller's own mark, when that is later: e.g. the `last_event` of a REST read). Each message of the
+   * named `kinds` goes to `onMessage(kind, data, id)` (`id`: the stream's last event number, SSE's
+   * `lastEventId`: a header such as `match` or `run` has none of its own and repeats the one before it). A ticket opens one connection, so after every drop (a network error, a server that
+   * ended the answer) a new ticket reopens the stream `retryMs` later, after the last event seen: nothing
+   * is missed or sent twice; unless `done()` says there is nothing more to wait for (a stream ends by
+   * itself after a match's or a run's end). `onLive(live)` is told each change. No polling: while the
+   * stream is open nothing else is asked.
+   *
+   * @param {StreamRoute} route
+   * @param {{ path?: Record<string, number>, kinds: string[], since?: () => number | null | undefined,
+   *   onMessage: (kind: string, data: unknown, id: number | null) => void,
+   *   onLive?: (live: boolean) => void, retryMs?: number, done?: () => boolean }} options
+   * @returns {Subscription}
+   */
+  subscribe(route, options) {
+    const retryMs = options.retryMs ?? 2000;
+    /** @type {EventSource | null} */
+    let source = null;
+    /** @type {ReturnType<typeof setTimeout> | null} */
+    let timer = null;
+    let closed = false;
+    let lastId = 0;
+    const setLive = (/** @type {boolean} */ live) => { if (options.onLive) options.onLive(live); };
+    const later = (/** @type {number} */ ms) => {
+      if (!closed && !(options.done && options.done())) timer = setTimeout(() => { timer = null; void open(); }, ms);
+    };
+    const open = async () => {
+      let ticket;
+      try {
+        ({ ticket } = await this.request("post", "/api/v1/streams/ticket/", {}, { retry: true }));
+      } catch {
+        later(retryMs * 3);
+        return;
+      }
+      if (closed) return;
+      const since = Math.max(lastId, options.since ? options.since() || 0 : 0);
+      const stream = new EventSource(this.url(route, options.path, { ticket, since: since || undefined }));
+      source = stream;
+      stream.addEventListener("open", () => setLive(true));
+      stream.addEventListener("error", () => {
+        stream.close();
+        if (source !== stream) return;
+        source = null;
+        setLive(false);
+        later(retryMs);
+      });
+      for (const kind of options.kinds) {
+        stream.addEventListener(kind, (event) => {
+          const message = /** @type {MessageEvent} */ (event);
+          const id = message.lastEventId && /^\d+$/.test(message.lastEventId) ? Number(message.lastEventId)
+            : null;
+          if (id !== null) lastId = Math.max(lastId, id);
+          options.onMessage(kind, JSON.parse(String(message.data)), id);
+        });
+      }
+    };
+    void open();
+    return {
+      close: () => {
+        closed = true;
+        if (timer !== null) clearTimeout(timer);
+        if (source) source.close();
+        source = null;
+        setLive(false);
+      },
+      live: () => source !== null && source.readyState === EventSource.OPEN,
+    };
   }
 
   // --- turn actions (matches, battles) --------------------------------------------------------------------

@@ -69,7 +69,7 @@ const state = {
   /** the seqs of the events in the log @type {Set<number>} */
   logged: new Set(),
   sending: false,
-  /** @type {EventSource | null} */
+  /** @type {import("../../client/deepdelve.js").Subscription | null} */
   stream: null,
   reading: false,
   readAgain: false,
@@ -423,54 +423,47 @@ async function read() {
   }
 }
 
-/** @param {number} generation */
-async function openStream(generation) {
+/**
+ * The match's stream through the client's subscription (a ticket per connection, resumed after the last
+ * event read): a header that shows a change wakes one read; a drop is followed by a read (what the drop may
+ * have hidden) and the subscription reopens by itself. Nothing polls while it is open.
+ * @param {number} generation
+ */
+function openStream(generation) {
   closeStream();
   const id = state.matchId;
   if (id === null) return;
-  let source;
-  try {
-    const { ticket } = await api.post("/api/v1/streams/ticket/");
-    if (state.generation !== generation || state.screen !== "match") return;
-    source = new EventSource(api.url("/api/v1/matches/{match_id}/stream/", { match_id: id },
-      { ticket, since: state.since }));
-  } catch (error) {
-    fail(error);
-    await sleep(RECONNECT_MS * 3);
-    if (state.generation === generation) openStream(generation);
-    return;
-  }
-  state.stream = source;
-  source.addEventListener("open", () => { $("live").hidden = false; });
-  // The header: read again only when what it shows changed (a new turn, the end...).
-  source.addEventListener("match", (message) => {
-    const head = JSON.parse(/** @type {MessageEvent} */ (message).data);
-    const match = state.match;
-    if (!match || head.turn !== match.turn || head.status !== match.status || head.awaiting !== match.awaiting
-      || head.deadline !== match.deadline || JSON.stringify(head.result) !== JSON.stringify(match.result)) {
-      read();
-    }
-  });
-  source.addEventListener("message", () => { read(); });
-  // A ticket opens one stream: after a drop (or a server that answers what there is and ends) a new
-  // ticket reopens it after the last event read.
-  source.addEventListener("error", () => {
-    source.close();
-    if (state.stream !== source) return;
-    state.stream = null;
-    $("live").hidden = true;
-    const over = state.match && ENDED.includes(state.match.status);
-    setTimeout(() => {
-      if (state.generation === generation && state.screen === "match") {
-        read().then(() => openStream(generation));
+  const here = () => state.generation === generation && state.screen === "match";
+  const subscription = api.subscribe("/api/v1/matches/{match_id}/stream/", {
+    path: { match_id: id },
+    kinds: ["match"],
+    since: () => state.since,
+    retryMs: RECONNECT_MS,
+    // the stream ends with the match: after the end a drop is the end, not something to reopen
+    done: () => Boolean(state.match && state.match.id === id && ENDED.includes(state.match.status)),
+    onLive: (live) => {
+      if (state.stream !== subscription) return;
+      $("live").hidden = !live;
+      if (!live && here()) read();
+    },
+    // The header: read again only when what it shows changed (a new turn, the end...).
+    onMessage: (_kind, data) => {
+      const head = /** @type {{turn: number, status: string, awaiting: number | null,
+        deadline: string | null, result: unknown}} */ (data);
+      const match = state.match;
+      if (!match || head.turn !== match.turn || head.status !== match.status || head.awaiting !== match.awaiting
+        || head.deadline !== match.deadline || JSON.stringify(head.result) !== JSON.stringify(match.result)) {
+        read();
       }
-    }, over ? RECONNECT_MS * 4 : RECONNECT_MS);
+    },
   });
+  state.stream = subscription;
 }
 
 function closeStream() {
-  if (state.stream) state.stream.close();
+  const subscription = state.stream;
   state.stream = null;
+  if (subscription) subscription.close();
   $("live").hidden = true;
 }
 
