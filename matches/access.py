@@ -187,3 +187,11 @@ def match_deadline(match: Match) -> datetime | None:
         return None
     seconds = turn_deadline_seconds(match)
     return None if seconds is None else started + timedelta(seconds=seconds)
+
+
+def queue_fill_at(match: Match, row: MatchModeSettings | None) -> datetime | None:
+    """When quick join fills this queue lobby (SPEC 15): ``queued_at`` + the mode's ``queue_fill_seconds``
+    (``row``: the mode's admin row); None when it is no queue lobby or its mode never fills."""
+    if match.queued_at is None or row is None or not row.queue_fill_seconds:
+        return None
+    return match.queued_at + timedelta(seconds=row.queue_fill_seconds)

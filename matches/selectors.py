@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from django.db.models import Count, Exists, OuterRef, Q
@@ -23,6 +23,7 @@ from matches.access import (
     may_read,
     may_watch,
     mode_adapter,
+    queue_fill_at,
     seating,
     watching,
 )
@@ -275,9 +276,7 @@ def _queue_fill_at(match: Match) -> datetime | None:
     """When quick join fills a waiting queue lobby (None: not one, or its mode never fills)."""
     if match.queued_at is None or match.status != MatchStatus.LOBBY:
         return None
-    row = MatchModeSettings.objects.filter(mode=match.mode)
-    seconds = row.values_list("queue_fill_seconds", flat=True).first()
-    return match.queued_at + timedelta(seconds=seconds) if seconds else None
+    return queue_fill_at(match, MatchModeSettings.objects.filter(mode=match.mode).first())
 
 
 #: what a stream's ``match`` message carries (SPEC 13): it is sent whenever one of these changes

@@ -46,6 +46,7 @@ from matches.access import (
     may_see_lobby,
     may_watch,
     mode_adapter,
+    queue_fill_at,
     seat_player_ids,
     seating,
     store_state,
@@ -164,13 +165,6 @@ def _active_count(match: Match) -> int:
 # --- lobby times: the queue's fill and the idle lobby's end, fired by the deadline clock ----------------
 
 
-def _fill_at(match: Match, row: MatchModeSettings) -> datetime | None:
-    """When quick join fills this queue lobby (None: not a queue lobby, or the mode never fills)."""
-    if match.queued_at is None or not row.queue_fill_seconds:
-        return None
-    return match.queued_at + timedelta(seconds=row.queue_fill_seconds)
-
-
 def _idle_at(match: Match, row: MatchModeSettings) -> datetime | None:
     """When this lobby is cancelled if no seat changes before (None: the mode never cancels idle lobbies)."""
     if not row.lobby_idle_seconds:
@@ -183,7 +177,7 @@ def _lobby_deadline(match: Match, now: datetime) -> datetime | None:
     if match.status != MatchStatus.LOBBY:
         return None
     row = mode_settings(match.mode)
-    fill = _fill_at(match, row)
+    fill = queue_fill_at(match, row)
     times = [at for at in (fill if fill is not None and fill > now else None, _idle_at(match, row)) if at]
     return min(times, default=None)
 
@@ -203,7 +197,7 @@ def _queue_ready(match: Match, now: datetime) -> None:
         return
     adapter = mode_adapter(match.mode)
     seated = _active_count(match)
-    fill = _fill_at(match, mode_settings(match.mode))
+    fill = queue_fill_at(match, mode_settings(match.mode))
     if seated >= adapter.max_players or (fill is not None and fill <= now and seated >= adapter.min_players):
         _start_or_keep(match, now)
 
@@ -244,7 +238,7 @@ def lobby_times_apply(match: Match, now: datetime) -> bool:
     if match.status != MatchStatus.LOBBY or match.lobby_deadline_at is None or match.lobby_deadline_at > now:
         return False
     row = mode_settings(match.mode)
-    fill = _fill_at(match, row)
+    fill = queue_fill_at(match, row)
     if fill is not None and fill <= now:
         if _active_count(match) >= mode_adapter(match.mode).min_players:
             _start_or_keep(match, now)
