@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+import requests
 from django.contrib.staticfiles.handlers import StaticFilesHandler
 from django.core.servers.basehttp import WSGIServer
 from django.db import connections
@@ -62,3 +63,26 @@ def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         yield chromium
         chromium.close()
+
+
+class Api:
+    """The public API over HTTP as one player (registered by the page with ``password``), to check what a
+    page shows against what the server answers; ``language``: the answers' language."""
+
+    def __init__(self, base: str, username: str, password: str, language: str = "en") -> None:
+        self.base = base
+        credentials = {"username": username, "password": password}
+        tokens = requests.post(f"{base}/api/v1/auth/token/", json=credentials, timeout=10)
+        assert tokens.status_code == 200, tokens.text
+        self.headers = {"Authorization": f"Bearer {tokens.json()['access']}", "Accept-Language": language}
+
+    def get(self, path: str) -> Any:
+        response = requests.get(f"{self.base}/api/v1/{path}", headers=self.headers, timeout=10)
+        assert response.status_code == 200, response.text
+        return response.json()
+
+    def refusal(self, path: str) -> dict[str, Any]:
+        """POSTs what the page was refused and returns the API's error (a refusal changes nothing)."""
+        response = requests.post(f"{self.base}/api/v1/{path}", headers=self.headers, timeout=10)
+        assert response.status_code >= 400, response.text
+        return dict(response.json()["error"])

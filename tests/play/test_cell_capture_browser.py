@@ -11,10 +11,9 @@ import os
 import time
 from pathlib import Path
 
-import requests
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.play.browser import NEEDS_CHROMIUM, browser, serial_live_server  # noqa: F401 - fixtures
+from tests.play.browser import NEEDS_CHROMIUM, Api, browser, serial_live_server  # noqa: F401 - fixtures
 
 pytestmark = NEEDS_CHROMIUM
 
@@ -27,24 +26,8 @@ WAIT_MS = 20_000
 PLACES = [(3, 3), (4, 4)]
 
 
-class Api:
-    """The public API over HTTP as one player (the test reads through the same live server)."""
-
-    def __init__(self, root: str, username: str) -> None:
-        self.root = root
-        credentials = {"username": username, "password": PASSWORD}
-        tokens = requests.post(f"{root}/api/v1/auth/token/", json=credentials, timeout=10)
-        assert tokens.status_code == 200, tokens.text
-        self.headers = {"Authorization": f"Bearer {tokens.json()['access']}"}
-
-    def match(self, match_id: int) -> dict:
-        response = requests.get(f"{self.root}/api/v1/matches/{match_id}/", headers=self.headers, timeout=10)
-        assert response.status_code == 200, response.text
-        return response.json()
-
-
 def match_as(api: Api, match_id: int) -> dict:
-    return api.match(match_id)
+    return api.get(f"matches/{match_id}/")
 
 
 #: Records what the page's Content-Security-Policy blocked (play/middleware.py): the game needs none of it.
@@ -119,7 +102,7 @@ def test_two_players_play_a_whole_game_by_clicking(serial_live_server, browser):
     bob.click("#auth-form [name=sign-in]")
     bob.wait_for_selector("#lobbies:not([hidden])")
     assert bob.inner_text("#who-name") == "bob"
-    api = {name: Api(serial_live_server, name) for name in pages}
+    api = {name: Api(serial_live_server, name, PASSWORD) for name in pages}
 
     # alice opens a 5x5 lobby; bob finds it in his list and joins; alice starts
     alice.fill("#open-form [name=width]", "5")

@@ -14,12 +14,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import requests
 
 from players.models import ItemKind, Player
 from players.services import inventory_add
 from tests.backend.live.servers import database_url_of_test, server_env, uvicorn
-from tests.play.browser import NEEDS_CHROMIUM, browser  # noqa: F401 - the fixture
+from tests.play.browser import NEEDS_CHROMIUM, Api, browser  # noqa: F401 - the fixture
 
 pytestmark = [NEEDS_CHROMIUM, pytest.mark.postgres, pytest.mark.redis,
               pytest.mark.django_db(transaction=True)]
@@ -28,28 +27,6 @@ SHOTS = os.environ.get("CRAWLER_SCREENSHOTS")
 PASSWORD = "a long enough passphrase 42"
 WAIT_MS = 30_000
 REASON = "Come back with a torch"
-
-
-class Api:
-    """The public API over HTTP as one player, to check what each page shows."""
-
-    def __init__(self, base: str, username: str, language: str = "en") -> None:
-        self.base = base
-        credentials = {"username": username, "password": PASSWORD}
-        tokens = requests.post(f"{base}/api/v1/auth/token/", json=credentials, timeout=10)
-        assert tokens.status_code == 200, tokens.text
-        self.headers = {"Authorization": f"Bearer {tokens.json()['access']}", "Accept-Language": language}
-
-    def get(self, path: str) -> Any:
-        response = requests.get(f"{self.base}/api/v1/{path}", headers=self.headers, timeout=10)
-        assert response.status_code == 200, response.text
-        return response.json()
-
-    def refusal(self, path: str) -> dict[str, Any]:
-        """POSTs what the page was refused and returns the API's error (a refusal changes nothing)."""
-        response = requests.post(f"{self.base}/api/v1/{path}", headers=self.headers, timeout=10)
-        assert response.status_code >= 400, response.text
-        return dict(response.json()["error"])
 
 
 def register(page: Any, base: str, username: str) -> int:
@@ -77,7 +54,7 @@ def test_three_players_found_and_fill_a_guild_live_and_one_equips_and_drops_an_i
             pages[name] = browser.new_context(viewport={"width": width, "height": 900}).new_page()
             ids[name] = register(pages[name], base, name)
         lena, mira, olek = pages["lena"], pages["mira"], pages["olek"]
-        api = {name: Api(base, name) for name in pages}
+        api = {name: Api(base, name, PASSWORD) for name in pages}
 
         # when lena founds a guild from the guild tab
         lena.click('.tab[data-tab="guild"]')
@@ -176,7 +153,7 @@ def test_three_players_found_and_fill_a_guild_live_and_one_equips_and_drops_an_i
         assert missing == []  # every word of the page has both languages
         olek.click("#leave")
         olek.wait_for_selector('#message[data-code="leave_too_soon"]')
-        refused = Api(base, "olek", language="ru").refusal(f"guilds/{guild_id}/leave/")
+        refused = Api(base, "olek", PASSWORD, language="ru").refusal(f"guilds/{guild_id}/leave/")
         assert refused["code"] == "leave_too_soon"
         assert olek.inner_text("#message") == refused["message"]
 

@@ -12,29 +12,13 @@ from pathlib import Path
 
 import requests
 
-from tests.play.browser import NEEDS_CHROMIUM, browser, serial_live_server  # noqa: F401 - fixtures
+from tests.play.browser import NEEDS_CHROMIUM, Api, browser, serial_live_server  # noqa: F401 - fixtures
 
 pytestmark = NEEDS_CHROMIUM
 
 SHOTS = os.environ.get("MATCH_SHELL_SCREENSHOTS")
 PASSWORD = "a long enough passphrase 42"
 WAIT_S = 30.0
-
-
-class Api:
-    """The public API over HTTP as one player."""
-
-    def __init__(self, root: str, username: str) -> None:
-        self.root = root
-        credentials = {"username": username, "password": PASSWORD}
-        tokens = requests.post(f"{root}/api/v1/auth/token/", json=credentials, timeout=10)
-        assert tokens.status_code == 200, tokens.text
-        self.headers = {"Authorization": f"Bearer {tokens.json()['access']}"}
-
-    def get(self, path: str) -> dict:
-        response = requests.get(f"{self.root}/api/v1/{path}", headers=self.headers, timeout=10)
-        assert response.status_code == 200, response.text
-        return response.json()
 
 
 def wait_until(check, what: str, timeout: float = WAIT_S):
@@ -113,7 +97,7 @@ def test_one_page_plays_the_console_labyrinth_against_a_bot_to_its_end(serial_li
         Path(SHOTS).mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(Path(SHOTS) / "match-shell.png"), full_page=True)
     # then the game ended, and the result the page shows is the API's
-    api = Api(serial_live_server, "ariadne")
+    api = Api(serial_live_server, "ariadne", PASSWORD)
     match = api.get(f"matches/{match_id}/")
     assert match["status"] == "finished"
     assert played > 0
@@ -148,7 +132,7 @@ def test_two_pages_join_by_code_play_and_one_resigns(serial_live_server, browser
     card.locator("button.open-lobby").click()
     match_id = match_id_of(alice)
     code = alice.wait_for_selector("#invite:not([hidden]) #invite-code").inner_text()
-    assert code == Api(serial_live_server, "alice").get(f"matches/{match_id}/")["invite_code"]
+    assert code == Api(serial_live_server, "alice", PASSWORD).get(f"matches/{match_id}/")["invite_code"]
     bob.fill("#code-form [name=code]", code)
     bob.keyboard.press("Enter")
     assert match_id_of(bob) == match_id
@@ -164,14 +148,14 @@ def test_two_pages_join_by_code_play_and_one_resigns(serial_live_server, browser
     bob.keyboard.press("Enter")
     # then alice sees the result live, and both pages show the API's result
     alice_result = shown_result(alice)
-    match = Api(serial_live_server, "alice").get(f"matches/{match_id}/")
+    match = Api(serial_live_server, "alice", PASSWORD).get(f"matches/{match_id}/")
     expected = {key: match["result"][key] for key in ("winners", "winner_seats", "reason")}
     assert expected["reason"] == "resigned"
     assert alice_result == expected
     assert shown_result(bob) == expected
     # and each page's log holds the events' texts in its own language, as the API gives them
     for page, name, language in ((alice, "alice", "en"), (bob, "bob", "ru")):
-        headers = {**Api(serial_live_server, name).headers, "Accept-Language": language}
+        headers = {**Api(serial_live_server, name, PASSWORD).headers, "Accept-Language": language}
         texts = requests.get(f"{serial_live_server}/api/v1/matches/{match_id}/?since=0", headers=headers,
                              timeout=10)
         expected_log = "\n".join(e["text"] for e in texts.json()["events"]).split("\n")
@@ -187,7 +171,7 @@ def test_two_pages_join_by_code_play_and_one_resigns(serial_live_server, browser
 def test_a_spectator_sees_the_public_view_and_no_move(serial_live_server, browser):  # noqa: F811
     url = f"{serial_live_server}/play/matches/"
     host = new_page(browser, url, "hostess")
-    modes = {m["name"]: m for m in Api(serial_live_server, "hostess").get("modes/")}
+    modes = {m["name"]: m for m in Api(serial_live_server, "hostess", PASSWORD).get("modes/")}
     if not modes["cell_capture"]["spectators"]:
         import pytest
         pytest.skip("the server hosts no spectators yet (the spectators branch adds them)")
@@ -208,7 +192,7 @@ def test_a_spectator_sees_the_public_view_and_no_move(serial_live_server, browse
     assert match_id_of(watcher) == match_id
     watcher.wait_for_selector("body[data-spectator='1'] #view dl")
     # then the page offers no move and no resign, as the API gives the spectator none
-    api = Api(serial_live_server, "watcher").get(f"matches/{match_id}/")
+    api = Api(serial_live_server, "watcher", PASSWORD).get(f"matches/{match_id}/")
     assert api["allowed_actions"] == [] and api["seat"] is None
     assert watcher.locator("#actions button").count() == 0
     assert watcher.locator("#view .cell").count() == 25
