@@ -409,8 +409,11 @@ export class Client {
         return;
       }
       if (closed) return;
-      const since = Math.max(lastId, options.since ? options.since() || 0 : 0);
-      const stream = new EventSource(this.url(route, options.path, { ticket, since: since || undefined }));
+      // a mark of 0 is a mark too (after nothing: everything): only with no mark at all does the stream
+      // start at its live edge, where what came before the connection is not sent
+      const mark = options.since ? options.since() : null;
+      const since = mark === null || mark === undefined ? (lastId || undefined) : Math.max(lastId, mark);
+      const stream = new EventSource(this.url(route, options.path, { ticket, since }));
       source = stream;
       stream.addEventListener("open", () => setLive(true));
       stream.addEventListener("error", () => {

@@ -33,10 +33,12 @@ const state = {
   guild: null,
   /** @type {string | null} */
   cursor: null,
-  /** @type {import("../../client/deepdelve.js").Subscription | null} */
+  /** @type {EventSource | null} */
   stream: null,
-  /** the last notice's seq seen: the stream starts after it */
+  /** the last notice's seq seen: a new stream resumes after it */
   lastNotice: 0,
+  /** @type {number | null} */
+  reconnect: null,
 };
 
 /** fetch with the page's language: the API answers (errors, notices) in it. @type {typeof fetch} */
@@ -340,6 +342,8 @@ function showVotes(vote) {
 function closeStream() {
   if (state.stream) state.stream.close();
   state.stream = null;
+  if (state.reconnect !== null) clearTimeout(state.reconnect);
+  state.reconnect = null;
   setLive(false);
 }
 
@@ -350,21 +354,32 @@ function setLive(live) {
   badge.textContent = t(live ? "live" : "offline");
 }
 
-/** Subscribes to GET me/stream/ (the client's subscription: a ticket per connection, resumed after the
- * last notice seen, reopened after a drop). */
-function openStream() {
+/** Opens GET me/stream/ with a one-time ticket, resuming after the last notice seen. */
+async function openStream() {
   closeStream();
   if (!api.signedIn) return;
-  state.stream = api.subscribe("/api/v1/me/stream/", {
-    kinds: ["invitation", "application_decided"],
-    since: () => state.lastNotice,
-    onLive: setLive,
-    onMessage: (_kind, data) => { void run(() => onNotice(/** @type {Notice} */ (data))); },
-  });
+  const ticket = await api.post("/api/v1/streams/ticket/");
+  const url = api.url("/api/v1/me/stream/", undefined, { ticket: ticket.ticket,
+    since: state.lastNotice || undefined });
+  const stream = new EventSource(url);
+  state.stream = stream;
+  stream.onopen = () => setLive(true);
+  stream.onerror = () => {
+    // a ticket opens one stream only: a new one is needed to reconnect
+    if (state.stream !== stream) return;
+    stream.close();
+    setLive(false);
+    state.reconnect = window.setTimeout(() => { void run(openStream); }, 2000);
+  };
+  for (const kind of ["invitation", "application_decided"]) {
+    stream.addEventListener(kind, (event) => { void run(() => onNotice(/** @type {MessageEvent} */ (event))); });
+  }
 }
 
-/** @param {Notice} notice */
-async function onNotice(notice) {
+/** @param {MessageEvent} event */
+async function onNotice(event) {
+  /** @type {Notice} */
+  const notice = JSON.parse(String(event.data));
   state.lastNotice = Math.max(state.lastNotice, notice.seq);
   $("notices").prepend(h("li", { "data-kind": notice.kind, "data-seq": String(notice.seq) }, notice.text));
   if (notice.kind === "invitation") await loadInvitations();
@@ -385,7 +400,7 @@ async function enter() {
   // the notices so far, so the stream starts after them
   const notices = await api.get("/api/v1/me/notices/");
   state.lastNotice = notices.last;
-  openStream();
+  await openStream();
 }
 
 function wire() {
@@ -415,7 +430,7 @@ function wire() {
     state.lang = state.lang === "en" ? "ru" : "en";
     rememberLang(state.lang);
     translate();
-    setLive(Boolean(state.stream && state.stream.live()));
+    setLive(Boolean(state.stream && state.stream.readyState === EventSource.OPEN));
     if (api.signedIn) void run(loadAll);
   });
   for (const tab of document.querySelectorAll(".tab")) {
