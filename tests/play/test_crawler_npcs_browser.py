@@ -73,14 +73,16 @@ def test_a_member_buys_and_sells_is_refused_and_sees_every_npcs_offer(browser, t
         assert offers, "the economy's default offers are there"
         assert ids_on(page, "#npc-page li[data-offer]", "data-offer") == [str(o["id"]) for o in offers]
         first = offers[0]
-        assert page.get_attribute(f'li[data-offer="{first["id"]}"] [data-price]', "data-price") == str(first["price"])
+        price = page.get_attribute(f'li[data-offer="{first["id"]}"] [data-price]', "data-price")
+        assert price == str(first["price"])
         page.click(f'li[data-offer="{first["id"]}"] button[data-action=npc_buy]')
         # then the API took the price and put the item in her pack, and the page shows both
         expect(page.locator('[data-purse="money"]')).to_have_text(str(1000 - first["price"]), timeout=WAIT_MS)
         me = api.get("me/")
         assert me["money"] == 1000 - first["price"]
         assert [i["item_kind"]["id"] for i in me["inventory"]] == [first["item_kind"]["id"]]
-        assert page.inner_text('[data-purse="weight"]') == f"{me['carry']['weight']} / {me['carry']['capacity']}"
+        carry = me["carry"]
+        assert page.inner_text('[data-purse="weight"]') == f"{carry['weight']} / {carry['capacity']}"
         assert page.get_attribute("#message", "data-kind") == "info"
         shot(page, "npc-shop")
 
@@ -116,7 +118,7 @@ def test_a_member_buys_and_sells_is_refused_and_sees_every_npcs_offer(browser, t
         # when she opens every other kind's page, each shows the API's offer
         for kind in ("armorer", "bowyer", "battle_mage", "potion_seller", "jeweler"):
             open_npc(page, kind)
-            shown = ids_on(page, f'#npc-page[data-npc="{kind}"] [data-service=shop] li[data-offer]', "data-offer")
+            shown = ids_on(page, f'#npc-page[data-npc="{kind}"] [data-service=shop] li', "data-offer")
             assert shown == [str(o["id"]) for o in api.get(f"{npcs}{kind}/offers/")], kind
         open_npc(page, "potion_seller")
         belts = api.get(f"{npcs}potion_seller/belts/")
@@ -134,15 +136,18 @@ def test_a_member_buys_and_sells_is_refused_and_sees_every_npcs_offer(browser, t
         upgrades = api.get(f"{npcs}shaman/upgrades/")
         assert page.get_attribute("[data-stone-points]", "data-stone-points") == str(upgrades["stone_points"])
         assert [(page.get_attribute(f'#npc-page li[data-stat="{s["stat"]}"] [data-cost]', "data-cost"))
-                for s in upgrades["stats"]] == ["" if s["cost"] is None else str(s["cost"]) for s in upgrades["stats"]]
+                for s in upgrades["stats"]] == ["" if s["cost"] is None else str(s["cost"])
+                                                for s in upgrades["stats"]]
         open_npc(page, "inquisitor")
         bounties = api.get(f"{npcs}inquisitor/bounties/")
         assert bounties["quests"]
-        assert ids_on(page, "#npc-page li[data-quest]", "data-quest") == [str(q["id"]) for q in bounties["quests"]]
+        assert ids_on(page, "#npc-page li[data-quest]", "data-quest") == [str(q["id"])
+                                                                          for q in bounties["quests"]]
         open_npc(page, "carpenter")
         structures = api.get(f"{npcs}carpenter/structures/")
         assert structures
-        assert ids_on(page, "#npc-page li[data-structure]", "data-structure") == [str(s["id"]) for s in structures]
+        shown = ids_on(page, "#npc-page li[data-structure]", "data-structure")
+        assert shown == [str(s["id"]) for s in structures]
         open_npc(page, "jeweler")
         recipes = api.get(f"{npcs}jeweler/recipes/")
         assert recipes
@@ -262,7 +267,8 @@ def test_a_party_explores_the_darkness_live_to_a_camp_and_leaves(browser, tmp_pa
         piet.wait_for_selector('#dk-hall[data-status="active"]')
         expect(piet.locator('.tab[data-tab="darkness"]')).to_have_text("Лабиринт")
         piet.wait_for_selector('#dk-log li[data-kind="moved"]')
-        ru_texts = [e["text"] for e in Api(base, "piet", PASSWORD, language="ru").get(f"runs/{run_id}/")["events"]]
+        russian = Api(base, "piet", PASSWORD, language="ru")
+        ru_texts = [e["text"] for e in russian.get(f"runs/{run_id}/")["events"]]
         piet.wait_for_function("n => document.querySelectorAll('#dk-log li').length === n", arg=len(ru_texts))
         assert piet.locator("#dk-log li").first.inner_text() == ru_texts[-1]
         shot(piet, "darkness-ru")

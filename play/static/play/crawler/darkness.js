@@ -92,7 +92,18 @@ const over = (run) => run.status !== "lobby" && run.status !== "active";
 
 /** @param {Ui} ui */
 export function darknessPane(ui) {
-  const { api, t, h, button } = ui;
+  const { api, t, h } = ui;
+  /** A button whose success clears the message line: an earlier refusal no longer holds.
+   * @param {string} key @param {() => Promise<unknown>} action @param {string} [cls] */
+  const button = (key, action, cls) => ui.button(key, async () => {
+    await action();
+    ui.say("");
+  }, cls);
+  /** Runs an action of a hand-made control, as `button` does. @param {() => Promise<unknown>} action */
+  const act = (action) => ui.run(async () => {
+    await action();
+    ui.say("");
+  });
   const state = {
     /** @type {number | null} */
     guild: null,
@@ -270,7 +281,7 @@ export function darknessPane(ui) {
     $("dk-members").replaceChildren(...run.members.map((member) => h("li", { "data-member": String(member.player),
       "data-status": member.status },
     h("span", { class: "grow" }, member.username,
-      dark && dark.torch.bearer === member.player ? h("span", { class: "badge" }, "🔥") : ""),
+      dark && dark.torch.bearer === member.player ? h("span", { class: "badge torch" }, t("dk_torch")) : ""),
     h("small", {}, `${member.hp} / ${member.max_hp} · ${t(`member_${member.status}`)}`),
     run.status === "lobby" ? h("small", {}, ` · ${t("dk_chosen", { choice: t(`choice_${member.weapon_choice}`) })}`) : "")));
     $("dk-controls").replaceChildren(...controls(run));
@@ -317,7 +328,7 @@ export function darknessPane(ui) {
       const action = moves.get(direction);
       const element = h("button", { type: "button", "data-move": direction, class: `dir-${direction.toLowerCase()}` },
         t(direction));
-      if (action) element.addEventListener("click", () => { void ui.run(() => send(action)); });
+      if (action) element.addEventListener("click", () => { void act(() => send(action)); });
       else element.setAttribute("disabled", "");
       return element;
     }));
@@ -328,7 +339,7 @@ export function darknessPane(ui) {
         : action.kind === "drink" ? t("dk_drink", { name: inventory.find((i) => i.id === action.potion)?.item_kind.name ?? `#${action.potion}` })
           : t("dk_take", { name: loot.find((l) => l.id === action.loot)?.item_kind.name ?? `#${action.loot}` });
       const element = h("button", { type: "button", class: "secondary", "data-run-action": action.kind }, label);
-      element.addEventListener("click", () => { void ui.run(() => send(action)); });
+      element.addEventListener("click", () => { void act(() => send(action)); });
       return element;
     });
     return [h("h3", {}, t("dk_moves")), moves.size ? pad : h("p", { class: "hint" }, t("dk_no_moves")),
@@ -374,7 +385,7 @@ export function darknessPane(ui) {
           action.slot === undefined ? "" : String(action.slot)].filter(Boolean).join(" ");
         const element = h("button", { type: "button", class: "secondary", "data-battle-action": action.kind }, label);
         element.addEventListener("click", () => {
-          void ui.run(async () => {
+          void act(async () => {
             const body = /** @type {any} */ ({ turn: battle.turn, action });
             await api.act("/api/v1/battles/{battle_id}/actions/", { path: { battle_id: battle.id }, body });
             await read(run.id);

@@ -32,7 +32,7 @@ addWords({
   npc_overview: "Rank {rank}; the junk dealer offers {size} starting weapons.",
   npc_tier: "Starting weapons: {tier}.", npc_next_tier: "Next: {tier} at rank {rank}.",
   npc_structures: "Structures built", npc_none_built: "None yet.", npc_initial: "always with the guild",
-  npc_count: "rescued {count} times", npc_no_page: "This NPC has no counter in the guild hall.",
+  npc_count: "rescues: {count}", npc_no_page: "This NPC has no counter in the guild hall.",
   npc_junk_dealer_page: "Offers starting weapons in the run lobby.",
   npc_charon_page: "Brings a dead player back for a share of their money.",
   npc_shop: "For sale", npc_sell: "What they would pay for your items", npc_belts: "Potion belts",
@@ -52,13 +52,17 @@ addWords({
   npc_fee: "fee {fee} coins", npc_bought: "Bought {name} for {price} coins; you have {money}.",
   npc_sold: "Sold {name} for {price} coins; you have {money}.", npc_crafted: "Made {name} for {price} coins; you have {money}.",
   npc_raised: "{stat} is now {level}.", bounty_open: "open", bounty_completed: "completed", bounty_abandoned: "abandoned",
-  npc_purse: "Your purse and pack",
+  npc_purse: "Your purse and pack", npc_junk_dealer: "Junk Dealer", npc_charon: "Charon", npc_trader: "Trader",
+  npc_weaponsmith: "Weaponsmith", npc_armorer: "Armorer", npc_bowyer: "Bowyer", npc_battle_mage: "Battle Mage",
+  npc_warlock: "Warlock", npc_shaman: "Shaman", npc_peasant: "Peasants", npc_potion_seller: "Potion Seller",
+  npc_inquisitor: "Inquisitor", npc_carpenter: "Carpenter", npc_jeweler: "Jeweler", cat_weapon: "weapon",
+  cat_armor: "armor", cat_potion: "potion", cat_special: "special", cat_amulet: "amulet", cat_torch: "torch",
 }, {
   tab_npcs: "НИПы", npc_title: "НИПы гильдии", npc_no_guild: "Вступите в гильдию, чтобы пользоваться её НИПами.",
-  npc_overview: "Ранг {rank}; старьёвщик предлагает {size} стартовых оружия.",
+  npc_overview: "Ранг {rank}; барахольщик предлагает {size} стартовых оружия.",
   npc_tier: "Стартовое оружие: {tier}.", npc_next_tier: "Дальше: {tier} с ранга {rank}.",
   npc_structures: "Построенные сооружения", npc_none_built: "Пока нет.", npc_initial: "всегда при гильдии",
-  npc_count: "спасён {count} раз", npc_no_page: "У этого НИПа нет прилавка в гильдии.",
+  npc_count: "спасений: {count}", npc_no_page: "У этого НИПа нет прилавка в гильдии.",
   npc_junk_dealer_page: "Предлагает стартовое оружие в лобби похода.",
   npc_charon_page: "Возвращает погибшего игрока за долю его денег.",
   npc_shop: "В продаже", npc_sell: "Сколько дадут за ваши вещи", npc_belts: "Пояса для зелий",
@@ -78,7 +82,11 @@ addWords({
   npc_fee: "плата {fee} монет", npc_bought: "Куплено: {name} за {price} монет; у вас {money}.",
   npc_sold: "Продано: {name} за {price} монет; у вас {money}.", npc_crafted: "Изготовлено: {name} за {price} монет; у вас {money}.",
   npc_raised: "{stat} теперь {level}.", bounty_open: "открыт", bounty_completed: "выполнен", bounty_abandoned: "отменён",
-  npc_purse: "Кошелёк и поклажа",
+  npc_purse: "Кошелёк и поклажа", npc_junk_dealer: "Барахольщик", npc_charon: "Харон", npc_trader: "Торговец",
+  npc_weaponsmith: "Оружейник", npc_armorer: "Бронник", npc_bowyer: "Мастер луков", npc_battle_mage: "Боевой чародей",
+  npc_warlock: "Чернокнижник", npc_shaman: "Шаман", npc_peasant: "Крестьяне", npc_potion_seller: "Продавец зелий",
+  npc_inquisitor: "Инквизитор", npc_carpenter: "Плотник", npc_jeweler: "Ювелир", cat_weapon: "оружие",
+  cat_armor: "броня", cat_potion: "зелье", cat_special: "особое", cat_amulet: "амулет", cat_torch: "факел",
 });
 
 /** The services' route segments (npcs.rules.SERVICES) that have a page here, in the order shown. */
@@ -102,9 +110,14 @@ export function npcsPane(ui) {
   /** @param {Material[]} materials */
   const materialsText = (materials) => materials.map((m) => `${m.quantity} × ${m.item_kind.name}`).join(", ");
   /** @param {Catalog} kind */
-  const catalogLine = (kind) => [kind.category, kind.sub_kind, `${t("weight")} ${kind.weight}`,
+  const catalogLine = (kind) => [categoryName(kind.category), kind.sub_kind, `${t("weight")} ${kind.weight}`,
     kind.damage ? `⚔ ${kind.damage}` : "", kind.armor ? `🛡 ${kind.armor}` : "", kind.heal ? `♥ ${kind.heal}` : "",
     kind.effect ? kind.effect : ""].filter(Boolean).join(" · ");
+  /** The kind's name in the page's language; the admin's own name for a kind the page does not know.
+   * @param {GuildNpc} npc */
+  const npcName = (npc) => (t(`npc_${npc.kind}`) === `npc_${npc.kind}` ? npc.name : t(`npc_${npc.kind}`));
+  /** @param {string} category */
+  const categoryName = (category) => (t(`cat_${category}`) === `cat_${category}` ? category : t(`cat_${category}`));
   /** @param {number} price @param {number} list */
   const priceText = (price, list) => t("npc_price", { price }) + (price !== list ? ` (${t("npc_list_price", { price: list })})` : "");
 
@@ -151,7 +164,7 @@ export function npcsPane(ui) {
       : [h("li", { class: "hint" }, t("npc_none_built"))]));
     $("npc-list").replaceChildren(...npcs.npcs.map((npc) => {
       const choose = h("button", { type: "button", class: "secondary", "data-npc": npc.kind,
-        "aria-pressed": String(npc.kind === state.kind) }, npc.name,
+        "aria-pressed": String(npc.kind === state.kind) }, npcName(npc),
       npc.repeatable && npc.count > 1 ? ` ×${npc.count}` : "");
       choose.addEventListener("click", () => { void ui.run(() => choosePage(npc.kind)); });
       return choose;
@@ -181,7 +194,7 @@ export function npcsPane(ui) {
       return;
     }
     const guild = state.guild;
-    const parts = [h("h3", { tabindex: "-1" }, npc.name), h("p", { class: "hint" }, npc.description),
+    const parts = [h("h3", { tabindex: "-1" }, npcName(npc)), h("p", { class: "hint" }, npc.description),
       h("p", { class: "hint" }, npc.initial ? t("npc_initial") : t("npc_count", { count: npc.count }))];
     const services = npc.services.filter((service) => service in SERVICE_TITLES);
     if (!services.length) {
@@ -228,7 +241,7 @@ export function npcsPane(ui) {
       const quotes = await api.get("/api/v1/guilds/{guild_id}/npcs/{kind}/quotes/", { path });
       return [list(quotes.map((quote) => h("li", { "data-item": String(quote.item.id) },
         h("span", { class: "grow" }, `${quote.item.item_kind.name} `,
-          h("small", {}, `${quote.item.item_kind.category} · ${quote.item.item_kind.sub_kind}`),
+          h("small", {}, `${categoryName(quote.item.item_kind.category)} · ${quote.item.item_kind.sub_kind}`),
           quote.item.equipped ? h("span", { class: "badge" }, t("equipped")) : ""),
         h("span", { "data-quote": quote.price === null ? "" : String(quote.price) },
           quote.price === null ? t("npc_not_bought") : t("npc_price", { price: quote.price })),
