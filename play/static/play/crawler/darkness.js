@@ -109,6 +109,9 @@ export function darknessPane(ui) {
     guild: null,
     /** @type {Run | null} */
     run: null,
+    /** the run shown (a lobby, a run under way or just ended); null: the guild's map */
+    /** @type {number | null} */
+    runId: null,
     /** the last event of the run shown: reads and the stream resume after it */
     last: 0,
     /** @type {Subscription | null} */
@@ -130,6 +133,9 @@ export function darknessPane(ui) {
     return member ? member.username : `#${player}`;
   };
 
+  /** The reads of the run, one after the other. @type {Promise<void>} */
+  let reads = Promise.resolve();
+
   function stop() {
     if (state.stream) state.stream.close();
     state.stream = null;
@@ -145,13 +151,11 @@ export function darknessPane(ui) {
       stop();
       return;
     }
-    // the whole log again, in the page's language (a tab opened or the language switched)
-    state.last = 0;
-    $("dk-log").replaceChildren();
+    // read whole again: the log in the page's language (a tab opened, the language switched, refresh)
     const runs = await api.get("/api/v1/runs/");
     const current = runs.results.find((r) => r.kind === "darkness" && (r.status === "lobby" || r.status === "active"));
-    if (current) await follow(current.id);
-    else if (state.run) await read(state.run.id); // a run that just ended stays shown until "back"
+    if (current) await follow(current.id, true);
+    else if (state.runId !== null) await read(state.runId, true); // a run that just ended stays until "back"
     else await showHall();
   }
 
@@ -159,6 +163,7 @@ export function darknessPane(ui) {
   async function showHall() {
     stop();
     state.run = null;
+    state.runId = null;
     state.last = 0;
     const guild = state.guild;
     if (guild === null) return;
@@ -192,15 +197,18 @@ export function darknessPane(ui) {
     $("dk-run-part").hidden = true;
   }
 
-  /** Follows a run: reads it whole, then lives on its stream. @param {number} runId */
-  async function follow(runId) {
-    if (!state.run || state.run.id !== runId) {
+  /**
+   * Follows a run: reads it (whole for a new one, or when `whole`), then lives on its stream.
+   * @param {number} runId @param {boolean} [whole]
+   */
+  async function follow(runId, whole = false) {
+    const another = state.runId !== runId;
+    if (another) {
       stop();
-      state.last = 0;
-      $("dk-log").replaceChildren();
       state.run = null;
+      state.runId = runId;
     }
-    await read(runId);
+    await read(runId, whole || another);
     const run = state.run;
     if (state.stream || !run || over(run)) return;
     state.stream = api.subscribe("/api/v1/runs/{run_id}/stream/", {
@@ -228,15 +236,29 @@ export function darknessPane(ui) {
     }
   }
 
-  /** @param {number} runId */
-  async function read(runId) {
-    const run = await api.get("/api/v1/runs/{run_id}/", { path: { run_id: runId }, query: { since: state.last } });
-    await absorb(run);
+  /**
+   * Reads the run after the last event shown (`whole`: from the start, the log drawn again). Reads are
+   * chained, one after the other, so a read started before the log was cleared cannot add to it after.
+   * @param {number} runId @param {boolean} [whole]
+   */
+  function read(runId, whole = false) {
+    const next = reads.catch(() => undefined).then(async () => {
+      if (state.runId !== runId) return;
+      if (whole) {
+        state.last = 0;
+        $("dk-log").replaceChildren();
+      }
+      const run = await api.get("/api/v1/runs/{run_id}/", { path: { run_id: runId }, query: { since: state.last } });
+      await absorb(run);
+    });
+    reads = next;
+    return next;
   }
 
   /** A run view (a read's or an action's answer): its new events go to the log, the rest is drawn. @param {Run} run */
   async function absorb(run) {
-    if (state.run && state.run.id !== run.id) return;
+    // another run's late answer, or an answer older than what is shown (an action's came first)
+    if (state.runId !== run.id || run.last_event < state.last) return;
     const fresh = run.events.filter((event) => event.seq > state.last);
     $("dk-log").prepend(...fresh.reverse().map((event) => h("li", { "data-seq": String(event.seq),
       "data-kind": event.kind }, event.text)));
