@@ -21,6 +21,7 @@ from npcs.services import npc_rescue
 from players.models import Player
 from tests.backend.live.servers import database_url_of_test, server_env, uvicorn
 from tests.darkness.helpers import install_maze, only
+from tests.dungeons.run_helpers import bestiary
 from tests.factories import add_member, make_guild
 from tests.play.browser import NEEDS_CHROMIUM, Api, browser  # noqa: F401 - the fixture
 from tests.play.test_crawler_browser import PASSWORD, WAIT_MS, register, shot
@@ -286,3 +287,55 @@ def test_a_party_explores_the_darkness_live_to_a_camp_and_leaves(browser, tmp_pa
         assert orla.get_attribute("#dk-map", "data-explored") == "5"
         assert orla.locator("#dk-map rect.known").count() == 5
 
+
+
+def test_a_battle_in_the_darkness_is_fought_from_the_plain_battle_view(browser, tmp_path):  # noqa: F811
+    with uvicorn(server_env(database_url_of_test()), tmp_path / "server.log") as base:
+        # given a lone member whose maze's rooms all hold one sturdy, weak creature
+        page = browser.new_context(viewport={"width": 1000, "height": 900}).new_page()
+        me_id = register(page, base, "quinn")
+        guild = make_guild(leader=Player.objects.get(pk=me_id), name="Ember Watch")
+        install_maze(guild)
+        only("enemy")
+        bestiary(enemy_hp=50, enemy_damage=1)
+        api = Api(base, "quinn", PASSWORD)
+
+        # when she opens a lobby, takes the junk dealer's first weapon, starts and moves into the next room
+        page.click("#refresh")
+        page.wait_for_selector('body[data-in-guild="1"]')
+        page.click('.tab[data-tab="darkness"]')
+        page.click("#dk-controls button[data-action=dk_open]")
+        page.wait_for_selector("#dk-offer select[name=weapon]")
+        page.select_option("#dk-offer select[name=weapon]", index=1)
+        page.click("#dk-offer button[data-action=dk_take_weapon]")
+        page.wait_for_selector("#dk-offer select", state="detached")
+        page.click("#dk-controls button[data-action=dk_start]")
+        page.wait_for_selector('#dk-hall[data-status="active"]', timeout=WAIT_MS)
+        run_id = int(page.get_attribute("#dk-hall", "data-run"))
+        page.click('#dk-controls button[data-move="RIGHT"]')
+        # then the room's battle is shown as the API has it: its combatants and their HP, and no move offered
+        page.wait_for_selector("#dk-battle h3[data-battle]", timeout=WAIT_MS)
+        battle_id = api.get(f"runs/{run_id}/")["current_room"]["battle"]["id"]
+        battle = api.get(f"battles/{battle_id}/")
+        assert page.get_attribute("#dk-battle h3", "data-battle") == str(battle_id)
+        shown = {c: page.inner_text(f'#dk-battle li[data-combatant="{c}"] small')
+                 for c in ids_on(page, "#dk-battle li[data-combatant]", "data-combatant")}
+        assert shown == {c["id"]: f"{c['hp']} / {c['max_hp']}" for c in battle["combatants"]}
+        assert page.locator("#dk-controls button[data-move]:not([disabled])").count() == 0
+        assert battle["awaiting"] == me_id  # a lone player's turn comes round at once
+        offered = sorted(a["kind"] for a in battle["allowed_actions"])
+        assert sorted(ids_on(page, "#dk-battle button[data-battle-action]", "data-battle-action")) == offered
+        shot(page, "darkness-battle")
+
+        # when she attacks the creature from the plain view
+        blows = page.locator('#dk-log li[data-kind="attack"]').count()  # the creature may have struck first
+        page.click('#dk-battle button[data-battle-action="attack"] >> nth=0')
+        # then the battle moved on: her blow is in the log, and the creature's HP is the API's
+        page.wait_for_function("n => document.querySelectorAll('#dk-log li[data-kind=attack]').length > n",
+                               arg=blows, timeout=WAIT_MS)
+        after = api.get(f"battles/{battle_id}/")
+        assert after["turn"] > battle["turn"]
+        enemy = next(c for c in after["combatants"] if c["kind"] != "player")
+        expect(page.locator(f'#dk-battle li[data-combatant="{enemy["id"]}"] small')).to_have_text(
+            f"{enemy['hp']} / {enemy['max_hp']}", timeout=WAIT_MS)
+        assert enemy["hp"] < enemy["max_hp"]

@@ -41,7 +41,8 @@ addWords({
   choice_refused: "none", room_enemy: "enemies", room_trap: "a trap", room_treasure: "a treasure",
   room_story: "a story room", room_rest: "a rest room", room_boss: "the boss", room_empty: "empty",
   outcome_ongoing: "under way", outcome_victory: "won", outcome_defeat: "lost", outcome_escaped: "fled",
-  outcome_draw: "a draw",
+  outcome_draw: "a draw", act_attack: "attack", act_drink: "drink", act_switch_weapon: "switch to weapon",
+  act_skip: "skip the turn", act_flee: "flee",
 }, {
   tab_darkness: "Лабиринт", dk_title: "Лабиринт Тьмы", dk_no_guild: "Лабиринт принадлежит гильдии: сначала вступите в неё.",
   dk_known: "Гильдия знает {explored} из {rooms} комнат ({rows} × {cols}, секций: {sections}).",
@@ -66,7 +67,8 @@ addWords({
   choice_refused: "без оружия", room_enemy: "враги", room_trap: "ловушка", room_treasure: "сокровищница",
   room_story: "сюжетная комната", room_rest: "комната отдыха", room_boss: "босс", room_empty: "пусто",
   outcome_ongoing: "идёт", outcome_victory: "победа", outcome_defeat: "поражение", outcome_escaped: "бегство",
-  outcome_draw: "ничья",
+  outcome_draw: "ничья", act_attack: "атаковать", act_drink: "выпить", act_switch_weapon: "сменить оружие на",
+  act_skip: "пропустить ход", act_flee: "бежать",
 });
 
 /** Every kind of the run stream's events (the schema's RunEvent kinds) and its header message `run`. */
@@ -261,7 +263,7 @@ export function darknessPane(ui) {
     if (state.runId !== run.id || run.last_event < state.last) return;
     const fresh = run.events.filter((event) => event.seq > state.last);
     $("dk-log").prepend(...fresh.reverse().map((event) => h("li", { "data-seq": String(event.seq),
-      "data-kind": event.kind }, event.text)));
+      "data-kind": event.kind, value: String(event.seq) }, event.text)));
     state.last = Math.max(state.last, run.last_event);
     state.run = run;
     render(run);
@@ -403,7 +405,7 @@ export function darknessPane(ui) {
         h("span", { class: "grow" }, c.name), h("small", {}, `${c.hp} / ${c.max_hp}`)))),
       h("p", {}, me && battle.awaiting === me.id ? t("dk_your_turn") : t("dk_waiting", { name: nameOf(battle.awaiting) })),
       h("div", { class: "buttons" }, ...battle.allowed_actions.map((action) => {
-        const label = [action.kind, action.target ? names.get(action.target) ?? action.target : "", action.potion ?? "",
+        const label = [t(`act_${action.kind}`), action.target ? names.get(action.target) ?? action.target : "", action.potion ?? "",
           action.slot === undefined ? "" : String(action.slot)].filter(Boolean).join(" ");
         const element = h("button", { type: "button", class: "secondary", "data-battle-action": action.kind }, label);
         element.addEventListener("click", () => {
