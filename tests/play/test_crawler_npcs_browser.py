@@ -87,14 +87,17 @@ def test_a_member_buys_and_sells_is_refused_and_sees_every_npcs_offer(browser, t
         assert page.get_attribute("#message", "data-kind") == "info"
         shot(page, "npc-shop")
 
-        # when she sells that item to the trader at the quoted price
-        open_npc(page, "trader")
+        # when she sells that item to the trader at the quoted price, by keyboard alone
+        page.focus('#npc-list button[data-npc="trader"]')
+        page.keyboard.press("Enter")
+        page.wait_for_selector('#npc-page[data-npc="trader"]')
         item = me["inventory"][0]
         quote = next(q for q in api.get(f"{npcs}trader/quotes/") if q["item"]["id"] == item["id"])
         assert quote["price"] is not None
         row = f'#npc-page li[data-item="{item["id"]}"]'
         assert page.get_attribute(f"{row} [data-quote]", "data-quote") == str(quote["price"])
-        page.click(f"{row} button[data-action=npc_sell_button]")
+        page.focus(f"{row} button[data-action=npc_sell_button]")
+        page.keyboard.press("Enter")
         page.wait_for_selector(row, state="detached")
         # then the API paid the quote and the item is gone
         after = api.get("me/")
@@ -213,6 +216,12 @@ def test_a_party_explores_the_darkness_live_to_a_camp_and_leaves(browser, tmp_pa
         piet.focus(f'li[data-lobby="{run_id}"] button[data-action=dk_join]')
         piet.keyboard.press("Enter")
         piet.wait_for_selector('#dk-hall[data-status="lobby"]')
+        # and piet steps up to go first, so that he will carry the torch
+        piet.click("#dk-controls button[data-action=dk_go_first]")
+        piet.wait_for_selector("#dk-controls button[data-action=dk_go_first]", state="detached")
+        lobby = api["piet"].get(f"runs/{run_id}/")
+        assert [m["player"] for m in sorted(lobby["members"], key=lambda m: m["position"])] == [ids["piet"],
+                                                                                               ids["orla"]]
         # and orla starts before piet chose a weapon: the API's refusal is shown
         orla.click("#dk-controls button[data-action=dk_refresh]")
         orla.wait_for_selector(f'#dk-members li[data-member="{ids["piet"]}"]')
@@ -232,7 +241,8 @@ def test_a_party_explores_the_darkness_live_to_a_camp_and_leaves(browser, tmp_pa
         for page in (orla, piet):
             page.wait_for_selector('#dk-hall[data-status="active"]', timeout=WAIT_MS)
         run = api["orla"].get(f"runs/{run_id}/")
-        assert run["darkness"]["torch"]["bearer"] == ids["orla"]  # the first in formation carries it
+        assert run["darkness"]["torch"]["bearer"] == ids["piet"]  # the first in formation carries it
+        assert "piet" in orla.inner_text('[data-fact="torch"]')
 
         # when orla walks RIGHT, DOWN, LEFT and piet DOWN by the arrow key on the map: the camp
         steps = [(orla, "RIGHT"), (orla, "DOWN"), (orla, "LEFT"), (piet, "DOWN")]

@@ -42,7 +42,7 @@ addWords({
   room_story: "a story room", room_rest: "a rest room", room_boss: "the boss", room_empty: "empty",
   outcome_ongoing: "under way", outcome_victory: "won", outcome_defeat: "lost", outcome_escaped: "fled",
   outcome_draw: "a draw", act_attack: "attack", act_drink: "drink", act_switch_weapon: "switch to weapon",
-  act_skip: "skip the turn", act_flee: "flee",
+  act_skip: "skip the turn", act_flee: "flee", dk_go_first: "Go first and carry the torch",
 }, {
   tab_darkness: "Лабиринт", dk_title: "Лабиринт Тьмы", dk_no_guild: "Лабиринт принадлежит гильдии: сначала вступите в неё.",
   dk_known: "Гильдия знает {explored} из {rooms} комнат ({rows} × {cols}, секций: {sections}).",
@@ -68,7 +68,7 @@ addWords({
   room_story: "сюжетная комната", room_rest: "комната отдыха", room_boss: "босс", room_empty: "пусто",
   outcome_ongoing: "идёт", outcome_victory: "победа", outcome_defeat: "поражение", outcome_escaped: "бегство",
   outcome_draw: "ничья", act_attack: "атаковать", act_drink: "выпить", act_switch_weapon: "сменить оружие на",
-  act_skip: "пропустить ход", act_flee: "бежать",
+  act_skip: "пропустить ход", act_flee: "бежать", dk_go_first: "Идти первым и нести факел",
 });
 
 /** Every kind of the run stream's events (the schema's RunEvent kinds) and its header message `run`. */
@@ -324,6 +324,14 @@ export function darknessPane(ui) {
           await absorb(await api.post("/api/v1/runs/{run_id}/start/", { path }));
           await follow(run.id);
         }));
+      }
+      const order = [...run.members].sort((a, b) => a.position - b.position).map((m) => m.player);
+      if (me && order.length > 1 && order[0] !== me.id && order.includes(me.id)) {
+        // the first in formation carries the torch (docs/darkness.md): a member may step up to take it
+        buttons.append(button("dk_go_first", async () => {
+          const players = [me.id, ...order.filter((player) => player !== me.id)];
+          await absorb(await api.put("/api/v1/runs/{run_id}/formation/", { path, body: { players } }));
+        }, "secondary"));
       }
       buttons.append(button("dk_refresh", () => read(run.id), "secondary"), button("dk_leave", async () => {
         await api.post("/api/v1/runs/{run_id}/leave/", { path });
