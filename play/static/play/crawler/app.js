@@ -393,7 +393,7 @@ async function onNotice(event) {
 /** The tabs whose screens are modules of their own (./npcs.js, ./darkness.js): each reads when shown. */
 /** @type {Record<string, { open: () => Promise<void>, close: () => void }>} */
 const panes = {};
-const ui = { api, t, say, run, h, button, me: () => state.me, loadMe };
+const ui = { api, t, say, run, h, button, $, me: () => state.me, loadMe };
 panes.npcs = npcsPane(ui);
 panes.darkness = darknessPane(ui);
 

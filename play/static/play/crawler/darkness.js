@@ -94,7 +94,7 @@ const over = (run) => run.status !== "lobby" && run.status !== "active";
 
 /** @param {Ui} ui */
 export function darknessPane(ui) {
-  const { api, t, h } = ui;
+  const { api, t, h, $ } = ui;
   /** A button whose success clears the message line: an earlier refusal no longer holds.
    * @param {string} key @param {() => Promise<unknown>} action @param {string} [cls] */
   const button = (key, action, cls) => ui.button(key, async () => {
@@ -123,12 +123,6 @@ export function darknessPane(ui) {
     again: false,
   };
 
-  /** @param {string} id @returns {HTMLElement} */
-  const $ = (id) => {
-    const element = document.getElementById(id);
-    if (!element) throw new Error(`the page has no #${id}`);
-    return element;
-  };
   /** @param {number | null} player */
   const nameOf = (player) => {
     const member = state.run ? state.run.members.find((m) => m.player === player) : null;

@@ -25,6 +25,7 @@ import { addWords } from "./i18n.js";
  * @property {(key: string, action: () => Promise<unknown>, cls?: string) => HTMLElement} button
  * @property {() => Schemas["MeOutput"] | null} me
  * @property {() => Promise<void>} loadMe  reads the player again (money, inventory, carry limits)
+ * @property {(id: string) => HTMLElement} $  the page's element of that id (an error if it has none)
  */
 
 addWords({
@@ -97,16 +98,10 @@ const SERVICE_TITLES = /** @type {const} */ ({
 
 /** @param {Ui} ui */
 export function npcsPane(ui) {
-  const { api, t, h, button } = ui;
+  const { api, t, h, button, $ } = ui;
   /** @type {{ guild: number | null, npcs: GuildNpcs | null, kind: string | null }} */
   const state = { guild: null, npcs: null, kind: null };
 
-  /** @param {string} id @returns {HTMLElement} */
-  const $ = (id) => {
-    const element = document.getElementById(id);
-    if (!element) throw new Error(`the page has no #${id}`);
-    return element;
-  };
   /** @param {Material[]} materials */
   const materialsText = (materials) => materials.map((m) => `${m.quantity} × ${m.item_kind.name}`).join(", ");
   /** @param {Catalog} kind */
