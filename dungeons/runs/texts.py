@@ -60,6 +60,7 @@ ROOM_KINDS: dict[str, Promise] = {
     "enemy": _pl("room", "a room with enemies"), "trap": _pl("room", "a room with a trap"),
     "treasure": _pl("room", "a treasure room"), "story": _pl("room", "a story room"),
     "rest": _pl("room", "a rest room"), "boss": _pl("room", "the boss's room"),
+    "empty": _pl("room", "an empty room"),
 }
 BATTLE_OUTCOMES: dict[str, Promise] = {
     "victory": _pl("run battle", "victory"), "defeat": _pl("run battle", "defeat"),

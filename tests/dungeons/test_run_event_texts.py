@@ -10,6 +10,7 @@ import pytest
 from django.utils import translation
 
 import darkness.log_entries  # noqa: F401 (registers the darkness entries)
+from dungeons.models import RoomKind
 from dungeons.runs import texts
 from dungeons.runs.engine.log import ENTRY_TYPES, entry_from_json
 from tests.dungeons.run_helpers import (
@@ -95,3 +96,16 @@ def test_a_run_reads_in_english_and_in_russian(monkeypatch: Any) -> None:
         assert en["text"] and not CYRILLIC.search(en["text"]) and CYRILLIC.search(ru["text"]), (en, ru)
     assert english[0]["kind"] == "started" and players[0].user.username in english[0]["text"]
     assert "Группа входит в комнату с ловушкой." in {e["text"] for e in russian}
+
+
+@pytest.mark.parametrize("room_kind", [value for value, _ in RoomKind.choices])
+def test_every_room_kind_is_named_in_both_languages(room_kind: str) -> None:
+    # the darkness's empty rooms read "The party enters empty." before they had a word of their own
+    entry = {"kind": "entered", "floor": 0, "room": 1, "room_kind": room_kind}
+    with translation.override("en"):
+        english = texts.entry_text(entry, NAMES)
+    with translation.override("ru"):
+        russian = texts.entry_text(entry, NAMES)
+    assert not english.endswith(f"enters {room_kind}."), english  # a word, not the slug
+    assert not russian.endswith(f" {room_kind}."), russian
+    assert CYRILLIC.search(russian), russian

@@ -4,7 +4,9 @@
 // with a one-time ticket): `invitation` and `application_decided` notices re-read what they name, with
 // no polling. Every refusal shows the API's own `message`; the page's words are in ./i18n.js.
 import { ApiError, Client } from "../../client/deepdelve.js";
+import { darknessPane } from "./darkness.js";
 import { initialLang, rememberLang, word } from "./i18n.js";
+import { npcsPane } from "./npcs.js";
 
 /** @typedef {import("../../client/deepdelve.js").Schemas} Schemas */
 /** @typedef {Schemas["MeOutput"]} Me */
@@ -388,10 +390,26 @@ async function onNotice(event) {
 
 // --- wiring ------------------------------------------------------------------------------------------
 
+/** The tabs whose screens are modules of their own (./npcs.js, ./darkness.js): each reads when shown. */
+/** @type {Record<string, { open: () => Promise<void>, close: () => void }>} */
+const panes = {};
+const ui = { api, t, say, run, h, button, $, me: () => state.me, loadMe };
+panes.npcs = npcsPane(ui);
+panes.darkness = darknessPane(ui);
+
+/** Everything the home shows, and the open tab's own screen. */
+async function reloadAll() {
+  await loadAll();
+  const pane = panes[state.tab];
+  if (pane) await pane.open();
+}
+
 /** @param {string} tab */
 function switchTab(tab) {
   state.tab = tab;
   show();
+  const pane = panes[tab];
+  if (pane && api.signedIn) void run(pane.open);
 }
 
 async function enter() {
@@ -423,6 +441,7 @@ function wire() {
   $("sign-out").addEventListener("click", () => {
     api.signOut();
     closeStream();
+    for (const pane of Object.values(panes)) pane.close();
     say(t("signed_out"));
     show();
   });
@@ -431,12 +450,12 @@ function wire() {
     rememberLang(state.lang);
     translate();
     setLive(Boolean(state.stream && state.stream.readyState === EventSource.OPEN));
-    if (api.signedIn) void run(loadAll);
+    if (api.signedIn) void run(reloadAll);
   });
   for (const tab of document.querySelectorAll(".tab")) {
     if (tab instanceof HTMLElement) tab.addEventListener("click", () => switchTab(tab.dataset.tab || "player"));
   }
-  $("refresh").addEventListener("click", () => { void run(loadAll); });
+  $("refresh").addEventListener("click", () => { void run(reloadAll); });
   const found = /** @type {HTMLFormElement} */ ($("found-form"));
   found.addEventListener("submit", (event) => {
     event.preventDefault();

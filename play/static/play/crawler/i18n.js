@@ -89,6 +89,15 @@ export function word(lang, key, values = {}) {
   return text.replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? ""));
 }
 
+/**
+ * Adds a screen module's own words (its keys in both languages) to the page's dictionary.
+ * @param {Record<string, string>} en @param {Record<string, string>} ru
+ */
+export function addWords(en, ru) {
+  Object.assign(EN, en);
+  Object.assign(RU, ru);
+}
+
 /** Every key has both languages (the test reads this). @returns {string[]} */
 export function missingWords() {
   return Object.keys(EN).filter((key) => !(key in RU)).concat(Object.keys(RU).filter((key) => !(key in EN)));
