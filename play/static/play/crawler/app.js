@@ -4,7 +4,9 @@
 // with a one-time ticket): `invitation` and `application_decided` notices re-read what they name, with
 // no polling. Every refusal shows the API's own `message`; the page's words are in ./i18n.js.
 import { ApiError, Client } from "../../client/deepdelve.js";
+import { $, h } from "./dom.js";
 import { initialLang, rememberLang, word } from "./i18n.js";
+import { mountRun } from "./run.js";
 
 /** @typedef {import("../../client/deepdelve.js").Schemas} Schemas */
 /** @typedef {Schemas["MeOutput"]} Me */
@@ -16,12 +18,6 @@ import { initialLang, rememberLang, word } from "./i18n.js";
 /** @typedef {Schemas["NoticeOutput"]} Notice */
 /** @typedef {import("./i18n.js").Lang} Lang */
 
-/** @param {string} id @returns {HTMLElement} */
-const $ = (id) => {
-  const element = document.getElementById(id);
-  if (!element) throw new Error(`the page has no #${id}`);
-  return element;
-};
 
 const state = {
   /** @type {Lang} */
@@ -53,18 +49,6 @@ const api = new Client(document.body.dataset.apiRoot || "/api/v1/", { fetch: loc
 const t = (key, values) => word(state.lang, key, values);
 
 // --- small DOM helpers -------------------------------------------------------------------------------
-
-/**
- * @param {string} tag @param {Record<string, string>} [attrs]
- * @param {(Node | string)[]} children
- * @returns {HTMLElement}
- */
-function h(tag, attrs = {}, ...children) {
-  const element = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs)) element.setAttribute(name, value);
-  element.append(...children);
-  return element;
-}
 
 /** @param {string} key @param {() => Promise<unknown>} action @param {string} [cls] */
 function button(key, action, cls = "") {
@@ -100,6 +84,9 @@ async function run(action) {
     document.body.dataset.busy = "0";
   }
 }
+
+// the run lobby, the run and its battles: a screen of their own (./run.js), in the "run" tab
+const runScreen = mountRun({ api, lang: () => state.lang, run, say, pane: $("run") });
 
 // --- screens -----------------------------------------------------------------------------------------
 
@@ -392,6 +379,7 @@ async function onNotice(event) {
 function switchTab(tab) {
   state.tab = tab;
   show();
+  if (tab === "run") void run(runScreen.show);
 }
 
 async function enter() {
@@ -423,6 +411,7 @@ function wire() {
   $("sign-out").addEventListener("click", () => {
     api.signOut();
     closeStream();
+    runScreen.stop();
     say(t("signed_out"));
     show();
   });
@@ -432,6 +421,7 @@ function wire() {
     translate();
     setLive(Boolean(state.stream && state.stream.readyState === EventSource.OPEN));
     if (api.signedIn) void run(loadAll);
+    if (api.signedIn && state.tab === "run") void run(runScreen.translate);
   });
   for (const tab of document.querySelectorAll(".tab")) {
     if (tab instanceof HTMLElement) tab.addEventListener("click", () => switchTab(tab.dataset.tab || "player"));
