@@ -1,15 +1,16 @@
 """Three players in Chromium play dungeon runs on /play/ (SPEC 16, issue 29): the run lobby (open, join, the
-junk dealer's offer, the formation by keyboard and by drag, start), a run to its completion with the rescued
-NPC (battles with effects, loot with a carry limit's refusal, a potion between rooms, the escape offered where
-it is allowed) and a run to the party's death through Charon; each page checked against the API.
+junk dealer's offer, the formation by keyboard and by drag, start), a run to its completion with the
+rescued NPC (battles with effects, loot with a carry limit's refusal, a potion between rooms, the escape
+offered where it is allowed) and a run to the party's death through Charon; each page checked against the
+API.
 
-The pages talk to a real uvicorn server on the test's PostgreSQL database (as test_crawler_browser.py), so the
-run's stream is held open as in production: the other members' turns and moves reach every page live. The
-runs are steered as the API tests steer them (tests/dungeons/run_helpers.py): balancing data (one floor of five
-rooms, a test bestiary whose rat makes its victims bleed, run settings), and the lobby's seed, set in the
-database between opening and starting (the seed is drawn when a lobby opens and read only when it starts),
-chosen by ``seed_where`` exactly as the start will generate the dungeon. Set CRAWLER_SCREENSHOTS=docs/img to
-refresh docs/img/crawler-run*.png and crawler-battle*.png.
+The pages talk to a real uvicorn server on the test's PostgreSQL database (as test_crawler_browser.py), so
+the run's stream is held open as in production: the other members' turns and moves reach every page live.
+The runs are steered as the API tests steer them (tests/dungeons/run_helpers.py): balancing data (one floor
+of five rooms, a test bestiary whose rat makes its victims bleed, run settings), and the lobby's seed, set in
+the database between opening and starting (the seed is drawn when a lobby opens and read only when it
+starts), chosen by ``seed_where`` exactly as the start will generate the dungeon. Set
+CRAWLER_SCREENSHOTS=docs/img to refresh docs/img/crawler-run*.png and crawler-battle.png.
 """
 from __future__ import annotations
 
@@ -34,16 +35,16 @@ COMPLETION_ROOMS = ["enemy", "treasure", "story", "rest", "boss"]
 
 
 def catalog() -> dict[str, ItemKind]:
-    """The loot this test's runs can draw: common weapons only (every other catalog entry is made rare and rare
-    loot is switched off), so a member who already carries two weapons is refused any of it. The potions are
-    rare: given to the players, never drawn."""
+    """The loot this test's runs can draw: common weapons only (every other catalog entry is made rare and
+    rare loot is switched off), so a member who already carries two weapons is refused any of it. The
+    potions are rare: given to the players, never drawn."""
     mine = {
         "blade": ItemKind.objects.create(name="Run Test Blade", category="weapon", sub_kind="sword", weight=2,
                                          price=5, damage=3),
-        "axe": ItemKind.objects.create(name="Run Test Axe", category="weapon", sub_kind="axe", weight=3, price=5,
-                                       damage=4),
-        "healing": ItemKind.objects.create(name="Run Test Healing Draught", category="potion", sub_kind="healing",
-                                           weight=1, price=5, heal=10, rarity="rare"),
+        "axe": ItemKind.objects.create(name="Run Test Axe", category="weapon", sub_kind="axe", weight=3,
+                                       price=5, damage=4),
+        "healing": ItemKind.objects.create(name="Run Test Healing Draught", category="potion",
+                                           sub_kind="healing", weight=1, price=5, heal=10, rarity="rare"),
         "vigor": ItemKind.objects.create(name="Run Test Vigor Tonic", category="potion", sub_kind="effect",
                                          weight=1, price=5, effect="vigor", effect_turns=3, rarity="rare"),
     }
@@ -57,8 +58,8 @@ def wait_all(pages: dict[str, Any], selector: str) -> None:
 
 
 def check_run(pages: dict[str, Any], api: Api, run_id: int) -> dict[str, Any]:
-    """Every page shows the run as the API has it: the dungeon as revealed, the party's place, each member's HP
-    and status, the step."""
+    """Every page shows the run as the API has it: the dungeon as revealed, the party's place, each member's
+    HP and status, the step."""
     state = api.get(f"runs/{run_id}/")
     wait_all(pages, f'#run[data-step="{state["step"]}"]')
     here = state["current_room"]
@@ -68,8 +69,8 @@ def check_run(pages: dict[str, Any], api: Api, run_id: int) -> dict[str, Any]:
                                               "e => e.map(x => x.dataset.kind)")
             assert shown == floor["visited"] + ["unknown"] * (floor["rooms"] - len(floor["visited"]))
         current = page.eval_on_selector_all('#dungeon li[data-current="1"]',
-                                            "e => e.map(x => [Number(x.closest('[data-floor]').dataset.floor),"
-                                            " Number(x.dataset.room)])")
+                                            "e => e.map(x => [Number(x.closest('[data-floor]')"
+                                            ".dataset.floor), Number(x.dataset.room)])")
         assert current == [[here["floor"], here["room"]]]
         for member in state["members"]:
             row = f'#run-members li[data-member="{member["player"]}"]'
@@ -80,8 +81,8 @@ def check_run(pages: dict[str, Any], api: Api, run_id: int) -> dict[str, Any]:
 
 def fight(pages: dict[str, Any], api: dict[str, Api], ids: dict[str, int], battle_id: int,
           drinker: str | None = None) -> dict[str, Any]:
-    """Whoever the battle awaits attacks from their page (``drinker`` first drinks an effect potion, once); after
-    each turn the other pages show its events live, and the combatants as the API has them."""
+    """Whoever the battle awaits attacks from their page (``drinker`` first drinks an effect potion, once);
+    after each turn the other pages show its events live, and the combatants as the API has them."""
     by_id = {player: name for name, player in ids.items()}
     drank = False
     for _ in range(200):
@@ -103,8 +104,8 @@ def fight(pages: dict[str, Any], api: dict[str, Api], ids: dict[str, int], battl
         page = pages[who]
         mine = api[who].get(f"battles/{battle_id}/")
         shown = page.eval_on_selector_all("#battle-actions button",
-                                          "e => e.map(x => [x.dataset.kind, x.dataset.target || x.dataset.potion"
-                                          " || x.dataset.slot || null])")
+                                          "e => e.map(x => [x.dataset.kind, x.dataset.target"
+                                          " || x.dataset.potion || x.dataset.slot || null])")
         assert shown == [[a["kind"], a.get("target") or a.get("potion") or
                           (str(a["slot"]) if "slot" in a else None)] for a in mine["allowed_actions"]]
         assert page.get_attribute("#battle-turn", "data-mine") == "1"
@@ -118,7 +119,8 @@ def fight(pages: dict[str, Any], api: dict[str, Api], ids: dict[str, int], battl
             shot(page, "battle")
         turn = page.get_attribute("#battle", "data-turn")
         page.click('#battle-actions button[data-kind="attack"] >> nth=0')
-        page.wait_for_selector(f'#battle:not([data-turn="{turn}"])', timeout=WAIT_MS)  # the page read its answer
+        # the page read its answer
+        page.wait_for_selector(f'#battle:not([data-turn="{turn}"])', timeout=WAIT_MS)
         # the other members' pages receive the turn's events live, as the API numbers them
         after = api["lena"].get(f"battles/{battle_id}/")
         wait_all(pages, f'#battle-log li[data-seq="{after["last_event"]}"]')
@@ -126,7 +128,7 @@ def fight(pages: dict[str, Any], api: dict[str, Api], ids: dict[str, int], battl
 
 
 def open_lobby(pages: dict[str, Any], api: dict[str, Api], ids: dict[str, int], predicate: Any) -> int:
-    """lena opens a lobby; its seed is set to one whose dungeon satisfies ``predicate``; the others join it."""
+    """lena opens a lobby; its seed is set to one whose dungeon satisfies ``predicate``; the others join."""
     lena = pages["lena"]
     lena.select_option("#run-open-form [name=kind]", "ordinary")
     lena.click("#run-open-form button[type=submit]")
@@ -184,8 +186,8 @@ def test_a_party_plays_a_run_to_completion_and_another_to_death_in_the_browser(b
             lena.click(f'#applications li[data-player="{ids[name]}"] button[data-action=approve]')
             lena.wait_for_selector(f'#members li[data-member="{ids[name]}"]')
         assert api["lena"].get(f"guilds/{guild_id}/")["members_count"] == 3
-        # seasoned delvers (an NPC is then all but certain to wait in a story room), with potions; olek already
-        # carries two weapons, so he can pick up no weapon in the dungeon
+        # seasoned delvers (an NPC is then all but certain to wait in a story room), with potions; olek
+        # already carries two weapons, so he can pick up no weapon in the dungeon
         Player.objects.filter(pk__in=ids.values()).update(completed_dungeons=10, strength=4, stamina=6)
         inventory_add(player=Player.objects.get(pk=ids["mira"]), item_kind=items["healing"])
         olek_player = Player.objects.get(pk=ids["olek"])
@@ -195,7 +197,8 @@ def test_a_party_plays_a_run_to_completion_and_another_to_death_in_the_browser(b
         for page in pages.values():
             page.click('.tab[data-tab="run"]')
             page.wait_for_selector('body[data-run-status="none"]', timeout=WAIT_MS)
-        missing = lena.evaluate("() => import('/static/play/crawler/run-i18n.js').then(m => m.missingRunWords())")
+        missing = lena.evaluate("() => import('/static/play/crawler/run-i18n.js')"
+                                ".then(m => m.missingRunWords())")
         assert missing == []
 
         # when lena opens a lobby and mira and olek join it (olek by keyboard)
@@ -207,7 +210,8 @@ def test_a_party_plays_a_run_to_completion_and_another_to_death_in_the_browser(b
             page = pages[name]
             offer = api[name].get(f"runs/{run_id}/offer/")
             page.wait_for_selector("#offer button[data-action=refuse]", timeout=WAIT_MS)
-            shown = page.eval_on_selector_all("#offer li[data-item-kind]", "e => e.map(x => Number(x.dataset.itemKind))")
+            shown = page.eval_on_selector_all("#offer li[data-item-kind]",
+                                              "e => e.map(x => Number(x.dataset.itemKind))")
             assert shown == [item["id"] for item in offer]
             if name == "olek":
                 page.click("#offer button[data-action=refuse]")
@@ -223,7 +227,8 @@ def test_a_party_plays_a_run_to_completion_and_another_to_death_in_the_browser(b
         lena.focus(f'#formation li[data-player="{ids["olek"]}"]')
         lena.keyboard.press("ArrowUp")
         lena.keyboard.press("ArrowUp")
-        lena.drag_and_drop(f'#formation li[data-player="{ids["mira"]}"]', f'#formation li[data-player="{ids["lena"]}"]')
+        lena.drag_and_drop(f'#formation li[data-player="{ids["mira"]}"]',
+                           f'#formation li[data-player="{ids["lena"]}"]')
         order = lena.eval_on_selector_all("#formation li", "e => e.map(x => Number(x.dataset.player))")
         assert order == [ids["olek"], ids["mira"], ids["lena"]]
         lena.click("#run-lobby button[data-action=formation]")
@@ -239,7 +244,7 @@ def test_a_party_plays_a_run_to_completion_and_another_to_death_in_the_browser(b
 
         # then the party plays room by room; each page shows what the API has
         movers = iter(NAMES * 4)
-        looted = drunk = False
+        looted = drunk = rearranged = False
         for _ in range(12):
             state = check_run(pages, api["lena"], run_id)
             if state["status"] != "active":
@@ -270,7 +275,19 @@ def test_a_party_plays_a_run_to_completion_and_another_to_death_in_the_browser(b
                 mira.wait_for_selector(f'#run-loot li[data-loot="{loot[0]["id"]}"][data-taken="1"]')
                 carry = api["mira"].get("me/")["carry"]
                 assert f'weight {carry["weight"]} / {carry["capacity"]}' in mira.inner_text("#run-carry")
-            if not drunk and any(a["kind"] == "drink" for a in api["mira"].get(f"runs/{run_id}/")["allowed_actions"]):
+            if room["kind"] == "rest" and not rearranged:
+                # a rest room lets the party change its formation: lena moves herself to the front with the
+                # arrow buttons and saves; every page sees the change live
+                rearranged = True
+                for _ in range(2):
+                    lena.click(f'#run-room #formation li[data-player="{ids["lena"]}"] button[data-move="up"]')
+                lena.click("#run-room #formation-box button[data-action=formation]")
+                wait_all(pages, '#run-log li[data-kind="formation"]')
+                members = api["lena"].get(f"runs/{run_id}/")["members"]
+                assert [m["player"] for m in sorted(members, key=lambda m: m["position"])] == \
+                    [ids["lena"], ids["olek"], ids["mira"]]
+            offered = api["mira"].get(f"runs/{run_id}/")["allowed_actions"]
+            if not drunk and any(a["kind"] == "drink" for a in offered):
                 # a potion between rooms: the entry reaches every page live
                 drunk = True
                 mira.click("#run-potions button[data-action=drink]")
@@ -284,7 +301,7 @@ def test_a_party_plays_a_run_to_completion_and_another_to_death_in_the_browser(b
             mover = pages[next(movers)]
             mover.click("#run-moves button[data-action=advance]")
             wait_all(pages, f'#run[data-step="{advance["step"] + 1}"]')
-        assert looted and drunk
+        assert looted and drunk and rearranged
 
         # then the run is completed on every page, with the NPC the API says was rescued for the guild
         final = api["lena"].get(f"runs/{run_id}/")
@@ -293,7 +310,8 @@ def test_a_party_plays_a_run_to_completion_and_another_to_death_in_the_browser(b
         assert rescued
         wait_all(pages, f'#run-end[data-status="completed"] #run-rescued[data-npc="{rescued}"]')
         assert api["lena"].get(f"guilds/{guild_id}/")["rank"] > rank_before
-        shown = lena.eval_on_selector_all("#run-log li", "e => e.map(x => [Number(x.dataset.seq), x.textContent])")
+        shown = lena.eval_on_selector_all("#run-log li",
+                                          "e => e.map(x => [Number(x.dataset.seq), x.textContent])")
         assert shown == [[e["seq"], e["text"]] for e in api["lena"].get(f"runs/{run_id}/?since=0")["events"]]
         shot(lena, "run-completed")
 

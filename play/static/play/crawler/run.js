@@ -63,6 +63,8 @@ export function mountRun(ctx) {
     /** the formation being arranged (player ids, first in front) */
     /** @type {number[]} */
     formation: [],
+    /** the user moved someone and has not saved yet: a read keeps their order */
+    arranging: false,
     reading: false,
     again: false,
   };
@@ -94,10 +96,21 @@ export function mountRun(ctx) {
   const party = h("ul", { id: "lobby-members", class: "rows" });
   const offer = h("ul", { id: "offer", class: "rows" });
   const formation = h("ol", { id: "formation", class: "rows formation" });
+  const saveFormation = act("formation", t("save_formation"), async () => {
+    if (!state.run) return;
+    await api.put("/api/v1/runs/{run_id}/formation/", { path: { run_id: state.run.id },
+      body: { players: state.formation } });
+    state.arranging = false;
+    await read();
+  }, "secondary");
+  saveFormation.dataset.runI18n = "save_formation";
+  // the formation is arranged in the lobby and in a rest room: the box moves to where it is offered
+  const formationBox = h("div", { id: "formation-box" }, label("formation"), h("p", { class: "hint",
+    "data-run-i18n": "formation_hint" }, t("formation_hint")), formation, h("div", { class: "buttons" },
+    saveFormation));
   const lobbyButtons = h("div", { class: "buttons" });
   const lobby = h("div", { id: "run-lobby", hidden: "" }, label("lobby", "h2"), label("party"), party,
-    label("offer"), offer, label("formation"), h("p", { class: "hint", "data-run-i18n": "formation_hint" },
-      t("formation_hint")), formation, lobbyButtons);
+    label("offer"), offer, formationBox, lobbyButtons);
 
   const dungeon = h("div", { id: "dungeon", class: "dungeon" });
   const members = h("ul", { id: "run-members", class: "rows" });
@@ -169,6 +182,7 @@ export function mountRun(ctx) {
     state.lastEvent = 0;
     state.shown = new Set();
     state.formation = [];
+    state.arranging = false;
     log.replaceChildren();
     battle.clear();
     await read();
@@ -241,15 +255,11 @@ export function mountRun(ctx) {
   async function drawLobby(run) {
     const mine = api.me.id;
     const ordered = [...run.members].sort((a, b) => a.position - b.position);
-    const ids = ordered.map((member) => member.player);
-    // keep the order being arranged while the party stays the same
-    if (state.formation.length !== ids.length || !ids.every((id) => state.formation.includes(id))) {
-      state.formation = ids;
-    }
     party.replaceChildren(...ordered.map((member) => h("li", { "data-member": String(member.player),
       "data-choice": member.weapon_choice },
     h("span", { class: "grow" }, member.username, member.player === run.host ? h("span", { class: "badge" }, t("host"))
       : ""), h("small", {}, t(member.weapon_choice)))));
+    lobby.insertBefore(formationBox, lobbyButtons);
     drawFormation(run);
     const me = run.members.find((member) => member.player === mine);
     offer.replaceChildren();
@@ -264,11 +274,6 @@ export function mountRun(ctx) {
       offer.append(h("li", { class: "hint", "data-choice": me.weapon_choice }, t(me.weapon_choice)));
     }
     lobbyButtons.replaceChildren(
-      act("formation", t("save_formation"), async () => {
-        await api.put("/api/v1/runs/{run_id}/formation/", { path: { run_id: run.id },
-          body: { players: state.formation } });
-        await read();
-      }, "secondary"),
       ...(run.host === mine ? [act("start", t("start"), async () => {
         await api.post("/api/v1/runs/{run_id}/start/", { path: { run_id: run.id } });
         await read();
@@ -285,14 +290,21 @@ export function mountRun(ctx) {
     await read();
   }
 
-  /** The formation as a list: drag a name, or Alt+Up / Alt+Down on it, or its arrow buttons. @param {Run} run */
+  /** The formation as a list: drag a name, or Up / Down on it, or its arrow buttons. @param {Run} run */
   function drawFormation(run) {
     const names = new Map(run.members.map((member) => [member.player, member.username]));
+    const ids = [...run.members].sort((a, b) => a.position - b.position).map((member) => member.player);
+    // the server's order, unless the user is arranging one (and the party is still the same)
+    if (!state.arranging || state.formation.length !== ids.length || !ids.every((id) => state.formation.includes(id))) {
+      state.formation = ids;
+      state.arranging = false;
+    }
     /** @param {number} from @param {number} to */
     const move = (from, to) => {
       if (to < 0 || to >= state.formation.length || from === to) return;
       const [player] = state.formation.splice(from, 1);
       state.formation.splice(to, 0, player);
+      state.arranging = true;
       drawFormation(run);
       const moved = formation.querySelector(`li[data-player="${player}"]`);
       if (moved instanceof HTMLElement) moved.focus();
@@ -409,6 +421,11 @@ export function mountRun(ctx) {
         return button;
       })));
     }
+    const mine = run.members.find((member) => member.player === api.me.id);
+    if (current.kind === "rest" && run.status === "active" && mine && mine.status === "in_dungeon") {
+      room.append(formationBox);  // a rest room lets the party change its formation
+      drawFormation(run);
+    }
     const moves = h("div", { class: "buttons", id: "run-moves" });
     for (const action of allowed) {
       const step = Number(action.step);
@@ -473,7 +490,7 @@ export function mountRun(ctx) {
 
   /** The language changed: every word is drawn again. */
   async function translate() {
-    for (const element of pane.querySelectorAll("[data-run-i18n]")) {
+    for (const element of [...pane.querySelectorAll("[data-run-i18n]"), ...formationBox.querySelectorAll("[data-run-i18n]")]) {
       if (element instanceof HTMLElement && element.dataset.runI18n) element.textContent = t(element.dataset.runI18n);
     }
     live.textContent = t(live.dataset.live === "1" ? "run_live" : "run_offline");
