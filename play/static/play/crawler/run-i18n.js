@@ -36,6 +36,9 @@ const EN = {
   effect_haste: "haste", effect_stun: "stun", effect_camouflage: "camouflage", effect_provocation: "provocation", effect_curse: "curse", effect_blessing: "blessing", effect_weakness: "weakness", effect_vigor: "vigor", effect_fragility: "fragility",
   effect_resilience: "resilience", effect_distraction: "distraction", effect_concentration: "concentration", effect_fear: "fear", effect_fearlessness: "fearlessness", effect_regeneration: "regeneration", effect_bleeding: "bleeding", effect_burning: "burning", effect_frostbite: "frostbite",
   healing: "healing", effect: "effect", stat: "stat",
+  // the NPC kinds (npcs.md)
+  npc_trader: "trader", npc_weaponsmith: "weaponsmith", npc_armorer: "armorer", npc_bowyer: "bowyer", npc_battle_mage: "battle mage", npc_warlock: "warlock",
+  npc_shaman: "shaman", npc_peasant: "peasant", npc_potion_seller: "potion seller", npc_inquisitor: "inquisitor", npc_carpenter: "carpenter", npc_jeweler: "jeweler",
 };
 
 /** @type {Record<string, string>} */
@@ -43,7 +46,7 @@ const RU = {
   run_title: "Поход в подземелье", lobbies: "Открытые лобби", no_lobbies: "Открытых лобби нет: откройте своё.",
   open_run: "Открыть поход", kind: "Вид", ordinary: "обычный", frenzy: "безумие", darkness: "тьма",
   open_button: "Открыть", join: "Присоединиться", host: "хозяин", reload: "обновить", lobby: "Лобби",
-  party: "Группа", offer: "Предложение старьёвщика", no_offer: "Старьёвщику нечего вам предложить.",
+  party: "Группа", offer: "Предложение барахольщика", no_offer: "Барахольщику нечего вам предложить.",
   take_weapon: "Взять", refuse: "Идти со своим", taken: "взял(а) оружие", pending: "выбирает", refused: "своё оружие",
   formation: "Построение",
   formation_hint: "Первый впереди. Перетащите имя, или выберите его и нажмите Вверх / Вниз, или кнопки-стрелки.",
@@ -71,6 +74,8 @@ const RU = {
   effect_haste: "проворность", effect_stun: "оглушение", effect_camouflage: "маскировка", effect_provocation: "провокация", effect_curse: "проклятие", effect_blessing: "благословение", effect_weakness: "слабость", effect_vigor: "бодрость", effect_fragility: "хрупкость",
   effect_resilience: "стойкость", effect_distraction: "рассеянность", effect_concentration: "концентрация", effect_fear: "страх", effect_fearlessness: "бесстрашие", effect_regeneration: "регенерация", effect_bleeding: "кровотечение", effect_burning: "горение", effect_frostbite: "обморожение",
   healing: "лечебное", effect: "эффект", stat: "характеристика",
+  npc_trader: "торговец", npc_weaponsmith: "оружейник", npc_armorer: "бронник", npc_bowyer: "лучник", npc_battle_mage: "боевой маг", npc_warlock: "колдун",
+  npc_shaman: "шаман", npc_peasant: "крестьянин", npc_potion_seller: "продавец зелий", npc_inquisitor: "инквизитор", npc_carpenter: "плотник", npc_jeweler: "ювелир",
 };
 
 const WORDS = { en: EN, ru: RU };

@@ -372,7 +372,7 @@ export function mountRun(ctx) {
     npc.hidden = !run.npc;
     if (run.npc) {
       npc.dataset.npc = run.npc.kind;
-      npc.textContent = `${t("npc")}: ${run.npc.kind} · ${t("hp")} ${run.npc.hp} / ${run.npc.max_hp}`;
+      npc.textContent = `${t("npc")}: ${t(`npc_${run.npc.kind}`)} · ${t("hp")} ${run.npc.hp} / ${run.npc.max_hp}`;
     }
   }
 
@@ -456,7 +456,7 @@ export function mountRun(ctx) {
     end.replaceChildren(h("h3", {}, t("ended", { status: t(run.status) })));
     if (run.status === "completed") {
       end.append(h("p", { id: "run-rescued", "data-npc": rescued || "" },
-        rescued ? t("rescued", { npc: rescued }) : t("no_rescue")));
+        rescued ? t("rescued", { npc: t(`npc_${rescued}`) }) : t("no_rescue")));
     }
     end.append(act("back", t("back"), showBrowse, "secondary"));
   }
