@@ -102,6 +102,8 @@ def fight(pages: dict[str, Any], api: dict[str, Api], ids: dict[str, int], battl
             return battle
         who = by_id[battle["awaiting"]]
         page = pages[who]
+        # the turn's deadline is the API's (the page counts down to it)
+        assert page.get_attribute("#battle-deadline", "data-deadline") == battle["deadline"]
         mine = api[who].get(f"battles/{battle_id}/")
         shown = page.eval_on_selector_all("#battle-actions button",
                                           "e => e.map(x => [x.dataset.kind, x.dataset.target"
@@ -350,4 +352,9 @@ def test_a_party_plays_a_run_to_completion_and_another_to_death_in_the_browser(b
         olek.wait_for_selector(f'#run-log li[data-seq="{russian[-1]["seq"]}"]', state="attached")
         assert olek.inner_text(f'#run-log li[data-seq="{russian[-1]["seq"]}"]') == russian[-1]["text"]
         assert olek.inner_text('.tab[data-tab="run"]') == "Поход"
+        battle_id = final["current_room"]["battle"]["id"]
+        spoken = Api(base, "olek", PASSWORD, language="ru").get(f"battles/{battle_id}/")["events"]
+        olek.wait_for_selector(f'#battle-log li[data-seq="{spoken[-1]["seq"]}"]', state="attached")
+        assert olek.inner_text(f'#battle-log li[data-seq="{spoken[-1]["seq"]}"]') == spoken[-1]["text"]
+        assert olek.text_content("#run-end h3") == "Поход окончен: провален (погибла вся группа)."
         shot(lena, "run-death")
