@@ -209,7 +209,11 @@ export function mountRun(ctx) {
         state.run = run;
         for (const event of run.events) addEvent(/** @type {Spoken} */ (/** @type {unknown} */ (event)));
         state.lastEvent = Math.max(state.lastEvent, run.last_event);
-        if (run.status !== "lobby" && run.status !== "cancelled") state.me = await api.get("/api/v1/me/");
+        // what the caller carries (the carry line, the potions' names): only where loot lies or a potion is offered
+        const room = run.current_room;
+        if ((room && room.loot.length) || run.allowed_actions.some((a) => a.kind === "drink" || a.kind === "take_loot")) {
+          state.me = await api.get("/api/v1/me/");
+        }
         await draw(run);
       } while (state.again);
     } finally {
