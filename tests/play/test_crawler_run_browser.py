@@ -1,8 +1,8 @@
 """Three players in Chromium play dungeon runs on /play/ (SPEC 16, issue 29): the run lobby (open, join, the
 junk dealer's offer, the formation by keyboard and by drag, start), a run to its completion with the
 rescued NPC (battles with effects, loot with a carry limit's refusal, a potion between rooms, the escape
-offered where it is allowed) and a run to the party's death through Charon; each page checked against the
-API.
+offered where it is allowed), a run the party leaves from its treasure room, and a run to the party's death
+through Charon; each page checked against the API.
 
 The pages talk to a real uvicorn server on the test's PostgreSQL database (as test_crawler_browser.py), so
 the run's stream is held open as in production: the other members' turns and moves reach every page live.
@@ -156,7 +156,23 @@ def open_lobby(pages: dict[str, Any], api: dict[str, Api], ids: dict[str, int], 
     return run_id
 
 
-def test_a_party_plays_a_run_to_completion_and_another_to_death_in_the_browser(browser, tmp_path):  # noqa: F811
+def refuse_and_start(pages: dict[str, Any]) -> None:
+    """Every member goes with what they carry; lena starts; every page goes in."""
+    for page in pages.values():
+        page.wait_for_selector("#offer button[data-action=refuse]", timeout=WAIT_MS)
+        page.click("#offer button[data-action=refuse]")
+        page.wait_for_selector('#offer li[data-choice="refused"]', timeout=WAIT_MS)
+    pages["lena"].click("#run-lobby button[data-action=start]")
+    wait_all(pages, 'body[data-run-status]:not([data-run-status="lobby"]):not([data-run-status="none"])')
+
+
+def back_to_lobbies(pages: dict[str, Any]) -> None:
+    for page in pages.values():
+        page.click("#run-end button[data-action=back]")
+        page.wait_for_selector('body[data-run-status="none"]', timeout=WAIT_MS)
+
+
+def test_a_party_plays_runs_to_completion_escape_and_death_in_the_browser(browser, tmp_path):  # noqa: F811
     small_dungeons(floors=1, rooms=5, c_opt=1.0)
     beasts = bestiary(enemy_hp=6, enemy_damage=1, boss_hp=10, boss_damage=1)
     EnemyKindEffect.objects.create(enemy_kind=beasts.enemy, trigger="on_hit", name="bleeding", turns=2,
@@ -317,21 +333,26 @@ def test_a_party_plays_a_run_to_completion_and_another_to_death_in_the_browser(b
         assert shown == [[e["seq"], e["text"]] for e in api["lena"].get(f"runs/{run_id}/?since=0")["events"]]
         shot(lena, "run-completed")
 
+        # when the party sets out again and, in the first room (treasure), mira leads everyone out
+        back_to_lobbies(pages)
+        escape_id = open_lobby(pages, api, ids, lambda d: layout(d)[0][0] == "treasure")
+        refuse_and_start(pages)
+        mira.wait_for_selector("#run-moves button[data-action=escape]", timeout=WAIT_MS)
+        mira.click("#run-moves button[data-action=escape]")
+        # then the run ended by escape on every page, as the API has it, and nobody was rescued
+        wait_all(pages, '#run-end[data-status="escaped"]')
+        escaped = check_run(pages, api["lena"], escape_id)
+        assert escaped["status"] == "escaped"
+        assert {m["status"] for m in escaped["members"]} == {"escaped"}
+
         # given deadly rats and money to pay Charon with
         bestiary(enemy_hp=60, enemy_damage=500, boss_hp=60, boss_damage=500)
         Player.objects.filter(pk__in=ids.values()).update(money=100)
-        for page in pages.values():
-            page.click("#run-end button[data-action=back]")
-            page.wait_for_selector('body[data-run-status="none"]', timeout=WAIT_MS)
+        back_to_lobbies(pages)
         # when the party opens, joins and starts a run whose first room holds the rats; olek reads in Russian
         death_id = open_lobby(pages, api, ids, lambda d: layout(d)[0][0] == "enemy")
-        for name in NAMES:
-            pages[name].wait_for_selector("#offer button[data-action=refuse]", timeout=WAIT_MS)
-            pages[name].click("#offer button[data-action=refuse]")
-            pages[name].wait_for_selector('#offer li[data-choice="refused"]', timeout=WAIT_MS)
         olek.click("#lang")
-        lena.click("#run-lobby button[data-action=start]")
-        wait_all(pages, 'body[data-run-status]:not([data-run-status="lobby"]):not([data-run-status="none"])')
+        refuse_and_start(pages)
         state = api["lena"].get(f"runs/{death_id}/")
         if state["status"] == "active":
             fight(pages, api, ids, state["current_room"]["battle"]["id"])
