@@ -193,8 +193,7 @@ export function mountRun(ctx) {
 
   /** Reads what is new of the run (and its battle) and draws it; one read at a time, repeated if asked meanwhile. */
   async function read() {
-    const runId = state.runId;
-    if (runId === null) return;
+    if (state.runId === null) return;
     if (state.reading) {
       state.again = true;
       return;
@@ -203,9 +202,12 @@ export function mountRun(ctx) {
     try {
       do {
         state.again = false;
+        /** @type {number | null} */
+        const runId = state.runId;
+        if (runId === null) break;
         const run = await api.get("/api/v1/runs/{run_id}/", { path: { run_id: runId },
           query: { since: state.lastEvent } });
-        if (state.runId !== runId) return;
+        if (state.runId !== runId) continue; // another run was entered meanwhile (it asked for a read)
         state.run = run;
         for (const event of run.events) addEvent(/** @type {Spoken} */ (/** @type {unknown} */ (event)));
         state.lastEvent = Math.max(state.lastEvent, run.last_event);
