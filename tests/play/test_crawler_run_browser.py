@@ -81,8 +81,9 @@ def check_run(pages: dict[str, Any], api: Api, run_id: int) -> dict[str, Any]:
 
 def fight(pages: dict[str, Any], api: dict[str, Api], ids: dict[str, int], battle_id: int,
           drinker: str | None = None) -> dict[str, Any]:
-    """Whoever the battle awaits attacks from their page (``drinker`` first drinks an effect potion, once);
-    after each turn the other pages show its events live, and the combatants as the API has them."""
+    """Whoever the battle awaits attacks from their page (olek by keyboard; ``drinker`` first drinks an effect
+    potion, once); after each turn the other pages show its events live, and the combatants as the API has
+    them."""
     by_id = {player: name for name, player in ids.items()}
     drank = False
     for _ in range(200):
@@ -120,7 +121,11 @@ def fight(pages: dict[str, Any], api: dict[str, Api], ids: dict[str, int], battl
             page.wait_for_selector('#battle-actions button[data-kind="attack"]', timeout=WAIT_MS)
             shot(page, "battle")
         turn = page.get_attribute("#battle", "data-turn")
-        page.click('#battle-actions button[data-kind="attack"] >> nth=0')
+        if who == "olek":  # by keyboard alone
+            page.focus('#battle-actions button[data-kind="attack"] >> nth=0')
+            page.keyboard.press("Enter")
+        else:
+            page.click('#battle-actions button[data-kind="attack"] >> nth=0')
         # the page read its answer
         page.wait_for_selector(f'#battle:not([data-turn="{turn}"])', timeout=WAIT_MS)
         # the other members' pages receive the turn's events live, as the API numbers them
