@@ -5,8 +5,10 @@
 // no polling. Every refusal shows the API's own `message`; the page's words are in ./i18n.js.
 import { ApiError, Client } from "../../client/deepdelve.js";
 import { darknessPane } from "./darkness.js";
+import { $, h } from "./dom.js";
 import { initialLang, rememberLang, word } from "./i18n.js";
 import { npcsPane } from "./npcs.js";
+import { mountRun } from "./run.js";
 
 /** @typedef {import("../../client/deepdelve.js").Schemas} Schemas */
 /** @typedef {Schemas["MeOutput"]} Me */
@@ -18,12 +20,6 @@ import { npcsPane } from "./npcs.js";
 /** @typedef {Schemas["NoticeOutput"]} Notice */
 /** @typedef {import("./i18n.js").Lang} Lang */
 
-/** @param {string} id @returns {HTMLElement} */
-const $ = (id) => {
-  const element = document.getElementById(id);
-  if (!element) throw new Error(`the page has no #${id}`);
-  return element;
-};
 
 const state = {
   /** @type {Lang} */
@@ -55,18 +51,6 @@ const api = new Client(document.body.dataset.apiRoot || "/api/v1/", { fetch: loc
 const t = (key, values) => word(state.lang, key, values);
 
 // --- small DOM helpers -------------------------------------------------------------------------------
-
-/**
- * @param {string} tag @param {Record<string, string>} [attrs]
- * @param {(Node | string)[]} children
- * @returns {HTMLElement}
- */
-function h(tag, attrs = {}, ...children) {
-  const element = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs)) element.setAttribute(name, value);
-  element.append(...children);
-  return element;
-}
 
 /** @param {string} key @param {() => Promise<unknown>} action @param {string} [cls] */
 function button(key, action, cls = "") {
@@ -102,6 +86,9 @@ async function run(action) {
     document.body.dataset.busy = "0";
   }
 }
+
+// the run lobby, the run and its battles: a screen of their own (./run.js), in the "run" tab
+const runScreen = mountRun({ api, lang: () => state.lang, run, say, pane: $("run") });
 
 // --- screens -----------------------------------------------------------------------------------------
 
@@ -410,6 +397,7 @@ function switchTab(tab) {
   show();
   const pane = panes[tab];
   if (pane && api.signedIn) void run(pane.open);
+  if (tab === "run") void run(runScreen.show);
 }
 
 async function enter() {
@@ -442,6 +430,7 @@ function wire() {
     api.signOut();
     closeStream();
     for (const pane of Object.values(panes)) pane.close();
+    runScreen.stop();
     say(t("signed_out"));
     show();
   });
@@ -451,6 +440,7 @@ function wire() {
     translate();
     setLive(Boolean(state.stream && state.stream.readyState === EventSource.OPEN));
     if (api.signedIn) void run(reloadAll);
+    if (api.signedIn && state.tab === "run") void run(runScreen.translate);
   });
   for (const tab of document.querySelectorAll(".tab")) {
     if (tab instanceof HTMLElement) tab.addEventListener("click", () => switchTab(tab.dataset.tab || "player"));

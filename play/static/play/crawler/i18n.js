@@ -7,7 +7,8 @@
 const EN = {
   other_language: "Русский", signed_in_as: "signed in as", player_id: "player id", sign_out: "sign out",
   sign_in_title: "Sign in or register", name: "Name", password: "Password", sign_in: "Sign in",
-  register: "Register", tab_player: "Player", tab_guild: "Guild", tab_guilds: "Guilds", refresh: "refresh",
+  register: "Register", tab_player: "Player", tab_guild: "Guild", tab_guilds: "Guilds", tab_run: "Run",
+  refresh: "refresh",
   live: "live", offline: "offline", money: "Money", completed: "Dungeons completed", belts: "Potion belts",
   stats: "Stats", carry: "Carry limits", inventory: "Inventory", no_items: "You carry nothing.",
   no_guild: "You are in no guild: found one, or apply to one in the list.", found: "Found a guild",
@@ -37,7 +38,7 @@ const EN = {
 const RU = {
   other_language: "English", signed_in_as: "вы вошли как", player_id: "id игрока", sign_out: "выйти",
   sign_in_title: "Вход или регистрация", name: "Имя", password: "Пароль", sign_in: "Войти",
-  register: "Зарегистрироваться", tab_player: "Персонаж", tab_guild: "Гильдия", tab_guilds: "Гильдии",
+  register: "Зарегистрироваться", tab_player: "Персонаж", tab_guild: "Гильдия", tab_guilds: "Гильдии", tab_run: "Поход",
   refresh: "обновить", live: "на связи", offline: "нет связи", money: "Деньги",
   completed: "Пройдено подземелий", belts: "Пояса для зелий", stats: "Характеристики",
   carry: "Пределы переноски", inventory: "Инвентарь", no_items: "Вы ничего не несёте.",
