@@ -9,6 +9,7 @@ import { ApiError, Client } from "../../client/deepdelve.js";
 import { lang, pickLang, saveLang, setLang, t } from "./i18n.js";
 import { Board, cssColour } from "../cell-capture/board.js";
 import { actionLabel, consoleView, keyValues, readable } from "./render.js";
+import { paperActionLabel, paperActions, paperView } from "./paper.js";
 
 /** @typedef {import("../../client/deepdelve.js").Schemas} Schemas */
 /** @typedef {Schemas["MatchOutput"] & { spectator?: boolean }} Match */
@@ -18,6 +19,18 @@ import { actionLabel, consoleView, keyValues, readable } from "./render.js";
 /** @typedef {import("./render.js").Answered} Answered */
 /** @typedef {{ seq: number, kind: string, text?: string }} MatchEvent */
 /** @typedef {Record<string, any>} Json */
+
+/**
+ * A mode's own renderer: its view (given the shell's send and redraw while the match is live, null in a
+ * replay), its moves in place of one button per allowed action, and its actions' labels.
+ * @typedef {{ view: (view: Json, match: Json, shell: Shell | null) => HTMLElement,
+ *   actions: (match: Json, root: HTMLElement, shell: Shell) => void, label: (action: Json) => string }} Renderer
+ * @typedef {import("./paper.js").Shell} Shell
+ */
+/** @type {Record<string, Renderer>} */
+const RENDERERS = {
+  labyrinth_paper: { view: paperView, actions: paperActions, label: paperActionLabel },
+};
 
 const HOME_POLL_MS = 4000;
 const RECONNECT_MS = 1200;
@@ -647,7 +660,10 @@ function renderView(match, root, answered) {
   const view = /** @type {Json | null} */ (match.view);
   if (!view) return;
   if (view.public) root.append(el("p", { class: "hint" }, t("publicView")));
-  if (match.mode === "labyrinth_console") root.append(consoleView(view, answered));
+  const own = RENDERERS[match.mode];
+  if (own) root.append(own.view(view, match, "id" in match && match === state.match && !isSpectator(state.match)
+    ? shell() : null));
+  else if (match.mode === "labyrinth_console") root.append(consoleView(view, answered));
   else if (match.mode === "cell_capture" && Array.isArray(view.board)) cellCaptureView(view, root, match);
   else root.append(keyValues(view));
 }
@@ -696,6 +712,11 @@ function renderActions(match) {
     root.append(el("p", { class: "hint" }, t("clickCell"))); // the board's cells are the buttons
     return;
   }
+  const own = RENDERERS[match.mode];
+  if (own && !isSpectator(match)) {
+    own.actions(match, root, shell());
+    return;
+  }
   if (!actions.length) {
     root.append(el("p", { class: "hint" }, t("noActions")));
     return;
@@ -708,10 +729,16 @@ function renderActions(match) {
   }
 }
 
-/** @param {Json} action */
+/** @returns {Shell} what a mode's renderer may call */
+function shell() {
+  return { send: act, busy: state.sending, redraw: render };
+}
+
+/** @param {Json} action @returns {Promise<boolean>} whether the action was taken (false: refused) */
 async function act(action) {
   const match = state.match;
-  if (!match || state.sending) return;
+  if (!match || state.sending) return false;
+  let taken = false;
   state.sending = true;
   renderActions(match);
   try {
@@ -724,12 +751,14 @@ async function act(action) {
       sessionStorage.setItem(answeredKey(match.id), JSON.stringify(answered));
     }
     say("");
+    taken = true;
   } catch (error) {
     fail(error);
   } finally {
     state.sending = false;
   }
   await read();
+  return taken;
 }
 
 /** @param {MatchEvent} event */
@@ -789,7 +818,8 @@ function renderReplay() {
   let action = t("stepStart");
   if (step.turn > 0) {
     const what = step.resigned ? t("resignedStep") : step.timeout ? t("timeout")
-      : step.action ? actionLabel(match.mode, step.action) : "—";
+      : step.action ? (RENDERERS[match.mode] ? RENDERERS[match.mode].label(step.action)
+        : actionLabel(match.mode, step.action)) : "—";
     action = t("stepAction", { turn: step.turn, seat: seatName(match, step.seat), action: what });
   }
   $("replay-action").textContent = action;
