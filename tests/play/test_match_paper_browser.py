@@ -1,5 +1,5 @@
 """The paper labyrinth (seed 002) in the match shell (/play/matches/, play/static/play/matches/paper.js), in
-Chromium: one page plays a classic game against the ``explorer`` bot to its end, choosing its start on its
+Chromium: one page plays a classic game against a bot to its end, choosing its start on its
 sheet and composing a turn of a shot and a move; one page (390 px, in Russian) plays a quantum game against
 a bot to its end. Each page is checked against the API (the same live server); the match seed is fixed,
 so the map, the turn order and the bot's draws are the same in every run.
@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+import requests
 
 from matches import services as match_services
 from tests.play.browser import NEEDS_CHROMIUM, Api, browser, serial_live_server  # noqa: F401 - fixtures
@@ -81,7 +82,7 @@ def play_to_the_end(page, pick) -> int:
                 turn = page.get_attribute("body", "data-turn")
                 buttons.nth(pick(played, buttons.count())).click()
                 played += 1
-                wait_until(lambda: page.get_attribute("body", "data-turn") != turn
+                wait_until(lambda turn=turn: page.get_attribute("body", "data-turn") != turn
                            or page.get_attribute("body", "data-status") != "active", "the turn answered")
         time.sleep(0.15)
     return played
@@ -129,17 +130,34 @@ def check_page_against_api(page, api: Api, match_id: int, language: str) -> dict
     return match
 
 
-def test_one_page_plays_a_classic_paper_game_against_a_bot_composing_a_turn(  # noqa: F811
-        serial_live_server, browser, fixed_seed):
+def test_one_page_plays_a_classic_paper_game_against_a_bot_composing_a_turn(
+        serial_live_server, browser, fixed_seed):  # noqa: F811
     # given a player on the shell who opens a 3x3 classic paper labyrinth (a draw after 4 calm rounds) and
-    # seats the explorer bot
+    # seats a bot
     page = new_page(browser, f"{serial_live_server}/play/matches/", "theseus")
     match_id = open_paper_lobby(page, "classic", nstop=4)
     api = Api(serial_live_server, "theseus", PASSWORD)
     # when the player chooses a start on the sheet with the keyboard
     start = choose_start_by_keyboard(page)
-    # and on their first turn composes a shot up and a move, and sends them as one turn (Enter)
     wait_until(lambda: my_turn(page), "the player's first turn", timeout=WAIT_S)
+    # and first composes a turn of two movements: the server refuses it, and the page says the API's refusal
+    for direction in ("UP", "DOWN"):
+        page.select_option("#pc-kind", "move")
+        page.select_option("#pc-dir", direction)
+        page.click("#pc-add")
+    page.click("#pc-send")
+    page.wait_for_selector("#message[data-kind=error]")
+    turn = api.get(f"matches/{match_id}/")["turn"]
+    two_moves = {"type": "turn", "steps": [{"do": "move", "direction": "UP"},
+                                           {"do": "move", "direction": "DOWN"}]}
+    refused = requests.post(f"{serial_live_server}/api/v1/matches/{match_id}/actions/", headers=api.headers,
+                            json={"turn": turn, "action": two_moves}, timeout=10)
+    assert refused.status_code == 409
+    error = refused.json()["error"]
+    assert page.inner_text("#message") == f"{error['message']} ({error['code']})"
+    assert page.locator("#pc-draft li").count() == 2  # the refused turn stays composed, to be mended
+    page.click("#pc-clear")
+    # and then composes a shot up and a move, and sends them as one turn (Enter)
     page.select_option("#pc-kind", "shoot")
     page.select_option("#pc-aim", "UP")
     page.focus("#pc-add")
@@ -148,12 +166,16 @@ def test_one_page_plays_a_classic_paper_game_against_a_bot_composing_a_turn(  # 
     page.select_option("#pc-dir", "LEFT")
     page.click("#pc-add")
     assert page.locator("#pc-draft li").count() == 2
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SHOTS) / "match-paper.png"), full_page=True)
     page.focus("#pc-send")
     page.keyboard.press("Enter")
     wait_until(lambda: page.locator(".p-turns li").count() >= 1, "the answers to the composed turn")
     # then the API heard exactly that turn, and the page shows the game master's answers to it
     match = api.get(f"matches/{match_id}/?since=0")
-    requests_made = [e["request"] for e in match["events"] if e["kind"] == "request" and e["seat"] == match["seat"]]
+    requests_made = [e["request"] for e in match["events"]
+                     if e["kind"] == "request" and e["seat"] == match["seat"]]
     assert requests_made[0] == {"type": "turn", "steps": [{"do": "shoot", "direction": "UP"},
                                                           {"do": "move", "direction": "LEFT"}]}
     first = own_turns(match["events"], match["seat"], match["view"]["number"])[0]
@@ -165,16 +187,14 @@ def test_one_page_plays_a_classic_paper_game_against_a_bot_composing_a_turn(  # 
     order = ["RIGHT", "DOWN", "LEFT", "UP"]
 
     def pick(i: int, count: int) -> int:
-        labels = page.eval_on_selector_all("#actions .p-quick button.action", "bs => bs.map(b => b.dataset.action)")
+        labels = page.eval_on_selector_all("#actions .p-quick button.action",
+                                           "bs => bs.map(b => b.dataset.action)")
         wanted = f'"direction":"{order[i % 4]}"'
         return next((k for k, label in enumerate(labels) if wanted in label), 0)
 
     play_to_the_end(page, pick)
     # then the game ended, and the page agrees with the API
     wait_until(lambda: page.get_attribute("body", "data-status") == "finished", "the end", timeout=WAIT_S)
-    if SHOTS:
-        Path(SHOTS).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(SHOTS) / "match-paper.png"), full_page=True)
     check_page_against_api(page, api, match_id, "en")
 
 
