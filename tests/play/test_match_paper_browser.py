@@ -204,10 +204,28 @@ def test_one_page_plays_a_quantum_paper_game_at_390_px_in_russian(serial_live_se
     match_id = open_paper_lobby(page, "quantum", nstop=3)
     api = Api(serial_live_server, "ariadna", PASSWORD, language="ru")
     choose_start_by_keyboard(page)
-    # when the player plays each quantum turn (one step) from the page's buttons, moves first
+    # when the player composes a dark quantum turn: one step, whose answer is not told
     wait_until(lambda: my_turn(page), "the player's first turn", timeout=WAIT_S)
     labels = page.eval_on_selector_all("#actions .p-quick button.action", "bs => bs.map(b => b.textContent)")
-    assert "Ход вверх" in labels and not page.locator("#pc-send").count()  # no classic composer
+    assert "Ход вверх" in labels
+    assert "if" not in page.eval_on_selector_all("#pc-kind option", "os => os.map(o => o.value)")
+    page.select_option("#pc-kind", "move")
+    page.select_option("#pc-dir", "DOWN")
+    page.click("#pc-add")
+    assert page.is_disabled("#pc-add")  # a quantum turn is one step
+    page.select_option("#pc-visibility", "dark")
+    page.focus("#pc-send")
+    page.keyboard.press("Enter")
+    wait_until(lambda: page.locator(".p-turns li").count() >= 1, "the answer to the dark turn")
+    # then the API heard that turn, the answer is the dark one, and the sheet no longer says where the player is
+    match = api.get(f"matches/{match_id}/?since=0")
+    heard = [e for e in match["events"] if e["kind"] == "request" and e["seat"] == match["seat"]]
+    assert heard[0]["request"] == {"type": "turn", "steps": [{"do": "move", "direction": "DOWN"}],
+                                   "visibility": "dark"}
+    assert [e["code"] for e in match["events"] if e["kind"] == "gm" and e["seq"] > heard[0]["seq"]
+            and e["number"] == match["view"]["number"]][:1] == ["dark"]
+    assert page.locator(".p-cell.here").count() == 0
+    # and then plays each quantum turn from the page's buttons, moves first, until the game ends
     played = play_to_the_end(page, lambda i, count: i % min(4, count))
     assert played > 0
     # then the game ended, and the page agrees with the API, in Russian

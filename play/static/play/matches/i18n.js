@@ -95,6 +95,7 @@ const EN = {
   p_treasureNone: "none", p_treasureK: "the {k}th from the bottom", p_refill: "Take the arsenal's refill",
   p_reorderTo: "Re-order to cell {n} first.", p_send: "Send the turn", p_clear: "Clear",
   p_turnPreview: "The turn",
+  p_quantumTurn: "A quantum turn is one step; its answer may be dark or half-dark.",
 };
 
 
@@ -190,6 +191,7 @@ const RU = {
   p_treasureNone: "никакой", p_treasureK: "{k}-й снизу", p_refill: "Пополниться в арсенале",
   p_reorderTo: "Сначала перезаказ в клетку {n}.", p_send: "Отправить ход", p_clear: "Очистить",
   p_turnPreview: "Ход",
+  p_quantumTurn: "Квантовый ход — один шаг; ответ может быть втемную или вполутьмах.",
 };
 
 

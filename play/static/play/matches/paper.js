@@ -152,6 +152,7 @@ export function track(events, notes, seat, number, cells) {
   let at = notes.start !== null && cells[notes.start] ? cells[notes.start] : null;
   /** @type {string | null} */
   let dir = null;
+  let back = false; // just came back in: the arrival that follows is on the cell they went out from
   let reorders = 0;
   /** @type {number | null} */
   let reorderTo = null;
@@ -169,15 +170,20 @@ export function track(events, notes, seat, number, cells) {
         (s) => ["move", "downstream", "cycle"].includes(s.do));
       dir = movement ? (movement.do === "move" ? movement.direction : movement.do) : null;
       reorderTo = request.reorders ? (notes.reorders[reorders] ?? null) : null;
+      back = false;
       if (request.reorders) reorders += 1;
       continue;
     }
     if (event.kind !== "gm" || event.number !== number) continue;
     const data = /** @type {Json} */ (event.data || {});
-    const step = dir && DELTA[dir];
+    const step = dir && !back ? DELTA[dir] : null;
     const next = at && step ? /** @type {Cell} */ ([at[0] + step[0], at[1] + step[1]]) : null;
     const code = String(event.code);
-    if (code === "start" && at) types[key(at)] = data.cell;
+    if (code === "reentered") back = true;
+    else if ((code === "start" || (back && code === "moved")) && at) {
+      types[key(at)] = data.cell;
+      if (code === "moved" && data.cell === "hole") at = null;
+    } else if (back && LOST.has(code)) at = null;
     else if (code === "reordered") at = reorderTo === null ? null : cells[reorderTo] || null;
     else if (code === "moved" || code === "shallow") {
       if (next && inside.has(key(next))) {
@@ -488,7 +494,7 @@ export function paperActions(match, root, shell) {
     if (turns.length && view.variant === "classic") root.append(el("p", { class: "hint" }, t("p_quick")));
     root.append(row);
   }
-  if (view.variant === "classic" && turns.length) root.append(composer(match, shell));
+  if (turns.length) root.append(composer(match, shell, view.variant === "quantum"));
   if (!actions.length) root.append(el("p", { class: "hint" }, t("noActions")));
 }
 
@@ -512,12 +518,19 @@ function conditions(steps, prefix = "", depth = 1) {
 /** @param {Json[]} steps @returns {boolean} whether a condition has no step yet */
 const emptyCondition = (steps) => steps.some((s) => s.do === "if" && (!s.then.length || emptyCondition(s.then)));
 
-/** @param {Json} match @param {{ send: Send, busy: boolean }} shell */
-function composer(match, shell) {
+/**
+ * A turn composed step by step (classic: a movement and any actions, conditions; quantum: one step), with
+ * the turn's options.
+ * @param {Json} match @param {{ send: Send, busy: boolean }} shell @param {boolean} quantum
+ */
+function composer(match, shell, quantum) {
   const id = /** @type {number} */ (match.id);
   const draft = draftOf(id);
+  const kinds = quantum ? STEP_KINDS.filter((k) => k !== "if") : STEP_KINDS;
+  if (!kinds.includes(draft.kind)) draft.kind = "move";
   const form = el("form", { class: "p-composer", "aria-label": t("p_compose") });
   form.append(el("h4", {}, t("p_compose")));
+  if (quantum) form.append(el("p", { class: "hint" }, t("p_quantumTurn")));
   /** @param {string} name @param {string} label @param {[string, string][]} options @param {keyof Draft} field */
   const pick = (name, label, options, field) => {
     const select = el("select", { id: `pc-${name}`, name });
@@ -529,7 +542,7 @@ function composer(match, shell) {
     return wrap;
   };
   const row = el("div", { class: "p-row" });
-  row.append(pick("kind", t("p_stepKind"), STEP_KINDS.map((k) => [k, t(`p_kind_${k}`)]), "kind"));
+  row.append(pick("kind", t("p_stepKind"), kinds.map((k) => [k, t(`p_kind_${k}`)]), "kind"));
   const kind = draft.kind;
   if (kind === "move" || kind === "grenade" || kind === "throw") {
     row.append(pick("dir", t("p_direction"), DIRS.map((d) => [d, dirWord(d)]), "dir"));
@@ -548,10 +561,12 @@ function composer(match, shell) {
     row.append(pick("target", t("p_into"), options, "target"));
   }
   const add = el("button", { type: "submit", id: "pc-add", class: "secondary" }, t("p_add"));
+  add.disabled = quantum && draft.steps.length > 0;
   row.append(add);
   form.append(row);
   form.addEventListener("submit", (event) => {
     event.preventDefault();
+    if (add.disabled) return;
     /** @type {Json} */
     const step = { do: kind };
     if (kind === "move" || kind === "grenade" || kind === "throw") step.direction = draft.dir;
@@ -612,7 +627,8 @@ function composer(match, shell) {
       rerender();
     }
   }, { id: "pc-send" });
-  send.disabled = shell.busy || !draft.steps.length || emptyCondition(draft.steps);
+  send.disabled = shell.busy || !draft.steps.length || emptyCondition(draft.steps)
+    || (quantum && draft.steps.length !== 1);
   const clear = button(t("p_clear"), () => { drafts.set(id, freshDraft()); rerender(); }, { id: "pc-clear", class: "secondary" });
   const buttons = el("div", { class: "buttons wrap" });
   buttons.append(send, clear);
