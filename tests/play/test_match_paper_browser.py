@@ -183,6 +183,18 @@ def test_one_page_plays_a_classic_paper_game_against_a_bot_composing_a_turn(
     assert page.inner_text(".p-turns li:first-child span") == " → " + " · ".join(first)
     # and the sheet's start is the cell chosen
     assert int(page.eval_on_selector(".p-cell.start", "e => e.dataset.index")) == start
+    # when another player watches the match
+    watcher = new_page(browser, f"{serial_live_server}/play/matches/", "watcher")
+    watcher.click(f"#watch-list li[data-match='{match_id}'] button")
+    assert match_id_of(watcher) == match_id
+    watcher.wait_for_selector("body[data-spectator='1'] .paper-view dl")
+    # then the watcher is shown the table's public facts only: no sheet, no status, no answers, no move
+    public = Api(serial_live_server, "watcher", PASSWORD).get(f"matches/{match_id}/")
+    assert public["seat"] is None and public["allowed_actions"] == [] and "outline" not in public["view"]
+    shown = watcher.eval_on_selector_all(".paper-view dt", "d => d.map(e => e.textContent)")
+    assert shown == ["variant", "phase", "starts chosen", "turns played"]
+    assert watcher.locator(".p-sheet, .p-turns, .p-treasure, #actions button, #resign").count() == 0
+    watcher.context.close()
     # when the player plays on with one-step moves until the game ends
     order = ["RIGHT", "DOWN", "LEFT", "UP"]
 
@@ -217,7 +229,7 @@ def test_one_page_plays_a_quantum_paper_game_at_390_px_in_russian(serial_live_se
     page.focus("#pc-send")
     page.keyboard.press("Enter")
     wait_until(lambda: page.locator(".p-turns li").count() >= 1, "the answer to the dark turn")
-    # then the API heard that turn, the answer is the dark one, and the sheet no longer says where the player is
+    # then the API heard that turn, answered it "dark", and the sheet no longer says where the player is
     match = api.get(f"matches/{match_id}/?since=0")
     heard = [e for e in match["events"] if e["kind"] == "request" and e["seat"] == match["seat"]]
     assert heard[0]["request"] == {"type": "turn", "steps": [{"do": "move", "direction": "DOWN"}],
