@@ -29,6 +29,7 @@ from tests.play.test_match_shell_browser import (
 
 pytestmark = NEEDS_CHROMIUM
 PLAY_S = 150.0
+MARKS = {"start", "here"}
 
 
 @pytest.fixture
@@ -100,6 +101,13 @@ def own_turns(events: list[dict], seat: int, number: int) -> list[list[str]]:
         elif event["kind"] == "gm" and mine and event["number"] == number and turns:
             turns[-1].append(event["text"])
     return turns
+
+
+def sheet_marks(page, root: str) -> list[tuple[str, str, list[str]]]:
+    """Each cell of a sheet: its outline index, its text and the marks its classes draw."""
+    return [(cell[0], cell[1], sorted(c for c in cell[2] if c in MARKS or c[:5] in ("wall-", "exit-")))
+            for cell in page.eval_on_selector_all(f"{root} .p-cell[data-index]", "cs => cs.map(c => "
+                                                  "[c.dataset.index, c.textContent, [...c.classList]])")]
 
 
 def check_page_against_api(page, api: Api, match_id: int, language: str) -> dict:
@@ -208,6 +216,17 @@ def test_one_page_plays_a_classic_paper_game_against_a_bot_composing_a_turn(
     # then the game ended, and the page agrees with the API
     wait_until(lambda: page.get_attribute("body", "data-status") == "finished", "the end", timeout=WAIT_S)
     check_page_against_api(page, api, match_id, "en")
+    # and the replay's last step, as the player's seat, draws the sheet the live page drew from the answers
+    live_sheet = sheet_marks(page, "#view")
+    page.click("#open-replay")
+    page.wait_for_selector("#replay:not([hidden]) #replay-view .p-sheet")
+    seat = api.get(f"matches/{match_id}/")["seat"]
+    steps = len(api.get(f"matches/{match_id}/replay/?as_seat={seat}")["steps"])
+    for _ in range(steps - 1):
+        page.focus("#replay-next")
+        page.keyboard.press("Enter")
+    page.wait_for_selector(f"#replay[data-step='{steps - 1}']")
+    assert sheet_marks(page, "#replay-view") == live_sheet
 
 
 def test_one_page_plays_a_quantum_paper_game_at_390_px_in_russian(serial_live_server, browser, fixed_seed):  # noqa: F811

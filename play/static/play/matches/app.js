@@ -652,7 +652,7 @@ function renderPlayers(match) {
 
 /**
  * A mode's view: the console labyrinth's own renderer, the key/value fallback for the others.
- * @param {{ mode: string, view: unknown, allowed_actions?: unknown[], id?: number }} match
+ * @param {{ mode: string, view: unknown, allowed_actions?: unknown[], id?: number, replay?: unknown }} match
  * @param {HTMLElement} root @param {Answered[]} answered
  */
 function renderView(match, root, answered) {
@@ -837,7 +837,8 @@ function renderReplay() {
       answered.push({ command: s.action.command, kinds: (s.events || []).map((/** @type {Json} */ e) => e.kind) });
     }
   }
-  renderView({ mode: match.mode, view: step.view }, $("replay-view"), answered);
+  renderView({ mode: match.mode, view: step.view, replay: { steps: steps.slice(0, i + 1), seat: replay.as_seat } },
+    $("replay-view"), answered);
 }
 
 $("replay-prev").addEventListener("click", () => { state.replayStep = Math.max(0, state.replayStep - 1); renderReplay(); });

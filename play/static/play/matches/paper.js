@@ -272,9 +272,10 @@ export function paperView(view, match, shell) {
   const head = [[t("p_variant"), t(`p_variant_${view.variant}`)], [t("p_you"), t("p_player", { n: view.number })],
     [t("p_phase"), t(`p_phase_${view.phase}`)], [t("turnsPlayed"), String(view.turns_played)]];
   root.append(facts([...head, ...statusRows(view.status)]));
-  root.append(treasureBox(view, live ? eventsOf(match) : []));
-  if (live) root.append(sheet(view, match, send));
-  root.append(answers(view, live ? eventsOf(match) : [], match.seat));
+  const past = match.replay ? replayed(match.replay).events : [];
+  root.append(treasureBox(view, live ? eventsOf(match) : past));
+  if (live || match.replay) root.append(sheet(view, match, send));
+  root.append(answers(view, live ? eventsOf(match) : past, match.replay ? match.replay.seat : match.seat));
   if (view.revealed) {
     const block = el("pre", { class: "map-text" });
     block.textContent = String(view.revealed.map);
@@ -347,21 +348,43 @@ function answers(view, events, seat) {
 }
 
 /**
+ * A replay's events up to its step and the notes its seat's own actions give (the start and re-order cells
+ * they sent): the sheet as the answers drew it then, without marks by hand.
+ * @param {{ steps: Json[], seat: number }} replay @returns {{ events: Json[], notes: Notes }}
+ */
+function replayed(replay) {
+  /** @type {Notes} */
+  const notes = { start: null, reorders: [], here: [], types: {}, sides: {}, notes: {} };
+  /** @type {Json[]} */
+  const events = [];
+  for (const step of replay.steps) {
+    const action = step.seat === replay.seat ? step.action : null;
+    if (action && action.type === "start") notes.start = action.cell;
+    if (action && typeof action.reorder === "number") notes.reorders.push(action.reorder);
+    events.push(...(step.events || []));
+  }
+  return { events, notes };
+}
+
+/**
  * The player's sheet: the outline, each cell a button (arrow keys move between them); the chosen cell's
- * marks are edited below it. Marks made by hand win over the ones drawn from the answers.
+ * marks are edited below it. Marks made by hand win over the ones drawn from the answers. In a replay
+ * (`match.replay`) the sheet is drawn from the seat's steps so far, read-only.
  * @param {Json} view @param {Json} match @param {Send | null} send
  */
 function sheet(view, match, send) {
   const id = /** @type {number} */ (match.id);
   const outline = /** @type {boolean[][]} */ (view.outline || []);
   const cells = cellsOf(outline);
-  const notes = notesOf(id);
-  const auto = track(eventsOf(match), notes, match.seat, view.number, cells);
+  const past = match.replay ? replayed(match.replay) : null;
+  const notes = past ? past.notes : notesOf(id);
+  const seat = past ? match.replay.seat : match.seat;
+  const auto = track(past ? past.events : eventsOf(match), notes, seat, view.number, cells);
   const box = el("section", { class: "p-sheet-box" });
   box.append(el("h4", {}, t("p_sheet")));
   const where = auto.at ? t("p_hereKnown") : t(view.phase === "choosing_starts" ? "p_chooseStart" : "p_hereUnknown");
   box.append(el("p", { class: "hint" }, where));
-  const chosen = chosenCell.get(id) || (auto.at ? key(auto.at) : cells.length ? key(cells[0]) : "");
+  const chosen = past ? "" : chosenCell.get(id) || (auto.at ? key(auto.at) : cells.length ? key(cells[0]) : "");
   const grid = el("div", { class: "p-sheet", role: "group", "aria-label": t("p_sheet") });
   grid.style.setProperty("--cols", String(outline.length ? outline[0].length : 1));
   const start = notes.start !== null && cells[notes.start] ? key(cells[notes.start]) : "";
@@ -372,8 +395,9 @@ function sheet(view, match, send) {
     const type = notes.types[k] || auto.types[k] || "";
     const mark = (type ? t(`p_letter_${type}`) : "") + (auto.treasures[k] ? "$" : "")
       + (notes.notes[k] ? "*" : "");
-    const cell = button(mark || "\u00a0", () => { chosenCell.set(id, k); rerender(); },
-      { id: `p-cell-${r}-${c}`, class: "p-cell", "data-cell": k, "data-index": String(indexOf.get(k)) });
+    const props = { class: "p-cell", "data-cell": k, "data-index": String(indexOf.get(k)) };
+    const cell = past ? el("span", props, mark || "\u00a0")
+      : button(mark || "\u00a0", () => { chosenCell.set(id, k); rerender(); }, { ...props, id: `p-cell-${r}-${c}` });
     const spoken = [t("p_cellName", { r: r + 1, c: c + 1 }), type ? t(`p_cell_${type}`) : "", notes.notes[k] || ""];
     if (k === start) { cell.classList.add("start"); spoken.push(t("p_start")); }
     if (auto.at && key(auto.at) === k) { cell.classList.add("here"); spoken.push(t("p_here")); }
@@ -384,7 +408,7 @@ function sheet(view, match, send) {
       if (value === "wall" || value === "exit") cell.classList.add(`${value}-${side}`);
     }
     cell.setAttribute("aria-label", spoken.filter(Boolean).join(", "));
-    cell.setAttribute("aria-pressed", k === chosen ? "true" : "false");
+    if (!past) cell.setAttribute("aria-pressed", k === chosen ? "true" : "false");
     grid.append(cell);
   }));
   grid.addEventListener("keydown", (event) => {
@@ -399,7 +423,7 @@ function sheet(view, match, send) {
     }
   });
   box.append(grid, legend());
-  if (chosen) box.append(editor(view, match, send, notes, chosen, indexOf.get(chosen) ?? -1));
+  if (chosen && !past) box.append(editor(view, match, send, notes, chosen, indexOf.get(chosen) ?? -1));
   return box;
 }
 
