@@ -245,6 +245,7 @@ def test_one_page_plays_a_quantum_paper_game_at_390_px_in_russian(serial_live_se
     page.click("#pc-add")
     assert page.is_disabled("#pc-add")  # a quantum turn is one step
     page.select_option("#pc-visibility", "dark")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # the sheet and the composer fit
     page.focus("#pc-send")
     page.keyboard.press("Enter")
     wait_until(lambda: page.locator(".p-turns li").count() >= 1, "the answer to the dark turn")

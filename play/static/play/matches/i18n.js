@@ -92,7 +92,7 @@ const EN = {
   p_intoIf: "step {n}: if {cond}", p_add: "Add the step", p_remove: "remove",
   p_emptyTurn: "No step yet: a classic turn is one movement plus any shots, grenades, throws and mines.",
   p_visibility: "Answer", p_treasureChoice: "Treasure to keep", p_treasureTop: "the top one",
-  p_treasureNone: "none", p_treasureK: "the {k}th from the bottom", p_refill: "Take the arsenal's refill",
+  p_treasureNone: "none", p_treasureK: "number {k} from the bottom", p_refill: "Take the arsenal's refill",
   p_reorderTo: "Re-order to cell {n} first.", p_send: "Send the turn", p_clear: "Clear",
   p_turnPreview: "The turn",
   p_quantumTurn: "A quantum turn is one step; its answer may be dark or half-dark.",
