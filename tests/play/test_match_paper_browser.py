@@ -1,5 +1,5 @@
 """The paper labyrinth (seed 002) in the match shell (/play/matches/, play/static/play/matches/paper.js), in
-Chromium: one page plays a classic game against a bot to its end, choosing its start on its
+Chromium: one page plays a classic game against the ``explorer`` bot to its end, choosing its start on its
 sheet and composing a turn of a shot and a move; one page (390 px, in Russian) plays a quantum game against
 a bot to its end. Each page is checked against the API (the same live server); the match seed is fixed,
 so the map, the turn order and the bot's draws are the same in every run.
@@ -38,7 +38,7 @@ def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(match_services, "_SEED_SOURCE", random.Random(2002))
 
 
-def open_paper_lobby(page, variant: str, nstop: int) -> int:
+def open_paper_lobby(page, api: Api, variant: str, nstop: int) -> int:
     card = page.locator("[data-mode=labyrinth_paper]")
     card.locator("select[name=variant]").select_option(f'"{variant}"')
     card.locator("input[name=rows]").fill("3")
@@ -49,6 +49,8 @@ def open_paper_lobby(page, variant: str, nstop: int) -> int:
     page.select_option("#bot-level", "explorer")
     page.click("#add-bot")
     wait_until(lambda: page.locator("#players li").count() == 2, "two seats")
+    seated = api.get(f"matches/{match_id}/")["players"]
+    assert [p["bot"] for p in seated if p["bot"]] == ["explorer"]  # the bot chosen, whatever a read redrew
     page.click("#start")
     page.wait_for_selector("body[data-status=active]")
     return match_id
@@ -141,10 +143,10 @@ def check_page_against_api(page, api: Api, match_id: int, language: str) -> dict
 def test_one_page_plays_a_classic_paper_game_against_a_bot_composing_a_turn(
         serial_live_server, browser, fixed_seed):  # noqa: F811
     # given a player on the shell who opens a 3x3 classic paper labyrinth (a draw after 4 calm rounds) and
-    # seats a bot
+    # seats the explorer bot
     page = new_page(browser, f"{serial_live_server}/play/matches/", "theseus")
-    match_id = open_paper_lobby(page, "classic", nstop=4)
     api = Api(serial_live_server, "theseus", PASSWORD)
+    match_id = open_paper_lobby(page, api, "classic", nstop=4)
     # when the player chooses a start on the sheet with the keyboard
     start = choose_start_by_keyboard(page)
     wait_until(lambda: my_turn(page), "the player's first turn", timeout=WAIT_S)
@@ -230,10 +232,11 @@ def test_one_page_plays_a_classic_paper_game_against_a_bot_composing_a_turn(
 
 
 def test_one_page_plays_a_quantum_paper_game_at_390_px_in_russian(serial_live_server, browser, fixed_seed):  # noqa: F811
-    # given a player (390 px wide, a Russian browser) who opens a 3x3 quantum paper labyrinth against a bot
+    # given a player (390 px wide, a Russian browser) who opens a 3x3 quantum paper labyrinth against the
+    # explorer bot
     page = new_page(browser, f"{serial_live_server}/play/matches/", "ariadna", width=390, locale="ru-RU")
-    match_id = open_paper_lobby(page, "quantum", nstop=3)
     api = Api(serial_live_server, "ariadna", PASSWORD, language="ru")
+    match_id = open_paper_lobby(page, api, "quantum", nstop=3)
     choose_start_by_keyboard(page)
     # when the player composes a dark quantum turn: one step, whose answer is not told
     wait_until(lambda: my_turn(page), "the player's first turn", timeout=WAIT_S)

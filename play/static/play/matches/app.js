@@ -566,6 +566,8 @@ function renderResult(match) {
 /** @param {Match} match @param {Mode | undefined} mode @param {boolean} seated */
 function renderControls(match, mode, seated) {
   const root = $("controls");
+  const before = document.getElementById("bot-level"); // drawn anew on every read: its choice is kept
+  const chosenBot = before instanceof HTMLSelectElement ? before.value : "";
   root.replaceChildren();
   const me = api.me.id;
   const id = match.id;
@@ -590,6 +592,7 @@ function renderControls(match, mode, seated) {
       if (mode && mode.bots.length) {
         const level = el("select", { id: "bot-level", "aria-label": t("addBot") });
         for (const name of mode.bots) level.append(el("option", { value: name }, name));
+        if (mode.bots.includes(chosenBot)) level.value = chosenBot; // the bot chosen before this read
         root.append(level);
         control("addBot", () => api.post("/api/v1/matches/{match_id}/bots/", { path,
           body: { level: level.value } }), "botAdded", "add-bot", "secondary");
