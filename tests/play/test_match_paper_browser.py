@@ -205,6 +205,32 @@ def test_one_page_plays_a_classic_paper_game_against_a_bot_composing_a_turn(
     assert shown == ["variant", "phase", "starts chosen", "turns played"]
     assert watcher.locator(".p-sheet, .p-turns, .p-treasure, #actions button, #resign").count() == 0
     watcher.context.close()
+    # when the player marks the first cell of their sheet by hand, with the keyboard: a hospital, a wall
+    # above, a note
+    page.focus(".p-cell[data-index='0']")
+    page.keyboard.press("Enter")
+    page.focus("#p-mark-type")
+    page.select_option("#p-mark-type", "hospital")
+    page.select_option("#p-mark-n", "wall")
+    page.focus("#p-mark-note")
+    page.keyboard.type("a cross")
+    page.keyboard.press("Tab")
+    # then the sheet shows the marks, and they are still there after a reload of the tab
+    page.reload()
+    first = page.wait_for_selector(".p-cell[data-index='0'].by-hand")
+    assert first.inner_text().startswith("H") and first.inner_text().endswith("*")
+    assert "wall-n" in first.get_attribute("class")
+    page.click(".p-cell[data-index='0']")
+    assert page.input_value("#p-mark-note") == "a cross"
+    # and the player can take them off again
+    page.select_option("#p-mark-type", index=0)
+    page.select_option("#p-mark-n", index=0)
+    page.focus("#p-mark-note")
+    page.keyboard.press("Control+A")
+    page.keyboard.press("Backspace")
+    page.keyboard.press("Tab")
+    wait_until(lambda: page.locator(".p-cell.by-hand, .p-cell[data-index='0'].wall-n").count() == 0
+               and "*" not in page.inner_text(".p-cell[data-index='0']"), "the marks taken off")
     # when the player plays on with one-step moves until the game ends
     order = ["RIGHT", "DOWN", "LEFT", "UP"]
 

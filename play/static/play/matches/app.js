@@ -86,6 +86,8 @@ const state = {
   stream: null,
   reading: false,
   readAgain: false,
+  /** a read asked for that must redraw the page (any but a stream drop's) */
+  redraw: false,
   /** @type {SeatReplay | null} */
   replay: null,
   replayStep: 0,
@@ -411,13 +413,21 @@ function answeredOf(id) {
   }
 }
 
-/** One read of the match: what is new since the last. Reads asked for while one runs are done once after it. */
-async function read() {
+/**
+ * One read of the match: what is new since the last. Reads asked for while one runs are done once after it.
+ * A quiet read (after a stream's drop, which a server that closes streams makes every second or so)
+ * redraws the page only if the match changed, so forms being filled in are left alone.
+ * @param {boolean} [quiet]
+ */
+async function read(quiet = false) {
+  if (!quiet) state.redraw = true;
   if (state.reading) { state.readAgain = true; return; }
   state.reading = true;
   try {
     do {
       state.readAgain = false;
+      const redraw = state.redraw;
+      state.redraw = false;
       const id = state.matchId;
       if (id === null || state.screen !== "match") return;
       const match = /** @type {Match} */ (await api.get("/api/v1/matches/{match_id}/", {
@@ -425,8 +435,10 @@ async function read() {
       if (state.matchId !== id) return;
       for (const event of /** @type {MatchEvent[]} */ (/** @type {unknown} */ (match.events))) logEvent(event);
       state.since = Math.max(state.since, match.last_event || 0);
+      const before = state.match;
       state.match = match;
-      render();
+      const same = (/** @type {Match} */ m) => JSON.stringify({ ...m, events: [] });
+      if (redraw || !before || match.events.length || same(before) !== same(match)) render();
     } while (state.readAgain);
   } catch (error) {
     fail(error);
@@ -457,7 +469,7 @@ function openStream(generation) {
     onLive: (live) => {
       if (state.stream !== subscription) return;
       $("live").hidden = !live;
-      if (!live && here()) read();
+      if (!live && here()) read(true);
     },
     // The header: read again only when what it shows changed (a new turn, the end...).
     onMessage: (_kind, data) => {

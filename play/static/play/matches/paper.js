@@ -463,7 +463,11 @@ function editor(view, match, send, notes, k, index) {
   }
   const note = el("input", { id: "p-mark-note", type: "text", maxlength: "80" });
   note.value = notes.notes[k] || "";
-  note.addEventListener("change", () => change((n) => { if (note.value.trim()) n.notes[k] = note.value.trim(); else delete n.notes[k]; }));
+  // saved as it is typed (a read may redraw the page meanwhile: the new field shows it), drawn on change
+  const keep = (/** @type {Notes} */ n) => { if (note.value.trim()) n.notes[k] = note.value; else delete n.notes[k]; };
+  note.addEventListener("input", () => { const n = notesOf(id); keep(n); saveNotes(id, n); });
+  note.addEventListener("focus", () => note.setSelectionRange(note.value.length, note.value.length));
+  note.addEventListener("change", () => change(keep));
   const noteLabel = el("label");
   noteLabel.append(el("span", {}, t("p_note")), note);
   box.append(noteLabel);
