@@ -54,6 +54,8 @@ const seen = new Map();
 const drafts = new Map();
 /** @type {Map<number, string>} */
 const chosenCell = new Map();
+/** the shell's redraw of the page (after a mark or a step changed) @type {() => void} */
+let rerender = () => {};
 
 /** @returns {Draft} */
 function freshDraft() {
@@ -253,7 +255,8 @@ function statusRows(status) {
 
 /**
  * The paper labyrinth's view. `match` is the shell's match (its id, seat, events: the sheet and the
- * answers), or a replay's step (mode and view alone: the status and answers of that moment).
+ * answers), or a replay's step (its `replay`: the steps so far and the seat, whose sheet, turns and answers
+ * up to that step are drawn, read-only).
  * @param {Json} view @param {Json} match @param {Shell | null} shell @returns {HTMLElement}
  */
 export function paperView(view, match, shell) {
@@ -495,9 +498,6 @@ function editor(view, match, send, notes, k, index) {
 }
 
 // --- the moves ---------------------------------------------------------------------------------------------
-
-/** @type {() => void} */
-let rerender = () => {};
 
 /**
  * The moves of a seated player in place of one button per allowed action: the start (on the sheet), the
