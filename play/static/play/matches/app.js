@@ -9,6 +9,7 @@ import { ApiError, Client } from "../../client/deepdelve.js";
 import { lang, pickLang, saveLang, setLang, t } from "./i18n.js";
 import { Board, cssColour } from "../cell-capture/board.js";
 import { actionLabel, consoleView, keyValues, readable } from "./render.js";
+import { paperActionLabel, paperActions, paperView } from "./paper.js";
 
 /** @typedef {import("../../client/deepdelve.js").Schemas} Schemas */
 /** @typedef {Schemas["MatchOutput"] & { spectator?: boolean }} Match */
@@ -18,6 +19,18 @@ import { actionLabel, consoleView, keyValues, readable } from "./render.js";
 /** @typedef {import("./render.js").Answered} Answered */
 /** @typedef {{ seq: number, kind: string, text?: string }} MatchEvent */
 /** @typedef {Record<string, any>} Json */
+
+/**
+ * A mode's own renderer: its view (given the shell's send and redraw while the match is live, null in a
+ * replay), its moves in place of one button per allowed action, and its actions' labels.
+ * @typedef {{ view: (view: Json, match: Json, shell: Shell | null) => HTMLElement,
+ *   actions: (match: Json, root: HTMLElement, shell: Shell) => void, label: (action: Json) => string }} Renderer
+ * @typedef {import("./paper.js").Shell} Shell
+ */
+/** @type {Record<string, Renderer>} */
+const RENDERERS = {
+  labyrinth_paper: { view: paperView, actions: paperActions, label: paperActionLabel },
+};
 
 const HOME_POLL_MS = 4000;
 const RECONNECT_MS = 1200;
@@ -73,6 +86,8 @@ const state = {
   stream: null,
   reading: false,
   readAgain: false,
+  /** a read asked for that must redraw the page (any but a stream drop's) */
+  redraw: false,
   /** @type {SeatReplay | null} */
   replay: null,
   replayStep: 0,
@@ -398,13 +413,21 @@ function answeredOf(id) {
   }
 }
 
-/** One read of the match: what is new since the last. Reads asked for while one runs are done once after it. */
-async function read() {
+/**
+ * One read of the match: what is new since the last. Reads asked for while one runs are done once after it.
+ * A quiet read (after a stream's drop, which a server that closes streams makes every second or so)
+ * redraws the page only if the match changed, so forms being filled in are left alone.
+ * @param {boolean} [quiet]
+ */
+async function read(quiet = false) {
+  if (!quiet) state.redraw = true;
   if (state.reading) { state.readAgain = true; return; }
   state.reading = true;
   try {
     do {
       state.readAgain = false;
+      const redraw = state.redraw;
+      state.redraw = false;
       const id = state.matchId;
       if (id === null || state.screen !== "match") return;
       const match = /** @type {Match} */ (await api.get("/api/v1/matches/{match_id}/", {
@@ -412,8 +435,10 @@ async function read() {
       if (state.matchId !== id) return;
       for (const event of /** @type {MatchEvent[]} */ (/** @type {unknown} */ (match.events))) logEvent(event);
       state.since = Math.max(state.since, match.last_event || 0);
+      const before = state.match;
       state.match = match;
-      render();
+      const same = (/** @type {Match} */ m) => JSON.stringify({ ...m, events: [] });
+      if (redraw || !before || match.events.length || same(before) !== same(match)) render();
     } while (state.readAgain);
   } catch (error) {
     fail(error);
@@ -444,7 +469,7 @@ function openStream(generation) {
     onLive: (live) => {
       if (state.stream !== subscription) return;
       $("live").hidden = !live;
-      if (!live && here()) read();
+      if (!live && here()) read(true);
     },
     // The header: read again only when what it shows changed (a new turn, the end...).
     onMessage: (_kind, data) => {
@@ -553,6 +578,8 @@ function renderResult(match) {
 /** @param {Match} match @param {Mode | undefined} mode @param {boolean} seated */
 function renderControls(match, mode, seated) {
   const root = $("controls");
+  const before = document.getElementById("bot-level"); // drawn anew on every read: its choice is kept
+  const chosenBot = before instanceof HTMLSelectElement ? before.value : "";
   root.replaceChildren();
   const me = api.me.id;
   const id = match.id;
@@ -577,6 +604,7 @@ function renderControls(match, mode, seated) {
       if (mode && mode.bots.length) {
         const level = el("select", { id: "bot-level", "aria-label": t("addBot") });
         for (const name of mode.bots) level.append(el("option", { value: name }, name));
+        if (mode.bots.includes(chosenBot)) level.value = chosenBot; // the bot chosen before this read
         root.append(level);
         control("addBot", () => api.post("/api/v1/matches/{match_id}/bots/", { path,
           body: { level: level.value } }), "botAdded", "add-bot", "secondary");
@@ -639,7 +667,7 @@ function renderPlayers(match) {
 
 /**
  * A mode's view: the console labyrinth's own renderer, the key/value fallback for the others.
- * @param {{ mode: string, view: unknown, allowed_actions?: unknown[], id?: number }} match
+ * @param {{ mode: string, view: unknown, allowed_actions?: unknown[], id?: number, replay?: unknown }} match
  * @param {HTMLElement} root @param {Answered[]} answered
  */
 function renderView(match, root, answered) {
@@ -647,7 +675,10 @@ function renderView(match, root, answered) {
   const view = /** @type {Json | null} */ (match.view);
   if (!view) return;
   if (view.public) root.append(el("p", { class: "hint" }, t("publicView")));
-  if (match.mode === "labyrinth_console") root.append(consoleView(view, answered));
+  const own = RENDERERS[match.mode];
+  if (own) root.append(own.view(view, match, "id" in match && match === state.match && !isSpectator(state.match)
+    ? shell() : null));
+  else if (match.mode === "labyrinth_console") root.append(consoleView(view, answered));
   else if (match.mode === "cell_capture" && Array.isArray(view.board)) cellCaptureView(view, root, match);
   else root.append(keyValues(view));
 }
@@ -696,6 +727,11 @@ function renderActions(match) {
     root.append(el("p", { class: "hint" }, t("clickCell"))); // the board's cells are the buttons
     return;
   }
+  const own = RENDERERS[match.mode];
+  if (own && !isSpectator(match)) {
+    own.actions(match, root, shell());
+    return;
+  }
   if (!actions.length) {
     root.append(el("p", { class: "hint" }, t("noActions")));
     return;
@@ -708,10 +744,16 @@ function renderActions(match) {
   }
 }
 
-/** @param {Json} action */
+/** @returns {Shell} what a mode's renderer may call */
+function shell() {
+  return { send: act, busy: state.sending, redraw: render };
+}
+
+/** @param {Json} action @returns {Promise<boolean>} whether the action was taken (false: refused) */
 async function act(action) {
   const match = state.match;
-  if (!match || state.sending) return;
+  if (!match || state.sending) return false;
+  let taken = false;
   state.sending = true;
   renderActions(match);
   try {
@@ -724,12 +766,14 @@ async function act(action) {
       sessionStorage.setItem(answeredKey(match.id), JSON.stringify(answered));
     }
     say("");
+    taken = true;
   } catch (error) {
     fail(error);
   } finally {
     state.sending = false;
   }
   await read();
+  return taken;
 }
 
 /** @param {MatchEvent} event */
@@ -789,7 +833,8 @@ function renderReplay() {
   let action = t("stepStart");
   if (step.turn > 0) {
     const what = step.resigned ? t("resignedStep") : step.timeout ? t("timeout")
-      : step.action ? actionLabel(match.mode, step.action) : "—";
+      : step.action ? (RENDERERS[match.mode] ? RENDERERS[match.mode].label(step.action)
+        : actionLabel(match.mode, step.action)) : "—";
     action = t("stepAction", { turn: step.turn, seat: seatName(match, step.seat), action: what });
   }
   $("replay-action").textContent = action;
@@ -807,7 +852,8 @@ function renderReplay() {
       answered.push({ command: s.action.command, kinds: (s.events || []).map((/** @type {Json} */ e) => e.kind) });
     }
   }
-  renderView({ mode: match.mode, view: step.view }, $("replay-view"), answered);
+  renderView({ mode: match.mode, view: step.view, replay: { steps: steps.slice(0, i + 1), seat: replay.as_seat } },
+    $("replay-view"), answered);
 }
 
 $("replay-prev").addEventListener("click", () => { state.replayStep = Math.max(0, state.replayStep - 1); renderReplay(); });
