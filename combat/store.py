@@ -28,14 +28,7 @@ from django.utils import timezone
 from backend.sql import Columns, Prepared, rows_insert
 from combat.engine import Outcome
 from combat.models import TURN_AWAITED, Battle, BattleAction, BattleEvent, EnemyKind, EnemyKindEffect
-from players.notice_store import (
-    NOTICES_CTE,
-    NOTICES_TOLD_COLUMN,
-    Told,
-    notices_insert,
-    notices_params,
-    users_of_column,
-)
+from players.notice_store import Told, notices_insert, notices_saved, with_notices
 
 #: The columns a battle is loaded with: never its setup (written once, read only by replays and the admin).
 BATTLE = Columns(Battle, exclude=["setup"])
@@ -193,9 +186,7 @@ VALUES (%s, %s, %s, %s::jsonb, %s, %s::jsonb, %s)"""
 _STEP_SAVE_PREPARED = Prepared("battle_step_save", _STEP_SAVE)
 #: The same with the step's notices (players.notice_store's ``WITH`` items, their parameters first): a step
 #: that starts another player's turn tells them in the step's own statement, which returns the users told.
-_STEP_SAVE_TOLD_PREPARED = Prepared(
-    "battle_step_save_told",
-    f"WITH {NOTICES_CTE}, {_STEP_SAVE.removeprefix('WITH ')} RETURNING {NOTICES_TOLD_COLUMN}")
+_STEP_SAVE_TOLD_PREPARED = Prepared("battle_step_save_told", with_notices(_STEP_SAVE))
 
 
 def step_save(step: BattleStep, action: ActionRecord, *, told: Sequence[Told] = (),
@@ -225,9 +216,7 @@ def _step_save_fast(step: BattleStep, action: ActionRecord, told: Sequence[Told]
         if not told:
             _STEP_SAVE_PREPARED.execute(cursor, params, connection)
             return []
-        _STEP_SAVE_TOLD_PREPARED.execute(cursor, [*notices_params(told, now=now), *params], connection)
-        (users,) = cursor.fetchone()
-    return users_of_column(users)
+        return notices_saved(_STEP_SAVE_TOLD_PREPARED, cursor, params, told, now=now, connection=connection)
 
 
 def _step_save_portable(step: BattleStep, action: ActionRecord) -> None:

@@ -35,14 +35,7 @@ from django.utils import timezone
 from backend.sql import MAX_ROW_ID, Columns, Prepared, rows_insert, rows_update
 from matches.models import Match, MatchAction, MatchEvent, MatchSeat
 from players.models import Player
-from players.notice_store import (
-    NOTICES_CTE,
-    NOTICES_TOLD_COLUMN,
-    Told,
-    notices_insert,
-    notices_params,
-    users_of_column,
-)
+from players.notice_store import Told, notices_insert, notices_saved, with_notices
 
 #: Every column of a match (its state is what every request needs; the rest is small).
 MATCH = Columns(Match)
@@ -254,9 +247,7 @@ _STEP_SAVE_PREPARED = Prepared("match_step_save", _STEP_SAVE)
 #: The same with the step's notices (players.notice_store's ``WITH`` items, their parameters first): a step
 #: that tells someone (whose turn began, that the match ended) is still one statement, which returns the
 #: users told.
-_STEP_SAVE_TOLD_PREPARED = Prepared(
-    "match_step_save_told",
-    f"WITH {NOTICES_CTE}, {_STEP_SAVE.removeprefix('WITH ')} RETURNING {NOTICES_TOLD_COLUMN}")
+_STEP_SAVE_TOLD_PREPARED = Prepared("match_step_save_told", with_notices(_STEP_SAVE))
 
 
 def _json(value: Any) -> str | None:
@@ -301,9 +292,8 @@ def _step_save_fast(match: Match, events: Sequence[MatchEvent], action: ActionRe
     users: list[int] = []
     with connection.cursor() as cursor:
         if told:
-            _STEP_SAVE_TOLD_PREPARED.execute(cursor, [*notices_params(told, now=now), *params], connection)
-            (told_users,) = cursor.fetchone()
-            users = users_of_column(told_users)
+            users = notices_saved(_STEP_SAVE_TOLD_PREPARED, cursor, params, told, now=now,
+                                  connection=connection)
         else:
             _STEP_SAVE_PREPARED.execute(cursor, params, connection)
     for event in events:

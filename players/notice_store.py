@@ -20,7 +20,9 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
+from django.db.backends.base.base import BaseDatabaseWrapper
 
+from backend.sql import Prepared
 from players.models import Notice, NoticeCounter, Player
 
 #: Notices read by one REST page or one stream catch-up.
@@ -76,6 +78,22 @@ def notices_params(told: Sequence[Told], *, now: datetime) -> list[Any]:
 def users_of_column(value: Sequence[int] | None) -> list[int]:
     """The users a ``NOTICES_TOLD_COLUMN`` value names (each once, in user order)."""
     return [] if value is None else list(value)
+
+
+def with_notices(save: str) -> str:
+    """A step's save (a data-modifying ``WITH ... INSERT ... VALUES``, its last statement without
+    ``RETURNING``) with the step's notices composed before it: one statement that also returns the users
+    told. Its parameters: ``notices_params``'s, then the save's (``notices_saved`` runs it)."""
+    return f"WITH {NOTICES_CTE}, {save.removeprefix('WITH ')} RETURNING {NOTICES_TOLD_COLUMN}"
+
+
+def notices_saved(statement: Prepared, cursor: Any, params: Sequence[Any], told: Sequence[Told], *,
+                  now: datetime, connection: BaseDatabaseWrapper) -> list[int]:
+    """Run a ``with_notices`` statement (prepared) with the save's ``params`` and the notices ``told``;
+    returns the users told (each once, in user order)."""
+    statement.execute(cursor, [*notices_params(told, now=now), *params], connection)
+    (users,) = cursor.fetchone()
+    return users_of_column(users)
 
 
 _COUNT_UP = (f"INSERT INTO {_COUNTER} (user_id, last_seq) VALUES {{rows}} ON CONFLICT (user_id) "
