@@ -255,11 +255,12 @@ def _json(value: Any) -> str | None:
 
 
 def step_save(match: Match, events: Sequence[MatchEvent], action: ActionRecord | None, *,
-              release_seats: bool, extra_columns: Sequence[str] = (), told: Sequence[Told] = (),
+              release_seats: bool, told: Sequence[Told], extra_columns: Sequence[str] = (),
               fast: bool | None = None) -> list[int]:
     """Write a step: its new events (numbered, unsaved), the match's ``STEP_COLUMNS`` (and
     ``extra_columns``: the start's seed and time), its seats released (``release_seats``: it ended the match),
-    its action row and its notices (``told``); returns the users told (each once, in user order), whose
+    its action row and its notices (``told``: required, so that no step's save forgets the notices its step
+    gave; ``matches.services._save`` passes them); returns the users told (each once, in user order), whose
     streams the caller wakes. One prepared statement on PostgreSQL (``fast``; a step with an action row and
     no extra columns), notices included; else the ORM's few and the notices' own."""
     connection = transaction.get_connection()
