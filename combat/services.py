@@ -21,7 +21,7 @@ from backend.errors import InvalidInput, refused
 from combat import engine, store
 from combat.models import CombatSettings
 from combat.store import ActionRecord, BattleRow, BattleStep
-from players.notices import NoticeKind, Told, notify
+from players.notices import NoticeKind, Told, notices_wake, notify
 
 
 def battle_deadline_seconds() -> int:
@@ -56,18 +56,25 @@ def battle_moved(battle: BattleRow, result: engine.Success, *, now: datetime) ->
 def battle_step_record(step: BattleStep, *, player_id: int | None, turn: int, action: dict[str, Any],
                        key: str, response: dict[str, Any]) -> None:
     """Write a step resolved in memory (``battle_step``, a timeout) with its action row (combat.store)."""
-    store.step_save(step, ActionRecord(step=turn, player_id=player_id, action=action, idempotency_key=key,
-                                       response=response))
+    record = ActionRecord(step=turn, player_id=player_id, action=action, idempotency_key=key,
+                          response=response)
+    notices_wake(store.step_save(step, record, told=battle_turn_told(step.battle, actor=player_id)))
     _deadline_told(step.battle)
-    battle_turn_notice(step.battle, actor=player_id)
+
+
+def battle_turn_told(battle: BattleRow, *, actor: int | None) -> list[Told]:
+    """``your_turn`` to the awaited player when a turn starts for them (a battle begins, the turn passes from
+    another player, a deadline passed); nobody when the actor goes on or nobody is awaited."""
+    if battle.awaiting_id is None or battle.awaiting_id == actor:
+        return []
+    return [Told(battle.awaiting_id, NoticeKind.YOUR_TURN,
+                 {"run": battle.run_id, "battle": battle.id, "turn": battle.step})]
 
 
 def battle_turn_notice(battle: BattleRow, *, actor: int | None) -> None:
-    """``your_turn`` to the awaited player when a turn starts for them (a battle begins, the turn passes from
-    another player, a deadline passed), in the step's transaction: one statement, none when nobody is told."""
-    if battle.awaiting_id is not None and battle.awaiting_id != actor:
-        notify([Told(battle.awaiting_id, NoticeKind.YOUR_TURN,
-                     {"run": battle.run_id, "battle": battle.id, "turn": battle.step})])
+    """``battle_turn_told``'s notice written at once, in the transaction: one statement, none when nobody is
+    told (a battle's start; a step writes it with its own save instead)."""
+    notify(battle_turn_told(battle, actor=actor))
 
 
 def battle_create(
@@ -141,9 +148,8 @@ def battle_timeout_step(battle: BattleRow, *,
 def battle_time_out(battle: BattleRow, *, deadline: datetime) -> tuple[engine.Success, BattleStep]:
     """Skip the awaited player's turn whose deadline passed, and save it (battle locked)."""
     result, step, record = battle_timeout_step(battle, deadline=deadline)
-    store.step_save(step, record)
+    notices_wake(store.step_save(step, record, told=battle_turn_told(step.battle, actor=None)))
     _deadline_told(step.battle)
-    battle_turn_notice(step.battle, actor=None)
     return result, step
 
 

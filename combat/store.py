@@ -6,9 +6,10 @@ events); this module saves it with the action row that took it. Nothing else in 
 
 A step is written by one of two paths that write the same rows (tests/combat/test_store.py runs both,
 on both databases where they can run, and compares): the portable path (the ORM, three statements)
-and, on PostgreSQL, one prepared data-modifying CTE (issue 13). The reads a poll makes in one round
-trip with the run (``EVENTS_SINCE_COLUMN``) are declared here and composed by the run's store
-(dungeons/runs/store.py): combat imports nothing of dungeons (tests/test_combat_knows_no_runs.py).
+and, on PostgreSQL, one prepared data-modifying CTE (issue 13), which also writes the step's notices
+(``players.notice_store.NOTICES_CTE``: the ``your_turn`` of the player whose turn it starts). The reads a
+poll makes in one round trip with the run (``EVENTS_SINCE_COLUMN``) are declared here and composed by the
+run's store (dungeons/runs/store.py): combat imports nothing of dungeons (tests/test_combat_knows_no_runs.py).
 """
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ from django.utils import timezone
 from backend.sql import Columns, Prepared, rows_insert
 from combat.engine import Outcome
 from combat.models import TURN_AWAITED, Battle, BattleAction, BattleEvent, EnemyKind, EnemyKindEffect
+from players.notice_store import Told, notices_insert, notices_saved, with_notices
 
 #: The columns a battle is loaded with: never its setup (written once, read only by replays and the admin).
 BATTLE = Columns(Battle, exclude=["setup"])
@@ -182,28 +184,39 @@ INSERT INTO "combat_battleaction" ("battle_id", "step", "player_id", "action", "
 VALUES (%s, %s, %s, %s::jsonb, %s, %s::jsonb, %s)"""
 #: Planned once per database session (backend.sql.Prepared): its planning cost more than its execution.
 _STEP_SAVE_PREPARED = Prepared("battle_step_save", _STEP_SAVE)
+#: The same with the step's notices (players.notice_store's ``WITH`` items, their parameters first): a step
+#: that starts another player's turn tells them in the step's own statement, which returns the users told.
+_STEP_SAVE_TOLD_PREPARED = Prepared("battle_step_save_told", with_notices(_STEP_SAVE))
 
 
-def step_save(step: BattleStep, action: ActionRecord, *, fast: bool | None = None) -> None:
-    """Write a step and its action row: one statement on PostgreSQL, the ORM's three elsewhere
-    (``fast`` chooses a path; None: the database's own)."""
+def step_save(step: BattleStep, action: ActionRecord, *, told: Sequence[Told] = (),
+              fast: bool | None = None) -> list[int]:
+    """Write a step, its action row and its notices (``told``); returns the users told (each once, in user
+    order), whose streams the caller wakes. One statement on PostgreSQL, notices included; elsewhere the
+    ORM's three and the notices' own (``fast`` chooses a path; None: the database's own)."""
     connection = transaction.get_connection()
     if connection.vendor == "postgresql" if fast is None else fast:
-        _step_save_fast(step, action, connection)
-    else:
-        _step_save_portable(step, action)
+        return _step_save_fast(step, action, told, connection)
+    _step_save_portable(step, action)
+    return notices_insert(told, now=timezone.now(), fast=False)
 
 
-def _step_save_fast(step: BattleStep, action: ActionRecord, connection: BaseDatabaseWrapper) -> None:
+def _step_save_fast(step: BattleStep, action: ActionRecord, told: Sequence[Told],
+                    connection: BaseDatabaseWrapper) -> list[int]:
     battle = step.battle
+    now = timezone.now()
+    params = [
+        battle.id, step.first_event, step.first_run_seq, json.dumps(step.events),
+        json.dumps(battle.state), battle.step, battle.event_count, battle.outcome, battle.ended_at,
+        battle.awaiting_id, battle.turn_started_at, battle.run_seq, battle.id,
+        battle.id, action.step, action.player_id, json.dumps(action.action), action.idempotency_key,
+        json.dumps(action.response), now,
+    ]
     with connection.cursor() as cursor:
-        _STEP_SAVE_PREPARED.execute(cursor, [
-            battle.id, step.first_event, step.first_run_seq, json.dumps(step.events),
-            json.dumps(battle.state), battle.step, battle.event_count, battle.outcome, battle.ended_at,
-            battle.awaiting_id, battle.turn_started_at, battle.run_seq, battle.id,
-            battle.id, action.step, action.player_id, json.dumps(action.action), action.idempotency_key,
-            json.dumps(action.response), timezone.now(),
-        ], connection)
+        if not told:
+            _STEP_SAVE_PREPARED.execute(cursor, params, connection)
+            return []
+        return notices_saved(_STEP_SAVE_TOLD_PREPARED, cursor, params, told, now=now, connection=connection)
 
 
 def _step_save_portable(step: BattleStep, action: ActionRecord) -> None:

@@ -454,7 +454,8 @@ def run_replay(*, run_id: int, player: Player) -> dict[str, Any]:
     """Everything that decided a finished run, enough to replay it exactly (SPEC 14, as a match's replay):
     the run's seed and the rules it played by (recorded at its start), the dungeon's seed and generation
     inputs, every move of the party (who did what, when; the start's party with its stats), every battle
-    with its seed, setup and actions (timeouts included), the loot and who took it, and the run's events in
+    with its seed, setup and actions (timeouts included), the loot and who took it, the catalog's entries each
+    loot draw read and what each escaping member carried, and the run's events in
     its one sequence, each with its sentence in the request's language.
 
     Only for those who may read the run (``run_view``'s rule: else 404 ``run_not_found``), after its end
@@ -472,6 +473,7 @@ def run_replay(*, run_id: int, player: Player) -> dict[str, Any]:
     run, log, rooms, battles, loot = run_store.run_replay_read(run_id)
     dungeon = None if run.dungeon_id is None else Dungeon.objects.get(pk=run.dungeon_id)
     names = {str(m.player_id): m.player.username for m in members}
+    recorded = run.actions or []  # the party's moves, and what steps read (``RunStep.record``)
     held_events = [event for battle in battles for event in battle.events]
     held_names = {battle.id: _setup_names(battle.setup) for battle in battles}
     return {
@@ -491,7 +493,9 @@ def run_replay(*, run_id: int, player: Player) -> dict[str, Any]:
                      "stat_boosts": m.stat_boosts, "pending_effects": m.pending_effects, "kills": m.kills,
                      "money_lost": m.money_lost, "items_lost": m.items_lost}
                     for m in members if m.status != MemberStatus.LEFT],
-        "steps": run.actions or [],
+        "steps": [entry for entry in recorded if "read" not in entry],
+        "catalog_reads": [entry for entry in recorded if entry.get("read") == "catalog"],
+        "escapes": [entry for entry in recorded if entry.get("read") == "carried"],
         "battles": [{"id": b.id, "floor": b.floor, "room": b.room, "seed": b.seed,
                      "engine_version": b.engine_version, "setup": b.setup, "outcome": b.outcome,
                      "created_at": b.created_at, "ended_at": b.ended_at, "actions": b.actions}

@@ -12,6 +12,7 @@ from backend.api.converters import MAX_DB_ID
 from backend.live import MAX_WAIT_SECONDS
 from dungeons.models import DungeonKind, MemberStatus, RoomKind, RunStatus, StoryItem, WeaponChoice
 from dungeons.runs.engine.rules import RunRules
+from players.models import Rarity
 
 
 class RunOpenInput(serializers.Serializer[Any]):
@@ -345,6 +346,34 @@ class RunReplayLootOutput(serializers.Serializer[Any]):
     taken_by = serializers.IntegerField(allow_null=True)
 
 
+class RunReplayCatalogEntryOutput(serializers.Serializer[Any]):
+    id = serializers.IntegerField(help_text="The catalog entry (item kind).")
+    rarity = serializers.ChoiceField(choices=Rarity.choices,
+                                     help_text="Its rarity then: the weight a draw gave it.")
+
+
+class RunReplayCatalogReadOutput(serializers.Serializer[Any]):
+    """The catalog entries a loot draw read, as they stood then (the catalog may change after the run)."""
+
+    floor = serializers.IntegerField()
+    room = serializers.IntegerField()
+    purpose = serializers.CharField(
+        help_text="The room's stream the draw took: treasure-items, story, sealed-reward, battle-loot-item, "
+        "boss-loot.")
+    items = RunReplayCatalogEntryOutput(many=True, help_text="The pool drawn from, in id order.")
+
+
+class RunReplayCarriedOutput(serializers.Serializer[Any]):
+    """What a member carried when they escaped (a flight from battle too): the losses are chosen from it."""
+
+    floor = serializers.IntegerField()
+    room = serializers.IntegerField()
+    player = serializers.IntegerField()
+    purpose = serializers.CharField(help_text="The room's stream the losses took: escape, or flee/<battle>.")
+    items = serializers.ListField(child=serializers.IntegerField(),
+                                  help_text="The inventory items carried, in id order.")
+
+
 class RunReplayOutput(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     kind = serializers.ChoiceField(choices=DungeonKind.choices)
@@ -358,6 +387,8 @@ class RunReplayOutput(serializers.Serializer[Any]):
     steps = RunReplayStepOutput(many=True, help_text="Every move of the party, in order.")
     battles = RunReplayBattleOutput(many=True)
     loot = RunReplayLootOutput(many=True)
+    catalog_reads = RunReplayCatalogReadOutput(many=True, help_text="Every loot draw's pool, in order.")
+    escapes = RunReplayCarriedOutput(many=True, help_text="What each escaping member carried, in order.")
     events = serializers.ListField(
         child=serializers.DictField(),
         help_text="The whole run in its one sequence, as GET runs/{id}/ gives its events (with their text).")

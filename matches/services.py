@@ -65,9 +65,10 @@ from matches.modes import (
     match_result,
     rng_for,
 )
-from matches.notices import notices_ended, notices_lobby, notices_rematch, notices_step
+from matches.notices import notices_ended, notices_lobby, notices_rematch, notices_step, notices_take
 from matches.store import ActionRecord
 from players.models import Player
+from players.notices import notices_wake
 from players.selectors import player_for_user
 
 _SEED_SOURCE = random.SystemRandom()
@@ -558,7 +559,7 @@ def _start(match: Match, now: datetime) -> None:
         {"kind": "match_started", "order": order, "seats": {str(s.seat): s.player_id for s in seats}}
     )
     events = _step(match, adapter, state, [started], turn=0, turn_started_at=now)
-    store.step_save(match, events, None, release_seats=match.is_over,
+    _save(match, events, None, release_seats=match.is_over,
                     extra_columns=("seed", "started_at", "lobby_deadline_at"))
 
 
@@ -599,7 +600,7 @@ def match_resign(*, player: Player, match_id: int, now: datetime | None = None) 
     if seat.active and not match.is_over:
         seat.active, seat.left_at = False, now
         seat.save(update_fields=["active", "left_at"])
-    store.step_save(match, events, record, release_seats=match.is_over,
+    _save(match, events, record, release_seats=match.is_over,
                     extra_columns=("resigned_seats", "absent_seats"))
     forget_seating(match)
     if match.status == MatchStatus.ACTIVE:
@@ -647,6 +648,14 @@ def match_rematch(*, player: Player, match_id: int, now: datetime | None = None)
 # --- steps ------------------------------------------------------------------------------------
 
 
+def _save(match: Match, events: Sequence[MatchEvent], action: ActionRecord | None, *, release_seats: bool,
+          extra_columns: Sequence[str] = ()) -> None:
+    """Save a step with the notices it gave (one statement on PostgreSQL for a move: ``matches.store``) and
+    wake the told users' streams once it commits."""
+    notices_wake(store.step_save(match, events, action, release_seats=release_seats,
+                                 extra_columns=extra_columns, told=notices_take(match)))
+
+
 def _nobody_won(reason: str, **details: Any) -> dict[str, Any]:
     """The result of a match the machinery ends (``MACHINE_REASONS``): the one shape, nobody won."""
     return match_result(Outcome((), reason, details), {})
@@ -667,7 +676,7 @@ def _end(match: Match, status: str, result: dict[str, Any], *, now: datetime,
          events: Sequence[MatchEvent] = ()) -> None:
     """End a locked match outside a step (everyone walked out, a new game ended it) and save it."""
     ended = [*events, *_finish(match, status, result, now=now)]
-    store.step_save(match, ended, None, release_seats=True)
+    _save(match, ended, None, release_seats=True)
 
 
 def _new_events(match: Match, events: Sequence[Event], *, turn: int) -> list[MatchEvent]:
@@ -811,7 +820,7 @@ class _MatchTurns(TurnTable[Match]):
         if row.status == MatchStatus.ACTIVE and row.idle_steps >= len(seat_player_ids(row)):
             abandoned = _nobody_won(ABANDONED, cause="timeouts")
             events += _finish(row, MatchStatus.ABANDONED, abandoned, now=deadline)
-        store.step_save(row, events, record, release_seats=row.is_over)
+        _save(row, events, record, release_seats=row.is_over)
 
     def replayed_response(self, row: Match, player: Player, key: str) -> dict[str, Any] | None:
         return store.replayed_response(match_id=row.pk, player_id=player.pk, key=key)
@@ -861,7 +870,7 @@ class _MatchTurns(TurnTable[Match]):
         row._unsaved_events = []  # type: ignore[attr-defined]
         record = ActionRecord(turn=turn, seat=seat, player_id=player.pk, action=action, idempotency_key=key,
                               response=response)
-        store.step_save(row, events, record, release_seats=row.is_over)
+        _save(row, events, record, release_seats=row.is_over)
 
 
 MATCH_TURNS = _MatchTurns()
@@ -908,7 +917,7 @@ def _bot_step(match: Match, bot: MatchSeat, *, now: datetime) -> None:
     MatchSeat.objects.filter(pk=bot.pk).update(bot_memory=bot.bot_memory)
     record = ActionRecord(turn=turn, seat=seat, player_id=None, action=action, idempotency_key="",
                           response={"bot": level, "turn": turn, "next_turn": match.turn})
-    store.step_save(match, events, record, release_seats=match.is_over)
+    _save(match, events, record, release_seats=match.is_over)
 
 
 def _bot_level(adapter: ModeAdapter[Any], level: str) -> str:

@@ -9,7 +9,8 @@ pure engine, and the step is saved in one statement. Nothing else in matches wri
 - ``match_poll``: a read's one statement: the match, the caller's player, the seats and the events after
   ``since``, without a lock.
 - ``step_save``: a step's writes: its events appended, the match's changed columns (``STEP_COLUMNS``),
-  the seats released when it ended the match, its action row.
+  the seats released when it ended the match, its action row and its notices (``players.notice_store``'s
+  ``WITH`` items composed into the statement: whose turn began, that the match started or ended).
 
 Each has two paths that load or write the same rows: PostgreSQL's precompiled (and, for an action's two
 statements, prepared) SQL, and the portable ORM path that SQLite runs (``fast=False`` on PostgreSQL runs
@@ -34,6 +35,7 @@ from django.utils import timezone
 from backend.sql import MAX_ROW_ID, Columns, Prepared, rows_insert, rows_update
 from matches.models import Match, MatchAction, MatchEvent, MatchSeat
 from players.models import Player
+from players.notice_store import Told, notices_insert, notices_saved, with_notices
 
 #: Every column of a match (its state is what every request needs; the rest is small).
 MATCH = Columns(Match)
@@ -242,6 +244,10 @@ INSERT INTO "matches_matchaction" ("match_id", "turn", "seat", "player_id", "act
                                    "response", "created_at")
 VALUES (%s, %s, %s, %s, %s::jsonb, %s, %s::jsonb, %s)"""
 _STEP_SAVE_PREPARED = Prepared("match_step_save", _STEP_SAVE)
+#: The same with the step's notices (players.notice_store's ``WITH`` items, their parameters first): a step
+#: that tells someone (whose turn began, that the match ended) is still one statement, which returns the
+#: users told.
+_STEP_SAVE_TOLD_PREPARED = Prepared("match_step_save_told", with_notices(_STEP_SAVE))
 
 
 def _json(value: Any) -> str | None:
@@ -249,16 +255,18 @@ def _json(value: Any) -> str | None:
 
 
 def step_save(match: Match, events: Sequence[MatchEvent], action: ActionRecord | None, *,
-              release_seats: bool, extra_columns: Sequence[str] = (), fast: bool | None = None) -> None:
+              release_seats: bool, told: Sequence[Told], extra_columns: Sequence[str] = (),
+              fast: bool | None = None) -> list[int]:
     """Write a step: its new events (numbered, unsaved), the match's ``STEP_COLUMNS`` (and
-    ``extra_columns``: the start's seed and time), its seats released (``release_seats``: it ended the match)
-    and its action row. One prepared statement on PostgreSQL (``fast``; a step with an action row and no
-    extra columns), else the ORM's few."""
+    ``extra_columns``: the start's seed and time), its seats released (``release_seats``: it ended the match),
+    its action row and its notices (``told``: required, so that no step's save forgets the notices its step
+    gave; ``matches.services._save`` passes them); returns the users told (each once, in user order), whose
+    streams the caller wakes. One prepared statement on PostgreSQL (``fast``; a step with an action row and
+    no extra columns), notices included; else the ORM's few and the notices' own."""
     connection = transaction.get_connection()
     fast = connection.vendor == "postgresql" if fast is None else fast
     if fast and action is not None and not extra_columns:
-        _step_save_fast(match, events, action, release_seats, connection)
-        return
+        return _step_save_fast(match, events, action, release_seats, told, connection)
     rows_insert(list(events))
     rows_update([match], [*STEP_COLUMNS, *extra_columns])
     if release_seats:
@@ -267,24 +275,33 @@ def step_save(match: Match, events: Sequence[MatchEvent], action: ActionRecord |
         rows_insert([MatchAction(match_id=match.pk, turn=action.turn, seat=action.seat,
                                  player_id=action.player_id, action=action.action,
                                  idempotency_key=action.idempotency_key, response=action.response)])
+    return notices_insert(told, now=timezone.now(), fast=fast)
 
 
 def _step_save_fast(match: Match, events: Sequence[MatchEvent], action: ActionRecord, release_seats: bool,
-                    connection: BaseDatabaseWrapper) -> None:
+                    told: Sequence[Told], connection: BaseDatabaseWrapper) -> list[int]:
     first = events[0].seq if events else match.event_count + 1
+    now = timezone.now()
+    params = [
+        match.pk, first, json.dumps([[e.turn, e.seats, e.data] for e in events]),
+        json.dumps(match.state), match.turn, match.awaiting_id, match.turn_started_at, match.deadline_at,
+        match.event_count, match.idle_steps, match.status, _json(match.result), match.ended_at, match.pk,
+        match.pk, release_seats,
+        match.pk, action.turn, action.seat, action.player_id, _json(action.action),
+        action.idempotency_key, json.dumps(action.response), now,
+    ]
+    users: list[int] = []
     with connection.cursor() as cursor:
-        _STEP_SAVE_PREPARED.execute(cursor, [
-            match.pk, first, json.dumps([[e.turn, e.seats, e.data] for e in events]),
-            json.dumps(match.state), match.turn, match.awaiting_id, match.turn_started_at, match.deadline_at,
-            match.event_count, match.idle_steps, match.status, _json(match.result), match.ended_at, match.pk,
-            match.pk, release_seats,
-            match.pk, action.turn, action.seat, action.player_id, _json(action.action),
-            action.idempotency_key, json.dumps(action.response), timezone.now(),
-        ], connection)
+        if told:
+            users = notices_saved(_STEP_SAVE_TOLD_PREPARED, cursor, params, told, now=now,
+                                  connection=connection)
+        else:
+            _STEP_SAVE_PREPARED.execute(cursor, params, connection)
     for event in events:
         event._state.adding, event._state.db = False, connection.alias
     if release_seats:
         match._seating = None  # type: ignore[attr-defined]
+    return users
 
 
 def seats_release(match: Match) -> None:

@@ -5,8 +5,10 @@ PostgreSQL: a data-modifying ``WITH`` resolves the players to their users, takes
 by an upsert of their counter row (``NoticeCounter``: the row stays locked until the commit, so one user's
 notices commit in their ``seq`` order, with no gap; a rolled-back step gives its numbers back), and inserts
 the notices. The counters are taken in user order, so two steps noticing the same users cannot deadlock
-on them. Elsewhere (SQLite, whose writers queue anyway) the portable path does the same in three
-statements; the tests hold both paths equal.
+on them. A step's own save may take the same ``WITH`` items (``NOTICES_CTE``) into its statement: the
+match's and the battle's step saves do, so a step that tells someone is still one statement. Elsewhere
+(SQLite, whose writers queue anyway) the portable path does the same in three statements; the tests hold
+both paths equal.
 """
 from __future__ import annotations
 
@@ -18,7 +20,9 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
+from django.db.backends.base.base import BaseDatabaseWrapper
 
+from backend.sql import Prepared
 from players.models import Notice, NoticeCounter, Player
 
 #: Notices read by one REST page or one stream catch-up.
@@ -36,25 +40,61 @@ class Told:
 
 _NOTICE, _COUNTER, _PLAYER = Notice._meta.db_table, NoticeCounter._meta.db_table, Player._meta.db_table
 
-_INSERT_FAST = f"""
-WITH wanted AS (
+#: A step's notices as the ``WITH`` items of a data-modifying statement (parameters: the notices as JSON,
+#: ``notices_params``'s, then when): ``notice_told`` returns the users told, one row per notice. The notices'
+#: own statement is this alone (``notices_insert``); a step's store composes it into its own save, so the
+#: step and its notices are one statement (``matches.store.step_save``, ``combat.store.step_save``).
+NOTICES_CTE = f"""notice_wanted AS (
     SELECT p.user_id, w.ord, w.kind, w.data
     FROM jsonb_to_recordset(%s::jsonb) AS w(ord integer, player bigint, kind text, data jsonb)
     JOIN {_PLAYER} p ON p.id = w.player
-), counted AS (
+), notice_counted AS (
     INSERT INTO {_COUNTER} AS c (user_id, last_seq)
-    SELECT user_id, COUNT(*) FROM wanted GROUP BY user_id ORDER BY user_id
+    SELECT user_id, COUNT(*) FROM notice_wanted GROUP BY user_id ORDER BY user_id
     ON CONFLICT (user_id) DO UPDATE SET last_seq = c.last_seq + EXCLUDED.last_seq
     RETURNING c.user_id, c.last_seq
-)
-INSERT INTO {_NOTICE} (user_id, seq, kind, data, created)
-SELECT w.user_id,
-       c.last_seq - COUNT(*) OVER (PARTITION BY w.user_id)
-                  + ROW_NUMBER() OVER (PARTITION BY w.user_id ORDER BY w.ord),
-       w.kind, w.data, %s
-FROM wanted w JOIN counted c ON c.user_id = w.user_id
-RETURNING user_id
-"""
+), notice_told AS (
+    INSERT INTO {_NOTICE} (user_id, seq, kind, data, created)
+    SELECT w.user_id,
+           c.last_seq - COUNT(*) OVER (PARTITION BY w.user_id)
+                      + ROW_NUMBER() OVER (PARTITION BY w.user_id ORDER BY w.ord),
+           w.kind, w.data, %s
+    FROM notice_wanted w JOIN notice_counted c ON c.user_id = w.user_id
+    RETURNING user_id
+)"""
+#: The users told by ``NOTICES_CTE``, in user order, as one value (NULL: nobody), for a composing
+#: statement's ``RETURNING`` or ``SELECT`` list; ``users_of_column`` reads it.
+NOTICES_TOLD_COLUMN = "(SELECT array_agg(DISTINCT t.user_id ORDER BY t.user_id) FROM notice_told t)"
+
+_INSERT_FAST = f"WITH {NOTICES_CTE} SELECT {NOTICES_TOLD_COLUMN}"
+
+
+def notices_params(told: Sequence[Told], *, now: datetime) -> list[Any]:
+    """The parameters of ``NOTICES_CTE`` for these notices (in their order per user)."""
+    rows = [{"ord": i, "player": t.player, "kind": t.kind, "data": t.data} for i, t in enumerate(told)]
+    return [json.dumps(rows), now]
+
+
+def users_of_column(value: Sequence[int] | None) -> list[int]:
+    """The users a ``NOTICES_TOLD_COLUMN`` value names (each once, in user order)."""
+    return [] if value is None else list(value)
+
+
+def with_notices(save: str) -> str:
+    """A step's save (a data-modifying ``WITH ... INSERT ... VALUES``, its last statement without
+    ``RETURNING``) with the step's notices composed before it: one statement that also returns the users
+    told. Its parameters: ``notices_params``'s, then the save's (``notices_saved`` runs it)."""
+    return f"WITH {NOTICES_CTE}, {save.removeprefix('WITH ')} RETURNING {NOTICES_TOLD_COLUMN}"
+
+
+def notices_saved(statement: Prepared, cursor: Any, params: Sequence[Any], told: Sequence[Told], *,
+                  now: datetime, connection: BaseDatabaseWrapper) -> list[int]:
+    """Run a ``with_notices`` statement (prepared) with the save's ``params`` and the notices ``told``;
+    returns the users told (each once, in user order)."""
+    statement.execute(cursor, [*notices_params(told, now=now), *params], connection)
+    (users,) = cursor.fetchone()
+    return users_of_column(users)
+
 
 _COUNT_UP = (f"INSERT INTO {_COUNTER} (user_id, last_seq) VALUES {{rows}} ON CONFLICT (user_id) "
              f"DO UPDATE SET last_seq = {_COUNTER}.last_seq + excluded.last_seq RETURNING user_id, last_seq")
@@ -69,10 +109,10 @@ def notices_insert(told: Sequence[Told], *, now: datetime, fast: bool | None = N
         return []
     connection = transaction.get_connection()
     if fast if fast is not None else connection.vendor == "postgresql":
-        rows = [{"ord": i, "player": t.player, "kind": t.kind, "data": t.data} for i, t in enumerate(told)]
         with connection.cursor() as cursor:
-            cursor.execute(_INSERT_FAST, [json.dumps(rows), now])
-            return sorted({user_id for (user_id,) in cursor.fetchall()})
+            cursor.execute(_INSERT_FAST, notices_params(told, now=now))
+            (users,) = cursor.fetchone()
+            return users_of_column(users)
     return _insert_portable(told, now=now)
 
 

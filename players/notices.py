@@ -1,13 +1,15 @@
 """What a user is told: the notices of ``GET /api/v1/me/notices/`` and ``GET /api/v1/me/stream/``.
 
 ``notify`` writes a step's notices in the step's own transaction (``players.notice_store``: one statement on
-PostgreSQL) and wakes each told user's streams (``user:<id>``) once it commits. A notice's ``data`` names
-what it is about by id; ``notice_text`` renders its sentence at read time, in the reader's language
-(``players.serializers.NoticeOutput`` is the one shape of a REST entry and of a stream message; docs/live.md).
+PostgreSQL) and wakes each told user's streams (``user:<id>``) once it commits. A match move and a battle
+action fold their notices into the step's own statement instead, then call ``notices_wake``. A notice's
+``data`` names what it is about by id; ``notice_text`` renders its sentence at read time, in the reader's
+language (``players.serializers.NoticeOutput`` is the one shape of a REST entry and of a stream message;
+docs/live.md).
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -18,7 +20,7 @@ from backend.live import publish
 from players.models import NoticeKind
 from players.notice_store import Told, notices_insert, notices_prune
 
-__all__ = ["KEEP_DAYS", "NoticeKind", "Told", "notice_text", "notices_forget", "notify"]
+__all__ = ["KEEP_DAYS", "NoticeKind", "Told", "notice_text", "notices_forget", "notices_wake", "notify"]
 
 #: Notices older than this are deleted by the daily task (``players.tasks.notices_forget_old``).
 KEEP_DAYS = 30
@@ -26,7 +28,13 @@ KEEP_DAYS = 30
 
 def notify(told: Sequence[Told], *, now: datetime | None = None) -> None:
     """Write the notices with the step that causes them, and wake the told users' streams after its commit."""
-    for user_id in notices_insert(told, now=now or timezone.now()):
+    notices_wake(notices_insert(told, now=now or timezone.now()))
+
+
+def notices_wake(user_ids: Iterable[int]) -> None:
+    """Wake the told users' streams once the step commits: for a step whose store wrote its notices in the
+    step's own statement (``players.notice_store.NOTICES_CTE``), with the users that statement returned."""
+    for user_id in user_ids:
         publish(f"user:{user_id}")
 
 

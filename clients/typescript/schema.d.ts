@@ -2853,6 +2853,37 @@ export interface components {
             ended_at: string | null;
             actions: components["schemas"]["RunReplayBattleActionOutput"][];
         };
+        /** @description What a member carried when they escaped (a flight from battle too): the losses are chosen from it. */
+        RunReplayCarriedOutput: {
+            floor: number;
+            room: number;
+            player: number;
+            /** @description The room's stream the losses took: escape, or flee/<battle>. */
+            purpose: string;
+            /** @description The inventory items carried, in id order. */
+            items: number[];
+        };
+        RunReplayCatalogEntryOutput: {
+            /** @description The catalog entry (item kind). */
+            id: number;
+            /**
+             * @description Its rarity then: the weight a draw gave it.
+             *
+             *     * `common` - Common
+             *     * `uncommon` - Uncommon
+             *     * `rare` - Rare
+             */
+            rarity: components["schemas"]["RarityEnum"];
+        };
+        /** @description The catalog entries a loot draw read, as they stood then (the catalog may change after the run). */
+        RunReplayCatalogReadOutput: {
+            floor: number;
+            room: number;
+            /** @description The room's stream the draw took: treasure-items, story, sealed-reward, battle-loot-item, boss-loot. */
+            purpose: string;
+            /** @description The pool drawn from, in id order. */
+            items: components["schemas"]["RunReplayCatalogEntryOutput"][];
+        };
         RunReplayDungeonOutput: {
             id: number;
             kind: components["schemas"]["DungeonKindEnum"];
@@ -2896,6 +2927,10 @@ export interface components {
             steps: components["schemas"]["RunReplayStepOutput"][];
             battles: components["schemas"]["RunReplayBattleOutput"][];
             loot: components["schemas"]["RunReplayLootOutput"][];
+            /** @description Every loot draw's pool, in order. */
+            catalog_reads: components["schemas"]["RunReplayCatalogReadOutput"][];
+            /** @description What each escaping member carried, in order. */
+            escapes: components["schemas"]["RunReplayCarriedOutput"][];
             /** @description The whole run in its one sequence, as GET runs/{id}/ gives its events (with their text). */
             events: components["schemas"]["RunEvent"][];
             last_event: number;

@@ -16,7 +16,7 @@ from dungeons.runs.engine.loot import LOOT_CATEGORIES, loot_draw
 from dungeons.runs.engine.rules import RunRules
 from dungeons.runs.engine.values import STAT_NAMES
 from dungeons.runs.store import LootRow, MemberRow, PlayerFacts, RunRow, RunStep
-from players.models import Player
+from players.models import ItemKind, Player
 
 #: A story room's story item -> the catalog sub-kind it yields (the engine's table, under its older home).
 STORY_ITEM_SUB_KINDS = loot.STORY_ITEM_SUB_KINDS
@@ -127,9 +127,17 @@ def drop_loot(
     """``count`` items drawn with the rarity weights lie in the current room (seeded by ``purpose``)."""
     run = step.run
     place = place_of(run)
-    picked = loot_draw(store.item_kinds(categories), count, place=place, purpose=purpose,
-                       rules=run_rules_get(step.run))
+    pool = catalog_read(step, store.item_kinds(categories), purpose)
+    picked = loot_draw(pool, count, place=place, purpose=purpose, rules=run_rules_get(step.run))
     return store.loot_add(run_id=run.id, floor=place.floor, room=place.room, kinds=picked)
+
+
+def catalog_read(step: RunStep, pool: list[ItemKind], purpose: str) -> list[ItemKind]:
+    """The catalog's entries a draw of the room's stream ``purpose`` reads (``pool``, in id order), recorded
+    on the step for the replay (``RunStep.record``: each entry's id and rarity, all a draw reads of it), so
+    a rebuild draws from the catalog as it stood, not as it stands."""
+    step.record("catalog", purpose=purpose, items=[{"id": kind.pk, "rarity": kind.rarity} for kind in pool])
+    return pool
 
 
 def pay(members: Sequence[MemberRow], coins: int) -> None:

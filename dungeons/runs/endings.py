@@ -42,7 +42,9 @@ def escape(step: RunStep, member: MemberRow, *, purpose: str) -> None:
     hooks.member_leaving(step=step, member=member)
     rules = run_rules_get(step.run)
     stats = run_stats_of(member, player)  # stat potions drunk in the run count (luck, attentiveness)
-    gone = endings.escape(player_id=player.pk, stats=stats, carried=store.carried_ids(player_id=player.pk),
+    carried = store.carried_ids(player_id=player.pk)
+    step.record("carried", player=player.pk, purpose=purpose, items=carried)  # what the losses are drawn from
+    gone = endings.escape(player_id=player.pk, stats=stats, carried=carried,
                           place=Place(run.seed, run.floor or 0, run.room or 0), purpose=purpose, rules=rules)
     store.items_delete(gone.lost)
     apply_rules(step, [gone.change], gone.entry)

@@ -19,6 +19,7 @@ from dungeons.runs import store
 from dungeons.runs.battles import battle_begin
 from dungeons.runs.core import (
     apply_rules,
+    catalog_read,
     check_step,
     inside,
     member_of,
@@ -83,7 +84,8 @@ def enter_room(step: RunStep, *, settings: CombatSettings | None = None,
         _spring_traps(step, place, party, rules)
     elif room.kind == RoomKind.TREASURE:
         found = rooms.treasure_find(place=place, party=[inside(m) for m in party],
-                                    pool=store.item_kinds(LOOT_CATEGORIES), rules=rules)
+                                    pool=catalog_read(step, store.item_kinds(LOOT_CATEGORIES),
+                                                      "treasure-items"), rules=rules)
         laid = _lay(step, place, found.items)
         pay(party, found.coins_each)
         step.log(rooms.treasure_entry(found, [item.pk for item in laid]))
@@ -94,7 +96,8 @@ def enter_room(step: RunStep, *, settings: CombatSettings | None = None,
         step.change(**joins.run)
         step.log(joins.entry)
     elif room.kind == RoomKind.STORY:
-        pool = store.item_kinds_where(sub_kind=STORY_ITEM_SUB_KINDS[room.story_item])
+        sub_kind = STORY_ITEM_SUB_KINDS[room.story_item]
+        pool = catalog_read(step, store.item_kinds_where(sub_kind=sub_kind), "story")
         laid = _lay(step, place, loot.story_items_draw(pool, place=place, rules=rules))
         step.log(rooms.story_items_entry(room.story_item, [item.pk for item in laid]))
     elif room.kind == RoomKind.REST:
@@ -117,8 +120,9 @@ def _open_sealed_room(step: RunStep, place: Place, room: RoomRow, party: list[Me
     uncommon or rare items (never amulets) and coins for every member; otherwise it stays shut."""
     key = store.key_holder(player_ids=[m.player_id for m in party], run_id=step.pk,
                            sub_kind=STORY_ITEM_SUB_KINDS[room.seal])
-    pool = [] if key is None else store.item_kinds_where(category__in=BATTLE_LOOT_CATEGORIES,
-                                                         rarity__in=SEALED_REWARD_RARITIES)
+    pool = [] if key is None else catalog_read(
+        step, store.item_kinds_where(category__in=BATTLE_LOOT_CATEGORIES, rarity__in=SEALED_REWARD_RARITIES),
+        "sealed-reward")
     opened = rooms.seal_open(place=place, seal=room.seal, key_holder=key, pool=pool, rules=rules)
     if isinstance(opened, Sealed):
         step.log(opened)

@@ -219,9 +219,12 @@ class RunChanges:
     dungeon_id: int | None
     rooms: tuple[RoomRow, ...]
     also: tuple[tuple[models.Model, tuple[str, ...]], ...] = ()
+    #: What the step read for the replay (``RunStep.record``) while the run's moves were not loaded: appended
+    #: to them without reading them.
+    records: tuple[dict[str, Any], ...] = ()
 
     def __bool__(self) -> bool:
-        return bool(self.run or self.entries or self.members or self.rooms or self.also)
+        return bool(self.run or self.entries or self.members or self.rooms or self.also or self.records)
 
 
 class RunStep:
@@ -251,6 +254,8 @@ class RunStep:
         #: very instances its service holds (e.g. darkness's row, whose torch passes on a death).
         self.held: dict[str, Any] = {}
         self._also: dict[int, tuple[models.Model, set[str]]] = {}
+        #: The inputs recorded for the replay (``record``) while the run's moves were not loaded.
+        self.records: list[dict[str, Any]] = []
         if members is not None:
             self._hold(members)
 
@@ -297,6 +302,17 @@ class RunStep:
         loaded with its moves (a run service's lock)."""
         assert self.run.actions is not None, "the run was loaded without its moves"
         self.change(actions=[*self.run.actions, {"player": player_id, "at": at.isoformat(), **action}])
+
+    def record(self, read: str, **facts: Any) -> None:
+        """Record for the run's replay an input the step read that no rule of an engine gives (the catalog a
+        loot draw read, the items an escape chose its losses from), where the party stands. It goes with the
+        party's moves (``Run.actions``, told apart by its ``read``), written with the step: set with them
+        when they were loaded (a run service's lock), else appended without reading them (a battle's)."""
+        entry = {"read": read, "floor": self.run.floor, "room": self.run.room, **facts}
+        if self.run.actions is not None:
+            self.change(actions=[*self.run.actions, entry])
+        else:
+            self.records.append(entry)
 
     @property
     def full_log(self) -> list[dict[str, Any]]:
@@ -367,7 +383,8 @@ class RunStep:
                           log=self.full_log if self._log is not None else None, members=tuple(members),
                           member_columns=tuple(name for name in MEMBER_COLUMNS if name in columns),
                           dungeon_id=self.run.dungeon_id, rooms=tuple(self.rooms_added),
-                          also=tuple((row, tuple(sorted(names))) for row, names in self._also.values()))
+                          also=tuple((row, tuple(sorted(names))) for row, names in self._also.values()),
+                          records=tuple(self.records))
 
     def saved(self) -> None:
         """The step's changes are written: what it holds now is what is stored (the log's new entries as
@@ -376,7 +393,7 @@ class RunStep:
             self._log = [*self._log, *stored_log(self.entries)]
         if self._rooms is not None:
             self._rooms += self.rooms_added
-        self._saved, self.entries, self.rooms_added, self._also = self.run, [], [], {}
+        self._saved, self.entries, self.rooms_added, self._also, self.records = self.run, [], [], {}, []
         if self._members is not None:
             self._members_saved = dict(self._members)
 
@@ -619,8 +636,11 @@ def _room_models(changes: RunChanges) -> list[DungeonRoom]:
 def _save_portable(changes: RunChanges) -> None:
     columns = dict(changes.run)
     if changes.entries:
-        stored = changes.log if changes.log is not None else [*_log_read(changes.run_id), *changes.entries]
-        columns["log"] = stored
+        columns["log"] = (changes.log if changes.log is not None
+                          else [*_list_read(changes.run_id, "log"), *changes.entries])
+    if changes.records:
+        assert "actions" not in columns  # records are appended only to moves that were not loaded
+        columns["actions"] = [*_list_read(changes.run_id, "actions"), *changes.records]
     if columns:
         rows_update([Run(id=changes.run_id, **columns)], list(columns))
     rows_update(_member_models(changes), changes.member_columns)
@@ -629,8 +649,9 @@ def _save_portable(changes: RunChanges) -> None:
         rows_update([row], fields)
 
 
-def _log_read(run_id: int) -> list[dict[str, Any]]:
-    return list(Run.objects.filter(pk=run_id).values_list("log", flat=True).get())
+def _list_read(run_id: int, column: str) -> list[dict[str, Any]]:
+    """A run's JSON list column as stored (the log, the moves), for the portable path's append."""
+    return list(Run.objects.filter(pk=run_id).values_list(column, flat=True).get())
 
 
 _ROOM_INSERT = ('INSERT INTO "dungeons_dungeonroom" ("dungeon_id", "floor", "index", "kind", "npc_kind", '
@@ -641,7 +662,7 @@ _ROOM_INSERT = ('INSERT INTO "dungeons_dungeonroom" ("dungeon_id", "floor", "ind
 def _save_fast(changes: RunChanges, connection: BaseDatabaseWrapper) -> None:
     parts: list[str] = []
     params: list[Any] = []
-    if changes.run or changes.entries:
+    if changes.run or changes.entries or changes.records:
         sets = []
         for name, value in changes.run.items():
             field = concrete_field(Run, name)
@@ -650,6 +671,9 @@ def _save_fast(changes: RunChanges, connection: BaseDatabaseWrapper) -> None:
         if changes.entries:
             sets.append('"log" = "dungeons_run"."log" || %s::jsonb')
             params.append(json.dumps(list(changes.entries)))
+        if changes.records:
+            sets.append('"actions" = "dungeons_run"."actions" || %s::jsonb')
+            params.append(json.dumps(list(changes.records)))
         parts.append(f'saved_run AS (UPDATE "dungeons_run" SET {", ".join(sets)} WHERE "id" = %s)')
         params.append(changes.run_id)
     if changes.members:

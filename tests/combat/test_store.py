@@ -17,6 +17,8 @@ from combat import engine, store
 from combat.models import Battle, BattleAction, BattleEvent, EnemyKind, EnemyKindEffect
 from combat.services import battle_create, battle_moved, battle_step, battle_timeout_step
 from combat.store import ActionRecord, BattleRow, BattleStep
+from players.models import Notice, Player
+from players.notice_store import Told, notice_counter, notices_insert
 from tests.combat.engine.factories import SURE_HIT, enemy, player
 from tests.factories import PlayerFactory, make_run
 
@@ -149,3 +151,33 @@ def test_the_bestiary_is_read_in_one_statement_as_the_orm_reads_it(django_assert
         # then they are the same kinds, with the same effects, in the same order
         assert shown == [(k.pk, k.slug, k.hp, k.weapon(), k.innate_effects(), k.stats()) for k in portable]
     assert any(k.slug == "store-rat" and k.weapon().on_hit for k in store.enemy_kinds(floor=0))
+
+
+@pytest.mark.parametrize("fast", [
+    pytest.param(True, marks=pytest.mark.postgres, id="prepared"), pytest.param(False, id="portable")])
+def test_a_step_saved_with_its_notices_numbers_them_on_and_a_refused_one_writes_none(fast: bool) -> None:
+    # given a battle of two players, the first of whom was told something before
+    battle, _ = _twins()
+    state = engine.BattleState.from_dict(battle.state)
+    a, b = sorted(engine.combatant_player_id(c.id) for c in state.players)
+    users = dict(Player.objects.filter(pk__in=[a, b]).values_list("pk", "user_id"))
+    was = {p: notice_counter(user_id=users[p]) for p in (a, b)}  # the battle's start told one its turn
+    notices_insert([Told(a, "invitation", {"n": 0})], now=timezone.now())
+    action = engine.allowed_actions(state)[0]
+    _, step = battle_step(battle, action, now=timezone.now())
+    record = ActionRecord(step=battle.step, player_id=battle.awaiting_id, action=action.to_dict(),
+                          idempotency_key="", response={})
+    told = [Told(b, "your_turn", {"n": 1}), Told(a, "your_turn", {"n": 2}), Told(b, "your_turn", {"n": 3})]
+    # when the step is saved with its notices (PostgreSQL: in its own statement), then saved again (refused)
+    assert store.step_save(step, record, told=told, fast=fast) == sorted(users.values())
+    with pytest.raises(IntegrityError), transaction.atomic():
+        store.step_save(step, record, told=told, fast=fast)
+    notices_insert([Told(a, "invitation", {"n": 4})], now=timezone.now())
+    # then each user's notices are numbered on in order, the refused step's gave back its numbers
+    rows = list(Notice.objects.filter(data__has_key="n").order_by("user_id", "seq")
+                .values_list("user_id", "seq", "data"))
+    assert rows == sorted([
+        (users[a], was[a] + 1, {"n": 0}), (users[a], was[a] + 2, {"n": 2}), (users[a], was[a] + 3, {"n": 4}),
+        (users[b], was[b] + 1, {"n": 1}), (users[b], was[b] + 2, {"n": 3}),
+    ])
+    assert [notice_counter(user_id=users[p]) for p in (a, b)] == [was[a] + 3, was[b] + 2]

@@ -17,6 +17,7 @@ from django.test.utils import CaptureQueriesContext
 from backend.sql import prepared_sql
 from combat.models import BattleEvent, CombatSettings
 from dungeons.models import RunSettings
+from players.models import Notice
 from tests.dungeons.run_helpers import (
     API,
     Party,
@@ -94,6 +95,41 @@ def test_a_battle_action_takes_at_most_its_pinned_statements(tough_bestiary: Non
         locks = [sql for sql in statements if "FOR UPDATE" in sql]
         assert len(locks) == 1, locks
         assert 'FOR UPDATE OF "combat_battle", "dungeons_run"' in locks[0], locks[0]
+
+
+def test_a_battle_action_that_passes_the_turn_tells_within_its_pinned_statements(
+    tough_bestiary: None, monkeypatch: Any
+) -> None:
+    # given a run of two in its first battle (enemies that never kill), awaiting one of them
+    players, _ = guild_party(2)
+    run = started(players, monkeypatch, predicate=_first_room_is_enemy)
+    party, battle_id = Party(players), current_battle(run).pk
+    passed = 0
+    for step in range(8):  # the turn passes to the other player within a round (the enemies' turns between)
+        state = party.battle(battle_id)
+        mover = state["awaiting"]
+        mine = party.battle(battle_id, who=mover)
+        target = next(a["target"] for a in mine["allowed_actions"] if a["kind"] == "attack")
+        other = next(p for p in players if p.pk != mover)
+        before = Notice.objects.filter(user_id=other.user_id, kind="your_turn").count()
+        # when the awaited player attacks
+        with CaptureQueriesContext(connection) as queries:
+            response = party.act(mover, battle_id, mine["turn"], {"kind": "attack", "target": target},
+                                 key=f"k-{step}")
+        assert response.status_code == 200, response.json()
+        statements = _sql(queries)
+        told = [sql for sql in statements if "INSERT INTO players_notice " in sql]
+        if party.battle(battle_id)["awaiting"] != other.pk:
+            continue
+        # then the other player, whose turn it is now, is told, within the action's pinned statements
+        # on PostgreSQL (the notice is part of the step's save); three more on SQLite
+        assert Notice.objects.filter(user_id=other.user_id, kind="your_turn").count() == before + 1
+        assert len(statements) <= ACTION_STATEMENTS + (0 if connection.vendor == "postgresql" else 3), (
+            "\n".join(statements))
+        if connection.vendor == "postgresql":
+            assert len(told) == 1 and '"combat_battleaction"' in told[0], statements
+        passed += 1
+    assert passed
 
 
 def test_a_battle_poll_takes_at_most_its_pinned_statements(tough_bestiary: None, monkeypatch: Any) -> None:

@@ -15,12 +15,12 @@ from combat import engine
 from combat.models import Battle, BattleEvent, CombatSettings
 from dungeons import generation
 from dungeons.models import DungeonRoom, Run, RunLoot
-from dungeons.runs import store
-from dungeons.runs.engine import Inside, Place, RunRules
+from dungeons.runs.engine import Inside, Place, RunRules, endings
 from dungeons.runs.engine.battles import battle_seed, hp_carried
-from dungeons.runs.engine.loot import BATTLE_LOOT_CATEGORIES, LOOT_CATEGORIES, loot_draw, victory_spoils
+from dungeons.runs.engine.loot import loot_draw, victory_spoils
 from dungeons.runs.engine.rooms import regenerate, rest, traps_spring
 from dungeons.runs.engine.rules import treasure_coins, treasure_item_count
+from players.models import InventoryItem, ItemKind
 from tests.dungeons.run_helpers import (
     API,
     Party,
@@ -28,6 +28,7 @@ from tests.dungeons.run_helpers import (
     bestiary,
     combat_settings,
     guild_party,
+    item_kind,
     run_settings,
     small_dungeons,
     started,
@@ -57,6 +58,15 @@ class Rebuilt:
     outcomes: dict[tuple[int, int], Any]
     loot: dict[tuple[int, int], list[int]]
     run_status: str
+    lost: dict[int, list[int]] = dataclasses.field(default_factory=dict)
+
+
+@dataclasses.dataclass(frozen=True)
+class Entry:
+    """A catalog entry as the replay recorded it (what a draw reads of it: its rarity)."""
+
+    pk: int
+    rarity: str
 
 
 def _apply(members: dict[int, Inside], changes: Any) -> None:
@@ -66,8 +76,8 @@ def _apply(members: dict[int, Inside], changes: Any) -> None:
 
 
 def rebuild(replay: dict[str, Any]) -> Rebuilt:
-    """The run made again from its replay alone (the catalog's pools aside: loot is drawn from the catalog
-    as it stands, and the replay lists what was laid)."""
+    """The run made again from its replay alone: the database is not read (each loot draw's pool is the
+    catalog as the replay recorded it then, each escape's losses are chosen from what it recorded carried)."""
     rules = RunRules(**replay["rules"])
     shown = replay["dungeon"]
     dungeon = generation.generate_dungeon(
@@ -86,8 +96,13 @@ def rebuild(replay: dict[str, Any]) -> Rebuilt:
     status = dict.fromkeys(order, "in_dungeon")
     recorded = {(b["floor"], b["room"]): b for b in replay["battles"]}
     rebuilt = Rebuilt(rooms, {}, members, status, {}, {}, "active")
-    pools = {"battle": store.item_kinds(BATTLE_LOOT_CATEGORIES),
-             "treasure": store.item_kinds(LOOT_CATEGORIES)}
+    catalog_reads, escapes = iter(replay["catalog_reads"]), iter(replay["escapes"])
+
+    def pool(floor: int, index: int, purpose: str) -> list[Entry]:
+        """The next draw's pool as recorded, which must be this draw's (the same room and stream)."""
+        read = next(catalog_reads)
+        assert (read["floor"], read["room"], read["purpose"]) == (floor, index, purpose), read
+        return [Entry(item["id"], item["rarity"]) for item in read["items"]]
 
     def inside() -> list[Inside]:
         return [members[p] for p in order if status[p] == "in_dungeon"]
@@ -102,7 +117,8 @@ def rebuild(replay: dict[str, Any]) -> Rebuilt:
         elif kind == "treasure":
             count = treasure_item_count(attentiveness=[m.stat("attentiveness") for m in inside()],
                                         rng=place.stream("treasure"), rules=rules)
-            laid = loot_draw(pools["treasure"], count, place=place, purpose="treasure-items", rules=rules)
+            purpose = "treasure-items"
+            laid = loot_draw(pool(floor, index, purpose), count, place=place, purpose=purpose, rules=rules)
             rebuilt.loot[(floor, index)] = [kind.pk for kind in laid]
             rebuilt.outcomes[(floor, index)] = treasure_coins(floor=floor, rules=rules)
         elif kind == "rest":
@@ -129,22 +145,41 @@ def rebuild(replay: dict[str, Any]) -> Rebuilt:
             _apply(members, hp_carried(result.state, inside={m.player_id for m in inside()}))
             if result.state.outcome is engine.Outcome.VICTORY:
                 spoils = victory_spoils(place=place, boss=kind == "boss", rules=rules)
-                laid = [] if spoils is None else loot_draw(pools["battle"], spoils.items, place=place,
-                                                          purpose=spoils.purpose, rules=rules)
+                laid = [] if spoils is None else loot_draw(pool(floor, index, spoils.purpose), spoils.items,
+                                                          place=place, purpose=spoils.purpose, rules=rules)
                 rebuilt.loot[(floor, index)] = [kind.pk for kind in laid]
                 if kind == "boss" and last:
                     status.update(dict.fromkeys([m.player_id for m in inside()], "finished"))
                     rebuilt.run_status = "completed"
 
+    def escape(floor: int, index: int) -> None:
+        """The party leaves: each member inside, in formation order, loses the seeded share of what they
+        carried (as recorded at the escape)."""
+        for member in inside():
+            carried = next(escapes)
+            assert (carried["floor"], carried["room"], carried["player"]) == (floor, index, member.player_id)
+            gone = endings.escape(player_id=member.player_id, stats=member.stats, carried=carried["items"],
+                                  place=Place(replay["seed"], floor, index), purpose=carried["purpose"],
+                                  rules=rules)
+            rebuilt.lost[member.player_id] = list(gone.lost)
+            status[member.player_id] = "escaped"
+
     enter(*rooms[0], last=len(rooms) == 1)
-    for position, move in enumerate(moves, start=1):
+    position = 0
+    for move in moves:
         if rebuilt.run_status != "active" or not inside():
             break
-        assert move["kind"] == "advance", move  # these runs only go on
+        if move["kind"] == "escape":
+            escape(*rooms[position][:2])
+            continue
+        assert move["kind"] == "advance", move  # these runs go on or leave
+        position += 1
         _apply(members, regenerate(party=inside(), rules=rules))
         enter(*rooms[position], last=position == len(rooms) - 1)
     if not inside() and rebuilt.run_status == "active":
-        rebuilt.run_status = "failed"
+        rebuilt.run_status = "escaped" if "escaped" in status.values() else "failed"
+    # every input recorded was read by the rebuild, none left over
+    assert next(catalog_reads, None) is None and next(escapes, None) is None
     return rebuilt
 
 
@@ -181,6 +216,12 @@ def assert_rebuilt_as_stored(run_id: int, replay: dict[str, Any]) -> None:
         assert rebuilt.status[member.player_id] == member.status
         if member.status != "dead":
             assert rebuilt.members[member.player_id].hp == member.hp
+    # the same losses of every member who escaped: what the rebuild chose is gone, the rest still carried
+    for escaped in replay["escapes"]:
+        lost = rebuilt.lost[escaped["player"]]
+        assert len(lost) == run.members.get(player_id=escaped["player"]).items_lost
+        kept = set(InventoryItem.objects.filter(pk__in=escaped["items"]).values_list("pk", flat=True))
+        assert kept == set(escaped["items"]) - set(lost)
 
 
 # --- playing runs through the API ---------------------------------------------------------------------------
@@ -277,3 +318,55 @@ def test_the_replays_events_speak_the_requests_language(monkeypatch: Any) -> Non
     assert [e["kind"] for e in russian["events"]] == [e["kind"] for e in english["events"]]
     assert "Группа входит в комнату с ловушкой." in {e["text"] for e in russian["events"]}
     assert any(e["origin"] == "battle" for e in english["events"])
+
+
+def test_a_run_rebuilds_exactly_after_the_item_catalog_changed(monkeypatch: Any) -> None:
+    # given a run played to its end, whose treasure room and won battles drew loot from the catalog
+    bestiary(enemy_hp=4, enemy_damage=1, boss_hp=6)
+    players, _ = guild_party(1)
+    run = started(players, monkeypatch, LAYOUT)
+    party = Party(players)
+    assert _go_on(party, run.pk)["status"] == "completed"
+    reads = _replay(party, run.pk)["catalog_reads"]
+    assert {r["purpose"] for r in reads} >= {"treasure-items", "boss-loot"}
+    # when the catalog changes after the run: every rarity turns (common -> uncommon -> rare -> common)
+    turned = {"common": "uncommon", "uncommon": "rare", "rare": "common"}
+    for kind in ItemKind.objects.all():
+        ItemKind.objects.filter(pk=kind.pk).update(rarity=turned.get(kind.rarity, kind.rarity))
+    # then the replay still gives the catalog as each draw read it, not as it stands
+    replay = _replay(party, run.pk)
+    assert replay["catalog_reads"] == reads
+    stood = {(item["id"], item["rarity"]) for read in reads for item in read["items"]}
+    assert not stood & set(ItemKind.objects.values_list("pk", "rarity"))
+    # and the run rebuilds from the replay alone exactly as stored
+    assert_rebuilt_as_stored(run.pk, replay)
+
+
+def test_an_escape_rebuilds_its_losses_from_the_replay(monkeypatch: Any) -> None:
+    # given a party of two carrying ten items each, in a treasure room after a won battle
+    bestiary(enemy_hp=4, enemy_damage=1, boss_hp=6)
+    players, _ = guild_party(2)
+    gem = item_kind("Pebble", "special", "gem")
+    carried = {p.pk: [InventoryItem.objects.create(player=p, item_kind=gem).pk for _ in range(10)]
+               for p in players}
+    run = started(players, monkeypatch, ["enemy", "treasure", "trap", "rest", "boss"])
+    party = Party(players)
+    party.fight(party.run(run.pk)["current_room"]["battle"]["id"])
+    view = party.run(run.pk)
+    advance = next(a for a in view["allowed_actions"] if a["kind"] == "advance")
+    assert party.post(players[0], f"runs/{run.pk}/advance/", advance).status_code == 200
+    # when the party leaves
+    step = party.run(run.pk)["step"]
+    response = party.post(players[1], f"runs/{run.pk}/escape/", {"step": step})
+    assert response.status_code == 200, response.json()
+    assert response.json()["status"] == "escaped"
+    # then the replay records what each member carried when leaving, where, and the stream of the losses
+    replay = _replay(party, run.pk)
+    assert [s["kind"] for s in replay["steps"]] == ["start", "advance", "escape"]
+    assert [(e["player"], e["floor"], e["room"], e["purpose"]) for e in replay["escapes"]] == [
+        (m["player"], 0, 1, "escape") for m in sorted(replay["members"], key=lambda m: m["position"])]
+    for escaped in replay["escapes"]:
+        assert set(carried[escaped["player"]]) <= set(escaped["items"])
+    # and the rebuild from the replay alone chooses the very losses the run took
+    assert_rebuilt_as_stored(run.pk, replay)
+    assert all(len(lost) > 0 for lost in rebuild(replay).lost.values())

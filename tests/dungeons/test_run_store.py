@@ -12,7 +12,8 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from combat import store as battles_store
@@ -238,3 +239,32 @@ def test_a_rooms_contents_are_read_the_same_either_way(battle_run: tuple[list[Pl
     assert shown == [(loot[0].id, None, potion.pk, "Shown potion", "potion", "healing", 3),
                      (loot[1].id, players[2].pk, potion.pk, "Shown potion", "potion", "healing", 3)]
     assert store.room_contents(run_id=run.pk, floor=0, room=4, fast=fast) == (None, [])
+
+
+@pytest.mark.parametrize("fast", [pytest.param(True, marks=pytest.mark.postgres, id="one statement"),
+                                  pytest.param(False, id="portable")])
+@pytest.mark.parametrize("moves_loaded", [True, False], ids=["moves loaded", "moves not loaded"])
+def test_what_a_step_read_is_recorded_with_the_moves_in_the_steps_own_save(
+        battle_run: tuple[list[Player], Run], fast: bool, moves_loaded: bool) -> None:
+    # given a started run (its start recorded a move) and a step that read something for the replay, with
+    # the run's moves loaded (a run service's lock) or not (a battle's lock)
+    _, run = battle_run
+    moves = list(Run.objects.values_list("actions", flat=True).get(pk=run.pk))
+    assert moves
+    with transaction.atomic():
+        locked = store.run_lock(run.pk)
+        assert locked is not None
+        row = locked[0] if moves_loaded else dataclasses.replace(locked[0], actions=None)
+        step = RunStep(row, log=locked[1])
+        step.record("carried", player=7, purpose="escape", items=[3, 1])
+        step.log(Trap(hits={}))
+        # when the step is saved
+        with CaptureQueriesContext(connection) as queries:
+            store.run_save(step, fast=fast)
+        stored = list(Run.objects.values_list("actions", flat=True).get(pk=run.pk))
+        transaction.set_rollback(True)
+    # then the record follows the moves, where the party stands, and on PostgreSQL it took no statement of
+    # its own (the portable path reads the moves to append, when they were not loaded)
+    place = {"floor": locked[0].floor, "room": locked[0].room}
+    assert stored == [*moves, {"read": "carried", **place, "player": 7, "purpose": "escape", "items": [3, 1]}]
+    assert len(queries.captured_queries) == (1 if fast else 1 + (not moves_loaded))

@@ -10,6 +10,7 @@ import time_machine
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from backend.sql import prepared_sql
 from matches.models import Match
 from players.models import Notice, Player
 from tests.factories import PlayerFactory, api_client
@@ -105,14 +106,23 @@ def test_a_refused_step_writes_no_notice_and_leaves_no_gap() -> None:
     assert seqs == list(range(1, len(seqs) + 1))
 
 
-def test_a_match_step_adds_one_statement_for_its_notices() -> None:
+def test_a_match_step_writes_its_notices_in_its_own_statement_on_postgresql() -> None:
     people, match = started(players=2)
     mover = awaited(people, match.pk)
+    other = next(p for p in people if p != mover)
+    before = notices(other)["last"]
     with CaptureQueriesContext(connection) as queries:
         assert act(mover, match.pk, {"pick": 2}).status_code == 200
-    inserts = [q["sql"] for q in queries.captured_queries if Notice._meta.db_table in q["sql"]]
-    # one statement on PostgreSQL (the counter and the notice: players_notice*); the counter's upsert and
-    # the insert on SQLite
-    assert len(inserts) == (1 if connection.vendor == "postgresql" else 2)
+    statements = [prepared_sql(q["sql"]) for q in queries.captured_queries]
+    inserts = [sql for sql in statements if Notice._meta.db_table in sql]
+    # PostgreSQL: the counter and the notice (players_notice*) are part of the step's save, one statement
+    # with the action row; SQLite: the counter's upsert and the insert, apart
+    if connection.vendor == "postgresql":
+        assert len(inserts) == 1 and 'INSERT INTO "matches_matchaction"' in inserts[0], inserts
+    else:
+        assert len(inserts) == 2
     assert Match.objects.get(pk=match.pk).turn == 2
+    # and the other player is told, numbered on from their last notice
+    told = [(n["seq"], n["kind"]) for n in notices(other, since=before)["notices"]]
+    assert told == [(before + 1, "your_turn")]
 

@@ -14,6 +14,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from backend.sql import prepared_sql
+from players.models import Notice
 from tests.factories import api_client
 from tests.matches.helpers import read, started, url
 from tests.matches.test_contract import GAMES
@@ -25,8 +26,10 @@ POSTGRES = connection.vendor == "postgresql"
 #: answer, the step's writes (events, the match, the action row), COMMIT. SQLite's portable path reads the
 #: seats and the key apart and writes the three rows apart.
 ACTION_STATEMENTS = 5 if POSTGRES else 9
-#: A notice the step writes: one statement on PostgreSQL; on SQLite three (users, counters, rows).
-NOTICE_STATEMENTS = 1 if POSTGRES else 3
+#: The notices a step writes (whose turn began, that the match ended): none more on PostgreSQL, where they
+#: are part of the step's own statement (players.notice_store.NOTICES_CTE); on SQLite three (users, counters,
+#: rows).
+NOTICE_STATEMENTS = 0 if POSTGRES else 3
 #: A read: the account, then the match with the caller's player, its seats and the events since (SQLite:
 #: three statements).
 READ_STATEMENTS = 2 if POSTGRES else 4
@@ -44,7 +47,7 @@ def test_an_action_and_a_read_take_at_most_their_pinned_statements(game: str) ->
     people, row = started(mode, players=players, settings=settings)
     clients = {person.pk: api_client(person) for person in people}
     rng = random.Random(5)
-    steps = 0
+    steps = tellings = 0
     for step in range(3):
         bodies = [read(person, row.pk) for person in people]
         if bodies[0]["status"] != "active":
@@ -67,14 +70,44 @@ def test_an_action_and_a_read_take_at_most_their_pinned_statements(game: str) ->
         # then it takes at most the action's statements, with one lock: the match's
         assert answer.status_code == 200, answer.json()
         statements = _sql(acting)
-        # (a step that starts another player's turn tells them: the user's notice is one statement more,
-        # players/notice_store.py; not yet folded into the step's own statement, docs/matches.md)
-        told = any('INSERT INTO "players_notice"' in sql or "INSERT INTO players_notice " in sql
-                   for sql in statements)
+        # (a step that starts another player's turn tells them: on PostgreSQL in the step's own statement)
+        told = [sql for sql in statements
+                if 'INSERT INTO "players_notice"' in sql or "INSERT INTO players_notice " in sql]
         allowed = ACTION_STATEMENTS + (NOTICE_STATEMENTS if told else 0)
         assert len(statements) <= allowed, "\n".join(statements)
         if POSTGRES:
             locks = [sql for sql in statements if "FOR UPDATE" in sql]
             assert len(locks) == 1 and 'FOR UPDATE OF "matches_match"' in locks[0], locks
+            assert all('INSERT INTO "matches_matchaction"' in sql for sql in told), told
+        tellings += bool(told)
         steps += 1
     assert steps
+    if len(people) > 1:  # a game of several people passes the turn to another person: they are told
+        assert tellings
+
+
+def test_an_action_that_ends_the_match_tells_every_seat_within_its_pinned_statements() -> None:
+    # given a race of three to one point: the first pick wins it
+    people, row = started("secret_race", players=3, settings={"target": 1})
+    clients = {person.pk: api_client(person) for person in people}
+    body = next(b for b in (read(person, row.pk) for person in people) if b["allowed_actions"])
+    mover = next(p for p in people if read(p, row.pk)["allowed_actions"])
+    last = {p.pk: Notice.objects.filter(user_id=p.user_id).count() for p in people}
+    # when the awaited player picks
+    with CaptureQueriesContext(connection) as acting:
+        answer = clients[mover.pk].post(url(row.pk, "actions/"), {
+            "turn": body["turn"], "action": {"pick": 1}, "idempotency_key": "k-end"}, format="json")
+    # then the match is over, and every seat is told so (nobody's turn begins)
+    assert answer.status_code == 200, answer.json()
+    assert answer.json()["status"] == "finished"
+    for person in people:
+        told = list(Notice.objects.filter(user_id=person.user_id).order_by("seq").values_list("seq", "kind"))
+        assert told[last[person.pk]:] == [(last[person.pk] + 1, "match_ended")]
+    # and the step with its three notices and its seats released takes no more than an action that tells
+    # nobody on PostgreSQL (SQLite: the notices' three statements and the seats' release apart)
+    statements = _sql(acting)
+    allowed = ACTION_STATEMENTS if POSTGRES else ACTION_STATEMENTS + NOTICE_STATEMENTS + 1
+    assert len(statements) <= allowed, "\n".join(statements)
+    if POSTGRES:
+        told_in = [sql for sql in statements if "INSERT INTO players_notice " in sql]
+        assert len(told_in) == 1 and 'INSERT INTO "matches_matchaction"' in told_in[0], statements
