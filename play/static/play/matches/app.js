@@ -9,6 +9,7 @@ import { ApiError, Client } from "../../client/deepdelve.js";
 import { lang, pickLang, saveLang, setLang, t } from "./i18n.js";
 import { Board, cssColour } from "../cell-capture/board.js";
 import { actionLabel, consoleView, keyValues, readable } from "./render.js";
+import { roguelikeActions, roguelikeKey, roguelikeView } from "./roguelike.js";
 
 /** @typedef {import("../../client/deepdelve.js").Schemas} Schemas */
 /** @typedef {Schemas["MatchOutput"] & { spectator?: boolean }} Match */
@@ -18,6 +19,7 @@ import { actionLabel, consoleView, keyValues, readable } from "./render.js";
 /** @typedef {import("./render.js").Answered} Answered */
 /** @typedef {{ seq: number, kind: string, text?: string }} MatchEvent */
 /** @typedef {Record<string, any>} Json */
+/** @typedef {import("./roguelike.js").Context} ModeContext */
 
 const HOME_POLL_MS = 4000;
 const RECONNECT_MS = 1200;
@@ -68,6 +70,8 @@ const state = {
   since: 0,
   /** the seqs of the events in the log @type {Set<number>} */
   logged: new Set(),
+  /** @type {MatchEvent[]} the match's events read so far, oldest first (a mode's own renderer folds them) */
+  events: [],
   sending: false,
   /** @type {import("../../client/deepdelve.js").Subscription | null} */
   stream: null,
@@ -377,6 +381,7 @@ function openMatch(id) {
   state.match = null;
   state.since = 0;
   state.logged = new Set();
+  state.events = [];
   $("log").replaceChildren();
   $("view").replaceChildren();
   $("actions").replaceChildren();
@@ -638,16 +643,42 @@ function renderPlayers(match) {
 }
 
 /**
- * A mode's view: the console labyrinth's own renderer, the key/value fallback for the others.
- * @param {{ mode: string, view: unknown, allowed_actions?: unknown[], id?: number }} match
- * @param {HTMLElement} root @param {Answered[]} answered
+ * The modes with their own renderer module (the view, the moves, the keys), by mode.
+ * @type {Record<string, { view: (view: Json, context: ModeContext) => HTMLElement,
+ *   actions: (actions: Json[], context: ModeContext) => HTMLElement,
+ *   key: (event: KeyboardEvent, actions: Json[], context: ModeContext) => boolean }>}
  */
-function renderView(match, root, answered) {
+const RENDERERS = {
+  labyrinth_roguelike: { view: roguelikeView, actions: roguelikeActions, key: roguelikeKey },
+};
+
+/**
+ * What a mode's own renderer is handed: the events (the match's read so far, or a replay's up to its step),
+ * whether the page plays now, and how to act and redraw the moves.
+ * @param {Json[]} events @param {boolean} live @param {Json | null} [first] a replay's first view
+ * @returns {ModeContext}
+ */
+function modeContext(events, live, first = null) {
+  const memory = !first && state.match ? `deepdelve-${state.match.mode}-${state.match.id}` : null;
+  return { events, live, sending: state.sending, act: (action) => act(action),
+    redraw: () => { if (state.match) renderActions(state.match); }, memory, first };
+}
+
+/**
+ * A mode's view: the console labyrinth's own renderer, a mode's module of RENDERERS, the key/value
+ * fallback for the others; `events`: what a mode's module folds (the match's events by default).
+ * @param {{ mode: string, view: unknown, allowed_actions?: unknown[], id?: number }} match
+ * @param {HTMLElement} root @param {Answered[]} answered @param {Json[]} [events]
+ * @param {Json | null} [first] a replay's first view
+ */
+function renderView(match, root, answered, events = state.events, first = null) {
   root.replaceChildren();
   const view = /** @type {Json | null} */ (match.view);
   if (!view) return;
   if (view.public) root.append(el("p", { class: "hint" }, t("publicView")));
-  if (match.mode === "labyrinth_console") root.append(consoleView(view, answered));
+  const own = RENDERERS[match.mode];
+  if (own) root.append(own.view(view, modeContext(events, false, first)));
+  else if (match.mode === "labyrinth_console") root.append(consoleView(view, answered));
   else if (match.mode === "cell_capture" && Array.isArray(view.board)) cellCaptureView(view, root, match);
   else root.append(keyValues(view));
 }
@@ -700,6 +731,11 @@ function renderActions(match) {
     root.append(el("p", { class: "hint" }, t("noActions")));
     return;
   }
+  const own = RENDERERS[match.mode];
+  if (own) {
+    root.append(own.actions(actions, modeContext(state.events, true)));
+    return;
+  }
   for (const action of actions) {
     const b = button(actionLabel(match.mode, action), () => act(action), "action");
     b.dataset.action = JSON.stringify(action);
@@ -736,6 +772,7 @@ async function act(action) {
 function logEvent(event) {
   if (state.logged.has(event.seq)) return;
   state.logged.add(event.seq);
+  state.events.push(event);
   const log = $("log");
   for (const line of String(event.text || event.kind).split("\n")) {
     const item = el("li", { class: `ev-${event.kind}`, "data-seq": String(event.seq) }, line);
@@ -743,6 +780,14 @@ function logEvent(event) {
   }
   log.scrollTop = log.scrollHeight;
 }
+
+// A mode's own keys (the roguelike's arrows and WASD) on the match screen, where the page may play.
+document.addEventListener("keydown", (event) => {
+  const match = state.match;
+  const own = match && RENDERERS[match.mode];
+  if (!match || !own || state.screen !== "match" || isSpectator(match)) return;
+  if (own.key(event, /** @type {Json[]} */ (match.allowed_actions), modeContext(state.events, true))) event.preventDefault();
+});
 
 $("back").addEventListener("click", () => { say(""); show("home"); });
 
@@ -807,7 +852,8 @@ function renderReplay() {
       answered.push({ command: s.action.command, kinds: (s.events || []).map((/** @type {Json} */ e) => e.kind) });
     }
   }
-  renderView({ mode: match.mode, view: step.view }, $("replay-view"), answered);
+  const seen = /** @type {Json[]} */ (steps.slice(0, i + 1)).flatMap((s) => s.events || []);
+  renderView({ mode: match.mode, view: step.view }, $("replay-view"), answered, seen, /** @type {Json} */ (steps[0]).view);
 }
 
 $("replay-prev").addEventListener("click", () => { state.replayStep = Math.max(0, state.replayStep - 1); renderReplay(); });

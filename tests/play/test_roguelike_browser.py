@@ -1,0 +1,171 @@
+"""The roguelike (seed 000) in the match shell (/play/matches/), in Chromium: one page plays a small labyrinth to
+its victory with the keyboard alone, while another player's page (390 px, Russian) watches it.
+
+The page is given only the view and its own events (never a position); the test knows the world (the match's
+stored state) and checks the page's notebook against it at every step: the cell marked as the player's is
+the real cell counted from the start, the known cells are the cells stood on, the walls drawn are the world's.
+The moves are chosen by the roguelike's own ``explorer`` bot from the API's view, and typed as keys. Set
+MATCH_SHELL_SCREENSHOTS=docs/img to refresh docs/img/match-roguelike.png and match-roguelike-390.png.
+"""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+from matches import services as match_services
+from matches.models import Match, MatchModeSettings
+from roguelike.engine.bots import explorer
+from tests.play.browser import NEEDS_CHROMIUM, Api, browser, serial_live_server  # noqa: F401 - fixtures
+from tests.play.test_match_shell_browser import PASSWORD, SHOTS, match_id_of, new_page, shown_result, wait_until
+
+pytestmark = NEEDS_CHROMIUM
+
+DELTA = {"UP": (-1, 0), "LEFT": (0, -1), "DOWN": (1, 0), "RIGHT": (0, 1)}
+ARROWS = {"UP": "ArrowUp", "LEFT": "ArrowLeft", "DOWN": "ArrowDown", "RIGHT": "ArrowRight"}
+WASD = {"UP": "w", "LEFT": "a", "DOWN": "s", "RIGHT": "d"}
+#: a small world that ends soon: one floor of 3 x 4, no monster, mine nor portal; an arsenal and a hospital
+SETTINGS = {"width": "4", "height": "3", "floors": "1", "dragon_count": "0", "archer_count": "0",
+            "portal_count": "0", "mine_count": "0", "hospital_count": "1", "arsenal_count": "1"}
+
+
+def world_walls(world: dict[str, Any], cell: tuple[int, int]) -> dict[str, str]:
+    """What the player feels of a cell of floor 0 of the revealed world (an outer wall is a wall)."""
+    floor, (r, c) = world["floors"][0], cell
+    rows, cols = world["rows"], world["cols"]
+    sides = {
+        "UP": r == 0 or floor["down"][r - 1][c] == "1", "DOWN": r == rows - 1 or floor["down"][r][c] == "1",
+        "LEFT": c == 0 or floor["right"][r][c - 1] == "1", "RIGHT": c == cols - 1 or floor["right"][r][c] == "1",
+    }
+    felt = {d: "wall" if wall else "space" for d, wall in sides.items()}
+    (exit_floor, exit_r, exit_c), exit_side = world["exit"]
+    if (exit_floor, exit_r, exit_c) == (0, r, c):
+        felt[exit_side] = "exit"
+    return felt
+
+
+def drawn_cells(page) -> dict[tuple[int, int], dict[str, Any]]:
+    """The current sheet's known cells as the page draws them: sheet position -> sides, building, marks."""
+    cells = page.eval_on_selector_all("#rl-board .rl-cell.known", """items => items.map(i => ({
+        r: Number(i.dataset.r), c: Number(i.dataset.c), here: i.classList.contains('here'),
+        building: i.dataset.building || null, classes: [...i.classList]}))""")
+    drawn = {}
+    for cell in cells:
+        sides = {}
+        for d in DELTA:
+            found = [c.split("-", 1)[1] for c in cell["classes"] if c.startswith(f"{d.lower()}-")]
+            sides[d] = found[0]
+        drawn[(cell["r"], cell["c"])] = {"sides": sides, "here": cell["here"], "building": cell["building"]}
+    return drawn
+
+
+def real_cell(match_id: int) -> tuple[int, int]:
+    """Where the player really stands (the server's state, which the page never sees): (row, col) on floor 0."""
+    state = Match.objects.get(pk=match_id).state
+    floor, r, c = state["player"]["cell"]
+    assert floor == 0
+    return r, c
+
+
+def test_a_page_plays_the_roguelike_to_victory_by_keys_and_a_watcher_sees_the_score_only(
+        serial_live_server, browser, monkeypatch):  # noqa: F811
+    # given a fixed match seed (the same world every run), spectators allowed for the roguelike by the admin,
+    # and a player who opens a small labyrinth on the shell and starts it
+    monkeypatch.setattr(match_services, "_SEED_SOURCE", random.Random(30))
+    MatchModeSettings.objects.update_or_create(mode="labyrinth_roguelike", defaults={"spectators": True})
+    url = f"{serial_live_server}/play/matches/"
+    page = new_page(browser, url, "theseus")
+    card = page.locator("[data-mode=labyrinth_roguelike]")
+    for name, value in SETTINGS.items():
+        card.locator(f"input[name={name}]").fill(value)
+    card.locator("button.open-lobby").click()
+    match_id = match_id_of(page)
+    page.click("#start")
+    page.wait_for_selector("body[data-status=active] #rl-board")
+    api = Api(serial_live_server, "theseus", PASSWORD)
+    start = real_cell(match_id)
+    # and another player who watches it at 390 px, in Russian
+    watcher = new_page(browser, url, "ariadne", width=390, locale="ru-RU")
+    watcher.click(f"#watch-list li[data-match='{match_id}'] button")
+    assert match_id_of(watcher) == match_id
+    watcher.wait_for_selector("body[data-spectator='1'] #view .rl-facts")
+
+    # when the player plays, by keys alone, the moves the explorer bot picks from the API's view
+    memory, rng, since, steps, stood_on = None, random.Random(7), 0, 0, {start}
+    keys = [ARROWS, WASD]
+    match = api.get(f"matches/{match_id}/?since=0")
+    while match["status"] == "active":
+        assert steps < 200, "the explorer did not win a 3 x 4 labyrinth in 200 steps"
+        # then before every move, the board is the world as the player learnt it: their cell is the real one
+        # counted from the start, the known cells are those stood on, each drawn with the sides the world has
+        wait_until(lambda: page.get_attribute("body", "data-turn") == str(match["turn"]), "the page at the turn")
+        view = match["view"]
+        drawn = drawn_cells(page)
+        r, c = real_cell(match_id)
+        here = [pos for pos, cell in drawn.items() if cell["here"]]
+        assert here == [(r - start[0], c - start[1])]
+        assert {(pr + start[0], pc + start[1]) for pr, pc in drawn} == stood_on
+        assert drawn[here[0]]["sides"] == view["here"]["sides"]
+        assert drawn[here[0]]["building"] == view["here"]["building"]
+        assert page.get_attribute("#rl-board", "data-known") == str(len(stood_on))
+        if steps == 3 and SHOTS:
+            page.set_viewport_size({"width": 390, "height": 900})
+            page.screenshot(path=str(Path(SHOTS) / "match-roguelike-390.png"), full_page=True)
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390
+            page.set_viewport_size({"width": 1100, "height": 900})
+        events = match["events"]
+        action, memory = explorer(view, match["allowed_actions"], memory, rng, events)
+        if action["type"] == "go":
+            if steps % 5 == 0:
+                page.focus("#rl-dir-UP")  # the keys work wherever the focus is (not in a form field)
+            page.keyboard.press(keys[steps % 2][action["direction"]])
+        else:
+            page.focus(f"#actions button[data-action='{api_json(action)}']")
+            page.keyboard.press("Enter")
+        steps += 1
+        since = match["last_event"]
+        wait_until(lambda: api.get(f"matches/{match_id}/")["turn"] > match["turn"], "the step played")
+        match = api.get(f"matches/{match_id}/?since={since}")
+        stood_on.add(real_cell(match_id))
+
+    # then the game was won, and the page shows the API's result
+    assert match["status"] == "finished" and match["view"]["won"]
+    result = shown_result(page)
+    assert result == {key: match["result"][key] for key in ("winners", "winner_seats", "reason")}
+    assert result["reason"] == "treasure_carried_out"
+    # and every wall the notebook drew is the world's, now revealed: every cell stood on, drawn as it is
+    page.wait_for_selector(".rl-revealed .rl-board")
+    world = match["view"]["revealed"]["world"]
+    for (pr, pc), cell in drawn_cells(page).items():
+        assert cell["sides"] == world_walls(world, (pr + start[0], pc + start[1]))
+    # and the revealed map draws the world's cells, the player's last cell marked
+    assert page.locator(".rl-revealed .rl-cell").count() == world["rows"] * world["cols"]
+    assert page.locator(".rl-revealed .rl-cell.here").count() == 1
+    # and the log holds the events' texts the API gives
+    texts = [e["text"] for e in api.get(f"matches/{match_id}/?since=0")["events"]]
+    wait_until(lambda: page.eval_on_selector_all("#log li", "items => items.map(i => i.textContent)")
+               == "\n".join(texts).split("\n"), "the log")
+    if SHOTS:
+        page.screenshot(path=str(Path(SHOTS) / "match-roguelike.png"), full_page=True)
+    # and the replay's first step draws the notebook of that step: the start and the cell stepped to
+    page.click("#open-replay")
+    page.click("#replay-next")
+    page.wait_for_selector("#replay[data-step='1'] #replay-view #rl-board")
+    assert page.get_attribute("#replay-view #rl-board", "data-known") == "2"
+
+    # and the watcher saw the score only: no board, no move, the public view's numbers
+    watched = Api(serial_live_server, "ariadne", PASSWORD, language="ru").get(f"matches/{match_id}/")
+    assert set(watched["view"]) == {"public", "turn", "deaths", "death_limit", "won", "lost"}
+    wait_until(lambda: watcher.get_attribute("body", "data-status") == "finished", "the watcher sees the end")
+    assert watcher.locator("#view .rl-cell").count() == 0
+    assert watcher.locator("#actions button").count() == 0
+    facts = watcher.eval_on_selector_all("#view .rl-facts dd", "items => items.map(i => i.textContent)")
+    assert facts == [str(watched["view"]["turn"]), str(watched["view"]["deaths"])]
+    assert watcher.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def api_json(action: dict[str, Any]) -> str:
+    """An action as the page writes it in a button's data-action (JSON.stringify: no spaces)."""
+    import json
+
+    return json.dumps(action, separators=(",", ":"))
