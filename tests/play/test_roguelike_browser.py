@@ -1,5 +1,5 @@
-"""The roguelike (seed 000) in the match shell (/play/matches/), in Chromium: one page plays a small labyrinth to
-its victory with the keyboard alone, while another player's page (390 px, Russian) watches it.
+"""The roguelike (seed 000) in the match shell (/play/matches/), in Chromium: one page plays a small labyrinth
+to its victory with the keyboard alone, while another player's page (390 px, Russian) watches it.
 
 The page is given only the view and its own events (never a position); the test knows the world (the match's
 stored state) and checks the page's notebook against it at every step: the cell marked as the player's is
@@ -17,7 +17,14 @@ from matches import services as match_services
 from matches.models import Match, MatchModeSettings
 from roguelike.engine.bots import explorer
 from tests.play.browser import NEEDS_CHROMIUM, Api, browser, serial_live_server  # noqa: F401 - fixtures
-from tests.play.test_match_shell_browser import PASSWORD, SHOTS, match_id_of, new_page, shown_result, wait_until
+from tests.play.test_match_shell_browser import (
+    PASSWORD,
+    SHOTS,
+    match_id_of,
+    new_page,
+    shown_result,
+    wait_until,
+)
 
 pytestmark = NEEDS_CHROMIUM
 
@@ -34,8 +41,10 @@ def world_walls(world: dict[str, Any], cell: tuple[int, int]) -> dict[str, str]:
     floor, (r, c) = world["floors"][0], cell
     rows, cols = world["rows"], world["cols"]
     sides = {
-        "UP": r == 0 or floor["down"][r - 1][c] == "1", "DOWN": r == rows - 1 or floor["down"][r][c] == "1",
-        "LEFT": c == 0 or floor["right"][r][c - 1] == "1", "RIGHT": c == cols - 1 or floor["right"][r][c] == "1",
+        "UP": r == 0 or floor["down"][r - 1][c] == "1",
+        "DOWN": r == rows - 1 or floor["down"][r][c] == "1",
+        "LEFT": c == 0 or floor["right"][r][c - 1] == "1",
+        "RIGHT": c == cols - 1 or floor["right"][r][c] == "1",
     }
     felt = {d: "wall" if wall else "space" for d, wall in sides.items()}
     (exit_floor, exit_r, exit_c), exit_side = world["exit"]
@@ -60,7 +69,7 @@ def drawn_cells(page) -> dict[tuple[int, int], dict[str, Any]]:
 
 
 def real_cell(match_id: int) -> tuple[int, int]:
-    """Where the player really stands (the server's state, which the page never sees): (row, col) on floor 0."""
+    """Where the player really stands (the server's state, never given to the page): (row, col) on floor 0."""
     state = Match.objects.get(pk=match_id).state
     floor, r, c = state["player"]["cell"]
     assert floor == 0
@@ -98,7 +107,8 @@ def test_a_page_plays_the_roguelike_to_victory_by_keys_and_a_watcher_sees_the_sc
         assert steps < 200, "the explorer did not win a 3 x 4 labyrinth in 200 steps"
         # then before every move, the board is the world as the player learnt it: their cell is the real one
         # counted from the start, the known cells are those stood on, each drawn with the sides the world has
-        wait_until(lambda: page.get_attribute("body", "data-turn") == str(match["turn"]), "the page at the turn")
+        turn = match["turn"]
+        wait_until(lambda turn=turn: page.get_attribute("body", "data-turn") == str(turn), "the page at it")
         view = match["view"]
         drawn = drawn_cells(page)
         r, c = real_cell(match_id)
@@ -124,7 +134,7 @@ def test_a_page_plays_the_roguelike_to_victory_by_keys_and_a_watcher_sees_the_sc
             page.keyboard.press("Enter")
         steps += 1
         since = match["last_event"]
-        wait_until(lambda: api.get(f"matches/{match_id}/")["turn"] > match["turn"], "the step played")
+        wait_until(lambda turn=turn: api.get(f"matches/{match_id}/")["turn"] > turn, "the step played")
         match = api.get(f"matches/{match_id}/?since={since}")
         stood_on.add(real_cell(match_id))
 
@@ -162,6 +172,8 @@ def test_a_page_plays_the_roguelike_to_victory_by_keys_and_a_watcher_sees_the_sc
     facts = watcher.eval_on_selector_all("#view .rl-facts dd", "items => items.map(i => i.textContent)")
     assert facts == [str(watched["view"]["turn"]), str(watched["view"]["deaths"])]
     assert watcher.evaluate("document.documentElement.scrollWidth") <= 390
+    for each in (page, watcher):  # their streams end before the live server does
+        each.context.close()
 
 
 def api_json(action: dict[str, Any]) -> str:

@@ -78,6 +78,7 @@ const EN = {
   rl_rings_bags: "rings / bags",
   rl_floor: "floor",
   rl_floorOf: "{n} of {of}",
+  rl_floorUnknown: "not known (a lift tells it)",
   rl_here: "here",
   rl_nothing: "nothing",
   rl_stock: "the arsenal has: {items}",
@@ -94,10 +95,8 @@ const EN = {
   rl_take: "Take {item}",
   rl_lift: "Floor {n}",
   rl_wait: "Wait a turn",
-  rl_go_UP: "Go up", rl_go_LEFT: "Go left", rl_go_DOWN: "Go down", rl_go_RIGHT: "Go right",
-  rl_shoot_UP: "Shoot up", rl_shoot_LEFT: "Shoot left", rl_shoot_DOWN: "Shoot down", rl_shoot_RIGHT: "Shoot right",
-  rl_bomb_UP: "Bomb up", rl_bomb_LEFT: "Bomb left", rl_bomb_DOWN: "Bomb down", rl_bomb_RIGHT: "Bomb right",
-  rl_build_UP: "Build a wall up", rl_build_LEFT: "Build a wall left", rl_build_DOWN: "Build a wall down", rl_build_RIGHT: "Build a wall right",
+  rl_do_go: "Go", rl_do_shoot: "Shoot", rl_do_bomb: "Bomb", rl_do_build: "Build a wall", rl_dir_UP: "up",
+  rl_dir_LEFT: "left", rl_dir_DOWN: "down", rl_dir_RIGHT: "right",
 };
 
 /** @type {Record<keyof typeof EN, string>} */
@@ -176,6 +175,7 @@ const RU = {
   rl_rings_bags: "кольца / сумки",
   rl_floor: "этаж",
   rl_floorOf: "{n} из {of}",
+  rl_floorUnknown: "неизвестен (его скажет лифт)",
   rl_here: "здесь",
   rl_nothing: "ничего",
   rl_stock: "в арсенале: {items}",
@@ -192,10 +192,8 @@ const RU = {
   rl_take: "Взять: {item}",
   rl_lift: "Этаж {n}",
   rl_wait: "Переждать ход",
-  rl_go_UP: "Идти вверх", rl_go_LEFT: "Идти влево", rl_go_DOWN: "Идти вниз", rl_go_RIGHT: "Идти вправо",
-  rl_shoot_UP: "Выстрелить вверх", rl_shoot_LEFT: "Выстрелить влево", rl_shoot_DOWN: "Выстрелить вниз", rl_shoot_RIGHT: "Выстрелить вправо",
-  rl_bomb_UP: "Взорвать стену вверх", rl_bomb_LEFT: "Взорвать стену влево", rl_bomb_DOWN: "Взорвать стену вниз", rl_bomb_RIGHT: "Взорвать стену вправо",
-  rl_build_UP: "Построить стену вверх", rl_build_LEFT: "Построить стену влево", rl_build_DOWN: "Построить стену вниз", rl_build_RIGHT: "Построить стену вправо",
+  rl_do_go: "Идти", rl_do_shoot: "Выстрелить", rl_do_bomb: "Взорвать стену", rl_do_build: "Построить стену",
+  rl_dir_UP: "вверх", rl_dir_LEFT: "влево", rl_dir_DOWN: "вниз", rl_dir_RIGHT: "вправо",
 };
 
 const WORDS = { en: EN, ru: RU };

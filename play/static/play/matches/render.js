@@ -160,6 +160,20 @@ export function drawSheet(sheet) {
   return grid;
 }
 
+/** A definition list (`dl.kv`) of names and values. @param {[string, string][]} rows @returns {HTMLElement} */
+export function definitions(rows) {
+  const dl = document.createElement("dl");
+  dl.className = "kv";
+  for (const [name, value] of rows) {
+    const dt = document.createElement("dt");
+    dt.textContent = name;
+    const dd = document.createElement("dd");
+    dd.textContent = value;
+    dl.append(dt, dd);
+  }
+  return dl;
+}
+
 /**
  * The console labyrinth's view: the inventory, the turns, the notebook of the current sheet, the help.
  * @param {Record<string, any>} view @param {Answered[]} answered @returns {HTMLElement}
@@ -167,22 +181,13 @@ export function drawSheet(sheet) {
 export function consoleView(view, answered) {
   const root = document.createElement("div");
   root.className = "console-view";
-  const facts = document.createElement("dl");
-  facts.className = "kv";
   /** @type {[string, string][]} */
   const rows = [];
   if (view.inventory) {
     rows.push([t("ammo"), String(view.inventory.ammo)], [t("key"), readable(Boolean(view.inventory.key))]);
   }
   if (typeof view.turns_played === "number") rows.push([t("turnsPlayed"), String(view.turns_played)]);
-  for (const [name, value] of rows) {
-    const dt = document.createElement("dt");
-    dt.textContent = name;
-    const dd = document.createElement("dd");
-    dd.textContent = value;
-    facts.append(dt, dd);
-  }
-  root.append(facts);
+  root.append(definitions(rows));
   if (view.public) return root; // a spectator's public view: nobody's notebook
   const sheets = notebook(answered);
   const caption = document.createElement("p");

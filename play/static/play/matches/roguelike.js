@@ -7,6 +7,7 @@
 // respawn far from any known graveyard puts the player somewhere unknown: a new sheet begins. After the end,
 // a drawn world's `revealed` map is shown as the server gives it.
 import { t } from "./i18n.js";
+import { definitions } from "./render.js";
 
 /** @typedef {Record<string, any>} Json */
 /** @typedef {"UP" | "LEFT" | "DOWN" | "RIGHT"} Dir */
@@ -275,15 +276,8 @@ function drawRevealed(revealed) {
 
 /** @param {[string, string][]} rows @returns {HTMLElement} */
 function facts(rows) {
-  const dl = document.createElement("dl");
-  dl.className = "kv rl-facts";
-  for (const [name, value] of rows) {
-    const dt = document.createElement("dt");
-    dt.textContent = name;
-    const dd = document.createElement("dd");
-    dd.textContent = value;
-    dl.append(dt, dd);
-  }
+  const dl = definitions(rows);
+  dl.classList.add("rl-facts");
   return dl;
 }
 
@@ -291,6 +285,7 @@ function facts(rows) {
 function legend() {
   const details = document.createElement("details");
   details.className = "rl-legend";
+  details.open = true;
   const summary = document.createElement("summary");
   summary.textContent = t("rl_legend");
   const list = document.createElement("ul");
@@ -340,7 +335,8 @@ export function roguelikeView(view, context) {
     [t("rl_gold"), view.gold ? t("yes") : t("no")],
     [t("rl_rings_bags"), `${view.rings} / ${view.bags}`],
     [t("rl_deaths"), deathsText(view)], [t("rl_turn"), String(view.turn)],
-    [t("rl_floor"), sheet.floor === null ? "?" : (floors ? t("rl_floorOf", { n: sheet.floor + 1, of: floors }) : String(sheet.floor + 1))],
+    [t("rl_floor"), sheet.floor === null ? t("rl_floorUnknown")
+      : (floors ? t("rl_floorOf", { n: sheet.floor + 1, of: floors }) : String(sheet.floor + 1))],
     [t("rl_here"), [describe(here.building, (here.monsters || []).map((/** @type {Json} */ m) => String(m.kind)), []) || t("rl_nothing"),
       ...(here.arsenal ? [t("rl_stock", { items: here.arsenal.map((/** @type {string} */ i) => t(`rl_i_${i}`)).join(", ") || "—" })] : [])].join("; ")],
   ];
@@ -435,7 +431,7 @@ export function roguelikeActions(actions, context) {
     const b = makeButton(`${ARROW[d]}`, () => { if (action) play(action, context); });
     b.id = `rl-dir-${d}`;
     b.className = `action rl-dir rl-dir-${d.toLowerCase()}`;
-    b.title = t(`rl_${verb}_${d}`);
+    b.title = `${t(`rl_do_${verb}`)} ${t(`rl_dir_${d}`)}`;
     b.setAttribute("aria-label", b.title);
     b.disabled = context.sending || !action;
     pad.append(b);
