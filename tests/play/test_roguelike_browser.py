@@ -99,9 +99,14 @@ def test_a_page_plays_the_roguelike_to_victory_by_keys_and_a_watcher_sees_the_sc
     assert match_id_of(watcher) == match_id
     watcher.wait_for_selector("body[data-spectator='1'] #view .rl-facts")
 
-    # when the player plays, by keys alone, the moves the explorer bot picks from the API's view
+    # when the player plays by keys alone: a shot (F, then an arrow), in the arsenal Cement taken (Tab to its
+    # button, Enter), a wall built with it (C, then the way) and bombed open again (B); every other move is
+    # the one the explorer bot picks from the API's view (arrows and WASD)
     memory, rng, since, steps, stood_on = None, random.Random(7), 0, 0, {start}
+    done: list[str] = []
+    built = ""
     keys = [ARROWS, WASD]
+    unheard: list[dict[str, Any]] = []  # the events since the explorer last chose
     match = api.get(f"matches/{match_id}/?since=0")
     while match["status"] == "active":
         assert steps < 200, "the explorer did not win a 3 x 4 labyrinth in 200 steps"
@@ -118,26 +123,57 @@ def test_a_page_plays_the_roguelike_to_victory_by_keys_and_a_watcher_sees_the_sc
         assert drawn[here[0]]["sides"] == view["here"]["sides"]
         assert drawn[here[0]]["building"] == view["here"]["building"]
         assert page.get_attribute("#rl-board", "data-known") == str(len(stood_on))
-        if steps == 3 and SHOTS:
-            page.set_viewport_size({"width": 390, "height": 900})
-            page.screenshot(path=str(Path(SHOTS) / "match-roguelike-390.png"), full_page=True)
-            assert page.evaluate("document.documentElement.scrollWidth") <= 390
-            page.set_viewport_size({"width": 1100, "height": 900})
-        events = match["events"]
-        action, memory = explorer(view, match["allowed_actions"], memory, rng, events)
-        if action["type"] == "go":
-            if steps % 5 == 0:
-                page.focus("#rl-dir-UP")  # the keys work wherever the focus is (not in a form field)
-            page.keyboard.press(keys[steps % 2][action["direction"]])
-        else:
-            page.focus(f"#actions button[data-action='{api_json(action)}']")
+        # and the player's numbers are the view's
+        numbers = page.eval_on_selector_all("#view .rl-facts dd", "items => items.map(i => i.textContent)")
+        health = f"{view['health']} / {view['max_health']}"
+        assert numbers[:3] == [health, str(view["arrows"]), str(view["bombs"])]
+        unheard += match["events"]
+        allowed = match["allowed_actions"]
+        take = {"type": "take", "item": "cement"}
+        if steps == 1:
+            way = next(a["direction"] for a in allowed if a["type"] == "shoot")
+            page.keyboard.press("f")
+            page.wait_for_selector("#rl-verb-shoot[aria-pressed=true]")
+            page.keyboard.press(ARROWS[way])
+            done.append("shoot")
+        elif take in allowed and "take" not in done:
+            if SHOTS:
+                page.set_viewport_size({"width": 390, "height": 900})
+                page.screenshot(path=str(Path(SHOTS) / "match-roguelike-390.png"), full_page=True)
+                assert page.evaluate("document.documentElement.scrollWidth") <= 390
+                page.set_viewport_size({"width": 1100, "height": 900})
+            page.focus(f"#actions button[data-action='{api_json(take)}']")
             page.keyboard.press("Enter")
+            done.append("take")
+        elif "cement" in view["items"] and not built:
+            built = next(a["direction"] for a in allowed if a["type"] == "build")
+            page.keyboard.press("c")
+            page.wait_for_selector("#rl-verb-build[aria-pressed=true]")
+            page.keyboard.press(WASD[built])
+            done.append("build")
+        elif built and "bomb" not in done:
+            assert view["here"]["sides"][built] == "wall"
+            page.keyboard.press("b")
+            page.wait_for_selector("#rl-verb-bomb[aria-pressed=true]")
+            page.keyboard.press(ARROWS[built])
+            done.append("bomb")
+        else:
+            action, memory = explorer(view, allowed, memory, rng, unheard)
+            unheard = []
+            if action["type"] == "go":
+                if steps % 5 == 0:
+                    page.focus("#rl-dir-UP")  # the keys work wherever the focus is (not in a form field)
+                page.keyboard.press(keys[steps % 2][action["direction"]])
+            else:
+                page.focus(f"#actions button[data-action='{api_json(action)}']")
+                page.keyboard.press("Enter")
         steps += 1
         since = match["last_event"]
         wait_until(lambda turn=turn: api.get(f"matches/{match_id}/")["turn"] > turn, "the step played")
         match = api.get(f"matches/{match_id}/?since={since}")
         stood_on.add(real_cell(match_id))
 
+    assert done == ["shoot", "take", "build", "bomb"]
     # then the game was won, and the page shows the API's result
     assert match["status"] == "finished" and match["view"]["won"]
     result = shown_result(page)

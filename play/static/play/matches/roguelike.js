@@ -297,14 +297,14 @@ function legend() {
     const li = document.createElement("li");
     const b = document.createElement("b");
     b.textContent = mark;
-    li.append(b, ` ${word}`);
+    li.append(b, word);
     list.append(li);
   }
   for (const side of ["wall", "exit", "space", "unknown"]) {
     const li = document.createElement("li");
     const sample = document.createElement("span");
     sample.className = `rl-sample up-${side}`;
-    li.append(sample, ` ${t(`rl_side_${side}`)}`);
+    li.append(sample, t(`rl_side_${side}`));
     list.append(li);
   }
   details.append(summary, list);
