@@ -1,11 +1,13 @@
 """The roguelike (seed 000) in the match shell (/play/matches/), in Chromium: one page plays a small labyrinth
-to its victory with the keyboard alone, while another player's page (390 px, Russian) watches it.
+to its victory with the keyboard alone, while another player's page (390 px, Russian) watches it; another
+page (390 px, Russian) is carried through two floors, portals and deaths.
 
-The page is given only the view and its own events (never a position); the test knows the world (the match's
+A page is given only the view and its own events (never a position); the test knows the world (the match's
 stored state) and checks the page's notebook against it at every step: the cell marked as the player's is
-the real cell counted from the start, the known cells are the cells stood on, the walls drawn are the world's.
-The moves are chosen by the roguelike's own ``explorer`` bot from the API's view, and typed as keys. Set
-MATCH_SHELL_SCREENSHOTS=docs/img to refresh docs/img/match-roguelike.png and match-roguelike-390.png.
+the real cell, the cells drawn around it have the world's walls and buildings, and on the one-floor world
+the known cells are exactly the cells stood on. The moves are mostly the roguelike's own ``explorer`` bot's,
+picked from the API's view, typed as keys. Set MATCH_SHELL_SCREENSHOTS=docs/img to refresh
+docs/img/match-roguelike.png (the first test) and match-roguelike-390.png (the second).
 """
 from __future__ import annotations
 
@@ -36,21 +38,44 @@ SETTINGS = {"width": "4", "height": "3", "floors": "1", "dragon_count": "0", "ar
             "portal_count": "0", "mine_count": "0", "hospital_count": "1", "arsenal_count": "1"}
 
 
-def world_walls(world: dict[str, Any], cell: tuple[int, int]) -> dict[str, str]:
-    """What the player feels of a cell of floor 0 of the revealed world (an outer wall is a wall)."""
-    floor, (r, c) = world["floors"][0], cell
+def world_walls(world: dict[str, Any], floor: int, cell: tuple[int, int]) -> dict[str, str]:
+    """What the player feels of a cell of a world (``game_to_json``'s; an outer wall is a wall)."""
+    walls, (r, c) = world["floors"][floor], cell
     rows, cols = world["rows"], world["cols"]
     sides = {
-        "UP": r == 0 or floor["down"][r - 1][c] == "1",
-        "DOWN": r == rows - 1 or floor["down"][r][c] == "1",
-        "LEFT": c == 0 or floor["right"][r][c - 1] == "1",
-        "RIGHT": c == cols - 1 or floor["right"][r][c] == "1",
+        "UP": r == 0 or walls["down"][r - 1][c] == "1",
+        "DOWN": r == rows - 1 or walls["down"][r][c] == "1",
+        "LEFT": c == 0 or walls["right"][r][c - 1] == "1",
+        "RIGHT": c == cols - 1 or walls["right"][r][c] == "1",
     }
     felt = {d: "wall" if wall else "space" for d, wall in sides.items()}
-    (exit_floor, exit_r, exit_c), exit_side = world["exit"]
-    if (exit_floor, exit_r, exit_c) == (0, r, c):
+    exit_cell, exit_side = world["exit"]
+    if tuple(exit_cell) == (floor, r, c):
         felt[exit_side] = "exit"
     return felt
+
+
+def check_sheet(page, match_id: int) -> tuple[int, int, int]:
+    """Checks the page's current sheet against the world as the server holds it now (never given to the
+    page): shifted so that the player's mark is on their real cell, every cell drawn lies in the labyrinth on
+    the player's floor, with the building it has and the sides it has where the page knows them; the sheet's
+    floor, when the page knows it, is the real one. Returns the real cell (floor, row, col)."""
+    state = Match.objects.get(pk=match_id).state
+    world, (floor, r, c) = state["world"], state["player"]["cell"]
+    buildings = {tuple(cell): building for cell, building in world["buildings"]}
+    drawn = drawn_cells(page)
+    here = [pos for pos, cell in drawn.items() if cell["here"]]
+    assert len(here) == 1
+    dr, dc = r - here[0][0], c - here[0][1]
+    for (pr, pc), cell in drawn.items():
+        real = (pr + dr, pc + dc)
+        assert 0 <= real[0] < world["rows"] and 0 <= real[1] < world["cols"]
+        felt = world_walls(world, floor, real)
+        known = {d: side for d, side in cell["sides"].items() if side != "unknown"}
+        assert known == {d: felt[d] for d in known}, (real, known, felt)
+        assert cell["building"] == buildings.get((floor, *real))
+    assert page.get_attribute("#rl-board", "data-floor") in ("", str(floor))
+    return floor, r, c
 
 
 def drawn_cells(page) -> dict[tuple[int, int], dict[str, Any]]:
@@ -122,6 +147,7 @@ def test_a_page_plays_the_roguelike_to_victory_by_keys_and_a_watcher_sees_the_sc
         assert {(pr + start[0], pc + start[1]) for pr, pc in drawn} == stood_on
         assert drawn[here[0]]["sides"] == view["here"]["sides"]
         assert drawn[here[0]]["building"] == view["here"]["building"]
+        check_sheet(page, match_id)
         assert page.get_attribute("#rl-board", "data-known") == str(len(stood_on))
         # and the player's numbers are the view's
         numbers = page.eval_on_selector_all("#view .rl-facts dd", "items => items.map(i => i.textContent)")
@@ -137,11 +163,6 @@ def test_a_page_plays_the_roguelike_to_victory_by_keys_and_a_watcher_sees_the_sc
             page.keyboard.press(ARROWS[way])
             done.append("shoot")
         elif take in allowed and "take" not in done:
-            if SHOTS:
-                page.set_viewport_size({"width": 390, "height": 900})
-                page.screenshot(path=str(Path(SHOTS) / "match-roguelike-390.png"), full_page=True)
-                assert page.evaluate("document.documentElement.scrollWidth") <= 390
-                page.set_viewport_size({"width": 1100, "height": 900})
             page.focus(f"#actions button[data-action='{api_json(take)}']")
             page.keyboard.press("Enter")
             done.append("take")
@@ -183,7 +204,7 @@ def test_a_page_plays_the_roguelike_to_victory_by_keys_and_a_watcher_sees_the_sc
     page.wait_for_selector(".rl-revealed .rl-board")
     world = match["view"]["revealed"]["world"]
     for (pr, pc), cell in drawn_cells(page).items():
-        assert cell["sides"] == world_walls(world, (pr + start[0], pc + start[1]))
+        assert cell["sides"] == world_walls(world, 0, (pr + start[0], pc + start[1]))
     # and the revealed map draws the world's cells, the player's last cell marked
     assert page.locator(".rl-revealed .rl-cell").count() == world["rows"] * world["cols"]
     assert page.locator(".rl-revealed .rl-cell.here").count() == 1
@@ -217,3 +238,52 @@ def api_json(action: dict[str, Any]) -> str:
     import json
 
     return json.dumps(action, separators=(",", ":"))
+
+
+def test_a_page_keeps_its_notebook_true_through_floors_portals_and_deaths(serial_live_server, browser,  # noqa: F811
+                                                                          monkeypatch):
+    # given a player (at 390 px, in Russian) in a labyrinth of two floors of 4 x 4 with a lift, two portals,
+    # a dragon and mines, on a fixed match seed
+    monkeypatch.setattr(match_services, "_SEED_SOURCE", random.Random(31))
+    url = f"{serial_live_server}/play/matches/"
+    page = new_page(browser, url, "icarus", width=390, locale="ru-RU")
+    card = page.locator("[data-mode=labyrinth_roguelike]")
+    for name, value in {"width": "4", "height": "4", "floors": "2", "dragon_count": "1", "portal_count": "2",
+                        "mine_count": "1", "hospital_count": "1", "arsenal_count": "1"}.items():
+        card.locator(f"input[name={name}]").fill(value)
+    card.locator("button.open-lobby").click()
+    match_id = match_id_of(page)
+    page.click("#start")
+    page.wait_for_selector("body[data-status=active] #rl-board")
+    api = Api(serial_live_server, "icarus", PASSWORD, language="ru")
+    # when the explorer's moves are typed for 60 steps (it rides the lift when its sheet is explored)
+    memory, rng, since, kinds = None, random.Random(3), 0, set()
+    unheard: list[dict[str, Any]] = []
+    match = api.get(f"matches/{match_id}/?since=0")
+    floors = set()
+    for step in range(60):
+        if match["status"] != "active":
+            break
+        turn = match["turn"]
+        wait_until(lambda turn=turn: page.get_attribute("body", "data-turn") == str(turn), "the page at it")
+        # then after every step, the current sheet is true to the world, wherever the player was carried
+        floors.add(check_sheet(page, match_id)[0])
+        unheard += match["events"]
+        kinds |= {e["kind"] for e in match["events"]}
+        action, memory = explorer(match["view"], match["allowed_actions"], memory, rng, unheard)
+        unheard = []
+        if action["type"] == "go":
+            page.keyboard.press(ARROWS[action["direction"]] if step % 2 else WASD[action["direction"]])
+        else:
+            page.focus(f"#actions button[data-action='{api_json(action)}']")
+            page.keyboard.press("Enter")
+        since = match["last_event"]
+        wait_until(lambda turn=turn: api.get(f"matches/{match_id}/")["turn"] > turn, "the step played")
+        match = api.get(f"matches/{match_id}/?since={since}")
+    # and the game carried the player the ways a notebook must follow: a portal, a death, both floors
+    assert {"teleported", "respawned"} <= kinds
+    assert floors == {0, 1}
+    assert page.locator("#view details summary", has_text="Другие листы").count() == 1
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    if SHOTS:
+        page.screenshot(path=str(Path(SHOTS) / "match-roguelike-390.png"), full_page=True)

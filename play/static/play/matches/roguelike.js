@@ -350,6 +350,7 @@ export function roguelikeView(view, context) {
   board.dataset.sheet = String(book.current);
   board.dataset.known = String(sheet.cells.size);
   board.dataset.at = sheet.at.join(",");
+  board.dataset.floor = sheet.floor === null ? "" : String(sheet.floor);
   root.append(caption, board);
   const others = book.sheets.filter((_, i) => i !== book.current);
   if (others.length) {
