@@ -12,7 +12,7 @@ import { definitions } from "./render.js";
 /** @typedef {Record<string, any>} Json */
 /** @typedef {"UP" | "LEFT" | "DOWN" | "RIGHT"} Dir */
 /** @typedef {{ sides: Partial<Record<Dir, string>>, building: string | null | undefined, monsters: string[], loot: string[] }} Note */
-/** @typedef {{ floor: number | null, frame: number, cells: Map<string, Note>, at: [number, number] }} Sheet */
+/** @typedef {{ floor: number | null, frame: number, cells: Map<string, Note>, at: [number, number], gone?: boolean }} Sheet */
 /** @typedef {{ sheets: Sheet[], current: number }} Notebook */
 /**
  * What the shell hands a mode's renderer: the events the seat saw (oldest first), whether the page may
@@ -54,7 +54,8 @@ const blank = () => ({ sides: {}, building: undefined, monsters: [], loot: [] })
  * `cell` answer writes the building and the four sides, a bomb opens a side and cement closes it, a met
  * monster or a pickup is noted on the cell. A lift ride keeps the row and column, so the other floor's
  * sheet shares the frame; a portal (unless this portal was taken before) and a respawn (unless a graveyard
- * is known) begin a new sheet. `here`, the view's cell, is written last: it is what the player feels now;
+ * is known) begin a new sheet. Meeting a landmark another sheet holds (the graveyard, the one of the world;
+ * the lift, the one of its floor) joins the sheet to that one. `here`, the view's cell, is written last;
  * `start`, the first view's cell, first (no event describes the cell a game starts on).
  * @param {Json[]} events @param {Json | null} here @param {Json | null} [start] @returns {Notebook}
  */
@@ -82,6 +83,49 @@ export function notebook(events, here, start = null) {
   };
   /** @param {Sheet} s */
   const begin = (s) => { sheets.push(s); current = sheets.length - 1; };
+  /**
+   * Where another sheet than `except` holds a landmark: the graveyard ("graveyard") or a floor's lift
+   * ("lift:N"). @param {string} mark @param {number} except @returns {[number, [number, number]] | null}
+   */
+  const landmark = (mark, except) => {
+    for (const [i, o] of sheets.entries()) {
+      if (o.gone || i === except) continue;
+      for (const [at, note] of o.cells) {
+        if (landmarkOf(o, note) === mark) return [i, /** @type {[number, number]} */ (at.split(",").map(Number))];
+      }
+    }
+    return null;
+  };
+  /** The current sheet joined to another one holding the landmark the player stands on, if any. */
+  const settle = () => {
+    const s = cur();
+    const mark = landmarkOf(s, noteAt(s, s.at));
+    const found = mark ? landmark(mark, current) : null;
+    if (!found) return;
+    const [target, at] = found;
+    const [dr, dc] = [at[0] - s.at[0], at[1] - s.at[1]];
+    /** @param {number[]} p @returns {[number, number]} */
+    const shift = (p) => [p[0] + dr, p[1] + dc];
+    const into = sheets[target];
+    for (const [k, note] of s.cells) {
+      const there = key(...shift(k.split(",").map(Number)));
+      const old = into.cells.get(there);
+      into.cells.set(there, old ? { sides: { ...old.sides, ...note.sides },
+        building: note.building === undefined ? old.building : note.building,
+        monsters: note.building === undefined ? old.monsters : note.monsters,
+        loot: [...new Set([...old.loot, ...note.loot])] } : note);
+    }
+    into.at = shift(s.at);
+    if (into.floor === null) into.floor = s.floor;
+    for (const [from, [to, p]] of [...portals]) {
+      const [fromSheet, fromAt] = from.split(":");
+      const moved = Number(fromSheet) === current ? `${target}:${key(...shift(fromAt.split(",").map(Number)))}` : from;
+      portals.delete(from);
+      portals.set(moved, to === current ? [target, shift(p)] : [to, p]);
+    }
+    s.gone = true;
+    current = target;
+  };
   /** @param {Json} cell the view's `here` */
   const feel = (cell) => {
     const s = cur();
@@ -105,6 +149,7 @@ export function notebook(events, here, start = null) {
         note.building = event.building;
         note.monsters = []; // whoever is here is told again (discovered) after this answer
         for (const d of DIRS) if (typeof event[d] === "string") setSide(d, event[d]);
+        settle();
         break;
       }
       case "teleported": {
@@ -122,12 +167,13 @@ export function notebook(events, here, start = null) {
         break;
       }
       case "respawned": {
-        const found = graveyard(sheets);
+        const found = landmark("graveyard", -1);
         if (found) { current = found[0]; cur().at = found[1]; } else { begin(sheet(null, frames, [0, 0])); frames += 1; }
         break;
       }
       case "lift_buttons":
         if (s.floor === null) s.floor = Number(event.floor);
+        settle();
         break;
       case "lift_moved": {
         const floor = Number(event.floor);
@@ -143,18 +189,18 @@ export function notebook(events, here, start = null) {
       default: break;
     }
   }
-  if (here) feel(here);
-  return { sheets, current };
+  if (here) { feel(here); settle(); }
+  const kept = sheets.filter((o) => !o.gone);
+  return { sheets: kept, current: kept.indexOf(cur()) };
 }
 
-/** @param {Sheet[]} sheets @returns {[number, [number, number]] | null} the one graveyard noted, if any */
-function graveyard(sheets) {
-  for (const [i, s] of sheets.entries()) {
-    for (const [at, note] of s.cells) {
-      if (note.building === "graveyard") return [i, /** @type {[number, number]} */ (at.split(",").map(Number))];
-    }
-  }
-  return null;
+/**
+ * A cell's landmark, when it is one of a kind: the graveyard (one in the world), a lift on a known floor
+ * (one per floor). @param {Sheet} sheet @param {Note} note @returns {string | null}
+ */
+function landmarkOf(sheet, note) {
+  if (note.building === "graveyard") return "graveyard";
+  return note.building === "lift" && sheet.floor !== null ? `lift:${sheet.floor}` : null;
 }
 
 /** @param {string} monster "dragon" or "archer:DIR" @returns {string} */
