@@ -15,6 +15,8 @@ import random
 from pathlib import Path
 from typing import Any
 
+from django.db import connection
+
 from matches import services as match_services
 from matches.models import Match, MatchModeSettings
 from roguelike.engine.bots import explorer
@@ -60,7 +62,7 @@ def check_sheet(page, match_id: int) -> tuple[int, int, int]:
     page): shifted so that the player's mark is on their real cell, every cell drawn lies in the labyrinth on
     the player's floor, with the building it has and the sides it has where the page knows them; the sheet's
     floor, when the page knows it, is the real one. Returns the real cell (floor, row, col)."""
-    state = Match.objects.get(pk=match_id).state
+    state = stored_state(match_id)
     world, (floor, r, c) = state["world"], state["player"]["cell"]
     buildings = {tuple(cell): building for cell, building in world["buildings"]}
     drawn = drawn_cells(page)
@@ -76,6 +78,16 @@ def check_sheet(page, match_id: int) -> tuple[int, int, int]:
         assert cell["building"] == buildings.get((floor, *real))
     assert page.get_attribute("#rl-board", "data-floor") in ("", str(floor))
     return floor, r, c
+
+
+def stored_state(match_id: int) -> dict[str, Any]:
+    """The match's state as the server stores it, the connection closed after the read: without it a
+    connection of the test's reads outlived the test on PostgreSQL (the test database "is being accessed by
+    other users" at teardown; why teardown does not close it was not found)."""
+    try:
+        return dict(Match.objects.get(pk=match_id).state)
+    finally:
+        connection.close()
 
 
 def drawn_cells(page) -> dict[tuple[int, int], dict[str, Any]]:
@@ -95,7 +107,7 @@ def drawn_cells(page) -> dict[tuple[int, int], dict[str, Any]]:
 
 def real_cell(match_id: int) -> tuple[int, int]:
     """Where the player really stands (the server's state, never given to the page): (row, col) on floor 0."""
-    state = Match.objects.get(pk=match_id).state
+    state = stored_state(match_id)
     floor, r, c = state["player"]["cell"]
     assert floor == 0
     return r, c
@@ -107,6 +119,7 @@ def test_a_page_plays_the_roguelike_to_victory_by_keys_and_a_watcher_sees_the_sc
     # and a player who opens a small labyrinth on the shell and starts it
     monkeypatch.setattr(match_services, "_SEED_SOURCE", random.Random(30))
     MatchModeSettings.objects.update_or_create(mode="labyrinth_roguelike", defaults={"spectators": True})
+    connection.close()
     url = f"{serial_live_server}/play/matches/"
     page = new_page(browser, url, "theseus")
     card = page.locator("[data-mode=labyrinth_roguelike]")
