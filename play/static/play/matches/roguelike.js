@@ -524,7 +524,7 @@ function makeButton(text, onClick) {
  * @param {KeyboardEvent} event @param {Json[]} actions @param {Context} context @returns {boolean}
  */
 export function roguelikeKey(event, actions, context) {
-  if (event.ctrlKey || event.altKey || event.metaKey || !context.live) return false;
+  if (event.ctrlKey || event.altKey || event.metaKey || !context.live || !actions.length) return false;
   const target = event.target;
   if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement) return false;
   const name = event.key.length === 1 ? event.key.toLowerCase() : event.key;
