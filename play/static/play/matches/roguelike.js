@@ -11,8 +11,17 @@ import { definitions } from "./render.js";
 
 /** @typedef {Record<string, any>} Json */
 /** @typedef {"UP" | "LEFT" | "DOWN" | "RIGHT"} Dir */
-/** @typedef {{ sides: Partial<Record<Dir, string>>, building: string | null | undefined, monsters: string[], loot: string[] }} Note */
-/** @typedef {{ floor: number | null, frame: number, cells: Map<string, Note>, at: [number, number], gone?: boolean }} Sheet */
+/**
+ * A cell of a sheet: the sides felt, the building (undefined: not felt), the monsters met, the loot picked up.
+ * @typedef {{ sides: Partial<Record<Dir, string>>, building: string | null | undefined, monsters: string[],
+ *   loot: string[] }} Note
+ */
+/**
+ * A sheet: its floor (null: not known), its frame (sheets of one frame share rows and columns: a lift ride),
+ * its cells by "row,col", the player's mark; `gone` once joined to another.
+ * @typedef {{ floor: number | null, frame: number, cells: Map<string, Note>, at: [number, number],
+ *   gone?: boolean }} Sheet
+ */
 /** @typedef {{ sheets: Sheet[], current: number }} Notebook */
 /**
  * What the shell hands a mode's renderer: the events the seat saw (oldest first), whether the page may
@@ -132,7 +141,7 @@ export function notebook(events, here, start = null) {
     const note = noteAt(s, s.at);
     note.building = cell.building;
     for (const d of DIRS) if (cell.sides && typeof cell.sides[d] === "string") setSide(d, cell.sides[d]);
-    note.monsters = (cell.monsters || []).map((/** @type {Json} */ m) => (m.kind === "archer" ? `archer:${m.facing}` : String(m.kind)));
+    note.monsters = (cell.monsters || []).map((/** @type {Json} */ m) => monsterOf(m.kind, m.facing));
     if (cell.lift && s.floor === null) s.floor = Number(cell.lift.floor);
   };
   if (start) feel(start);
@@ -178,7 +187,8 @@ export function notebook(events, here, start = null) {
       case "lift_moved": {
         const floor = Number(event.floor);
         const same = sheets.findIndex((o) => o.frame === s.frame && o.floor === floor);
-        if (same >= 0) { current = same; cur().at = [...s.at]; noteAt(cur(), cur().at); } else begin(sheet(floor, s.frame, [...s.at]));
+        if (same < 0) begin(sheet(floor, s.frame, [...s.at]));
+        else { current = same; cur().at = [...s.at]; noteAt(cur(), cur().at); }
         break;
       }
       case "wall_destroyed": setSide(dir, "space"); break;
@@ -204,7 +214,11 @@ function landmarkOf(sheet, note) {
 }
 
 /** @param {string} monster "dragon" or "archer:DIR" @returns {string} */
-const monsterMark = (monster) => (monster === "dragon" ? "D" : `A${ARROW[/** @type {Dir} */ (monster.split(":")[1])] || ""}`);
+const monsterMark = (monster) => (monster === "dragon" ? "D"
+  : `A${ARROW[/** @type {Dir} */ (monster.split(":")[1])] || ""}`);
+
+/** A monster as a sheet notes it. @param {string} kind @param {string | null | undefined} facing */
+const monsterOf = (kind, facing) => (kind === "archer" ? `archer:${facing}` : String(kind));
 
 /**
  * One cell of a board: its sides as borders (a wall, the exit, known open, or not known), its marks.
@@ -229,7 +243,10 @@ function grid(cols, label) {
   return board;
 }
 
-/** The words of a cell's marks, for its title. @param {string | null | undefined} building @param {string[]} monsters @param {string[]} loot */
+/**
+ * The words of a cell's marks, for its title.
+ * @param {string | null | undefined} building @param {string[]} monsters @param {string[]} loot
+ */
 function describe(building, monsters, loot) {
   return [building ? t(`rl_b_${building}`) : "", ...monsters.map((m) => t(`rl_m_${m.split(":")[0]}`)),
     ...loot.map((l) => t(`rl_l_${l}`))].filter(Boolean).join(", ");
@@ -288,7 +305,7 @@ function drawRevealed(revealed) {
   };
   for (const [cell, building] of world.buildings) add(cell, BUILDING_MARK[building] || "?", t(`rl_b_${building}`));
   for (const monster of revealed.monsters) {
-    add(monster.cell, monsterMark(monster.kind === "archer" ? `archer:${monster.facing}` : monster.kind), t(`rl_m_${monster.kind}`));
+    add(monster.cell, monsterMark(monsterOf(monster.kind, monster.facing)), t(`rl_m_${monster.kind}`));
   }
   for (const [cell, loot] of revealed.ground) add(cell, LOOT_MARK[loot] || "?", t(`rl_l_${loot}`));
   const [exitCell, exitSide] = world.exit;
@@ -327,13 +344,27 @@ function facts(rows) {
   return dl;
 }
 
+/** Whether the legend and the other sheets are unfolded, kept from one drawing to the next. */
+const unfolded = { legend: true, others: false };
+
+/**
+ * A <details> that keeps its unfolding between drawings. @param {"legend" | "others"} name @param {string} title
+ * @returns {HTMLDetailsElement}
+ */
+function folding(name, title) {
+  const details = document.createElement("details");
+  details.open = unfolded[name];
+  details.addEventListener("toggle", () => { unfolded[name] = details.open; });
+  const summary = document.createElement("summary");
+  summary.textContent = title;
+  details.append(summary);
+  return details;
+}
+
 /** The legend of the boards' marks and sides. @returns {HTMLElement} */
 function legend() {
-  const details = document.createElement("details");
+  const details = folding("legend", t("rl_legend"));
   details.className = "rl-legend";
-  details.open = true;
-  const summary = document.createElement("summary");
-  summary.textContent = t("rl_legend");
   const list = document.createElement("ul");
   /** @type {[string, string][]} */
   const rows = [[YOU, t("rl_you")], ...Object.entries(BUILDING_MARK).map(([b, m]) => /** @type {[string, string]} */ (
@@ -353,7 +384,7 @@ function legend() {
     li.append(sample, t(`rl_side_${side}`));
     list.append(li);
   }
-  details.append(summary, list);
+  details.append(list);
   return details;
 }
 
@@ -377,14 +408,14 @@ export function roguelikeView(view, context) {
   const rows = [
     [t("rl_health"), `${view.health} / ${view.max_health}`],
     [t("rl_arrows"), String(view.arrows)], [t("rl_bombs"), String(view.bombs)],
-    [t("rl_items"), `${(view.items || []).map((/** @type {string} */ i) => t(`rl_i_${i}`)).join(", ") || "—"} (${t("rl_slots", { n: view.slots })})`],
+    [t("rl_items"), `${items(view.items)} (${t("rl_slots", { n: view.slots })})`],
     [t("rl_gold"), view.gold ? t("yes") : t("no")],
     [t("rl_rings_bags"), `${view.rings} / ${view.bags}`],
     [t("rl_deaths"), deathsText(view)], [t("rl_turn"), String(view.turn)],
     [t("rl_floor"), sheet.floor === null ? t("rl_floorUnknown")
       : (floors ? t("rl_floorOf", { n: sheet.floor + 1, of: floors }) : String(sheet.floor + 1))],
-    [t("rl_here"), [describe(here.building, (here.monsters || []).map((/** @type {Json} */ m) => String(m.kind)), []) || t("rl_nothing"),
-      ...(here.arsenal ? [t("rl_stock", { items: here.arsenal.map((/** @type {string} */ i) => t(`rl_i_${i}`)).join(", ") || "—" })] : [])].join("; ")],
+    [t("rl_here"), [describe(here.building, (here.monsters || []).map((/** @type {Json} */ m) => String(m.kind)), [])
+      || t("rl_nothing"), ...(here.arsenal ? [t("rl_stock", { items: items(here.arsenal) })] : [])].join("; ")],
   ];
   root.append(facts(rows));
   const caption = document.createElement("p");
@@ -400,10 +431,8 @@ export function roguelikeView(view, context) {
   root.append(caption, board);
   const others = book.sheets.filter((_, i) => i !== book.current);
   if (others.length) {
-    const details = document.createElement("details");
-    const summary = document.createElement("summary");
-    summary.textContent = t("rl_otherSheets", { n: others.length });
-    details.append(summary, ...others.map((s) => drawSheet(s, false)));
+    const details = folding("others", t("rl_otherSheets", { n: others.length }));
+    details.append(...others.map((s) => drawSheet(s, false)));
     root.append(details);
   }
   root.append(legend());
@@ -417,7 +446,8 @@ export function roguelikeView(view, context) {
 
 /**
  * The cell the game started on: the first view's (a replay's first step), or the one this tab kept when it
- * saw the game at turn 0 (nothing at the start takes a player elsewhere without a turn); null when neither is known (that cell's unfelt sides stay unknown).
+ * saw the game at turn 0 (nothing at the start takes a player elsewhere without a turn); null when neither is
+ * known (that cell's sides not felt from a neighbour then stay unknown).
  * @param {Json} view @param {Context} context @returns {Json | null}
  */
 function startCell(view, context) {
@@ -433,6 +463,11 @@ function startCell(view, context) {
   } catch {
     return null;
   }
+}
+
+/** Arsenal items in words. @param {string[] | undefined} list */
+function items(list) {
+  return (list || []).map((i) => t(`rl_i_${i}`)).join(", ") || "—";
 }
 
 /** @param {Json} view */
@@ -526,7 +561,8 @@ function makeButton(text, onClick) {
 export function roguelikeKey(event, actions, context) {
   if (event.ctrlKey || event.altKey || event.metaKey || !context.live || !actions.length) return false;
   const target = event.target;
-  if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement) return false;
+  if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement
+    || target instanceof HTMLTextAreaElement) return false;
   const name = event.key.length === 1 ? event.key.toLowerCase() : event.key;
   if (name in KEY_VERB) {
     if (!actions.some((a) => a.type === KEY_VERB[name])) return false;
