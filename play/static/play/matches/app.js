@@ -10,6 +10,7 @@ import { lang, pickLang, saveLang, setLang, t } from "./i18n.js";
 import { Board, cssColour } from "../cell-capture/board.js";
 import { actionLabel, consoleView, keyValues, readable } from "./render.js";
 import { paperActionLabel, paperActions, paperView } from "./paper.js";
+import { roguelikeActions, roguelikeKey, roguelikeView } from "./roguelike.js";
 
 /** @typedef {import("../../client/deepdelve.js").Schemas} Schemas */
 /** @typedef {Schemas["MatchOutput"] & { spectator?: boolean }} Match */
@@ -19,17 +20,29 @@ import { paperActionLabel, paperActions, paperView } from "./paper.js";
 /** @typedef {import("./render.js").Answered} Answered */
 /** @typedef {{ seq: number, kind: string, text?: string }} MatchEvent */
 /** @typedef {Record<string, any>} Json */
+/** @typedef {import("./render.js").ModeContext} ModeContext */
 
 /**
- * A mode's own renderer: its view (given the shell's send and redraw while the match is live, null in a
- * replay), its moves in place of one button per allowed action, and its actions' labels.
- * @typedef {{ view: (view: Json, match: Json, shell: Shell | null) => HTMLElement,
- *   actions: (match: Json, root: HTMLElement, shell: Shell) => void, label: (action: Json) => string }} Renderer
- * @typedef {import("./paper.js").Shell} Shell
+ * A mode's own renderer module, by mode: its view, its moves (in place of one button per allowed action;
+ * only for a seated player), and, where it has them, its actions' labels (a replay's steps) and its keys.
+ * Each is handed one ModeContext (render.js): the events, whether the page plays now, act and redraw.
+ * @typedef {{ view: (view: Json, match: Json, context: ModeContext) => HTMLElement,
+ *   actions: (match: Json, context: ModeContext) => HTMLElement, label?: (action: Json) => string,
+ *   key?: (event: KeyboardEvent, actions: Json[], context: ModeContext) => boolean }} Renderer
  */
 /** @type {Record<string, Renderer>} */
 const RENDERERS = {
-  labyrinth_paper: { view: paperView, actions: paperActions, label: paperActionLabel },
+  labyrinth_paper: {
+    view: (view, match, context) => paperView(view, match, context.live ? context : null),
+    actions: (match, context) => paperActions(match, context),
+    label: paperActionLabel,
+  },
+  labyrinth_roguelike: {
+    view: (view, _match, context) => roguelikeView(view, context),
+    actions: (match, context) => (match.allowed_actions.length ? roguelikeActions(match.allowed_actions, context)
+      : el("p", { class: "hint" }, t("noActions"))),
+    key: roguelikeKey,
+  },
 };
 
 const HOME_POLL_MS = 4000;
@@ -81,6 +94,8 @@ const state = {
   since: 0,
   /** the seqs of the events in the log @type {Set<number>} */
   logged: new Set(),
+  /** @type {MatchEvent[]} the match's events read so far, oldest first (a mode's own renderer folds them) */
+  events: [],
   sending: false,
   /** @type {import("../../client/deepdelve.js").Subscription | null} */
   stream: null,
@@ -392,6 +407,7 @@ function openMatch(id) {
   state.match = null;
   state.since = 0;
   state.logged = new Set();
+  state.events = [];
   $("log").replaceChildren();
   $("view").replaceChildren();
   $("actions").replaceChildren();
@@ -666,18 +682,31 @@ function renderPlayers(match) {
 }
 
 /**
- * A mode's view: the console labyrinth's own renderer, the key/value fallback for the others.
- * @param {{ mode: string, view: unknown, allowed_actions?: unknown[], id?: number, replay?: unknown }} match
- * @param {HTMLElement} root @param {Answered[]} answered
+ * What a mode's own renderer is handed: the events (the match's read so far, or a replay's up to its step),
+ * whether the page plays now, and how to act and redraw the moves.
+ * @param {Json[]} events @param {boolean} live @param {Json | null} [first] a replay's first view
+ * @returns {ModeContext}
  */
-function renderView(match, root, answered) {
+function modeContext(events, live, first = null) {
+  const memory = !first && state.match ? `deepdelve-${state.match.mode}-${state.match.id}` : null;
+  return { events, live, sending: state.sending, act, redraw: render, memory, first };
+}
+
+/**
+ * A mode's view: the console labyrinth's own renderer, a mode's module of RENDERERS, the key/value
+ * fallback for the others; `events`: what a mode's module folds (the match's events by default).
+ * @param {{ mode: string, view: unknown, allowed_actions?: unknown[], id?: number, replay?: unknown }} match
+ * @param {HTMLElement} root @param {Answered[]} answered @param {Json[]} [events]
+ * @param {Json | null} [first] a replay's first view
+ */
+function renderView(match, root, answered, events = state.events, first = null) {
   root.replaceChildren();
   const view = /** @type {Json | null} */ (match.view);
   if (!view) return;
   if (view.public) root.append(el("p", { class: "hint" }, t("publicView")));
   const own = RENDERERS[match.mode];
-  if (own) root.append(own.view(view, match, "id" in match && match === state.match && !isSpectator(state.match)
-    ? shell() : null));
+  const playing = "id" in match && match === state.match && !isSpectator(state.match);
+  if (own) root.append(own.view(view, match, modeContext(events, playing, first)));
   else if (match.mode === "labyrinth_console") root.append(consoleView(view, answered));
   else if (match.mode === "cell_capture" && Array.isArray(view.board)) cellCaptureView(view, root, match);
   else root.append(keyValues(view));
@@ -729,7 +758,7 @@ function renderActions(match) {
   }
   const own = RENDERERS[match.mode];
   if (own && !isSpectator(match)) {
-    own.actions(match, root, shell());
+    root.append(own.actions(match, modeContext(state.events, true)));
     return;
   }
   if (!actions.length) {
@@ -742,11 +771,6 @@ function renderActions(match) {
     b.disabled = state.sending;
     root.append(b);
   }
-}
-
-/** @returns {Shell} what a mode's renderer may call */
-function shell() {
-  return { send: act, busy: state.sending, redraw: render };
 }
 
 /** @param {Json} action @returns {Promise<boolean>} whether the action was taken (false: refused) */
@@ -780,6 +804,7 @@ async function act(action) {
 function logEvent(event) {
   if (state.logged.has(event.seq)) return;
   state.logged.add(event.seq);
+  state.events.push(event);
   const log = $("log");
   for (const line of String(event.text || event.kind).split("\n")) {
     const item = el("li", { class: `ev-${event.kind}`, "data-seq": String(event.seq) }, line);
@@ -787,6 +812,14 @@ function logEvent(event) {
   }
   log.scrollTop = log.scrollHeight;
 }
+
+// A mode's own keys (the roguelike's arrows and WASD) on the match screen, where the page may play.
+document.addEventListener("keydown", (event) => {
+  const match = state.match;
+  const own = match && RENDERERS[match.mode];
+  if (!match || !own || !own.key || state.screen !== "match" || isSpectator(match)) return;
+  if (own.key(event, /** @type {Json[]} */ (match.allowed_actions), modeContext(state.events, true))) event.preventDefault();
+});
 
 $("back").addEventListener("click", () => { say(""); show("home"); });
 
@@ -833,8 +866,7 @@ function renderReplay() {
   let action = t("stepStart");
   if (step.turn > 0) {
     const what = step.resigned ? t("resignedStep") : step.timeout ? t("timeout")
-      : step.action ? (RENDERERS[match.mode] ? RENDERERS[match.mode].label(step.action)
-        : actionLabel(match.mode, step.action)) : "—";
+      : step.action ? (RENDERERS[match.mode]?.label?.(step.action) ?? actionLabel(match.mode, step.action)) : "—";
     action = t("stepAction", { turn: step.turn, seat: seatName(match, step.seat), action: what });
   }
   $("replay-action").textContent = action;
@@ -852,8 +884,9 @@ function renderReplay() {
       answered.push({ command: s.action.command, kinds: (s.events || []).map((/** @type {Json} */ e) => e.kind) });
     }
   }
+  const seen = /** @type {Json[]} */ (steps.slice(0, i + 1)).flatMap((s) => s.events || []);
   renderView({ mode: match.mode, view: step.view, replay: { steps: steps.slice(0, i + 1), seat: replay.as_seat } },
-    $("replay-view"), answered);
+    $("replay-view"), answered, seen, /** @type {Json} */ (steps[0]).view);
 }
 
 $("replay-prev").addEventListener("click", () => { state.replayStep = Math.max(0, state.replayStep - 1); renderReplay(); });

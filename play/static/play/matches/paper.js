@@ -10,8 +10,7 @@
 import { t } from "./i18n.js";
 
 /** @typedef {Record<string, any>} Json */
-/** @typedef {(action: Json) => Promise<boolean>} Send  sends an action; false when it was refused */
-/** @typedef {{ send: Send, busy: boolean, redraw: () => void }} Shell  what the shell lends a renderer */
+/** @typedef {import("./render.js").ModeContext} Shell  what the shell lends a renderer */
 /** @typedef {[number, number]} Cell */
 /**
  * The player's notes of one match, kept in the tab: the start and re-order cells they sent (outline
@@ -261,7 +260,7 @@ function statusRows(status) {
  */
 export function paperView(view, match, shell) {
   if (shell) rerender = shell.redraw;
-  const send = shell ? shell.send : null;
+  const send = shell ? shell.act : null;
   const root = el("div", { class: "paper-view" });
   if (view.public) { // a spectator: the table's public facts, nobody's status, no map
     /** @type {[string, string][]} */
@@ -373,7 +372,7 @@ function replayed(replay) {
  * The player's sheet: the outline, each cell a button (arrow keys move between them); the chosen cell's
  * marks are edited below it. Marks made by hand win over the ones drawn from the answers. In a replay
  * (`match.replay`) the sheet is drawn from the seat's steps so far, read-only.
- * @param {Json} view @param {Json} match @param {Send | null} send
+ * @param {Json} view @param {Json} match @param {Shell["act"] | null} send
  */
 function sheet(view, match, send) {
   const id = /** @type {number} */ (match.id);
@@ -436,7 +435,7 @@ function legend() {
 }
 
 /** The chosen cell's marks, "I am here", and on a start or re-order turn the cell's use. */
-/** @param {Json} view @param {Json} match @param {Send | null} send @param {Notes} notes @param {string} k @param {number} index */
+/** @param {Json} view @param {Json} match @param {Shell["act"] | null} send @param {Notes} notes @param {string} k @param {number} index */
 function editor(view, match, send, notes, k, index) {
   const id = /** @type {number} */ (match.id);
   const [r, c] = k.split(",").map(Number);
@@ -502,10 +501,11 @@ function editor(view, match, send, notes, k, index) {
 /**
  * The moves of a seated player in place of one button per allowed action: the start (on the sheet), the
  * clock's, a quantum turn's one step (each allowed action), a classic turn's quick moves and composer.
- * @param {Json} match @param {HTMLElement} root @param {Shell} shell
+ * @param {Json} match @param {Shell} shell @returns {HTMLElement}
  */
-export function paperActions(match, root, shell) {
+export function paperActions(match, shell) {
   rerender = shell.redraw;
+  const root = el("div", { class: "p-moves" });
   const view = /** @type {Json} */ (match.view || {});
   const actions = /** @type {Json[]} */ (match.allowed_actions || []);
   const turns = actions.filter((a) => a.type === "turn");
@@ -513,9 +513,9 @@ export function paperActions(match, root, shell) {
   if (actions.some((a) => a.type === "start")) root.append(el("p", { class: "hint" }, t("p_chooseStart")));
   const row = el("div", { class: "buttons wrap p-quick" });
   for (const action of [...turns, ...others]) {
-    const b = button(paperActionLabel(action), () => shell.send(action), { class: "action" });
+    const b = button(paperActionLabel(action), () => shell.act(action), { class: "action" });
     b.dataset.action = JSON.stringify(action);
-    b.disabled = shell.busy;
+    b.disabled = shell.sending;
     row.append(b);
   }
   if (row.childElementCount) {
@@ -524,6 +524,7 @@ export function paperActions(match, root, shell) {
   }
   if (turns.length) root.append(composer(match, shell, view.variant === "quantum"));
   if (!actions.length) root.append(el("p", { class: "hint" }, t("noActions")));
+  return root;
 }
 
 /** @param {Json[]} steps @param {string} path @returns {Json[]} the step list a target path names */
@@ -549,7 +550,7 @@ const emptyCondition = (steps) => steps.some((s) => s.do === "if" && (!s.then.le
 /**
  * A turn composed step by step (classic: a movement and any actions, conditions; quantum: one step), with
  * the turn's options.
- * @param {Json} match @param {{ send: Send, busy: boolean }} shell @param {boolean} quantum
+ * @param {Json} match @param {{ act: Shell["act"], sending: boolean }} shell @param {boolean} quantum
  */
 function composer(match, shell, quantum) {
   const id = /** @type {number} */ (match.id);
@@ -649,13 +650,13 @@ function composer(match, shell, quantum) {
     if (!draft.refill) action.refill = false;
     const reorder = draft.reorder;
     if (reorder !== null) action.reorder = reorder;
-    if (await shell.send(action)) {
+    if (await shell.act(action)) {
       if (reorder !== null) { const n = notesOf(id); n.reorders.push(reorder); saveNotes(id, n); }
       drafts.set(id, freshDraft());
       rerender();
     }
   }, { id: "pc-send" });
-  send.disabled = shell.busy || !draft.steps.length || emptyCondition(draft.steps)
+  send.disabled = shell.sending || !draft.steps.length || emptyCondition(draft.steps)
     || (quantum && draft.steps.length !== 1);
   const clear = button(t("p_clear"), () => { drafts.set(id, freshDraft()); rerender(); }, { id: "pc-clear", class: "secondary" });
   const buttons = el("div", { class: "buttons wrap" });

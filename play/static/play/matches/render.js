@@ -3,6 +3,17 @@
 import { t } from "./i18n.js";
 
 /**
+ * What the shell hands a mode's own renderer module (app.js's RENDERERS): the events the seat saw (oldest
+ * first), whether the page plays now (a seated player's live match; false in a replay or for a spectator),
+ * whether an action is being sent, how to play an action (true when it was taken, false when refused) and
+ * how to redraw the match screen. `memory`: a sessionStorage key the renderer may keep its notes of this
+ * match under (null in a replay); `first`: the seat's first view, when the shell has it (a replay's first step).
+ * @typedef {{ events: Record<string, any>[], live: boolean, sending: boolean,
+ *   act: (action: Record<string, any>) => Promise<boolean>, redraw: () => void, memory: string | null,
+ *   first: Record<string, any> | null }} ModeContext
+ */
+
+/**
  * A value in readable form: [x, y] as (x, y), an object as "key: value, ...", null as "none".
  * @param {unknown} value @returns {string}
  */
@@ -160,6 +171,20 @@ export function drawSheet(sheet) {
   return grid;
 }
 
+/** A definition list (`dl.kv`) of names and values. @param {[string, string][]} rows @returns {HTMLElement} */
+export function definitions(rows) {
+  const dl = document.createElement("dl");
+  dl.className = "kv";
+  for (const [name, value] of rows) {
+    const dt = document.createElement("dt");
+    dt.textContent = name;
+    const dd = document.createElement("dd");
+    dd.textContent = value;
+    dl.append(dt, dd);
+  }
+  return dl;
+}
+
 /**
  * The console labyrinth's view: the inventory, the turns, the notebook of the current sheet, the help.
  * @param {Record<string, any>} view @param {Answered[]} answered @returns {HTMLElement}
@@ -167,22 +192,13 @@ export function drawSheet(sheet) {
 export function consoleView(view, answered) {
   const root = document.createElement("div");
   root.className = "console-view";
-  const facts = document.createElement("dl");
-  facts.className = "kv";
   /** @type {[string, string][]} */
   const rows = [];
   if (view.inventory) {
     rows.push([t("ammo"), String(view.inventory.ammo)], [t("key"), readable(Boolean(view.inventory.key))]);
   }
   if (typeof view.turns_played === "number") rows.push([t("turnsPlayed"), String(view.turns_played)]);
-  for (const [name, value] of rows) {
-    const dt = document.createElement("dt");
-    dt.textContent = name;
-    const dd = document.createElement("dd");
-    dd.textContent = value;
-    facts.append(dt, dd);
-  }
-  root.append(facts);
+  root.append(definitions(rows));
   if (view.public) return root; // a spectator's public view: nobody's notebook
   const sheets = notebook(answered);
   const caption = document.createElement("p");
