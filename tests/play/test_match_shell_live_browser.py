@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import time
 
+import requests
+
 from matches.services import mode_settings
 from tests.play.browser import NEEDS_CHROMIUM, Api, browser, serial_live_server  # noqa: F401 - fixtures
 
@@ -99,3 +101,58 @@ def test_one_page_quick_joins_and_the_fill_seats_a_bot(serial_live_server, brows
     wait_until(lambda: page.locator("#players li").count() == 2, "two seats on the page")
     assert any(bots[0]["name"] in text for text in page.eval_on_selector_all(
         "#players li", "items => items.map(i => i.textContent)"))
+
+
+def _post(api: Api, path: str, body: dict | None = None) -> dict:
+    reply = requests.post(f"{api.base}/api/v1/{path}", json=body or {}, headers=api.headers, timeout=10)
+    assert reply.status_code in (200, 201), reply.text
+    return reply.json()
+
+
+def test_notices_of_other_matches_link_to_them(serial_live_server, browser):  # noqa: F811 - the fixtures
+    # given alice on the shell, watching her match A against a bot
+    url = f"{serial_live_server}/play/matches/"
+    alice = new_page(browser, url, "alice")
+    new_page(browser, url, "bob").context.close()  # bob registers (he plays through the API)
+    apis = {name: Api(serial_live_server, name, PASSWORD) for name in ("alice", "bob")}
+    small = {"mode": "cell_capture", "settings": {"width": 5, "height": 5}}
+    first = _post(apis["alice"], "matches/", small)["id"]
+    _post(apis["alice"], f"matches/{first}/bots/", {"level": "random"})
+    _post(apis["alice"], f"matches/{first}/start/")
+    alice.click(f"#game-list li[data-match='{first}'] button", timeout=WAIT_S * 1000)
+    assert match_id_of(alice) == first
+    alice.wait_for_selector("#notices[data-ready='1']", state="attached", timeout=WAIT_S * 1000)
+    # when bob opens match B, she joins (through the API) and he starts it; the turn comes to her there
+    second = _post(apis["bob"], "matches/", small)["id"]
+    _post(apis["alice"], f"matches/{second}/join/")
+    _post(apis["bob"], f"matches/{second}/start/")
+    match = apis["bob"].get(f"matches/{second}/")
+    if match["allowed_actions"]:  # bob moves first: his move passes the turn to her
+        _post(apis["bob"], f"matches/{second}/actions/",
+              {"turn": match["turn"], "action": match["allowed_actions"][0], "idempotency_key": "bob-1"})
+    # then her page shows the API's notice of her turn in B (and of B's start), each with a link to B
+    told = wait_until(lambda: [n for n in apis["alice"].get("me/notices/")["notices"]
+                               if n["kind"] == "your_turn" and n["data"]["match"] == second],
+                      "the API's notice")
+    shown = alice.wait_for_selector(f"#notices:not([hidden]) li[data-kind=your_turn][data-match='{second}']",
+                                    timeout=WAIT_S * 1000)
+    assert shown.get_attribute("data-seq") == str(told[-1]["seq"])
+    assert f"Your turn in Cell capture #{second}." in shown.inner_text()
+    assert alice.locator(f"#notices li[data-kind=match_started][data-match='{second}']").count() == 1
+    # the match on screen tells its own news: no notice of it
+    assert alice.locator(f"#notices li[data-match='{first}']").count() == 0
+    # when she follows the link, the page opens B, where it is her turn as the API says
+    shown.query_selector("a.notice-link").click()
+    assert match_id_of(alice) == second
+    mine = apis["alice"].get(f"matches/{second}/")
+    alice.wait_for_selector(f"body[data-turn='{mine['turn']}'][data-my-turn='1']", timeout=WAIT_S * 1000)
+    # when she resigns B and bob opens its rematch
+    _post(apis["alice"], f"matches/{second}/resign/")
+    rematch = _post(apis["bob"], f"matches/{second}/rematch/")["id"]
+    # then her page shows the offer, whose link opens the rematch's lobby
+    offered = alice.wait_for_selector(f"#notices li[data-kind=rematch_offered][data-match='{rematch}']",
+                                      timeout=WAIT_S * 1000)
+    assert f"A rematch of #{second} is offered" in offered.inner_text()
+    offered.query_selector("a.notice-link").click()
+    assert match_id_of(alice) == rematch
+    assert apis["alice"].get(f"matches/{rematch}/")["status"] == "lobby"

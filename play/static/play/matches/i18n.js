@@ -43,6 +43,9 @@ const EN = {
   reason_draw_all_skip: "everyone skipped: a draw", reason_draw_treasure_out: "the treasure thrown out: a draw",
   reason_draw_treasure_on_source: "the treasure on a river's source: a draw",
   reason_draw_all_dead: "everyone killed: a draw", reason_draw_survivor_time: "the survivor ran out of time: a draw",
+  notices: "Notices", openNotice: "Open #{id}", notice_your_turn: "Your turn in {mode} #{id}.",
+  notice_match_started: "{mode} #{id} has started.", notice_match_ended: "{mode} #{id} is over.",
+  notice_rematch_offered: "A rematch of #{of} is offered: {mode} #{id}.",
 };
 
 /** @type {Record<keyof typeof EN, string>} */
@@ -86,6 +89,9 @@ const RU = {
   reason_draw_all_skip: "все пропустили ход: ничья", reason_draw_treasure_out: "клад выброшен: ничья",
   reason_draw_treasure_on_source: "клад на истоке реки: ничья",
   reason_draw_all_dead: "все убиты: ничья", reason_draw_survivor_time: "у выжившего вышло время: ничья",
+  notices: "Уведомления", openNotice: "Открыть #{id}", notice_your_turn: "Ваш ход в игре {mode} #{id}.",
+  notice_match_started: "Игра {mode} #{id} началась.", notice_match_ended: "Игра {mode} #{id} окончена.",
+  notice_rematch_offered: "Предложен реванш за #{of}: {mode} #{id}.",
 };
 
 const WORDS = { en: EN, ru: RU };
