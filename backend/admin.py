@@ -23,7 +23,8 @@ def legend_html(entries: Sequence[LegendEntry]) -> SafeString:
     rows = format_html_join(
         "", '<tr><td><span style="display:inline-block;min-width:2.2em;padding:1px 4px;text-align:center;'
         'font-weight:bold;border:1px solid #ccc;background:{};color:{}">{}</span></td><td>{}</td></tr>',
-        ((entry.fill, entry.colour, entry.mark, entry.meaning) for entry in entries))
+        # a colour-only mark keeps the swatch's height with a no-break space
+        ((entry.fill, entry.colour, entry.mark or "\u00a0", entry.meaning) for entry in entries))
     return format_html('<table class="picture-legend"><caption>{}</caption>{}</table>',
                        gettext("Legend"), rows)
 
