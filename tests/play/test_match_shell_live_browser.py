@@ -6,43 +6,13 @@ match (its turn there, a rematch offered) with a link that opens it. Each page i
 """
 from __future__ import annotations
 
-import time
-
 import requests
 
 from matches.services import mode_settings
 from tests.play.browser import NEEDS_CHROMIUM, Api, browser, serial_live_server  # noqa: F401 - fixtures
+from tests.play.test_match_shell_browser import PASSWORD, WAIT_S, match_id_of, new_page, wait_until
 
 pytestmark = NEEDS_CHROMIUM
-
-PASSWORD = "a long enough passphrase 42"
-WAIT_S = 30.0
-
-
-def wait_until(check, what: str, timeout: float = WAIT_S):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
-def new_page(browser, url: str, username: str, locale: str = "en-US"):  # noqa: F811
-    context = browser.new_context(viewport={"width": 1100, "height": 900}, locale=locale)
-    page = context.new_page()
-    page.goto(url)
-    page.fill("#auth-form [name=username]", username)
-    page.fill("#auth-form [name=password]", PASSWORD)
-    page.click("#auth-form [name=register]")
-    page.wait_for_selector("#home:not([hidden]) .mode")
-    return page
-
-
-def match_id_of(page) -> int:
-    page.wait_for_selector("#match:not([hidden])")
-    return int(page.evaluate("location.hash").split("-")[1])
 
 
 def quick_join(page, mode: str) -> int:
