@@ -1,12 +1,32 @@
 """Admin building blocks shared by the apps."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.contrib import admin
 from django.db.models import Model
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext
+
+from gamekit.pictures import LegendEntry
+
+
+def legend_html(entries: Sequence[LegendEntry]) -> SafeString:
+    """A picture's legend as a small table: each mark drawn as in the picture, then its meaning ("" when
+    the picture has no legend). Every text is escaped."""
+    if not entries:
+        return SafeString("")
+    rows = format_html_join(
+        "", '<tr><td><span style="display:inline-block;min-width:2.2em;padding:1px 4px;text-align:center;'
+        'font-weight:bold;border:1px solid #ccc;background:{};color:{}">{}</span></td><td>{}</td></tr>',
+        # a colour-only mark keeps the swatch's height with a no-break space
+        ((entry.fill, entry.colour, entry.mark or "\u00a0", entry.meaning) for entry in entries))
+    return format_html('<table class="picture-legend"><caption>{}</caption>{}</table>',
+                       gettext("Legend"), rows)
 
 
 class SingletonAdmin(admin.ModelAdmin):

@@ -21,6 +21,7 @@ from django.utils.translation import gettext, gettext_lazy
 from cell_capture.engine import MAX_PLAYERS, MAX_SIZE, MIN_PLAYERS, MIN_SIZE, Game, new_game
 from cell_capture.engine.bots import BOTS
 from cell_capture.texts import event_text, stored
+from gamekit.pictures import LegendEntry
 from gamekit.results import Impossible, Success
 from matches.modes import (
     JSON,
@@ -53,7 +54,8 @@ PALETTE: tuple[str, ...] = (
 )
 DEFAULT_SETTINGS: JSON = {"width": 8, "height": 8}
 SETTING_KEYS = ("width", "height")
-_CELL_PX = 24
+_CELL_PX = 44
+_MARGIN_PX = 24  # the row and column numbers
 
 
 def _seat(colour: str | None) -> int | None:
@@ -242,28 +244,43 @@ class CellCaptureMode(ModeAdapter[Game]):
         return event_text(data)
 
     def picture(self, state: Game) -> str:
-        """The board as SVG: (0, 0) bottom-left, a coloured circle per piece with one dot per level."""
-        size_w, size_h = state.width * _CELL_PX, state.height * _CELL_PX
+        """The board as SVG for the admin: (0, 0) bottom-left, columns and rows numbered on the margins, a
+        circle of its seat's colour per piece with its level written in it."""
+        cell, margin = _CELL_PX, _MARGIN_PX
+        size_w, size_h = margin + state.width * cell, margin + state.height * cell
         parts = [
             (f'<svg xmlns="http://www.w3.org/2000/svg" width="{size_w}" height="{size_h}" '
-            f'viewBox="0 0 {size_w} {size_h}"><rect width="{size_w}" height="{size_h}" fill="#f4f1e8"/>')
+             f'viewBox="0 0 {size_w} {size_h}" font-family="sans-serif" font-size="{cell * 0.4:.0f}" '
+             f'role="img" aria-label="cell capture board" style="max-width:100%;height:auto">'
+             f'<rect x="{margin}" width="{size_w - margin}" height="{size_h - margin}" fill="#f4f1e8"/>')
         ]
         for x in range(state.width + 1):
-            parts.append(
-                f'<line x1="{x * _CELL_PX}" y1="0" x2="{x * _CELL_PX}" y2="{size_h}" stroke="#bbb"/>'
-            )
+            parts.append(f'<line x1="{margin + x * cell}" y1="0" x2="{margin + x * cell}" '
+                         f'y2="{size_h - margin}" stroke="#bbb"/>')
         for y in range(state.height + 1):
-            parts.append(
-                f'<line x1="0" y1="{y * _CELL_PX}" x2="{size_w}" y2="{y * _CELL_PX}" stroke="#bbb"/>'
-            )
+            parts.append(f'<line x1="{margin}" y1="{y * cell}" x2="{size_w}" y2="{y * cell}" stroke="#bbb"/>')
+        for x in range(state.width):
+            parts.append(f'<text class="axis" x="{margin + x * cell + cell / 2}" '
+                         f'y="{size_h - margin / 3:.0f}" text-anchor="middle" fill="#555">{x}</text>')
+        for y in range(state.height):
+            baseline = (state.height - y) * cell - cell / 3
+            parts.append(f'<text class="axis" x="{margin / 2}" y="{baseline:.0f}" text-anchor="middle" '
+                         f'fill="#555">{y}</text>')
         for (x, y), (colour, level) in sorted(state.board.items()):
-            cx, cy = x * _CELL_PX + _CELL_PX / 2, (state.height - 1 - y) * _CELL_PX + _CELL_PX / 2
+            cx, cy = margin + x * cell + cell / 2, (state.height - 1 - y) * cell + cell / 2
             parts.append(
-                f'<circle cx="{cx}" cy="{cy}" r="{_CELL_PX * 0.4}" fill="{escape(colour)}">'
-                f"<title>{escape(colour)} level {level} ({x},{y})</title></circle>"
+                f'<g class="piece" data-seat="{PALETTE.index(colour)}" data-level="{level}">'
+                f'<title>{escape(colour)} (seat {PALETTE.index(colour)}) level {level} ({x},{y})</title>'
+                f'<circle cx="{cx}" cy="{cy}" r="{cell * 0.42}" fill="{escape(colour)}" stroke="#333"/>'
+                f'<text x="{cx}" y="{cy + cell * 0.15}" text-anchor="middle" fill="white" '
+                f'font-weight="bold">{level}</text></g>'
             )
-            for dot in range(level):
-                dx = (dot - (level - 1) / 2) * 5
-                parts.append(f'<circle cx="{cx + dx}" cy="{cy}" r="1.8" fill="white"/>')
         parts.append("</svg>")
         return "".join(parts)
+
+    def picture_legend(self) -> list[LegendEntry]:
+        """Each seat's colour, and what the number in a piece is."""
+        seats = [LegendEntry("", gettext("seat %(seat)d (%(colour)s)") % {"seat": seat, "colour": colour},
+                             fill=colour) for seat, colour in enumerate(PALETTE[:MAX_PLAYERS])]
+        return [*seats, LegendEntry("1", gettext("a piece's number: its level"), colour="#fff", fill="#555"),
+                LegendEntry("0,0", gettext("the bottom-left cell (x: the column, y: the row)"))]

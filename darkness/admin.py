@@ -6,6 +6,7 @@ from django.contrib import admin
 from django.http import HttpRequest
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext_lazy
 
 from backend.admin import ReadOnlyAdmin, SingletonAdmin
 from darkness.drawing import maze_svg
@@ -32,8 +33,14 @@ class GuildMazeAdmin(ReadOnlyAdmin):
     list_display = ["guild", "rows", "cols", "sections", "explored", "generator_version", "created_at"]
     search_fields = ["guild__name"]
     fields = ("guild", "drawing", "explored", "seed", "generator_version", "params", "entrance", "heart",
-              "camps", "map_text", "created_at")
+              "camps", "map_block", "created_at")
     readonly_fields = fields
+
+    @admin.display(description=gettext_lazy("map text"))
+    def map_block(self, obj: GuildMaze) -> SafeString:
+        """The maze's stored text as written: a monospace block keeping its spaces and lines."""
+        return format_html('<pre class="maze-text" style="font-family:monospace;white-space:pre;'
+                           'line-height:1.1;overflow-x:auto">{}</pre>', obj.map_text)
 
     @admin.display(description="explored rooms")
     def explored(self, obj: GuildMaze) -> str:

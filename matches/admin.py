@@ -10,14 +10,19 @@ from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 
-from backend.admin import ReadOnlyAdmin, ReadOnlyInline
+from backend.admin import ReadOnlyAdmin, ReadOnlyInline, legend_html
 from combat.admin import _pretty_json, admin_link, number_term
 from gamekit.results import Impossible
 from matches.access import game_state
 from matches.events import event_text
 from matches.models import Match, MatchAction, MatchModeSettings, MatchSeat
-from matches.modes import get_mode, registered_modes
+from matches.modes import ReplayError, get_mode, registered_modes
+from matches.selectors import match_state_at
+
+#: the query parameter of a match page that shows the board after that many stored steps
+STEP = "step"
 
 
 class MatchModeSettingsForm(forms.ModelForm):
@@ -182,14 +187,32 @@ class MatchAdmin(ReadOnlyAdmin):
     def state_json(self, match: Match) -> SafeString:
         return _pretty_json(match.state)
 
+    def get_object(self, request: HttpRequest, object_id: str, from_field: str | None = None) -> Match | None:
+        match = super().get_object(request, object_id, from_field)
+        if match is not None:  # the board's step (?step=N), read by ``board``
+            match._board_step = request.GET.get(STEP)
+        return match
+
     @admin.display(description="board")
     def board(self, match: Match) -> SafeString | str:
+        """The mode's picture with its legend; with stored steps, a control stepping the board through them
+        (``?step=N``: the game replayed from the seed up to step N; none or out of range: as it is now)."""
         adapter = get_mode(match.mode)
         if adapter is None or match.state is None:
             return "-"
-        picture = adapter.picture(game_state(match))
+        total = match.actions.count()
+        step = _step(getattr(match, "_board_step", None), total)
+        try:
+            state = game_state(match) if step == total else match_state_at(match, step)
+        except ReplayError as error:
+            return format_html("{} {}", gettext("This match's steps cannot be replayed:"), str(error))
+        picture = adapter.picture(state)
+        if not picture:
+            return "(this mode draws no picture)"
         # The SVG is built by the mode's own code from numbers and escaped names, never from user text.
-        return mark_safe(picture) if picture else "(this mode draws no picture)"
+        parts = [_step_control(step, total) if total else "", mark_safe(picture),
+                 legend_html(adapter.picture_legend())]
+        return format_html('<div class="match-board">{}{}{}</div>', *parts)
 
     @admin.display(description="events")
     def log(self, match: Match) -> SafeString:
@@ -212,3 +235,25 @@ class MatchAdmin(ReadOnlyAdmin):
                 ),
             ),
         )
+
+
+def _step(asked: str | None, total: int) -> int:
+    """The board's step from the query (a number from 0 to ``total``); anything else: the last (now)."""
+    return int(asked) if asked is not None and asked.isdecimal() and int(asked) <= total else total
+
+
+def _step_control(step: int, total: int) -> SafeString:
+    """Links to the board's first, previous, next and last step (plain links: the admin runs no script)."""
+
+    def link(to: int, text: str, rel: str) -> SafeString | str:
+        if to == step or not 0 <= to <= total:
+            return format_html('<span class="step-{}">{}</span>', rel, text)
+        return format_html('<a class="step-{}" href="?{}={}">{}</a>', rel, STEP, to, text)
+
+    where = gettext("Step %(step)s of %(total)s") % {"step": step, "total": total}
+    if step == total:
+        where += " " + gettext("(now)")
+    return format_html(
+        '<p class="board-steps">{} {} <b class="step-at" data-step="{}">{}</b> {} {}</p>',
+        link(0, gettext("« start"), "first"), link(step - 1, gettext("‹ previous"), "previous"), step, where,
+        link(step + 1, gettext("next ›"), "next"), link(total, gettext("now »"), "last"))

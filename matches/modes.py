@@ -47,6 +47,7 @@ from typing import Any, Generic, TypeAlias, TypeVar
 from django_stubs_ext import StrOrPromise
 
 from gamekit.bots import Memory, Policy
+from gamekit.pictures import LegendEntry
 from gamekit.results import Impossible, Success
 
 JSON = dict[str, Any]
@@ -637,6 +638,10 @@ class ModeAdapter(ABC, Generic[S]):
     def picture(self, state: S) -> str:
         """An SVG picture of the board or map for the admin ("" when the mode has none)."""
         return ""
+
+    def picture_legend(self) -> Sequence[LegendEntry]:
+        """What the marks of ``picture`` mean, in the active language (shown under it; none by default)."""
+        return ()
 
     def event_text(self, data: Mapping[str, Any]) -> str:
         """One human sentence for a stored event of this mode (its ``kind`` and data) in the active language

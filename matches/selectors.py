@@ -384,6 +384,18 @@ def _steps(match: Match) -> list[dict[str, Any]]:
             for r in rows]
 
 
+def match_state_at(match: Match, step: int) -> Any:
+    """The match's game after its first ``step`` stored steps (0: as it was created), replayed from the seed
+    as a replay does (the admin's board stepped through the log). A ReplayError if the record cannot be
+    followed."""
+    steps = _steps(match)[:step]
+    assert match.seed is not None
+    return replay(mode_adapter(match.mode), settings=match.settings,
+                  seats=match.seats.filter(seat__isnull=False).count(), seed=match.seed,
+                  steps=[(s["seat"], s["action"]) for s in steps],
+                  resigned={s["turn"] for s in steps if s["resigned"]})
+
+
 def match_replay(*, match_id: int, player: Player) -> dict[str, Any]:
     """Seed, settings, seats and every step of a finished match: enough to replay it exactly.
 

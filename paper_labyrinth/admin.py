@@ -9,10 +9,13 @@ from django.contrib import admin
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
+from backend.admin import legend_html
 from labyrinth.admin import MAX_SEED, MapDesignAdmin, TextOrGeneratedForm
+from labyrinth.models import MapDesign
 from paper_labyrinth.engine import PaperMapFormatError, paper_map_svg, parse_paper_map
 from paper_labyrinth.engine.generator import MAX_SIDE as MAX_PAPER_SIDE
 from paper_labyrinth.engine.generator import MIN_SIDE as MIN_PAPER_SIDE
+from paper_labyrinth.legend import map_legend
 from paper_labyrinth.models import PaperMapDesign
 
 
@@ -97,3 +100,9 @@ class PaperMapDesignAdmin(MapDesignAdmin):
 
     def svg(self, obj: PaperMapDesign) -> str:
         return paper_map_svg(parse_paper_map(obj.text), reveal=True)
+
+    @admin.display(description="drawing")
+    def drawing(self, obj: MapDesign) -> SafeString | str:
+        """The drawing with the legend of its letters and marks."""
+        drawn = super().drawing(obj)
+        return format_html("{}{}", drawn, legend_html(map_legend())) if obj.pk is not None else drawn

@@ -38,6 +38,7 @@ from typing import Any
 
 from django.utils.translation import gettext, gettext_lazy
 
+from gamekit.pictures import LegendEntry
 from gamekit.results import Impossible, Success
 from matches.modes import (
     DIRECTION,
@@ -83,6 +84,7 @@ from paper_labyrinth.engine.model import CellType, PaperMap, Pos
 from paper_labyrinth.engine.requests import JSONValue, Message, Options, Turn
 from paper_labyrinth.engine.state import GameState, map_to_json, state_from_json, state_to_json
 from paper_labyrinth.engine.svg import paper_map_svg
+from paper_labyrinth.legend import map_legend
 from paper_labyrinth.texts import event_text, spoken
 
 MAX_ID = 2**31 - 1
@@ -816,6 +818,9 @@ class PaperLabyrinthMode(ModeAdapter[PaperState]):
             grenades={pos: p.grenades for pos, p in piles.items() if p.grenades},
             mines={pos: p.mines + p.armed for pos, p in piles.items() if p.mines + p.armed})
         return _with_players(paper_map_svg(now, size=PICTURE_CELL), game)
+
+    def picture_legend(self) -> list[LegendEntry]:
+        return map_legend(players=True)
 
     def state_to_json(self, state: PaperState) -> JSON:
         return state.to_json()

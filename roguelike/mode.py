@@ -29,8 +29,8 @@ from django.conf import settings as django_settings
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext_lazy
 
+from gamekit.pictures import LegendEntry
 from gamekit.results import Success
-from labyrinth.engine.svg import map_svg
 from matches.modes import (
     DIRECTION,
     FLAG,
@@ -80,6 +80,7 @@ from roguelike.engine.model import (
     MonsterKind,
     Side,
 )
+from roguelike.picture import board_svg, legend
 from roguelike.texts import event_text
 
 PLAYER = 0
@@ -296,5 +297,8 @@ class RoguelikeMode(ModeAdapter[Game]):
         return event_text(data)
 
     def picture(self, state: Game) -> str:
-        """The floors side by side with the exit; the player's cell tinted."""
-        return map_svg(state.world.maze, highlight=[state.player.cell], teleport_lines=False)
+        """The floors side by side: walls, exit, buildings, portals, ground, monsters, player (picture.py)."""
+        return board_svg(state)
+
+    def picture_legend(self) -> list[LegendEntry]:
+        return legend()

@@ -1,7 +1,8 @@
 """A labyrinth map drawn as SVG (for the admin): walls, special cells, highlighted cells, a path."""
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from html import escape
 
 from labyrinth.engine.grid import (
@@ -27,6 +28,18 @@ COLOURS: dict[type, str] = {Stun: "#f6d365", RubberRoom: "#c3aed6", Teleport: "#
 GAP = 2  # cells between two fields
 
 
+@dataclass(frozen=True)
+class Mark:
+    """A short text drawn in a cell over the map (a game's building, item or creature): ``top`` marks go
+    on the cell's upper line, the others on its lower one; ``fill`` (optional) tints the cell."""
+
+    text: str
+    colour: str
+    title: str
+    top: bool = False
+    fill: str | None = None
+
+
 def label(special: Special) -> str:
     """The short text drawn in a special cell."""
     if isinstance(special, Stun):
@@ -50,9 +63,11 @@ def title(cell: Cell, special: Special | None) -> str:
 
 
 def map_svg(m: LabyrinthMap, *, size: int = 24, highlight: Iterable[Cell] = (),
-            path: Iterable[Cell] = (), teleport_lines: bool = True) -> str:
+            path: Iterable[Cell] = (), teleport_lines: bool = True,
+            marks: Mapping[Cell, Sequence[Mark]] | None = None) -> str:
     """The whole map, fields side by side (field 0 on the left), `size` pixels per cell; `highlight`
-    cells are tinted red, `path` is drawn as a line through cell centres."""
+    cells are tinted red, `path` is drawn as a line through cell centres; `marks` are texts a game
+    draws in its cells (see ``Mark``)."""
     lefts = []
     x = 1
     for fld in m.fields:
@@ -86,9 +101,15 @@ def map_svg(m: LabyrinthMap, *, size: int = 24, highlight: Iterable[Cell] = (),
                 if fill is not None:
                     out.append(f'<rect x="{cx}" y="{cy}" width="{size}" height="{size}" fill="{fill}">'
                                f'<title>{escape(title((f, r, c), special))}</title></rect>')
+                cell_marks = (marks or {}).get((f, r, c), ())
+                tint = next((mark.fill for mark in cell_marks if mark.fill), None)
+                if tint is not None and fill is None:
+                    out.append(f'<rect x="{cx}" y="{cy}" width="{size}" height="{size}" fill="{tint}"/>')
                 if special is not None:
-                    out.append(f'<text x="{cx + size / 2:.1f}" y="{cy + size * 0.65:.1f}" '
+                    y = cy + size * (0.45 if cell_marks else 0.65)
+                    out.append(f'<text x="{cx + size / 2:.1f}" y="{y:.1f}" '
                                f'text-anchor="middle">{escape(label(special))}</text>')
+                out.extend(_marks(cell_marks, cx, cy, size))
         walls = []
         for r in range(fld.rows):
             for c in range(fld.cols - 1):
@@ -117,6 +138,19 @@ def map_svg(m: LabyrinthMap, *, size: int = 24, highlight: Iterable[Cell] = (),
                    f'stroke-width="{max(2, size // 10)}" opacity="0.8"/>')
     out.append("</svg>")
     return "\n".join(out)
+
+
+def _marks(marks: Sequence[Mark], x: int, y: int, size: int) -> list[str]:
+    """A cell's marks as two lines of coloured texts, each with its hover title."""
+    out = []
+    for top, baseline in ((True, 0.4), (False, 0.88)):
+        line = [m for m in marks if m.top is top]
+        if line:
+            spans = " ".join(f'<tspan class="mark" fill="{escape(m.colour)}"><title>{escape(m.title)}</title>'
+                             f'{escape(m.text)}</tspan>' for m in line)
+            out.append(f'<text x="{x + size / 2:.1f}" y="{y + size * baseline:.1f}" text-anchor="middle" '
+                       f'font-weight="bold">{spans}</text>')
+    return out
 
 
 def _outline(fld: Field, x0: int, y0: int, size: int) -> list[str]:

@@ -118,11 +118,12 @@ def test_the_admin_draws_the_board_as_svg(admin_client: Client) -> None:
     assert "[Round 1" in page  # the event log reads like seed 7.3
 
 
-def test_the_svg_puts_0_0_bottom_left_with_one_dot_per_level() -> None:
+def test_the_svg_puts_0_0_bottom_left_with_its_level_written() -> None:
     mode = CellCaptureMode()
     state = mode.create(settings={"width": 5, "height": 5}, seats=2, rng=random.Random(1))
     moved = mode.apply(state, mode.awaiting(state), {"cell": [0, 0]}, random.Random(0))
     assert isinstance(moved, Success)
     svg = mode.picture(moved.state)
-    assert 'cx="12.0" cy="108.0"' in svg  # cell (0, 0): left column, bottom row of a 120 px board
-    assert svg.count('fill="white"') == 1
+    # cell (0, 0): left column (after the 24 px margin of row numbers), bottom row of a 220 px board
+    assert 'cx="46.0" cy="198.0"' in svg
+    assert svg.count('data-level="1"') == 1 and svg.count('fill="white" font-weight="bold">1</text>') == 1

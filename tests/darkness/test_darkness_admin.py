@@ -1,6 +1,7 @@
 """Admin of the Labyrinth of Darkness: the guild maze drawn with its explored part, a run's path."""
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -41,6 +42,14 @@ def test_the_guild_maze_page_draws_the_explored_part(admin_client: Client) -> No
     assert unexplored == {(1, 0), (2, 0), (2, 1), (3, 0), (3, 1)}
     assert ">H<" in svg and ">C<" in svg and ">E<" in svg
     assert admin_client.get("/admin/darkness/guildmaze/").status_code == 200
+
+
+def test_the_guild_maze_page_shows_its_map_text_in_a_block_keeping_its_spaces(admin_client: Client) -> None:
+    maze, _ = _walked(["RIGHT"])
+    page = admin_client.get(f"/admin/darkness/guildmaze/{maze.pk}/change/").content.decode()
+    block = re.search(r'<pre class="maze-text" style="([^"]*)">(.*?)</pre>', page, re.DOTALL)
+    assert "monospace" in block.group(1) and "white-space:pre" in block.group(1)
+    assert html.unescape(block.group(2)) == maze.map_text and " " in maze.map_text and "\n" in maze.map_text
 
 
 def test_the_darkness_run_page_draws_its_path(admin_client: Client) -> None:

@@ -171,3 +171,25 @@ def test_the_stored_findings_are_the_validators():
     assert [f["rule"] for f in design.errors] == list(result.rules())
     assert [f["rule"] for f in design.warnings] == [f.rule for f in result.warnings]
     assert design.warning_count == len(result.warnings)
+
+
+def test_the_drawing_carries_the_legend_of_every_letter_it_uses(admin_client: Client):
+    import re
+
+    from paper_labyrinth.engine.mapformat import LETTERS
+    from paper_labyrinth.engine.model import CellType
+
+    design = PaperMapDesign.objects.get(name="Seed 002: small classic example")
+    html = admin_client.get(change_url(design)).content.decode()
+    svg = re.search(r'<svg[^>]*aria-label="paper labyrinth map".*?</svg>', html, re.DOTALL).group(0)
+    legend = re.search(r'<table class="picture-legend">.*?</table>', html, re.DOTALL).group(0)
+    drawn = {CellType(kind) for kind in re.findall(r'<g class="cell (\w+)">', svg)}
+    assert len(drawn) >= 5  # the example uses most kinds of cell
+    rows = dict(re.findall(r">([^<]*)</span></td><td>([^<]*)</td>", legend))
+    for kind in drawn:
+        assert re.search(rf'<g class="cell {kind.value}">.*?>{LETTERS[kind]}', svg, re.DOTALL)
+        assert rows[LETTERS[kind]]  # every letter drawn is explained
+    assert rows["С"] == "Land" and rows["Я"].startswith("Hole") and rows["Р"].startswith("River")
+    assert "T" in rows and "F" in rows and "b2 g1 m1" in rows
+    russian = admin_client.get(change_url(design), HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert ">Я</span></td><td>Яма (число" in russian and ">М</span></td><td>Медсанбат<" in russian

@@ -328,3 +328,10 @@ def test_any_json_action_is_accepted_or_refused_with_a_code_never_an_error(varia
         answer = ADAPTER.check_action(state, action) or ADAPTER.apply(state, seat, action, rng_for(1, 1))
         if isinstance(answer, Impossible):
             assert answer.code and answer.kind in ("input", "rule")
+
+
+def test_the_match_board_in_the_admin_has_the_legend_with_the_players(admin_client) -> None:
+    table = Table.open(3)
+    page = admin_client.get(f"/admin/matches/match/{table.match_id}/change/").content.decode()
+    assert '<table class="picture-legend">' in page and "a player (the turn order" in page
+    assert ">С</span></td><td>Land<" in page

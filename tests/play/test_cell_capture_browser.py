@@ -11,6 +11,7 @@ import os
 import time
 from pathlib import Path
 
+import requests
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.play.browser import NEEDS_CHROMIUM, Api, browser, serial_live_server  # noqa: F401 - fixtures
@@ -187,3 +188,53 @@ def test_two_players_play_a_whole_game_by_clicking(serial_live_server, browser):
     shot(alice, "won")
     for page in pages.values():
         page.context.close()
+
+
+def test_a_bot_seat_is_listed_with_its_colour(serial_live_server, browser):  # noqa: F811 - the fixtures
+    # given alice's 5x5 lobby on the page, where (through the API, as the page offers no bots) she seats a bot
+    url = f"{serial_live_server}/play/cell-capture/"
+    context = browser.new_context(viewport={"width": 1200, "height": 860})
+    context.add_init_script(CSP_WATCH)
+    page = context.new_page()
+    register(page, url, "alice")
+    api = Api(serial_live_server, "alice", PASSWORD)
+    page.fill("#open-form [name=width]", "5")
+    page.fill("#open-form [name=height]", "5")
+    page.click("#open-form button[type=submit]")
+    page.wait_for_selector("body[data-status=lobby]")
+    match_id = int(page.url.rsplit("#match-", 1)[1])
+    added = requests.post(f"{serial_live_server}/api/v1/matches/{match_id}/bots/", json={"level": "random"},
+                          headers=api.headers, timeout=10)
+    assert added.status_code == 200, added.text
+    # when she starts the game, and both have placed a piece (she clicks on her turn; the bot plays at once)
+    page.click("#start:not([disabled])", timeout=WAIT_MS)
+    page.wait_for_selector("body[data-status=active]")
+
+    def both_placed():
+        match = match_as(api, match_id)
+        if len(match["view"]["board"]) >= 2:
+            return match
+        if page.locator("body[data-my-turn='1'][data-busy='0'] #board .cell.playable").count():
+            page.locator("#board .cell.playable").first.click()
+            wait_until(lambda: match_as(api, match_id)["turn"] > match["turn"], "her move")
+        return None
+
+    match = wait_until(both_placed, "a piece of each seat")
+    page.wait_for_selector(f'body[data-turn="{match["turn"]}"][data-busy="0"]', timeout=WAIT_MS)
+    # then every seat, the bot's too, is listed with the colour the API gives it, the board's colour
+    listed = page.eval_on_selector_all("#players li", """items => items.map(i => [
+        i.dataset.seat, i.dataset.colour, i.querySelector('.swatch').style.getPropertyValue('--colour'),
+        i.textContent])""")
+    colours = match["view"]["colours"]
+    assert sorted((int(seat), colour) for seat, colour, _css, _text in listed) == \
+        sorted((int(seat), colour) for seat, colour in colours.items())
+    bot = next(p for p in match["players"] if p["bot"])
+    bot_row = next(row for row in listed if int(row[0]) == bot["seat"])
+    assert bot_row[2] and bot["name"] in bot_row[3]
+    discs = page.evaluate("""() => Object.fromEntries(
+        [...document.querySelectorAll('#board .cell[data-owner]')]
+        .map(c => [c.dataset.owner, c.querySelector('.piece').style.getPropertyValue('--colour')]))""")
+    for _seat, colour, css, _text in listed:
+        if colour in discs:
+            assert css == discs[colour]
+    assert page.evaluate("window.__blocked") == []

@@ -53,7 +53,7 @@ import { Board, cssColour } from "./board.js";
  * @property {number} height
  * @property {number} round
  * @property {[number, number, string, number][]} pieces  [x, y, colour, level]
- * @property {Map<number, string>} colourOf  player id -> colour
+ * @property {Map<number, string>} colourOfSeat  seat -> colour (a bot's seat has no player: keyed by seat)
  * @property {string | null | undefined} winner  a colour
  * @property {Set<string | undefined>} eliminated  colours
  */
@@ -293,23 +293,16 @@ async function matchLoop(generation) {
 function readView(match) {
   const view = viewOf(match);
   if (!view) return null;
-  const seatPlayer = new Map(match.players.filter((p) => p.seat !== null).map((p) => [p.seat, p.player]));
-  /** @type {Map<number, string>} */
-  const colourOf = new Map(); // player id -> colour
   /** @type {Map<number, string>} */
   const colourOfSeat = new Map();
-  for (const [seat, colour] of Object.entries(view.colours || {})) {
-    colourOfSeat.set(Number(seat), colour);
-    const player = seatPlayer.get(Number(seat));
-    if (player !== undefined && player !== null) colourOf.set(player, colour); // a bot's seat has no player
-  }
+  for (const [seat, colour] of Object.entries(view.colours || {})) colourOfSeat.set(Number(seat), colour);
   return {
     width: view.width,
     height: view.height,
     round: view.round,
     pieces: (view.board || []).map((p) => /** @type {[number, number, string, number]} */ (
       [p.x, p.y, p.colour, p.level])),
-    colourOf,
+    colourOfSeat,
     winner: view.winner === null || view.winner === undefined ? null : colourOfSeat.get(view.winner),
     eliminated: new Set((view.eliminated || []).map((seat) => colourOfSeat.get(seat))),
   };
@@ -360,11 +353,36 @@ function nameOf(match, playerId) {
   return seat ? seat.name : `player ${playerId}`;
 }
 
+/** A seat's name: its player's, or its bot's. @param {Match} match @param {number | null | undefined} seat */
+function nameOfSeat(match, seat) {
+  const entry = match.players.find((p) => p.seat !== null && p.seat === seat);
+  return entry ? entry.name : `seat ${seat}`;
+}
+
 /** @param {Match} match @param {Shown | null} view @param {string} colour */
 function colourName(match, view, colour) {
   if (!view) return colour;
-  for (const [player, c] of view.colourOf) if (c === colour) return nameOf(match, player);
+  for (const [seat, c] of view.colourOfSeat) if (c === colour) return nameOfSeat(match, seat);
   return colour;
+}
+
+/**
+ * The seats in turn order: `order` names the players (null: a bot's seat), so a person's entry is their
+ * seat and the nulls take the bots' seats in seat order (the mutual order of several bots is not in the
+ * match's answer). Before the start: the seated, in joining order.
+ * @param {Match} match @returns {{ seat: number | null, player: number | null }[]}
+ */
+function seatsInOrder(match) {
+  const seated = match.players.filter((p) => p.seat !== null);
+  if (!match.order.length || !seated.length) {
+    return match.players.filter((p) => p.active).map((p) => ({ seat: p.seat, player: p.player }));
+  }
+  const bots = seated.filter((p) => p.player === null).map((p) => p.seat)
+    .sort((a, b) => Number(a) - Number(b));
+  return match.order.map((player) => {
+    const entry = player === null ? null : seated.find((p) => p.player === player);
+    return { seat: entry ? entry.seat : bots.shift() ?? null, player };
+  });
 }
 
 /** @param {Match} match @param {Shown | null} view */
@@ -395,7 +413,7 @@ function renderHead(match, view) {
       line = `Round ${view.round}: your turn. ` +
         (placing ? "Click an empty cell to place your piece." : "Click one of your pieces to upgrade it.");
     } else {
-      line = `Round ${view.round}: waiting for ${nameOf(match, match.awaiting)}.`;
+      line = `Round ${view.round}: waiting for ${nameOfSeat(match, match.awaiting_seat)}.`;
     }
     if (match.deadline) {
       const left = Math.max(0, Math.round((new Date(match.deadline).getTime() - Date.now()) / 1000));
@@ -413,7 +431,7 @@ function renderHead(match, view) {
     winner.hidden = false;
   }
 
-  const myColour = view ? view.colourOf.get(me) : null;
+  const myColour = view && match.seat !== null ? view.colourOfSeat.get(match.seat) : null;
   /** @type {Set<string>} */
   const playable = new Set();
   for (const action of state.busy ? [] : match.allowed_actions) {
@@ -431,16 +449,16 @@ function renderPlayers(match, view) {
   /** @type {Map<string, number>} */
   const counts = new Map();
   if (view) for (const [, , colour] of view.pieces) counts.set(colour, (counts.get(colour) || 0) + 1);
-  const ids = match.order.length ? match.order : match.players.filter((p) => p.active).map((p) => p.player);
-  for (const id of ids) {
+  for (const { seat, player: id } of seatsInOrder(match)) {
     const item = document.createElement("li");
-    const colour = view && id !== null ? view.colourOf.get(id) : undefined;
+    const colour = view && seat !== null ? view.colourOfSeat.get(seat) : undefined;
     const swatch = document.createElement("span");
     swatch.className = "swatch";
     if (colour) swatch.style.setProperty("--colour", board.colours.get(colour) || "#888");
     item.append(swatch);
     const name = document.createElement("span");
-    name.textContent = nameOf(match, id) + (id === api.me.id ? " (you)" : "")
+    name.textContent = (seat !== null ? nameOfSeat(match, seat) : nameOf(match, id))
+      + (id !== null && id === api.me.id ? " (you)" : "")
       + (id === match.host ? " · host" : "");
     item.append(name);
     if (colour) {
@@ -450,8 +468,11 @@ function renderPlayers(match, view) {
       item.append(extra);
       item.classList.toggle("out", out);
     }
-    item.classList.toggle("to-move", match.status === "active" && match.awaiting === id);
+    const toMove = match.status === "active" && seat !== null && match.awaiting_seat === seat;
+    item.classList.toggle("to-move", toMove);
     item.dataset.player = String(id);
+    if (seat !== null) item.dataset.seat = String(seat);
+    if (colour) item.dataset.colour = colour;
     list.append(item);
   }
 }
@@ -500,7 +521,10 @@ function eventText(event) {
   /** @param {number[] | undefined} ids */
   const names = (ids) => (ids || []).map((id) => (match ? nameOf(match, id) : `player ${id}`)).join(", ");
   switch (event.kind) {
-    case "match_started": return `The game starts. Turn order: ${names(event.order)}.`;
+    case "match_started": return `The game starts. Turn order: ${match
+      ? seatsInOrder(match).map(({ seat, player }) => (seat !== null ? nameOfSeat(match, seat)
+        : nameOf(match, player))).join(", ")
+      : names(event.order)}.`;
     case "match_over": return `Game over: ${names(event.result.winners) || "nobody"} won.`;
     case "match_abandoned": return "The game was abandoned.";
     case "turn_timed_out": return `${names([event.player])} let the turn's time run out.`;

@@ -8,6 +8,7 @@
 import { ApiError, Client } from "../../client/deepdelve.js";
 import { lang, pickLang, saveLang, setLang, t } from "./i18n.js";
 import { Board, cssColour } from "../cell-capture/board.js";
+import { forgetNotices, watchNotices } from "./notices.js";
 import { actionLabel, consoleView, keyValues, readable } from "./render.js";
 import { paperActionLabel, paperActions, paperView } from "./paper.js";
 import { roguelikeActions, roguelikeKey, roguelikeView } from "./roguelike.js";
@@ -177,6 +178,7 @@ $("auth-form").addEventListener("submit", async (event) => {
 });
 
 $("sign-out").addEventListener("click", () => {
+  closeNotices();
   api.signOut();
   say(t("signedOut"));
   show("auth");
@@ -412,6 +414,7 @@ function openMatch(id) {
   $("view").replaceChildren();
   $("actions").replaceChildren();
   $("result").hidden = true;
+  forgetNotices($("notices"), id);
   show("match");
   history.replaceState(null, "", `${location.pathname}#match-${id}`);
   const generation = state.generation;
@@ -901,8 +904,24 @@ $("replay-back").addEventListener("click", () => { if (state.matchId !== null) o
 
 // --- start ------------------------------------------------------------------------------------------------
 
+/** The user's notices (notices.js): one subscription while signed in.
+ * @type {Promise<import("../../client/deepdelve.js").Subscription | null> | null} */
+let notices = null;
+function closeNotices() {
+  if (notices) void notices.then((subscription) => subscription && subscription.close());
+  notices = null;
+  $("notice-list").replaceChildren();
+  $("notices").hidden = true;
+  delete $("notices").dataset.ready;
+}
+
 async function route() {
   if (!api.signedIn) return show("auth");
+  notices ??= watchNotices(api, {
+    panel: $("notices"), list: $("notice-list"), open: openMatch,
+    modeTitle: (mode) => state.modes.get(mode)?.title ?? mode,
+    current: () => (state.screen === "match" ? state.matchId : null),
+  }).catch((error) => { fail(error); notices = null; return null; });
   if (!state.modes.size) {
     try {
       await loadModes();

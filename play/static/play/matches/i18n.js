@@ -150,6 +150,9 @@ const EN = {
   rl_wait: "Wait a turn",
   rl_do_go: "Go", rl_do_shoot: "Shoot", rl_do_bomb: "Bomb", rl_do_build: "Build a wall", rl_dir_UP: "up",
   rl_dir_LEFT: "left", rl_dir_DOWN: "down", rl_dir_RIGHT: "right",
+  notices: "Notices", openNotice: "Open #{id}", notice_your_turn: "Your turn in {mode} #{id}.",
+  notice_match_started: "{mode} #{id} has started.", notice_match_ended: "{mode} #{id} is over.",
+  notice_rematch_offered: "A rematch of #{of} is offered: {mode} #{id}.",
 };
 
 
@@ -300,6 +303,9 @@ const RU = {
   rl_wait: "Переждать ход",
   rl_do_go: "Идти", rl_do_shoot: "Выстрелить", rl_do_bomb: "Взорвать стену", rl_do_build: "Построить стену",
   rl_dir_UP: "вверх", rl_dir_LEFT: "влево", rl_dir_DOWN: "вниз", rl_dir_RIGHT: "вправо",
+  notices: "Уведомления", openNotice: "Открыть #{id}", notice_your_turn: "Ваш ход в игре {mode} #{id}.",
+  notice_match_started: "Игра {mode} #{id} началась.", notice_match_ended: "Игра {mode} #{id} окончена.",
+  notice_rematch_offered: "Предложен реванш за #{of}: {mode} #{id}.",
 };
 
 
