@@ -1,4 +1,5 @@
-"""Fixtures of the balancing lab's tests: a real Celery worker for the page's task."""
+"""Fixtures of the balancing lab's tests: a real Celery worker for the page's task (the migrated data: the
+root conftest's `migrated_data`)."""
 from __future__ import annotations
 
 import uuid
@@ -36,37 +37,3 @@ def balance_worker() -> Iterator[Any]:
         celery_app.conf.task_always_eager = eager
         process.stop()
         _forget_queue(queue)
-
-
-#: The data migrations whose rows the lab reads (the settings rows, the catalog, the bestiary and its tuning,
-#: the junk dealer's tiers), in the order they ran.
-SEEDING_MIGRATIONS = [
-    ("players", "0002_default_settings"), ("players", "0004_starting_catalog"),
-    ("players", "0006_amulets_are_rare"), ("combat", "0002_default_settings_and_bestiary"),
-    ("combat", "0005_balance_first_dungeon_bestiary"), ("dungeons", "0002_default_generation_settings"),
-    ("dungeons", "0004_default_run_settings"), ("npcs", "0002_default_economy"),
-    ("npcs", "0005_default_junk_dealer_tiers"),
-]
-
-
-@pytest.fixture
-def migrated_data(transactional_db: Any) -> None:
-    """The migrated admin data, loaded again when an earlier transactional test's flush emptied the tables.
-
-    (Django's ``serialized_rollback`` would restore it too, but it clashes with the content types that each
-    flush makes again: a unique violation under xdist.) Each data migration's forward functions run again
-    with the app registry of the current models, as in the migrations' own tests."""
-    import importlib
-
-    from django.apps import apps
-    from django.db.migrations.operations.special import RunPython
-
-    from combat.models import EnemyKind
-
-    if EnemyKind.objects.exists():
-        return
-    for app, name in SEEDING_MIGRATIONS:
-        migration = importlib.import_module(f"{app}.migrations.{name}").Migration
-        for operation in migration.operations:
-            if isinstance(operation, RunPython):
-                operation.code(apps, None)

@@ -6,7 +6,7 @@ is refused a purchase with the API's own message, and opens every other kind's p
 API's. A party of two explores the darkness: a lobby, a refused start, moves (one by keyboard), the other
 member's page following live on the run's stream, a camp that relights the torch, the escape, and the
 guild's map afterwards. The pages talk to a real uvicorn server on the test's PostgreSQL database. The
-economy's and the catalog's data migrations are restored for the test (``serialized_rollback``): the
+economy's and the catalog's data migrations are loaded again for the test (``migrated_data``): the
 shops, buffs, quests, structures, recipes and the torch are the defaults a new installation has. Set
 CRAWLER_SCREENSHOTS=docs/img to refresh docs/img/crawler-npc*.png and crawler-darkness*.png.
 """
@@ -27,7 +27,7 @@ from tests.play.browser import NEEDS_CHROMIUM, Api, browser  # noqa: F401 - the 
 from tests.play.test_crawler_browser import PASSWORD, WAIT_MS, register, shot
 
 pytestmark = [NEEDS_CHROMIUM, pytest.mark.postgres, pytest.mark.redis,
-              pytest.mark.django_db(transaction=True, serialized_rollback=True)]
+              pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("migrated_data")]
 
 #: Every rescuable kind with a service, and the peasant (no counter, only rank).
 KINDS = ("trader", "weaponsmith", "armorer", "bowyer", "battle_mage", "warlock", "shaman", "peasant",

@@ -28,7 +28,7 @@ from tests.play.browser import NEEDS_CHROMIUM, Api, browser  # noqa: F401 - the 
 from tests.play.test_crawler_browser import PASSWORD, WAIT_MS, register, shot
 
 pytestmark = [NEEDS_CHROMIUM, pytest.mark.postgres, pytest.mark.redis,
-              pytest.mark.django_db(transaction=True)]
+              pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("migrated_data")]
 
 NAMES = ("lena", "mira", "olek")
 COMPLETION_ROOMS = ["enemy", "treasure", "story", "rest", "boss"]

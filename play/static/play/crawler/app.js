@@ -348,8 +348,9 @@ async function openStream() {
   closeStream();
   if (!api.signedIn) return;
   const ticket = await api.post("/api/v1/streams/ticket/");
-  const url = api.url("/api/v1/me/stream/", undefined, { ticket: ticket.ticket,
-    since: state.lastNotice || undefined });
+  // since=0 is a mark too (everything after nothing): with no mark the stream would start at its live
+  // edge, and a notice told while the stream reconnects would never arrive
+  const url = api.url("/api/v1/me/stream/", undefined, { ticket: ticket.ticket, since: state.lastNotice });
   const stream = new EventSource(url);
   state.stream = stream;
   stream.onopen = () => setLive(true);
@@ -369,7 +370,8 @@ async function openStream() {
 async function onNotice(event) {
   /** @type {Notice} */
   const notice = JSON.parse(String(event.data));
-  state.lastNotice = Math.max(state.lastNotice, notice.seq);
+  if (notice.seq <= state.lastNotice) return; // shown already (a stream resumed after it)
+  state.lastNotice = notice.seq;
   $("notices").prepend(h("li", { "data-kind": notice.kind, "data-seq": String(notice.seq) }, notice.text));
   if (notice.kind === "invitation") await loadInvitations();
   else await Promise.all([loadMe().then(loadGuild), loadMyApplications()]);
