@@ -1,4 +1,6 @@
-"""JSON errors where Django itself would answer: an unknown /api/ route, a lost database outside DRF."""
+"""JSON errors where Django itself would answer: an unknown /api/ route, a lost database outside DRF; and
+``ResponseMiddleware``, the sync and async capable base of the project's middlewares that only look at the
+response (so that under ASGI no request hops to a thread for them)."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
