@@ -202,7 +202,16 @@ class _Heartbeat:
             if self.loop.time() - renewed >= RENEW_SECONDS and idle_renewal:
                 renewed = self.loop.time()
                 slots = [(stream.user_id, stream.slot) for stream in self.streams]
-                self.renewing = self.loop.run_in_executor(None, slots_renew, slots)
+                self.renewing = self.loop.run_in_executor(None, _renew, slots)
+
+
+def _renew(slots: list[tuple[int, str]]) -> None:
+    """The heartbeat's renewal, in a worker thread: a failure (Redis away) is logged and the next renewal,
+    ``RENEW_SECONDS`` later, tries again (a lease lasts three renewals)."""
+    try:
+        slots_renew(slots)
+    except Exception:
+        logger.warning("live: renewing %d stream slots failed", len(slots), exc_info=True)
 
 
 _heartbeats: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Heartbeat] = weakref.WeakKeyDictionary()
