@@ -6,7 +6,8 @@ lifespan starts the deadline clock (backend/deadlines.py) when ``DEADLINE_CLOCK`
 shutdown, so passed turn deadlines are applied with nobody reading, in the embedded default (one process)
 and on every instance of a scaled-out deployment alike. The clock listens to the live hub: a step committed
 on another instance (Redis pub/sub) makes it re-read the next deadline, which that step may have moved
-earlier; a step of this process tells it its new deadline directly (``backend.deadlines.deadline_set``).
+earlier; a step of this process tells it its new deadline directly (``backend.deadlines.deadline_set``), so
+its own messages coming back from Redis do not make it read (``tap(..., others_only=True)``).
 """
 from __future__ import annotations
 
@@ -56,7 +57,7 @@ async def _lifespan(receive: Any, send: Any) -> None:
                 ticking = DeadlineClock()
                 clock = asyncio.create_task(ticking.run(), name="deadline-clock")
                 if settings.REDIS_URL:  # steps on other instances; this one's tell it directly (deadline_set)
-                    untap = tap(_waking(ticking))
+                    untap = tap(_waking(ticking), others_only=True)
             await send({"type": "lifespan.startup.complete"})
         elif message["type"] == "lifespan.shutdown":
             if untap is not None:

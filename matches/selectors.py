@@ -283,10 +283,13 @@ def _queue_fill_at(match: Match) -> datetime | None:
 MATCH_HEADER_FIELDS = ("status", "turn", "awaiting", "deadline", "result")
 
 
-def match_stream_read(match: Match, player: Player, *, since: int | None) -> dict[str, Any]:
+def match_stream_read(
+    match: Match, player: Player, *, since: int | None, rows: list[MatchEvent] | None = None
+) -> dict[str, Any]:
     """What a stream of the match shows the player after event ``since`` (None: from now on): the events the
     player's seat may see (``match_events_since``, as ``GET matches/{id}/?since=N``), the last sequence number
-    the read covered, whether more events wait beyond this read's page, and the match's header."""
+    the read covered, whether more events wait beyond this read's page, and the match's header. ``rows``: the
+    stored events after ``since`` when they were read with the match (``services.match_read_for_user``)."""
     mine = next((s for s in seating(match) if s.player_id == player.pk), None)
     spectator = is_spectator(match, player)
     cutoff = spectator_cutoff(match) if spectator else None
@@ -296,7 +299,7 @@ def match_stream_read(match: Match, player: Player, *, since: int | None) -> dic
         after = since
     events, last = (
         match_events_since(match=match, seat=None if mine is None or spectator else mine.seat, since=after,
-                           spectator=spectator)
+                           rows=rows if since is not None else None, spectator=spectator)
         if match.state is not None else ([], after)
     )
     header = {

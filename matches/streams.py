@@ -27,14 +27,20 @@ DEADLINE_MARGIN_SECONDS = 0.05
 class MatchFeed:
     """A player's reads of one match for its stream."""
 
-    def __init__(self, match_id: int, player: Player) -> None:
+    def __init__(self, match_id: int, player: Player, user_id: int) -> None:
         self.match_id = match_id
         self.player = player
+        self.user_id = user_id
         self.channel = f"match:{match_id}"
 
     def read(self, after: int | None) -> Batch:
-        match = services.match_refresh(player=self.player, match_id=self.match_id)  # passed deadlines first
-        found = selectors.match_stream_read(match, self.player, since=after)
+        if after is None:  # the live edge: where it is, the match tells (passed deadlines applied first)
+            match = services.match_refresh(player=self.player, match_id=self.match_id)
+            rows = None
+        else:  # as GET matches/{id}/?since=N reads: one statement on PostgreSQL while no deadline has passed
+            match, _, rows = services.match_read_for_user(user_id=self.user_id, match_id=self.match_id,
+                                                          since=after)
+        found = selectors.match_stream_read(match, self.player, since=after, rows=rows)
         events = [Message(str(event.get("kind")), event, id=int(event["seq"])) for event in found["events"]]
         deadline = found["header"]["deadline"]
         again = math.inf if deadline is None else max(
@@ -54,7 +60,7 @@ class MatchStreamApi(StreamApi):
         match_id = int(kwargs["match_id"])
         player = player_for_user(user_id=user_id)
         selectors.match_for_reader(match_id=match_id, player=player)  # 404 unless the player may read it
-        return MatchFeed(match_id, player)
+        return MatchFeed(match_id, player, user_id)
 
     @stream_schema("Live: the match's events the caller may see, and a 'match' message on each change (SSE)")
     def get(self, request: Request, match_id: int) -> Response:  # the schema's; served by StreamApi.serve

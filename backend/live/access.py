@@ -55,11 +55,20 @@ def ticket_redeem(ticket: str) -> int | None:
     return int(user_id)
 
 
+#: Redis connections the slots of one process use at most; more calls at once (e.g. a thousand streams
+#: closing together) wait up to ``REDIS_WAIT_SECONDS`` for one instead of failing.
+REDIS_CONNECTIONS = 20
+REDIS_WAIT_SECONDS = 10
+
+
 @lru_cache(maxsize=4)
 def _redis(url: str) -> Any:
     import redis
 
-    return redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=1)
+    pool = redis.BlockingConnectionPool.from_url(url, max_connections=REDIS_CONNECTIONS,
+                                                 timeout=REDIS_WAIT_SECONDS, socket_connect_timeout=1,
+                                                 socket_timeout=1)
+    return redis.Redis(connection_pool=pool)
 
 
 _local_lock = threading.Lock()
@@ -85,19 +94,27 @@ def slot_take(user_id: int) -> str | None:
     return slot
 
 
-def slot_renew(user_id: int, slot: str) -> None:
-    """Extend the slot's lease (a running stream does, at least every half lease)."""
+def slots_renew(slots: list[tuple[int, str]]) -> None:
+    """Extend the leases of these ``(user, slot)`` pairs (the running streams of a process do, together,
+    at least every third of a lease): one Redis round trip for all of them."""
     end = time.time() + SLOT_LEASE_SECONDS
     url = str(getattr(settings, "REDIS_URL", "") or "")
     if url:
-        client = _redis(url)
-        client.zadd(_SLOTS_KEY.format(user_id), {slot: end}, xx=True)
-        client.expire(_SLOTS_KEY.format(user_id), SLOT_LEASE_SECONDS * 2)
+        by_user: dict[int, dict[str, float]] = {}
+        for user_id, slot in slots:
+            by_user.setdefault(user_id, {})[slot] = end
+        pipeline = _redis(url).pipeline(transaction=False)
+        for user_id, leases in by_user.items():
+            pipeline.zadd(_SLOTS_KEY.format(user_id), leases, xx=True)
+            pipeline.expire(_SLOTS_KEY.format(user_id), SLOT_LEASE_SECONDS * 2)
+        if by_user:
+            pipeline.execute()
         return
     with _local_lock:
-        slots = _local_slots.get(user_id)
-        if slots is not None and slot in slots:
-            slots[slot] = end
+        for user_id, slot in slots:
+            held = _local_slots.get(user_id)
+            if held is not None and slot in held:
+                held[slot] = end
 
 
 def slot_release(user_id: int, slot: str) -> None:

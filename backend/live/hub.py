@@ -1,15 +1,16 @@
 """The live hub: after a commit, wake every stream and long-poll waiting on a channel, in every process.
 
 A channel names what changed (``match:<id>``, ``run:<id>``, ``user:<id>``). A message carries nothing but
-the channel's name: whoever wakes reads what changed from the database, so a lost message costs latency,
-never an event (docs/operations.md, "Live streams").
+the channel's name (on Redis, also which process sent it): whoever wakes reads what changed from the
+database, so a lost message costs latency, never an event (docs/operations.md, "Live streams").
 
 - ``publish(channel)``: registered with ``transaction.on_commit`` (sent only once the change is committed;
   outside a transaction at once). With ``REDIS_URL`` set it goes out on one Redis pub/sub channel that every
   process listens to; otherwise (the embedded default: one server process) it is delivered in-process.
 - ``listen(channel)``: a ``Waiter`` woken by each message on the channel, waited on from async code (a
   stream) or from a thread (a long-poll).
-- ``tap(callback)``: in-process code that wants every message (e.g. a clock re-reading the next deadline).
+- ``tap(callback)``: in-process code that wants every message; ``others_only=True``: only the messages sent
+  by other processes (the deadline clock, which this process's steps tell directly).
 
 Each process keeps one Redis subscriber connection, on a daemon thread started by its first ``listen`` or
 ``tap``, and fans each message out to its local waiters. After that connection is lost and made again,
@@ -18,8 +19,11 @@ every local waiter is woken once (a message may have been missed meanwhile).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import math
 import os
+import secrets
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -31,7 +35,9 @@ from django.db import connection, transaction
 
 logger = logging.getLogger(__name__)
 
-#: The one Redis pub/sub channel every process subscribes to; a message's payload is the hub channel's name.
+#: The one Redis pub/sub channel every process subscribes to, followed by the Redis database's number (pub/sub
+#: ignores databases: deployments sharing a Redis server on different databases must not wake each other's
+#: streams); a message's payload is the hub channel's name and the sending process's.
 REDIS_CHANNEL = "deepdelve:live"
 #: Seconds between attempts to make the subscriber connection again after Redis went away.
 RECONNECT_SECONDS = 1.0
@@ -69,14 +75,22 @@ class Waiter:
             self._event.clear()
         return woken
 
+    def nudge(self) -> None:
+        """Called in the waiter's loop: end the current ``wait`` without a wake (it returns False)."""
+        if self._event is not None:
+            self._event.set()
+
     async def wait(self, seconds: float) -> bool:
-        """Wait in the event loop until woken (True) or ``seconds`` passed (False); takes the wake."""
+        """Wait in the event loop until woken (True), nudged or ``seconds`` passed (False); takes the wake.
+        ``math.inf`` waits with no timer at all."""
         assert self._event is not None, "made outside an event loop: use wait_blocking"
         if not self._flag.is_set():
-            try:
-                await asyncio.wait_for(self._event.wait(), timeout=max(seconds, 0))
-            except TimeoutError:
-                pass
+            if math.isinf(seconds):
+                await self._event.wait()
+            else:
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(max(seconds, 0)):
+                        await self._event.wait()
         return self._take()
 
     def wait_blocking(self, seconds: float) -> bool:
@@ -91,7 +105,10 @@ class Hub:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._waiters: dict[str, set[Waiter]] = {}
-        self._taps: list[Callable[[str], None]] = []
+        #: (callback, others_only)
+        self._taps: list[tuple[Callable[[str], None], bool]] = []
+        self._origin = ""
+        self._origin_pid = 0
         self._subscriber: threading.Thread | None = None
         self._subscriber_pid = 0
         self._publisher: Any = None
@@ -116,16 +133,18 @@ class Hub:
                     if not waiters:
                         del self._waiters[channel]
 
-    def tap(self, callback: Callable[[str], None]) -> Callable[[], None]:
-        """Call ``callback(channel)`` for every message this process receives; returns the undo."""
+    def tap(self, callback: Callable[[str], None], *, others_only: bool = False) -> Callable[[], None]:
+        """Call ``callback(channel)`` for every message this process receives (``others_only``: for those sent
+        by another process); returns the undo."""
+        entry = (callback, others_only)
         with self._lock:
-            self._taps.append(callback)
+            self._taps.append(entry)
         self._subscribe()
 
         def untap() -> None:
             with self._lock:
-                if callback in self._taps:
-                    self._taps.remove(callback)
+                if entry in self._taps:
+                    self._taps.remove(entry)
 
         return untap
 
@@ -134,11 +153,12 @@ class Hub:
         with self._lock:
             return len(self._waiters.get(channel, ()))
 
-    def deliver(self, channel: str) -> None:
-        """Wake this process's waiters on ``channel`` and call its taps."""
+    def deliver(self, channel: str, *, from_here: bool = False) -> None:
+        """Wake this process's waiters on ``channel`` and call its taps (``from_here``: this process sent the
+        message, so the taps that want only the others' are not called)."""
         with self._lock:
             waiters = list(self._waiters.get(channel, ()))
-            taps = list(self._taps)
+            taps = [callback for callback, others_only in self._taps if not (others_only and from_here)]
         for waiter in waiters:
             waiter.wake()
         for callback in taps:
@@ -163,14 +183,20 @@ class Hub:
         """
         url = _redis_url()
         if not url:
-            self.deliver(channel)
+            self.deliver(channel, from_here=True)
             return
         try:
-            self._redis(url).publish(REDIS_CHANNEL, channel)
+            self._redis(url).publish(redis_channel(url), f"{channel} {self._origin_here()}")
         except Exception:
             logger.warning("live: Redis publish of %s failed; delivered in this process only", channel,
                            exc_info=True)
-            self.deliver(channel)
+            self.deliver(channel, from_here=True)
+
+    def _origin_here(self) -> str:
+        """This process's name on Redis messages (a new one in a forked child)."""
+        if self._origin_pid != os.getpid():
+            self._origin, self._origin_pid = secrets.token_hex(8), os.getpid()
+        return self._origin
 
     def _redis(self, url: str) -> Any:
         import redis
@@ -206,7 +232,7 @@ class Hub:
             try:
                 client = redis.Redis.from_url(url, socket_connect_timeout=2, health_check_interval=30)
                 pubsub = client.pubsub()  # type: ignore[no-untyped-call]
-                pubsub.subscribe(REDIS_CHANNEL)
+                pubsub.subscribe(redis_channel(url))
                 # Until Redis has the subscription: a message published after ``ready`` reaches us.
                 while (got := pubsub.get_message(timeout=5)) is None or got["type"] != "subscribe":
                     pass
@@ -218,7 +244,9 @@ class Hub:
                     message = pubsub.get_message(timeout=30)
                     if message is not None and message.get("type") == "message":
                         data = message["data"]
-                        self.deliver(data.decode() if isinstance(data, bytes) else str(data))
+                        text = data.decode() if isinstance(data, bytes) else str(data)
+                        channel, _, origin = text.partition(" ")
+                        self.deliver(channel, from_here=bool(origin) and origin == self._origin_here())
             except Exception:
                 logger.warning("live: Redis subscriber lost; connecting again", exc_info=True)
                 ready.set()
@@ -228,6 +256,13 @@ class Hub:
 
 def _redis_url() -> str:
     return str(getattr(settings, "REDIS_URL", "") or "")
+
+
+def redis_channel(url: str) -> str:
+    """The Redis pub/sub channel of the hub on the Redis database ``url`` names."""
+    from redis.connection import parse_url
+
+    return f"{REDIS_CHANNEL}:{parse_url(url).get('db', 0)}"  # type: ignore[no-untyped-call]
 
 
 #: This process's hub.
@@ -248,6 +283,7 @@ def listen(channel: str) -> Any:
     return HUB.listen(channel)
 
 
-def tap(callback: Callable[[str], None]) -> Callable[[], None]:
-    """Call ``callback(channel)`` on every message this process receives; returns the undo."""
-    return HUB.tap(callback)
+def tap(callback: Callable[[str], None], *, others_only: bool = False) -> Callable[[], None]:
+    """Call ``callback(channel)`` on every message this process receives (``others_only``: on those sent by
+    other processes); returns the undo."""
+    return HUB.tap(callback, others_only=others_only)

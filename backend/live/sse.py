@@ -14,14 +14,23 @@ the user may see (``None``: the live edge) and the header message of the object.
   ``LIVE_PING_SECONDS`` (15);
 - holds one of the user's ``STREAMS_PER_USER`` slots while open (429 ``too_many_streams`` beyond).
 
+An idle stream costs nothing of its own between pings: no timer, no polling, no thread. One heartbeat per
+event loop (``_Heartbeat``) ticks for all of its streams: it nudges the streams due a ping, and renews the
+slots of all of them in one call (one Redis round trip) every ``RENEW_SECONDS``. A stream waits on its hub
+waiter alone, with a timer only while its feed asked to look again at a given time (a turn's deadline).
+
 DRF has no async views: the endpoint's class is an ``APIView`` for the OpenAPI schema only, and ``as_view``
 returns the async view that serves it.
 """
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import json
+import logging
 import math
 import time
+import weakref
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
@@ -41,14 +50,24 @@ from backend.api.authentication import JWTAuthentication
 from backend.api.errors import error_body
 from backend.api.schema import ErrorBody, errors
 from backend.errors import DomainError, InvalidInput, NotAuthenticated, TooMany
-from backend.live.access import STREAMS_PER_USER, slot_release, slot_renew, slot_take, ticket_redeem
-from backend.live.hub import listen
+from backend.live.access import STREAMS_PER_USER, slot_release, slot_take, slots_renew, ticket_redeem
+from backend.live.hub import Waiter, listen
 from backend.live.wait import release_connection
+
+logger = logging.getLogger(__name__)
 
 #: Seconds of silence after which a stream sends a ``: ping`` comment (SPEC 13: at least every 15 s).
 PING_SECONDS = 15.0
-#: How often a running stream renews its slot's lease (seconds).
+#: How often the heartbeat renews the leases of its streams' slots (seconds; a lease lasts 60).
 RENEW_SECONDS = 20.0
+#: The heartbeat ticks every this share of the ping interval; a stream silent for 1.5 ticks gets a ping at
+#: the tick, so an idle stream pings every second tick and none stays silent two ticks (under the interval).
+TICK_SHARE = 0.45
+
+
+def ping_seconds() -> float:
+    """The longest silence of a stream (setting ``LIVE_PING_SECONDS``, default 15)."""
+    return float(getattr(settings, "LIVE_PING_SECONDS", PING_SECONDS))
 
 
 @dataclass(frozen=True)
@@ -145,7 +164,68 @@ def _in_thread(function: Callable[..., Any]) -> Callable[..., Any]:
     return sync_to_async(run)
 
 
-@dataclass
+class _Heartbeat:
+    """The streams of one event loop, and the one task that ticks for all of them: each tick nudges the
+    streams silent for 1.5 ticks (they send a ping), and every ``RENEW_SECONDS`` the slots of all of them are
+    renewed in one call, in a worker thread. The task runs while the loop has a stream."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.streams: set[_Stream] = set()
+        self.task: asyncio.Task[None] | None = None
+        self.renewing: asyncio.Future[None] | None = None
+
+    def join(self, stream: _Stream) -> None:
+        self.streams.add(stream)
+        if self.task is None:
+            # A context of its own: not the first stream's request (its thread, its language).
+            self.task = self.loop.create_task(self._run(), name="live-heartbeat",
+                                              context=contextvars.Context())
+
+    def leave(self, stream: _Stream) -> None:
+        self.streams.discard(stream)
+        if not self.streams and self.task is not None:
+            self.task.cancel()
+            self.task = None
+
+    async def _run(self) -> None:
+        renewed = next_tick = self.loop.time()
+        while True:
+            tick = ping_seconds() * TICK_SHARE
+            next_tick = max(next_tick + tick, self.loop.time())  # a fixed beat: late ticks do not add up
+            await asyncio.sleep(next_tick - self.loop.time())
+            now = time.monotonic()
+            for stream in self.streams:
+                if now - stream.last_sent >= 1.5 * tick:
+                    stream.nudge()
+            idle_renewal = self.renewing is None or self.renewing.done()
+            if self.loop.time() - renewed >= RENEW_SECONDS and idle_renewal:
+                renewed = self.loop.time()
+                slots = [(stream.user_id, stream.slot) for stream in self.streams]
+                self.renewing = self.loop.run_in_executor(None, _renew, slots)
+
+
+def _renew(slots: list[tuple[int, str]]) -> None:
+    """The heartbeat's renewal, in a worker thread: a failure (Redis away) is logged and the next renewal,
+    ``RENEW_SECONDS`` later, tries again (a lease lasts three renewals)."""
+    try:
+        slots_renew(slots)
+    except Exception:
+        logger.warning("live: renewing %d stream slots failed", len(slots), exc_info=True)
+
+
+_heartbeats: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Heartbeat] = weakref.WeakKeyDictionary()
+
+
+def _heartbeat() -> _Heartbeat:
+    loop = asyncio.get_running_loop()
+    beat = _heartbeats.get(loop)
+    if beat is None:
+        beat = _heartbeats[loop] = _Heartbeat(loop)
+    return beat
+
+
+@dataclass(eq=False)
 class _Stream:
     feed: Feed
     user_id: int
@@ -154,7 +234,15 @@ class _Stream:
     after: int | None
     header: dict[str, Any] | None = None
     last_sent: float = field(default_factory=time.monotonic)
-    renewed: float = field(default_factory=time.monotonic)
+    #: the heartbeat asked for a ping
+    ping_due: bool = False
+    waiter: Waiter | None = None
+
+    def nudge(self) -> None:
+        """The heartbeat's call (in the loop): send a ping at the next chance."""
+        self.ping_due = True
+        if self.waiter is not None:
+            self.waiter.nudge()
 
     def _read(self) -> Batch:
         with translation.override(self.language):
@@ -180,8 +268,11 @@ class _Stream:
 
     async def messages(self) -> AsyncIterator[bytes]:
         read = _in_thread(self._read)
+        heartbeat = _heartbeat()
+        heartbeat.join(self)
         try:
             with listen(self.feed.channel) as waiter:  # listening before the first read: no wake is lost
+                self.waiter = waiter
                 while True:
                     try:
                         batch: Batch = await read()
@@ -190,7 +281,7 @@ class _Stream:
                     chunk = self._chunk(batch)
                     if chunk:
                         yield chunk
-                        self.last_sent = time.monotonic()
+                        self.last_sent, self.ping_due = time.monotonic(), False
                     if batch.last:
                         return
                     if batch.more:
@@ -199,21 +290,22 @@ class _Stream:
                     async for ping in self._sleep(waiter, read_at + batch.look_again_in):
                         yield ping
         finally:
-            await sync_to_async(slot_release)(self.user_id, self.slot)
+            self.waiter = None
+            heartbeat.leave(self)
+            try:
+                await sync_to_async(slot_release)(self.user_id, self.slot)
+            except Exception:  # e.g. Redis away: the slot's lease ends within a minute
+                logger.warning("live: the slot of a closed stream of user %s was not released", self.user_id,
+                               exc_info=True)
 
-    async def _sleep(self, waiter: Any, until: float) -> AsyncIterator[bytes]:
-        """Wait for a wake or ``until``, sending a ping after each ``PING_SECONDS`` of silence."""
-        ping_every = float(getattr(settings, "LIVE_PING_SECONDS", PING_SECONDS))
+    async def _sleep(self, waiter: Waiter, until: float) -> AsyncIterator[bytes]:
+        """Wait for a wake or ``until``, sending a ping whenever the heartbeat asks for one."""
         while True:
-            now = time.monotonic()
-            if now - self.last_sent >= ping_every:
+            if self.ping_due:
+                self.ping_due = False
                 yield PING
-                self.last_sent = now
-                if now - self.renewed >= RENEW_SECONDS:
-                    await sync_to_async(slot_renew)(self.user_id, self.slot)
-                    self.renewed = now
-            timeout = min(self.last_sent + ping_every, until) - now
-            if await waiter.wait(timeout) or time.monotonic() >= until:
+                self.last_sent = time.monotonic()
+            if await waiter.wait(until - time.monotonic()) or time.monotonic() >= until:
                 return
 
 

@@ -111,3 +111,30 @@ def test_an_action_that_ends_the_match_tells_every_seat_within_its_pinned_statem
     if POSTGRES:
         told_in = [sql for sql in statements if "INSERT INTO players_notice " in sql]
         assert len(told_in) == 1 and 'INSERT INTO "matches_matchaction"' in told_in[0], statements
+
+
+#: A stream's read after an event: the match with the reader's player, its seats and the events since (one
+#: statement on PostgreSQL, as the REST read; SQLite: three).
+STREAM_READ_STATEMENTS = 1 if POSTGRES else 3
+
+
+def test_a_streams_read_after_an_event_takes_the_reads_statements() -> None:
+    from matches.streams import MatchFeed
+
+    # given a started match with a move made, and the other seat's stream feed
+    people, row = started("cell_capture", players=2, settings={})
+    body = read(people[0], row.pk)
+    mover = next(p for p in people if read(p, row.pk)["allowed_actions"])
+    clients = {person.pk: api_client(person) for person in people}
+    reply = clients[mover.pk].post(url(row.pk, "actions/"), {
+        "turn": body["turn"], "action": read(mover, row.pk)["allowed_actions"][0], "idempotency_key": "q1",
+    }, format="json")
+    assert reply.status_code == 200, reply.json()
+    other = next(p for p in people if p.pk != mover.pk)
+    feed = MatchFeed(row.pk, other, other.user_id)
+    # when the stream reads what came after the last event it had sent
+    with CaptureQueriesContext(connection) as reading:
+        batch = feed.read(body["last_event"])
+    # then the move's events come in the read's statements
+    assert batch.events and batch.header is not None and batch.header.data["turn"] == body["turn"] + 1
+    assert len(_sql(reading)) <= STREAM_READ_STATEMENTS, "\n".join(_sql(reading))

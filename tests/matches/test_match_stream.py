@@ -3,6 +3,8 @@ may see, in order, each once, then live; a ``match`` message on each change; res
 ``?since``; tickets; the cap of open streams; pings."""
 from __future__ import annotations
 
+import asyncio
+import gc
 from datetime import timedelta
 from typing import Any
 
@@ -13,10 +15,11 @@ from django.test import AsyncClient
 from django.utils import timezone
 from rest_framework_simplejwt.tokens import RefreshToken
 
+from backend.live import access, sse
 from backend.live.access import STREAMS_PER_USER
 from matches.models import Match
 from players.models import Player
-from tests.backend.live.sse_reader import AsyncSseReader, Sse
+from tests.backend.live.sse_reader import GUARD_SECONDS, AsyncSseReader, Sse
 from tests.factories import PlayerFactory, api_client
 from tests.matches.helpers import act, awaited, started, url
 
@@ -228,6 +231,48 @@ async def test_an_idle_stream_sends_pings(settings) -> None:
     stream = await _open(people[0], match.pk)
     await stream.until("match")
     assert (await stream.next(skip_pings=False)).comment == "ping"
+    await stream.close()
+
+
+def _heartbeats() -> list[asyncio.Task[Any]]:
+    return [task for task in asyncio.all_tasks() if task.get_name() == "live-heartbeat" and not task.done()]
+
+
+async def test_idle_streams_share_one_heartbeat_which_pings_each_and_stops_with_the_last(settings) -> None:
+    settings.LIVE_PING_SECONDS = 0.05
+    people, match = await sync_to_async(started)()
+    # given three idle streams
+    streams = [await _open(player, match.pk) for player in (people[0], people[0], people[1])]
+    for stream in streams:
+        await stream.until("match")
+    # then each is pinged, by the one heartbeat task of the event loop (no timer or task of its own)
+    for stream in streams:
+        assert (await stream.next(skip_pings=False)).comment == "ping"
+    beats = _heartbeats()
+    assert len(beats) == 1
+    # and once the last one is closed (the view's generator is finalized once the client drops it), the
+    # heartbeat stops
+    for stream in streams:
+        await stream.close()
+    streams.clear()
+    gc.collect()
+    await asyncio.wait(beats, timeout=GUARD_SECONDS)
+    assert beats[0].done()
+    assert _heartbeats() == []
+
+
+async def test_the_heartbeat_renews_the_slots_of_its_streams(settings, monkeypatch) -> None:
+    settings.LIVE_PING_SECONDS = 0.05
+    monkeypatch.setattr(sse, "RENEW_SECONDS", 0.0)  # at every tick
+    people, match = await sync_to_async(started)()
+    stream = await _open(people[0], match.pk)
+    await stream.until("match")
+    [(slot, lease_end)] = access._local_slots[people[0].user_id].items()
+    # when the heartbeat has ticked a few times (a ping each second tick)
+    for _ in range(3):
+        assert (await stream.next(skip_pings=False)).comment == "ping"
+    # then the slot's lease ends later than when it was taken
+    assert access._local_slots[people[0].user_id][slot] > lease_end
     await stream.close()
 
 

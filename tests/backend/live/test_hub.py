@@ -184,3 +184,75 @@ def test_through_redis_a_message_sent_by_one_hub_wakes_the_listeners_of_another(
         # then the second's listener is woken through Redis (within 30 s; at once in practice)
         assert waiter.wait_blocking(30) is True
     assert "match:77" in seen
+
+
+def test_a_tap_for_the_other_processes_does_not_see_this_ones_messages(embedded) -> None:
+    everything: list[str] = []
+    others: list[str] = []
+    undo_everything, undo_others = tap(everything.append), tap(others.append, others_only=True)
+    try:
+        publish("match:5")
+    finally:
+        undo_everything()
+        undo_others()
+    assert everything == ["match:5"]
+    assert others == []
+
+
+def test_the_redis_channel_carries_the_database_number() -> None:
+    # pub/sub ignores Redis databases: two deployments on one Redis server must not wake each other
+    assert hub_module.redis_channel("redis://127.0.0.1:6379/7") == "deepdelve:live:7"
+    assert hub_module.redis_channel("redis://127.0.0.1:6379") == "deepdelve:live:0"
+
+
+class _Seen:
+    """The channels a tap was called with, waited for from the test's thread."""
+
+    def __init__(self) -> None:
+        self.channels: list[str] = []
+        self.changed = threading.Condition()
+
+    def __call__(self, channel: str) -> None:
+        with self.changed:
+            self.channels.append(channel)
+            self.changed.notify_all()
+
+    def wait_for(self, count: int) -> list[str]:
+        with self.changed:
+            assert self.changed.wait_for(lambda: len(self.channels) >= count, 30)
+            return list(self.channels)
+
+
+@pytest.mark.redis
+def test_through_redis_a_tap_for_the_other_processes_sees_only_theirs(settings) -> None:
+    # given two hubs (as two server processes); the receiver taps everything, and the others' messages only
+    sender, receiver = Hub(), Hub()
+    everything, others = _Seen(), _Seen()
+    receiver.tap(everything)
+    receiver.tap(others, others_only=True)
+    # when the receiver sends a message itself, then the sender does
+    receiver.send("match:81")
+    assert everything.wait_for(1) == ["match:81"]
+    sender.send("match:82")
+    # then both taps see the sender's, and only the first saw the receiver's own (Redis keeps their order)
+    assert everything.wait_for(2) == ["match:81", "match:82"]
+    assert others.wait_for(1) == ["match:82"]
+
+
+@pytest.mark.redis
+def test_through_redis_a_hub_on_another_database_wakes_nobody_here(settings) -> None:
+    # given a receiver listening on this database's channel
+    receiver, sender = Hub(), Hub()
+    seen = _Seen()
+    receiver.tap(seen)
+    here = settings.REDIS_URL
+    base, _, db = here.rpartition("/")
+    elsewhere = f"{base}/{(int(db or 0) + 1) % 16}"
+    # when a hub on another database sends, then one on this database
+    settings.REDIS_URL = elsewhere
+    sender.send("match:83")
+    settings.REDIS_URL = here
+    sender.send("match:84")
+    # then the receiver sees only this database's message (Redis delivers in publish order: the other one
+    # would have come first)
+    assert seen.wait_for(1) == ["match:84"]
