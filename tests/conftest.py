@@ -94,8 +94,8 @@ def _compiled_catalogues() -> None:
     compile_catalogues()
 
 
-#: The data migrations whose rows the game's defaults are (the settings rows, the catalog, the bestiary and its
-#: tuning, the NPC economy, the junk dealer's tiers), in the order they ran.
+#: The data migrations whose rows are the game's defaults (the settings rows, the catalog, the bestiary and
+#: its tuning, the NPC economy, the junk dealer's tiers), in the order they ran.
 SEEDING_MIGRATIONS = [
     ("players", "0002_default_settings"), ("players", "0004_starting_catalog"),
     ("players", "0006_amulets_are_rare"), ("combat", "0002_default_settings_and_bestiary"),
