@@ -181,6 +181,8 @@ function itemRow(item) {
 
 async function loadGuild() {
   const ref = state.me ? state.me.guild : null;
+  // a vote count belongs to the guild it was given for: not shown for another guild, nor for none
+  if (!ref || (state.guild && state.guild.id !== ref.id)) $("votes").hidden = true;
   $("no-guild").hidden = Boolean(ref);
   $("my-guild").hidden = !ref;
   if (!ref) {
@@ -489,7 +491,10 @@ function wire() {
     await loadAll();
   });
   onGuild("vote", async (guildId) => {
-    showVotes(await api.post("/api/v1/guilds/{guild_id}/disband-vote/", { path: { guild_id: guildId } }));
+    const vote = await api.post("/api/v1/guilds/{guild_id}/disband-vote/", { path: { guild_id: guildId } });
+    showVotes(vote);
+    // the last vote disbands the guild: its pane (and the count in it) goes, so say it at the top
+    if (vote.disbanded) say(t("disbanded"));
     await loadAll();
   });
   onGuild("unvote", async (guildId) => {
