@@ -218,6 +218,25 @@ def test_the_leader_closes_hands_over_and_kicks_a_member_leaves_and_the_guild_vo
         olek.wait_for_selector('body[data-in-guild="0"]')
         assert olek.locator("#no-guild").is_visible()
 
+        # when olek (kicked: free to join at once) applies again, and the leader, having typed a reason,
+        # refreshes her page before rejecting him
+        olek.click('.tab[data-tab="guilds"]')
+        olek.fill("#search-form [name=search]", "lamp")
+        olek.click("#search-form button[type=submit]")
+        olek.click(f"{row} button[data-action=apply]")
+        olek.wait_for_selector('#my-applications li[data-status="pending"]')
+        refresh(mira)
+        olek_row = f'#applications li[data-player="{ids["olek"]}"]'
+        mira.fill(f"{olek_row} input[name=reason]", "Not after that")
+        refresh(mira)
+        mira.click(f"{olek_row} button[data-action=reject]")
+        # then the reason typed survived the refresh: olek's page shows it live, as the API gives it
+        olek.wait_for_selector('#my-applications li[data-status="rejected"] .reason', timeout=WAIT_MS)
+        rejected = api["olek"].get("me/applications/")[0]
+        assert (rejected["status"], rejected["reject_reason"]) == ("rejected", "Not after that")
+        assert "Not after that" in olek.inner_text('#my-applications li[data-status="rejected"]')
+        assert api["olek"].get("me/")["guild"] is None
+
         # when lena votes to disband, then withdraws her vote
         refresh(lena)
         lena.click("#vote")
