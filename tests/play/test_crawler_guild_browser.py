@@ -6,7 +6,8 @@ arriving live on the invitee's `invitation` notice); the guild's activity and ra
 by the services that the runs and NPC rescues call) are shown as the API gives them, in the guild's page
 and its row of the list; the leader (at 390 px) closes the guild and reopens it by keyboard alone, hands
 the leadership over; a member who has been in the guild long enough leaves (his page in Russian), the new
-leader kicks another, and the two left vote to disband, one withdrawing once, until the guild is gone.
+leader kicks another and rejects his new application with a reason typed before a refresh (shown live on
+his page), and the two left vote to disband, one withdrawing once, until the guild is gone.
 No notice exists for a kick, a hand-over, a close, a leave, a vote or a declined invitation
 (docs/live.md), so the other pages see those after **refresh**. The pages talk to a real uvicorn server
 on the test's PostgreSQL database, as in test_crawler_browser.py.
