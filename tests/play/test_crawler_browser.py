@@ -99,6 +99,8 @@ def test_three_players_found_and_fill_a_guild_live_and_one_equips_and_drops_an_i
             lena.wait_for_selector(f'#applications li[data-player="{ids[name]}"]')
         lena.click(f'#applications li[data-player="{ids["mira"]}"] button[data-action=approve]')
         lena.wait_for_selector(f'#members li[data-member="{ids["mira"]}"]')
+        # the applications are read again after the approval: type the reason into that list
+        lena.wait_for_selector(f'#applications li[data-player="{ids["mira"]}"]', state="detached")
         olek_row = f'#applications li[data-player="{ids["olek"]}"]'
         lena.fill(f"{olek_row} input[name=reason]", REASON)
         lena.click(f"{olek_row} button[data-action=reject]")

@@ -181,6 +181,8 @@ function itemRow(item) {
 
 async function loadGuild() {
   const ref = state.me ? state.me.guild : null;
+  // a vote count belongs to the guild it was given for: not shown for another guild, nor for none
+  if (!ref || (state.guild && state.guild.id !== ref.id)) $("votes").hidden = true;
   $("no-guild").hidden = Boolean(ref);
   $("my-guild").hidden = !ref;
   if (!ref) {
@@ -231,9 +233,17 @@ async function loadGuild() {
 /** The leader's pending applications. @param {number} guildId */
 async function loadApplications(guildId) {
   const applications = await api.get("/api/v1/guilds/{guild_id}/applications/", { path: { guild_id: guildId } });
+  // a reason the leader is typing survives the list being read again (after approving another, say)
+  /** @type {Map<string, string>} */
+  const typed = new Map();
+  for (const input of $("applications").querySelectorAll("li[data-application] input[name=reason]")) {
+    const row = input.closest("li");
+    if (input instanceof HTMLInputElement && row) typed.set(row.dataset.application || "", input.value);
+  }
   $("applications").replaceChildren(...applications.map((application) => {
     const reason = /** @type {HTMLInputElement} */ (h("input", { name: "reason", maxlength: "500",
       "aria-label": t("reason"), placeholder: t("reason") }));
+    reason.value = typed.get(String(application.id)) || "";
     const ids = { guild_id: guildId, application_id: application.id };
     return h("li", { "data-application": String(application.id), "data-player": String(application.player) },
       h("span", { class: "grow" }, `${application.username} (#${application.player})`),
@@ -489,7 +499,10 @@ function wire() {
     await loadAll();
   });
   onGuild("vote", async (guildId) => {
-    showVotes(await api.post("/api/v1/guilds/{guild_id}/disband-vote/", { path: { guild_id: guildId } }));
+    const vote = await api.post("/api/v1/guilds/{guild_id}/disband-vote/", { path: { guild_id: guildId } });
+    showVotes(vote);
+    // the last vote disbands the guild: its pane (and the count in it) goes, so say it at the top
+    if (vote.disbanded) say(t("disbanded"));
     await loadAll();
   });
   onGuild("unvote", async (guildId) => {
