@@ -76,6 +76,19 @@ def _fast_password_hashing(settings):
 
 
 @pytest.fixture(autouse=True)
+def _match_seeds_of_the_test(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every match a test starts draws its seed from a generator seeded by the test's id (the server draws
+    from the system's randomness): a test plays the same games in every run, so a failure on an unlucky
+    seed reproduces. A test that chooses its seeds patches ``_SEED_SOURCE`` itself, after this."""
+    import zlib
+
+    from matches import services as match_services
+
+    seeded = random.Random(zlib.crc32(request.node.nodeid.encode()))
+    monkeypatch.setattr(match_services, "_SEED_SOURCE", seeded)
+
+
+@pytest.fixture(autouse=True)
 def _fresh_settings_rows():
     """Each test's database starts from the migrated settings rows; so must the in-process cache."""
     from backend.models import SingletonSettings
