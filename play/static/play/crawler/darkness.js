@@ -4,6 +4,7 @@
 // in a plain view, the members and the run's events. Live through GET runs/{id}/stream/ (the typed
 // client's subscribe): any event or header message re-reads the run after the last event seen, so other
 // members' moves appear with no polling. Every refusal shows the API's message (the home's `run`).
+import { oneAtATime } from "./dom.js";
 import { addWords } from "./i18n.js";
 
 /** @typedef {import("../../client/deepdelve.js").Schemas} Schemas */
@@ -118,9 +119,6 @@ export function darknessPane(ui) {
     last: 0,
     /** @type {Subscription | null} */
     stream: null,
-    /** a read is under way; `again`: news arrived meanwhile, read once more after it */
-    reading: false,
-    again: false,
   };
 
   /** @param {number | null} player */
@@ -207,30 +205,16 @@ export function darknessPane(ui) {
     await read(runId, whole || another);
     const run = state.run;
     if (state.stream || !run || over(run)) return;
+    // something happened in the run: one read after the last event shown (reads never overlap)
+    const news = oneAtATime(() => read(runId));
     state.stream = api.subscribe("/api/v1/runs/{run_id}/stream/", {
       path: { run_id: runId }, kinds: STREAM_KINDS, since: () => state.last,
-      onMessage: () => { void ui.run(() => news(runId)); },
+      onMessage: () => { void ui.run(news); },
       onLive: (live) => { $("dk-hall").dataset.live = live ? "1" : "0"; },
       done: () => Boolean(state.run && over(state.run)),
     });
   }
 
-  /** Something happened in the run: one read after the last event shown (reads never overlap). @param {number} runId */
-  async function news(runId) {
-    if (state.reading) {
-      state.again = true;
-      return;
-    }
-    state.reading = true;
-    try {
-      do {
-        state.again = false;
-        await read(runId);
-      } while (state.again);
-    } finally {
-      state.reading = false;
-    }
-  }
 
   /**
    * Reads the run after the last event shown (`whole`: from the start, the log drawn again). Reads are

@@ -5,7 +5,7 @@
 // docs/runs.md: `GET runs/{id}/?since=N` (events, `allowed_actions`, `awaiting`, `deadline`), read again
 // whenever the run's stream (`GET runs/{id}/stream/`, the client's subscribe) says something happened: no
 // polling while it is open. Every action is one of the run's `allowed_actions`, sent back unchanged.
-import { h } from "./dom.js";
+import { h, oneAtATime } from "./dom.js";
 import { runWord } from "./run-i18n.js";
 import { mountBattle } from "./battle.js";
 
@@ -65,8 +65,6 @@ export function mountRun(ctx) {
     formation: [],
     /** the user moved someone and has not saved yet: a read keeps their order */
     arranging: false,
-    reading: false,
-    again: false,
   };
 
   // --- the pane's parts ----------------------------------------------------------------------------------
@@ -192,36 +190,23 @@ export function mountRun(ctx) {
   // --- reading the run -----------------------------------------------------------------------------------
 
   /** Reads what is new of the run (and its battle) and draws it; one read at a time, repeated if asked meanwhile. */
-  async function read() {
-    if (state.runId === null) return;
-    if (state.reading) {
-      state.again = true;
-      return;
+  const read = oneAtATime(async () => {
+    /** @type {number | null} */
+    const runId = state.runId;
+    if (runId === null) return;
+    const run = await api.get("/api/v1/runs/{run_id}/", { path: { run_id: runId },
+      query: { since: state.lastEvent } });
+    if (state.runId !== runId) return; // another run was entered meanwhile (it asked for a read)
+    state.run = run;
+    for (const event of run.events) addEvent(/** @type {Spoken} */ (/** @type {unknown} */ (event)));
+    state.lastEvent = Math.max(state.lastEvent, run.last_event);
+    // what the caller carries (the carry line, the potions' names): only where loot lies or a potion is offered
+    const room = run.current_room;
+    if ((room && room.loot.length) || run.allowed_actions.some((a) => a.kind === "drink" || a.kind === "take_loot")) {
+      state.me = await api.get("/api/v1/me/");
     }
-    state.reading = true;
-    try {
-      do {
-        state.again = false;
-        /** @type {number | null} */
-        const runId = state.runId;
-        if (runId === null) break;
-        const run = await api.get("/api/v1/runs/{run_id}/", { path: { run_id: runId },
-          query: { since: state.lastEvent } });
-        if (state.runId !== runId) continue; // another run was entered meanwhile (it asked for a read)
-        state.run = run;
-        for (const event of run.events) addEvent(/** @type {Spoken} */ (/** @type {unknown} */ (event)));
-        state.lastEvent = Math.max(state.lastEvent, run.last_event);
-        // what the caller carries (the carry line, the potions' names): only where loot lies or a potion is offered
-        const room = run.current_room;
-        if ((room && room.loot.length) || run.allowed_actions.some((a) => a.kind === "drink" || a.kind === "take_loot")) {
-          state.me = await api.get("/api/v1/me/");
-        }
-        await draw(run);
-      } while (state.again);
-    } finally {
-      state.reading = false;
-    }
-  }
+    await draw(run);
+  });
 
   /** One event in the run's log, once. @param {Spoken} event */
   function addEvent(event) {
