@@ -54,6 +54,8 @@ LABELS = {
     "action": "cell capture action",
     "read": "  match read (the awaited player)",
 }
+#: in-process only, with no aim: a read of the whole log (``?since=0``), whose cost grows with the game
+WHOLE_LOG_LABEL = "match read of the whole log (since=0)"
 
 
 def prepare_match(call: Call, players: list[tuple[int, str]]) -> dict[str, Any]:
@@ -233,11 +235,20 @@ def bench_in_process(*, repeats: int = 25) -> list[InProcess]:
         writer = players[2][1]
         measure(LABELS["baseline"], lambda: lambda: transport("POST", "/bench/baseline-write/", writer))
         measure(LABELS["action"], action)
+
+        def read_after_a_move() -> Any:
+            # as the HTTP clients read: a move is made (unmeasured), then the awaited player asks for what
+            # came after the last event it had seen, before that move
+            anyone = next(iter(match["tokens"].values()))
+            last = transport("GET", f"/api/v1/matches/{match['id']}/", anyone)[1]["last_event"]
+            action()()
+            token = match["tokens"][match["awaiting"]]
+            return lambda: transport("GET", f"/api/v1/matches/{match['id']}/?since={last}", token)
+
+        measure(LABELS["read"].strip(), read_after_a_move)
         reader = next(iter(match["tokens"].values()))
-        measure(
-            LABELS["read"].strip(),
-            lambda: lambda: transport("GET", f"/api/v1/matches/{match['id']}/?since=0", reader),
-        )
+        whole_log = f"/api/v1/matches/{match['id']}/?since=0"
+        measure(WHOLE_LOG_LABEL, lambda: lambda: transport("GET", whole_log, reader))
     return rows
 
 
@@ -272,7 +283,7 @@ def report(http: dict[str, Any] | None, in_process: list[InProcess] | None) -> N
         for row in in_process:
             print(f"{row.label.strip():<40}{row.wall_ms:>9.2f}{row.cpu_ms:>9.2f}{row.statements:>6}"
                   f"{row.wall_ms / base.wall_ms:>13.2f}x{row.cpu_ms / base.cpu_ms:>12.2f}x")
-        for key, row in zip(("action", "read"), in_process[1:], strict=True):
+        for key, row in zip(("action", "read"), in_process[1:3], strict=True):
             ratio = row.cpu_ms / base.cpu_ms
             print(f"aim: a {LABELS[key].strip()} <= {AIM_CPU_RATIO:g}x the baseline write's in-process CPU: "
                   f"{ratio:.2f}x, {'met' if ratio <= AIM_CPU_RATIO else 'MISSED'}")
