@@ -102,7 +102,8 @@ class SingletonSettings(models.Model):
     def load(cls) -> Self:
         """The current row, read from the database (use in services that enforce the rules)."""
         obj, _ = cls.objects.get_or_create(pk=cls.singleton_id)
-        return cast(Self, obj)  # the manager is declared on the abstract base: the stubs see the base
+        # the manager is declared on the abstract base: some runs of the stubs see the base, some the class
+        return cast(Self, obj)  # type: ignore[redundant-cast, unused-ignore]
 
     @classmethod
     def cached(cls) -> Self:
