@@ -560,7 +560,7 @@ def _start(match: Match, now: datetime) -> None:
     )
     events = _step(match, adapter, state, [started], turn=0, turn_started_at=now)
     _save(match, events, None, release_seats=match.is_over,
-                    extra_columns=("seed", "started_at", "lobby_deadline_at"))
+          extra_columns=("seed", "started_at", "lobby_deadline_at"))
 
 
 @transaction.atomic
@@ -601,7 +601,7 @@ def match_resign(*, player: Player, match_id: int, now: datetime | None = None) 
         seat.active, seat.left_at = False, now
         seat.save(update_fields=["active", "left_at"])
     _save(match, events, record, release_seats=match.is_over,
-                    extra_columns=("resigned_seats", "absent_seats"))
+          extra_columns=("resigned_seats", "absent_seats"))
     forget_seating(match)
     if match.status == MatchStatus.ACTIVE:
         deadlines_apply_now(match, now=now)  # the resigned seat's own turn times out at once
