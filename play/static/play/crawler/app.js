@@ -389,18 +389,23 @@ async function onNotice(event) {
 
 // --- wiring ------------------------------------------------------------------------------------------
 
-/** The tabs whose screens are modules of their own (./npcs.js, ./darkness.js): each reads when shown. */
-/** @type {Record<string, { open: () => Promise<void>, close: () => void }>} */
+/**
+ * The tabs whose screens are modules of their own (./run.js, ./npcs.js, ./darkness.js): each reads when
+ * shown (`open`), stops when the user signs out (`close`) and, when the language changes, draws its words
+ * again (`translate`; a screen without it is opened again).
+ * @type {Record<string, { open: () => Promise<void>, close: () => void, translate?: () => Promise<void> }>}
+ */
 const panes = {};
 const ui = { api, t, say, run, h, button, $, me: () => state.me, loadMe };
+panes.run = { open: runScreen.show, close: runScreen.stop, translate: runScreen.translate };
 panes.npcs = npcsPane(ui);
 panes.darkness = darknessPane(ui);
 
-/** Everything the home shows, and the open tab's own screen. */
-async function reloadAll() {
+/** Everything the home shows, and the open tab's own screen (`again`: its words, after a language change). */
+async function reloadAll(again = false) {
   await loadAll();
   const pane = panes[state.tab];
-  if (pane) await pane.open();
+  if (pane) await (again && pane.translate ? pane.translate() : pane.open());
 }
 
 /** @param {string} tab */
@@ -409,7 +414,6 @@ function switchTab(tab) {
   show();
   const pane = panes[tab];
   if (pane && api.signedIn) void run(pane.open);
-  if (tab === "run") void run(runScreen.show);
 }
 
 async function enter() {
@@ -442,7 +446,6 @@ function wire() {
     api.signOut();
     closeStream();
     for (const pane of Object.values(panes)) pane.close();
-    runScreen.stop();
     say(t("signed_out"));
     show();
   });
@@ -451,13 +454,12 @@ function wire() {
     rememberLang(state.lang);
     translate();
     setLive(Boolean(state.stream && state.stream.readyState === EventSource.OPEN));
-    if (api.signedIn) void run(reloadAll);
-    if (api.signedIn && state.tab === "run") void run(runScreen.translate);
+    if (api.signedIn) void run(() => reloadAll(true));
   });
   for (const tab of document.querySelectorAll(".tab")) {
     if (tab instanceof HTMLElement) tab.addEventListener("click", () => switchTab(tab.dataset.tab || "player"));
   }
-  $("refresh").addEventListener("click", () => { void run(reloadAll); });
+  $("refresh").addEventListener("click", () => { void run(() => reloadAll()); });
   const found = /** @type {HTMLFormElement} */ ($("found-form"));
   found.addEventListener("submit", (event) => {
     event.preventDefault();
