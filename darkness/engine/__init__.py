@@ -186,8 +186,7 @@ def generate_guild_maze(params: MazeParams, rng: random.Random) -> GuildMaze:
             if special is None:
                 continue
             specials[pos] = special
-            trial = _field(rows, cols, right, down, specials)
-            if _sound(trial, entrance, heart):
+            if _sound(rows, cols, right, down, specials, entrance, heart):
                 placed += 1
             else:
                 del specials[pos]
@@ -230,34 +229,53 @@ def _candidate(kind: str, pos: Pos, plain: LabyrinthMap, bands: tuple[int, ...],
     return Teleport(rng.choice(targets)) if targets else None
 
 
-def _moves(m: LabyrinthMap, pos: Pos) -> list[tuple[Pos, Pos]]:
-    """(entered, standing) for each way out of ``pos``: the room walked into and where the party stands."""
+def _ways_out(rows: int, cols: int, right: list[list[bool]], down: list[list[bool]],
+              specials: dict[Pos, Special], pos: Pos) -> list[tuple[Pos, Pos]]:
+    """(entered, standing) for each way out of ``pos`` that ``move`` lets the party take (MOVED or
+    TELEPORTED), read from the walls and specials being generated rather than a built map: the generator
+    asks this of every room after every special it tries, and building a map for each ask was most of a
+    guild's creation (tests/darkness/engine/test_maze.py holds it to ``move`` on every room)."""
+    r, c = pos
+    here = specials.get(pos)
+    only = here.direction if isinstance(here, RubberRoom) else None
     found = []
-    for d in DIRECTIONS:
-        result = move(m, pos, d)
-        if result.outcome in (MoveOutcome.MOVED, MoveOutcome.TELEPORTED):
-            assert result.entered is not None
-            found.append((result.entered, result.position))
+    for d, (dr, dc) in _DIRECTION_DELTAS:
+        if only is not None and d is not only:
+            continue  # a rubber room holds the party in every direction but its own
+        nr, nc = r + dr, c + dc
+        if not (0 <= nr < rows and 0 <= nc < cols):
+            continue
+        if dr:
+            wall = down[min(r, nr)][c]
+        else:
+            wall = right[r][min(c, nc)]
+        if wall:
+            continue
+        there = specials.get((nr, nc))
+        found.append(((nr, nc), there.destination if isinstance(there, Teleport) else (nr, nc)))
     return found
 
 
-def _sound(m: LabyrinthMap, entrance: Pos, heart: Pos) -> bool:
+_DIRECTION_DELTAS = tuple((d, d.delta) for d in DIRECTIONS)
+
+
+def _sound(rows: int, cols: int, right: list[list[bool]], down: list[list[bool]],
+           specials: dict[Pos, Special], entrance: Pos, heart: Pos) -> bool:
     """Every room is entered on some walk from the entrance, and the heart is reachable from anywhere
     the party can stand."""
-    fld = m.fields[0]
     standing = {entrance}
     entered = {entrance}
     queue = deque([entrance])
     reverse: dict[Pos, list[Pos]] = {}
     while queue:
         pos = queue.popleft()
-        for room, stand in _moves(m, pos):
+        for room, stand in _ways_out(rows, cols, right, down, specials, pos):
             entered.add(room)
             reverse.setdefault(stand, []).append(pos)
             if stand not in standing:
                 standing.add(stand)
                 queue.append(stand)
-    if len(entered) != fld.rows * fld.cols:
+    if len(entered) != rows * cols:
         return False
     good = {heart}
     queue = deque([heart])

@@ -151,3 +151,43 @@ def test_room_content_gets_harder_deeper():
     assert deep > shallow
     assert room_content(2, RoomWeights(enemy=0, enemy_per_section=0, trap=0, treasure=0, empty=0),
                         random.Random(1)) == "empty"
+
+
+#: A digest of the mazes five parameter sets generate from seeds 0-59 (their maps, entrances, hearts, camps
+#: and bands): generation may get faster, never different, or every stored seed would name another maze.
+GENERATED_DIGEST = "28260c2b0000699e60675ea4b8f559432cce8c919f2f527009e2031db622c72f"
+
+
+def test_the_generator_makes_the_same_mazes_from_the_same_seeds():
+    import hashlib
+
+    from labyrinth.engine import format_map
+
+    digest = hashlib.sha256()
+    for params in (MazeParams(), MazeParams(teleport_rate=0.1, rubber_rate=0.1, stun_rate=0.2),
+                   MazeParams(rows=5, cols=7, sections=2, teleport_rate=0.1, rubber_rate=0.1),
+                   MazeParams(rows=20, cols=20, sections=5),
+                   MazeParams(rows=3, cols=2, sections=1, teleport_rate=0.1, rubber_rate=0.1, stun_rate=0.2)):
+        for seed in range(60):
+            maze = generate_guild_maze(params, random.Random(seed))
+            digest.update(repr((format_map(maze.map), maze.entrance, maze.heart, maze.camps,
+                                maze.section_of_row)).encode())
+    assert digest.hexdigest() == GENERATED_DIGEST
+
+
+@settings(max_examples=60, deadline=None)
+@given(params=params_st, seed=st.integers(0, 2**32))
+def test_the_generators_ways_out_of_a_room_are_the_moves_that_leave_it(params, seed):
+    from darkness.engine import _ways_out
+
+    maze = generate_guild_maze(params, random.Random(seed))
+    fld = maze.map.fields[0]
+    right = [list(line) for line in fld.right]
+    down = [list(line) for line in fld.down]
+    specials = {cell[1:]: special for cell, special in maze.map.specials()}
+    for r in range(maze.rows):
+        for c in range(maze.cols):
+            moves = [move(maze.map, (r, c), d) for d in DIRECTIONS]
+            assert _ways_out(maze.rows, maze.cols, right, down, specials, (r, c)) == [
+                (m.entered, m.position) for m in moves
+                if m.outcome in (MoveOutcome.MOVED, MoveOutcome.TELEPORTED)]
