@@ -213,9 +213,24 @@ def _cores() -> int:
     return os.cpu_count() or 1
 
 
+#: Where the test run's processes keep compiled modules: outside the source tree (as PYTHONDONTWRITEBYTECODE
+#: wants), and shared by every worker and every server a test starts.
+PYCACHE = VENV / "pycache"
+
+
+def test_environment(environ: dict[str, str]) -> dict[str, str]:
+    """The test run's environment: compiled modules cached in ``PYCACHE``. Without a cache, each worker and
+    each server a test starts compiles every module and rewrites every test's asserts again (about 8 s of
+    a core per worker; docs/operations.md, "Running the tests")."""
+    env = {name: value for name, value in environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
+    env.setdefault("PYTHONPYCACHEPREFIX", str(PYCACHE))
+    return env
+
+
 def test(args: list[str]) -> int:
     ensure_venv(dev=True)
-    return subprocess.call([str(PYTHON), "-m", "pytest", *test_workers(args, _cores()), *args], cwd=ROOT)
+    return subprocess.call([str(PYTHON), "-m", "pytest", *test_workers(args, _cores()), *args], cwd=ROOT,
+                           env=test_environment(dict(os.environ)))
 
 
 def bench(args: list[str]) -> int:

@@ -94,3 +94,13 @@ def test_dev_test_runs_a_worker_per_core_unless_told_otherwise() -> None:
                 ["--dist", "load"]):
         assert dev.test_workers(own, cores=2) == [], own
     assert dev.test_workers([], cores=1) == []
+
+
+def test_dev_test_caches_compiled_modules_outside_the_source_tree() -> None:
+    spec = importlib.util.spec_from_file_location("dev_for_bytecode", ROOT / "dev.py")
+    assert spec is not None and spec.loader is not None
+    dev = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(dev)
+    env = dev.test_environment({"PYTHONDONTWRITEBYTECODE": "1", "PATH": "/bin"})
+    assert env == {"PATH": "/bin", "PYTHONPYCACHEPREFIX": str(ROOT / ".venv" / "pycache")}
+    assert dev.test_environment({"PYTHONPYCACHEPREFIX": "/elsewhere"})["PYTHONPYCACHEPREFIX"] == "/elsewhere"
