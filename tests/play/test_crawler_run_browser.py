@@ -246,6 +246,7 @@ def test_a_party_plays_runs_to_completion_escape_and_death_in_the_browser(browse
 
         # when lena puts olek in front by keyboard (Up twice) and mira behind him by drag, and saves
         lena.click("#run-reload")
+        lena.wait_for_selector('body[data-busy="0"]')  # reloaded: no later redraw undoes the keys
         lena.wait_for_selector(f'#formation li[data-player="{ids["olek"]}"]')
         lena.focus(f'#formation li[data-player="{ids["olek"]}"]')
         lena.keyboard.press("ArrowUp")
