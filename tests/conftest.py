@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 
-from tests.workers import make_scheduler, touches_db, use_worker_redis
+from tests.workers import embedded_page, make_scheduler, touches_db, use_worker_redis
 
 settings.register_profile("ci", derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("dev", deadline=None)
@@ -53,9 +53,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     on_postgres = django_settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
     skip_pg = pytest.mark.skip(reason="needs PostgreSQL: SQLite ignores row locks (set DATABASE_URL)")
     skip_redis = pytest.mark.skip(reason="needs Redis (set REDIS_URL)")
+    skip_page = pytest.mark.skip(reason="a page served in-process: runs on the embedded default (SQLite), "
+                                        "the second run of .ci/run (tests/workers.py, EMBEDDED_PAGE_FIXTURE)")
     for item in items:
         if "postgres" in item.keywords and not on_postgres:
             item.add_marker(skip_pg)
+        if on_postgres and embedded_page(item):
+            item.add_marker(skip_page)
         if "redis" in item.keywords and not os.environ.get("REDIS_URL"):
             item.add_marker(skip_redis)
 

@@ -79,8 +79,20 @@ def test_db_tests_only_keeps_exactly_the_tests_that_may_use_the_database() -> No
     kept = {line.rsplit("::", 1)[1] for line in run.stdout.splitlines() if "::" in line}
     assert kept == {"test_marked", "test_with_db", "test_through_a_fixture", "test_with_a_live_server",
                     "test_with_the_admin", "test_with_the_client_but_no_database",
-                    "test_counting_a_database_run", "test_case"}
+                    "test_counting_a_database_run", "test_case", "test_a_page"}
     assert "2 deselected" in run.stdout  # test_pure and test_simple
+
+
+@pytest.mark.parametrize(("database_url", "outcome"), [
+    ("postgres://postgres@127.0.0.1:5432/deepdelve_cases", "1 skipped"),  # skipped before it connects
+    ("", "1 passed"),  # the embedded default
+])
+def test_a_page_served_in_process_runs_on_the_embedded_default_only(database_url: str, outcome: str) -> None:
+    run = _nested_pytest("-rs", "-k", "test_a_page", f"{CASES}/case_selection.py",
+                         env={"DATABASE_URL": database_url})
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert outcome in run.stdout
+    assert ("a page served in-process" in run.stdout) == bool(database_url)
 
 
 def test_dev_test_runs_a_worker_per_core_unless_told_otherwise() -> None:

@@ -105,6 +105,18 @@ def use_worker_redis() -> dict[str, str]:
     return urls
 
 
+#: The fixture that serves the project's pages in this process (tests/play/browser.py). A test that uses it
+#: checks a page, which is the same whatever the database: it runs in the embedded default's run only (SQLite
+#: and no Redis, what ``dev.py serve`` gives a newcomer), and the PostgreSQL run skips it; every API call
+#: the page makes is tested on both databases by the API's own tests.
+EMBEDDED_PAGE_FIXTURE = "serial_live_server"
+
+
+def embedded_page(item: pytest.Item) -> bool:
+    """Whether the test checks a page served in this process (``EMBEDDED_PAGE_FIXTURE``)."""
+    return EMBEDDED_PAGE_FIXTURE in getattr(item, "fixturenames", ())
+
+
 def touches_db(item: pytest.Item) -> bool:
     """Whether the test may use the database: a ``django_db`` mark, a database fixture anywhere in its
     fixture closure, a Django test case class, or the ``per_database`` mark (results of a database run)."""

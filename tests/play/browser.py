@@ -38,6 +38,8 @@ class SerialLiveServerThread(LiveServerThread):
 
 @pytest.fixture
 def serial_live_server(transactional_db: None) -> Iterator[str]:
+    """The project served in this process, one request at a time; a test that uses it runs in the embedded
+    default's run only (tests/workers.py, ``EMBEDDED_PAGE_FIXTURE``)."""
     shared = {c.alias: c for c in connections.all() if c.vendor == "sqlite" and c.is_in_memory_db()}
     for connection in shared.values():
         connection.inc_thread_sharing()

@@ -53,3 +53,12 @@ class TestAModelCase(TestCase):
 class TestASimpleCase(SimpleTestCase):
     def test_simple(self) -> None:
         assert True
+
+
+@pytest.fixture
+def serial_live_server(transactional_db) -> str:
+    return "http://localhost"
+
+
+def test_a_page(serial_live_server) -> None:
+    assert serial_live_server
