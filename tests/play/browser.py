@@ -55,16 +55,20 @@ def serial_live_server(transactional_db: None) -> Iterator[str]:
         connection.dec_thread_sharing()
 
 
-@pytest.fixture
-def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One Chromium for a module's tests on a worker (launching one takes most of a second); each test opens
+    contexts of its own in it. Not wider: Playwright's sync API leaves its event loop set in this thread
+    while it is open, which only the browser tests' modules may see."""
     from playwright.sync_api import sync_playwright
 
-    # Playwright's sync API runs an event loop in this thread; the test's own ORM reads are sync.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield chromium
-        chromium.close()
+    with pytest.MonkeyPatch.context() as patch:
+        # the event loop set in this thread makes Django refuse the tests' own (sync) ORM reads
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+        with sync_playwright() as playwright:
+            chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            yield chromium
+            chromium.close()
 
 
 class Api:
