@@ -117,15 +117,15 @@ def _flush_by_delete_on_postgresql() -> Any:
     instead of one TRUNCATE of all of them. TRUNCATE makes new files for each of the 80-odd tables, about
     0.3 s a test; the few rows a test leaves go in about 0.05 s. Every foreign key is deferrable (Django's),
     so the order does not matter within the flush's transaction; nothing is triggered by a delete
-    (tests/test_flush.py holds both). Sequences are reset, where a test asks for it, by Django's own
-    statement."""
+    (tests/test_flush.py holds both). Where a test asks Django to reset the sequences, or to cascade to
+    tables outside its apps, Django's own statement does it."""
     from django.db.backends.postgresql.operations import DatabaseOperations
 
     truncate = DatabaseOperations.sql_flush
 
     def sql_flush(self: DatabaseOperations, style: Any, tables: Any, *, reset_sequences: bool = False,
                   allow_cascade: bool = False) -> list[str]:
-        if reset_sequences:
+        if reset_sequences or allow_cascade:
             return truncate(self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade)
         return [f"{style.SQL_KEYWORD('DELETE FROM')} {style.SQL_FIELD(self.quote_name(table))};"
                 for table in tables]
