@@ -115,7 +115,7 @@ def _compiled_catalogues() -> None:
 def _flush_by_delete_on_postgresql() -> Any:
     """A transactional test's teardown empties every table (Django's ``flush``): on PostgreSQL with DELETE
     instead of one TRUNCATE of all of them. TRUNCATE makes new files for each of the 80-odd tables, about
-    0.3 s a test; the few rows a test leaves go in about 0.05 s. Every foreign key is deferrable (Django's),
+    0.3 s a test; the few rows a test leaves go in about 0.02 s. Every foreign key is deferrable (Django's),
     so the order does not matter within the flush's transaction; nothing is triggered by a delete
     (tests/test_flush.py holds both). Where a test asks Django to reset the sequences, or to cascade to
     tables outside its apps, Django's own statement does it."""
