@@ -14,9 +14,9 @@ for "no x"). Valid JSON bodies may also carry protected fields with sentinel val
 stats, rank, activity, leader, staff, ...), and after every case no sentinel may be in the
 database.
 
-The budget is a total: at least ``FUZZ_MIN_CASES`` cases (1,000 unless given; CI gives 5,000 on
-PostgreSQL) shared out over the operations, and never fewer than 10 cases per operation and mode.
-Each run draws a new seed (``FUZZ_SEED``, tests/conftest.py) unless given one; the header prints
+The budget is a total: at least ``FUZZ_MIN_CASES`` cases (1,000 unless given, as in CI) shared out over
+the operations, and never fewer than 10 cases per operation and mode. Each run draws a new seed
+(``FUZZ_SEED``, tests/conftest.py; CI's comes from the commit) unless given one; the header prints
 both, and a failure names them: the same seed and budget generate the same cases again. Reproduce
 a single case with the curl line in its report. Under parallel workers the module runs in one
 (``ONE_WORKER_MODULES``, tests/workers.py): its world is seeded once and the last test counts the
