@@ -9,7 +9,7 @@ import { ApiError, Client } from "../../client/deepdelve.js";
 import { lang, pickLang, saveLang, setLang, t } from "./i18n.js";
 import { Board, cssColour } from "../cell-capture/board.js";
 import { forgetNotices, watchNotices } from "./notices.js";
-import { actionLabel, consoleView, keyValues, readable } from "./render.js";
+import { actionLabel, button, consoleView, el, keyValues, readable } from "./render.js";
 import { paperActionLabel, paperActions, paperView } from "./paper.js";
 import { roguelikeActions, roguelikeKey, roguelikeView } from "./roguelike.js";
 
@@ -56,24 +56,6 @@ const $ = (id) => {
   if (!element) throw new Error(`the page has no #${id}`);
   return element;
 };
-/**
- * @template {keyof HTMLElementTagNameMap} K
- * @param {K} tag @param {Record<string, string>} [props] @param {string} [text]
- * @returns {HTMLElementTagNameMap[K]}
- */
-function el(tag, props = {}, text = "") {
-  const element = document.createElement(tag);
-  for (const [name, value] of Object.entries(props)) element.setAttribute(name, value);
-  if (text) element.textContent = text;
-  return element;
-}
-/** @param {string} text @param {() => unknown} onClick @param {string} [className] */
-function button(text, onClick, className = "") {
-  const b = el("button", { type: "button" }, text);
-  if (className) b.className = className;
-  b.addEventListener("click", () => { onClick(); });
-  return b;
-}
 
 // Every call says the page's language, so event texts and mode titles come in it.
 /** @type {typeof fetch} */
@@ -240,8 +222,8 @@ function modeCard(mode) {
     readers.map((read) => read()).filter(Boolean)));
   const buttons = el("div", { class: "buttons wrap" });
   buttons.append(el("button", { type: "submit", class: "open-lobby" }, t("openLobby")),
-    button(t("quickJoin"), () => quickJoin(mode.name, settings()), "secondary quick-join"),
-    button(t("leaveQueue"), () => leaveQueue(mode.name), "secondary leave-queue"));
+    button(t("quickJoin"), () => quickJoin(mode.name, settings()), { class: "secondary quick-join" }),
+    button(t("leaveQueue"), () => leaveQueue(mode.name), { class: "secondary leave-queue" }));
   form.append(buttons);
   form.addEventListener("submit", (event) => {
     event.preventDefault();
@@ -384,7 +366,7 @@ function renderGames(list, empty, games, watch) {
       + `${game.players} · ${t(`status_${game.status}`)}`));
     const joinable = !watch && game.status === "lobby" && game.host !== api.me.id;
     item.append(button(t(watch ? "watchMatch" : joinable ? "join" : "open"),
-      () => (joinable ? join(game.id) : openMatch(game.id)), joinable ? "join" : "secondary open"));
+      () => (joinable ? join(game.id) : openMatch(game.id)), { class: joinable ? "join" : "secondary open" }));
     list.append(item);
   }
 }
@@ -613,7 +595,7 @@ function renderControls(match, mode, seated) {
       } catch (error) {
         fail(error);
       }
-    }, className);
+    }, className ? { class: className } : {});
     b.id = name;
     root.append(b);
   };
@@ -660,7 +642,7 @@ function renderControls(match, mode, seated) {
         }
       }, "", "rematch");
     }
-    const b = button(t("replay"), () => openReplay(id, match.seat === null ? 0 : match.seat), "secondary");
+    const b = button(t("replay"), () => openReplay(id, match.seat === null ? 0 : match.seat), { class: "secondary" });
     b.id = "open-replay";
     root.append(b);
   }
@@ -769,7 +751,7 @@ function renderActions(match) {
     return;
   }
   for (const action of actions) {
-    const b = button(actionLabel(match.mode, action), () => act(action), "action");
+    const b = button(actionLabel(match.mode, action), () => act(action), { class: "action" });
     b.dataset.action = JSON.stringify(action);
     b.disabled = state.sending;
     root.append(b);

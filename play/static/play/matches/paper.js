@@ -8,6 +8,7 @@
 // notes and deductions from their own answers; the secret cells they chose (start, re-order) are kept in
 // this tab (sessionStorage), as the server never says them back.
 import { t } from "./i18n.js";
+import { button, definitions, el } from "./render.js";
 
 /** @typedef {Record<string, any>} Json */
 /** @typedef {import("./render.js").ModeContext} Shell  what the shell lends a renderer */
@@ -213,29 +214,6 @@ function sideMark(sides, cell, side) {
 
 // --- the view ------------------------------------------------------------------------------------------------
 
-/**
- * @template {keyof HTMLElementTagNameMap} K
- * @param {K} tag @param {Record<string, string>} [props] @param {string} [text]
- * @returns {HTMLElementTagNameMap[K]}
- */
-function el(tag, props = {}, text = "") {
-  const element = document.createElement(tag);
-  for (const [name, value] of Object.entries(props)) element.setAttribute(name, value);
-  if (text) element.textContent = text;
-  return element;
-}
-/** @param {string} text @param {() => unknown} onClick @param {Record<string, string>} [props] */
-function button(text, onClick, props = {}) {
-  const b = el("button", { type: "button", ...props }, text);
-  b.addEventListener("click", () => { onClick(); });
-  return b;
-}
-/** @param {[string, string][]} rows */
-function facts(rows) {
-  const dl = el("dl", { class: "kv" });
-  for (const [name, value] of rows) dl.append(el("dt", {}, name), el("dd", {}, value));
-  return dl;
-}
 
 /** @param {Json | null} status @returns {[string, string][]} */
 function statusRows(status) {
@@ -266,14 +244,14 @@ export function paperView(view, match, shell) {
     /** @type {[string, string][]} */
     const rows = [[t("p_variant"), t(`p_variant_${view.variant}`)], [t("p_phase"), t(`p_phase_${view.phase}`)],
       [t("p_startsChosen"), String(view.starts_chosen)], [t("turnsPlayed"), String(view.turns_played)]];
-    root.append(facts(rows));
+    root.append(definitions(rows));
     return root;
   }
   const live = Boolean(shell) && typeof match.id === "number" && match.seat !== null && match.seat !== undefined;
   /** @type {[string, string][]} */
   const head = [[t("p_variant"), t(`p_variant_${view.variant}`)], [t("p_you"), t("p_player", { n: view.number })],
     [t("p_phase"), t(`p_phase_${view.phase}`)], [t("turnsPlayed"), String(view.turns_played)]];
-  root.append(facts([...head, ...statusRows(view.status)]));
+  root.append(definitions([...head, ...statusRows(view.status)]));
   const past = match.replay ? replayed(match.replay).events : [];
   root.append(treasureBox(view, live ? eventsOf(match) : past));
   if (live || match.replay) root.append(sheet(view, match, send));

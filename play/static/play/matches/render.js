@@ -14,6 +14,27 @@ import { t } from "./i18n.js";
  */
 
 /**
+ * An element with attributes and a text (none when empty): the shell's and the renderers' one builder.
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag @param {Record<string, string>} [props] @param {string} [text]
+ * @returns {HTMLElementTagNameMap[K]}
+ */
+export function el(tag, props = {}, text = "") {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(props)) element.setAttribute(name, value);
+  if (text) element.textContent = text;
+  return element;
+}
+
+/** A button that calls `onClick`. @param {string} text @param {() => unknown} onClick
+ * @param {Record<string, string>} [props] @returns {HTMLButtonElement} */
+export function button(text, onClick, props = {}) {
+  const b = el("button", { type: "button", ...props }, text);
+  b.addEventListener("click", () => { onClick(); });
+  return b;
+}
+
+/**
  * A value in readable form: [x, y] as (x, y), an object as "key: value, ...", null as "none".
  * @param {unknown} value @returns {string}
  */

@@ -7,7 +7,7 @@
 // respawn far from any known graveyard puts the player somewhere unknown: a new sheet begins. After the end,
 // a drawn world's `revealed` map is shown as the server gives it.
 import { t } from "./i18n.js";
-import { definitions } from "./render.js";
+import { button, definitions } from "./render.js";
 
 /** @typedef {Record<string, any>} Json */
 /** @typedef {"UP" | "LEFT" | "DOWN" | "RIGHT"} Dir */
@@ -490,7 +490,7 @@ export function roguelikeActions(actions, context) {
   verbs.setAttribute("role", "group");
   verbs.setAttribute("aria-label", t("rl_verb"));
   for (const v of VERBS) {
-    const b = makeButton(t(`rl_v_${v}`), () => { verb = v; context.redraw(); });
+    const b = button(t(`rl_v_${v}`), () => { verb = v; context.redraw(); });
     b.id = `rl-verb-${v}`;
     b.className = "secondary rl-verb";
     b.setAttribute("aria-pressed", String(v === verb));
@@ -503,7 +503,7 @@ export function roguelikeActions(actions, context) {
   pad.setAttribute("aria-label", t(`rl_v_${verb}`));
   for (const d of DIRS) {
     const action = findAction(actions, verb, d);
-    const b = makeButton(`${ARROW[d]}`, () => { if (action) play(action, context); });
+    const b = button(`${ARROW[d]}`, () => { if (action) play(action, context); });
     b.id = `rl-dir-${d}`;
     b.className = `action rl-dir rl-dir-${d.toLowerCase()}`;
     b.title = `${t(`rl_do_${verb}`)} ${t(`rl_dir_${d}`)}`;
@@ -521,7 +521,7 @@ export function roguelikeActions(actions, context) {
     if (VERBS.includes(action.type)) continue;
     const label = action.type === "take" ? t("rl_take", { item: t(`rl_i_${action.item}`) })
       : action.type === "lift" ? t("rl_lift", { n: Number(action.floor) + 1 }) : t("rl_wait");
-    const b = makeButton(label, () => play(action, context));
+    const b = button(label, () => play(action, context));
     b.className = "action";
     b.dataset.action = JSON.stringify(action);
     b.disabled = context.sending;
@@ -535,15 +535,6 @@ export function roguelikeActions(actions, context) {
 function play(action, context) {
   if (action.type !== "go") verb = "go"; // a shot, a bomb or cement once; then walking again
   context.act(action);
-}
-
-/** @param {string} text @param {() => unknown} onClick */
-function makeButton(text, onClick) {
-  const b = document.createElement("button");
-  b.type = "button";
-  b.textContent = text;
-  b.addEventListener("click", () => { onClick(); });
-  return b;
 }
 
 /**
