@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.conf import settings
@@ -95,11 +96,17 @@ def test_a_page_served_in_process_runs_on_the_embedded_default_only(database_url
     assert ("a page served in-process" in run.stdout) == bool(database_url)
 
 
-def test_dev_test_runs_a_worker_per_core_unless_told_otherwise() -> None:
+def _dev() -> Any:
+    """dev.py as a module (it is a script at the project's root, not a package)."""
     spec = importlib.util.spec_from_file_location("dev_for_workers", ROOT / "dev.py")
     assert spec is not None and spec.loader is not None
     dev = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(dev)
+    return dev
+
+
+def test_dev_test_runs_a_worker_per_core_unless_told_otherwise() -> None:
+    dev = _dev()
     assert dev.test_workers([], cores=2) == ["-n", "2"]
     assert dev.test_workers(["tests/backend", "-k", "fuzz"], cores=64) == ["-n", "8"]
     for own in (["-n", "3"], ["-n4"], ["--numprocesses=2"], ["-p", "no:xdist"], ["-pno:xdist"], ["--pdb"],
@@ -109,10 +116,7 @@ def test_dev_test_runs_a_worker_per_core_unless_told_otherwise() -> None:
 
 
 def test_dev_test_caches_compiled_modules_outside_the_source_tree() -> None:
-    spec = importlib.util.spec_from_file_location("dev_for_bytecode", ROOT / "dev.py")
-    assert spec is not None and spec.loader is not None
-    dev = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(dev)
+    dev = _dev()
     env = dev.test_environment({"PYTHONDONTWRITEBYTECODE": "1", "PATH": "/bin"})
     assert env == {"PATH": "/bin", "PYTHONPYCACHEPREFIX": str(ROOT / ".venv" / "pycache")}
     assert dev.test_environment({"PYTHONPYCACHEPREFIX": "/elsewhere"})["PYTHONPYCACHEPREFIX"] == "/elsewhere"
