@@ -21,7 +21,7 @@ from npcs.services import npc_rescue
 from players.models import Player
 from tests.backend.live.servers import database_url_of_test, server_env, uvicorn
 from tests.darkness.helpers import install_maze, only
-from tests.dungeons.run_helpers import bestiary
+from tests.dungeons.run_helpers import bestiary, combat_settings
 from tests.factories import add_member, make_guild
 from tests.play.browser import NEEDS_CHROMIUM, Api, browser  # noqa: F401 - the fixture
 from tests.play.test_crawler_browser import PASSWORD, WAIT_MS, register, shot
@@ -301,13 +301,14 @@ def test_a_party_explores_the_darkness_live_to_a_camp_and_leaves(browser, tmp_pa
 
 def test_a_battle_in_the_darkness_is_fought_from_the_plain_battle_view(browser, tmp_path):  # noqa: F811
     with uvicorn(server_env(database_url_of_test()), tmp_path / "server.log") as base:
-        # given a lone member whose maze's rooms all hold one sturdy, weak creature
+        # given a lone member whose maze's rooms all hold one sturdy, weak creature, and blows that never miss
         page = browser.new_context(viewport={"width": 1000, "height": 900}).new_page()
         me_id = register(page, base, "quinn")
         guild = make_guild(leader=Player.objects.get(pk=me_id), name="Ember Watch")
         install_maze(guild)
         only("enemy")
         bestiary(enemy_hp=50, enemy_damage=1)
+        combat_settings(base_miss_chance=0.0, min_miss_chance=0.0)
         api = Api(base, "quinn", PASSWORD)
 
         # when she opens a lobby, takes the junk dealer's first weapon, starts and moves into the next room
