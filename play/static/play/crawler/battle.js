@@ -4,7 +4,7 @@
 // target (`allowed_actions` of `GET battles/{id}/`, sent back through the client's `act`, which adds the
 // idempotency key), and the battle's log. It is read again when the run's stream says something happened
 // (./run.js), so the other members' turns arrive live.
-import { h } from "./dom.js";
+import { h, replaceKeepingFocus } from "./dom.js";
 import { runWord } from "./run-i18n.js";
 
 /** @typedef {import("../../client/deepdelve.js").Schemas} Schemas */
@@ -113,7 +113,7 @@ export function mountBattle(ctx) {
   /** The caller's actions, one button each. @param {Battle} battle @param {Map<string, Combatant>} byId */
   function drawActions(battle, byId) {
     const me = byId.get(`p${api.me.id}`);
-    actions.replaceChildren(...battle.allowed_actions.map((allowed) => {
+    replaceKeepingFocus(actions, battle.allowed_actions.map((allowed) => {
       const text = actionText(allowed, byId, me);
       const button = h("button", { type: "button", "data-kind": allowed.kind,
         class: allowed.kind === "attack" ? "" : "secondary" }, text);

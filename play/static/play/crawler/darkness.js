@@ -4,7 +4,7 @@
 // in a plain view, the members and the run's events. Live through GET runs/{id}/stream/ (the typed
 // client's subscribe): any event or header message re-reads the run after the last event seen, so other
 // members' moves appear with no polling. Every refusal shows the API's message (the home's `run`).
-import { oneAtATime } from "./dom.js";
+import { oneAtATime, replaceKeepingFocus } from "./dom.js";
 import { addWords } from "./i18n.js";
 
 /** @typedef {import("../../client/deepdelve.js").Schemas} Schemas */
@@ -386,14 +386,16 @@ export function darknessPane(ui) {
     const battle = await api.get("/api/v1/battles/{battle_id}/", { path: { battle_id: ref.id } });
     const me = ui.me();
     const names = new Map(battle.combatants.map((c) => [c.id, c.name]));
-    slot.replaceChildren(h("h3", { "data-battle": String(battle.id) }, t("dk_battle", { battle: battle.id, outcome: t(`outcome_${battle.outcome}`) })),
+    replaceKeepingFocus(slot, [h("h3", { "data-battle": String(battle.id) }, t("dk_battle", { battle: battle.id, outcome: t(`outcome_${battle.outcome}`) })),
       h("ul", { class: "rows" }, ...battle.combatants.map((c) => h("li", { "data-combatant": c.id },
         h("span", { class: "grow" }, c.name), h("small", {}, `${c.hp} / ${c.max_hp}`)))),
       h("p", {}, me && battle.awaiting === me.id ? t("dk_your_turn") : t("dk_waiting", { name: nameOf(battle.awaiting) })),
       h("div", { class: "buttons" }, ...battle.allowed_actions.map((action) => {
         const label = [t(`act_${action.kind}`), action.target ? names.get(action.target) ?? action.target : "", action.potion ?? "",
           action.slot === undefined ? "" : String(action.slot)].filter(Boolean).join(" ");
-        const element = h("button", { type: "button", class: "secondary", "data-battle-action": action.kind }, label);
+        const element = h("button", { type: "button", class: "secondary", "data-battle-action": action.kind,
+          "data-target": action.target ?? "", "data-potion": action.potion ?? "",
+          "data-slot": action.slot === undefined ? "" : String(action.slot) }, label);
         element.addEventListener("click", () => {
           void act(async () => {
             const body = /** @type {any} */ ({ turn: battle.turn, action });
@@ -402,7 +404,7 @@ export function darknessPane(ui) {
           });
         });
         return element;
-      })));
+      }))]);
   }
 
   /**

@@ -22,6 +22,23 @@ export function h(tag, attrs = {}, ...children) {
 }
 
 /**
+ * Replaces a box's children, keeping the keyboard's place: when the focus was on one of its old children, it
+ * goes to the new child with the same tag and data attributes (a live read that redraws a player's actions
+ * does not throw away the button they were about to press).
+ * @param {HTMLElement} box @param {(Node | string)[]} children
+ */
+export function replaceKeepingFocus(box, children) {
+  const focused = document.activeElement;
+  const key = (/** @type {Element} */ element) => element instanceof HTMLElement
+    ? `${element.tagName} ${JSON.stringify(Object.entries(element.dataset).sort())}` : "";
+  const was = focused instanceof HTMLElement && focused !== box && box.contains(focused) ? key(focused) : null;
+  box.replaceChildren(...children);
+  if (was === null) return;
+  const same = [...box.querySelectorAll("*")].find((element) => key(element) === was);
+  if (same instanceof HTMLElement) same.focus();
+}
+
+/**
  * `work` one call at a time: a call made while it runs asks for one more run after it (any number of such
  * calls make one), so reads of a screen never overlap and the news that came meanwhile is read.
  * @param {() => Promise<unknown>} work @returns {() => Promise<void>}
