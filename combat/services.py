@@ -21,7 +21,7 @@ from backend.errors import InvalidInput, refused
 from combat import engine, store
 from combat.models import CombatSettings
 from combat.store import ActionRecord, BattleRow, BattleStep
-from players.notices import NoticeKind, Told, notices_wake, notify
+from players.notices import NoticeKind, Told, notices_wake
 
 
 def battle_deadline_seconds() -> int:
@@ -71,12 +71,6 @@ def battle_turn_told(battle: BattleRow, *, actor: int | None) -> list[Told]:
                  {"run": battle.run_id, "battle": battle.id, "turn": battle.step})]
 
 
-def battle_turn_notice(battle: BattleRow, *, actor: int | None) -> None:
-    """``battle_turn_told``'s notice written at once, in the transaction: one statement, none when nobody is
-    told (a battle's start; a step writes it with its own save instead)."""
-    notify(battle_turn_told(battle, actor=actor))
-
-
 def battle_create(
     *,
     run_id: int,
@@ -91,7 +85,8 @@ def battle_create(
     (numbered in the run's one sequence after ``run_seq``).
 
     Enemy turns before the first player's turn are already resolved; the caller (the run side)
-    applies their consequences, as for any other step.
+    applies their consequences, as for any other step, and writes the awaited player's notice
+    (``battle_turn_told``) with its own save.
     """
     result = engine.start_battle(setup, seed)
     now = timezone.now()
@@ -104,7 +99,6 @@ def battle_create(
                               engine_version=engine.ENGINE_VERSION, setup=engine.setup_to_dict(setup),
                               enemy_kinds=enemy_kinds, first=first.battle, events=first.events)
     _deadline_told(row)
-    battle_turn_notice(row, actor=None)
     return row, result
 
 

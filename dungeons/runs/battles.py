@@ -43,6 +43,7 @@ from combat.services import (
     battle_step,
     battle_step_record,
     battle_time_out,
+    battle_turn_told,
 )
 from combat.store import BattleRow, BattleStep, battle_model, turn_awaited_first, turns_awaited_since
 from dungeons.kinds import run_kind_hooks
@@ -65,6 +66,7 @@ from dungeons.runs.engine.values import boosted
 from dungeons.runs.store import MemberRow, PollRead, RunRow, RunStep
 from npcs.services import bounty_progress_record
 from players.models import Player
+from players.notices import notices_wake
 from players.selectors import player_for_user
 
 # --- beginning a battle -----------------------------------------------------------------------------
@@ -113,6 +115,11 @@ def battle_begin(step: RunStep, party: list[MemberRow], *, is_boss: bool,
     # dies in this battle, so their ``died`` comes after its ``battle`` entry.
     step.log(BattleBegun(battle=battle.id, enemies=[e.name for e in enemies]), seq=begun)
     step.battle_numbered(battle, [event.to_dict() for event in result.events])
+    # the awaited player is told with the step's save; their streams wake once it commits
+    told = battle_turn_told(battle, actor=None)
+    step.tell(told)
+    users = {m.player_id: m.player.user_id for m in party}
+    notices_wake(users[t.player] for t in told)
     _carry(step, battle, result.state, result.events)
     return battle
 

@@ -70,6 +70,7 @@ from dungeons.runs.engine.log import LogEntry
 from guilds.models import Guild, Membership
 from guilds.selectors import with_current_guild
 from players.models import InventoryItem, ItemKind, Player
+from players.notice_store import NOTICES_CTE, Told, notices_insert, notices_params
 
 #: Who sees a run's battles: a member who did not leave its lobby (docs/runs.md).
 SEEING_STATUSES = [status for status in MemberStatus.values if status != MemberStatus.LEFT]
@@ -222,9 +223,12 @@ class RunChanges:
     #: What the step read for the replay (``RunStep.record``) while the run's moves were not loaded: appended
     #: to them without reading them.
     records: tuple[dict[str, Any], ...] = ()
+    #: The notices the step writes (``RunStep.tell``).
+    told: tuple[Told, ...] = ()
 
     def __bool__(self) -> bool:
-        return bool(self.run or self.entries or self.members or self.rooms or self.also or self.records)
+        return bool(self.run or self.entries or self.members or self.rooms or self.also or self.records
+                    or self.told)
 
 
 class RunStep:
@@ -256,6 +260,8 @@ class RunStep:
         self._also: dict[int, tuple[models.Model, set[str]]] = {}
         #: The inputs recorded for the replay (``record``) while the run's moves were not loaded.
         self.records: list[dict[str, Any]] = []
+        #: The notices to write with the step (``tell``).
+        self.told: list[Told] = []
         if members is not None:
             self._hold(members)
 
@@ -277,6 +283,11 @@ class RunStep:
         if seq is None:
             seq = self.reserve()
         self.entries.append({"seq": seq, **entry.to_json(floor=self.run.floor, room=self.run.room)})
+
+    def tell(self, told: Sequence[Told]) -> None:
+        """Notices the step writes with its own save (on PostgreSQL in its one statement); the caller wakes
+        the told users' streams (``players.notices.notices_wake``: once the step commits)."""
+        self.told += told
 
     def reserve(self) -> int:
         """The next number of the run's one sequence, taken now (for an entry logged later: a battle's
@@ -384,7 +395,7 @@ class RunStep:
                           member_columns=tuple(name for name in MEMBER_COLUMNS if name in columns),
                           dungeon_id=self.run.dungeon_id, rooms=tuple(self.rooms_added),
                           also=tuple((row, tuple(sorted(names))) for row, names in self._also.values()),
-                          records=tuple(self.records))
+                          records=tuple(self.records), told=tuple(self.told))
 
     def saved(self) -> None:
         """The step's changes are written: what it holds now is what is stored (the log's new entries as
@@ -394,6 +405,7 @@ class RunStep:
         if self._rooms is not None:
             self._rooms += self.rooms_added
         self._saved, self.entries, self.rooms_added, self._also, self.records = self.run, [], [], {}, []
+        self.told = []
         if self._members is not None:
             self._members_saved = dict(self._members)
 
@@ -610,7 +622,9 @@ def _jsonb_order(value: Any) -> Any:
 
 def run_save(step: RunStep, *, fast: bool | None = None) -> None:
     """Write what the step changed (nothing, if it changed nothing): on PostgreSQL in one statement, the
-    log's new entries appended without reading it; elsewhere (``fast`` False) one statement per table."""
+    log's new entries appended without reading it, the step's notices numbered and written in it (the
+    notices' ``WITH`` items, ``players.notice_store.NOTICES_CTE``); elsewhere (``fast`` False) one statement
+    per table and the notices' own."""
     changes = step.changes()
     if changes:
         if _vendor_fast(fast):
@@ -647,6 +661,7 @@ def _save_portable(changes: RunChanges) -> None:
     rows_insert(_room_models(changes))
     for row, fields in changes.also:
         rows_update([row], fields)
+    notices_insert(changes.told, now=timezone.now(), fast=False)
 
 
 def _list_read(run_id: int, column: str) -> list[dict[str, Any]]:
@@ -662,6 +677,9 @@ _ROOM_INSERT = ('INSERT INTO "dungeons_dungeonroom" ("dungeon_id", "floor", "ind
 def _save_fast(changes: RunChanges, connection: BaseDatabaseWrapper) -> None:
     parts: list[str] = []
     params: list[Any] = []
+    if changes.told:
+        parts.append(NOTICES_CTE)
+        params += notices_params(changes.told, now=timezone.now())
     if changes.run or changes.entries or changes.records:
         sets = []
         for name, value in changes.run.items():

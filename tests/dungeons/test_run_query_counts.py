@@ -46,8 +46,9 @@ POLL_STATEMENTS = 2 if connection.vendor == "postgresql" else 3
 #: A start: the person-run log and the guild's ledger are one statement on PostgreSQL, two on SQLite; the run
 #: is saved with its members in one on PostgreSQL (dungeons/runs/store.py), two on SQLite; the first battle
 #: with its events in one on PostgreSQL (combat/store.py), two on SQLite; the floor's bestiary in one; the
-#: awaited player's ``your_turn`` notice (players/notice_store.py) in one on PostgreSQL, three on SQLite.
-START_STATEMENTS = 17 if connection.vendor == "postgresql" else 22
+#: awaited player's ``your_turn`` notice (players/notice_store.py) in the run's save on PostgreSQL, three
+#: statements of its own on SQLite.
+START_STATEMENTS = 16 if connection.vendor == "postgresql" else 22
 
 
 def _sql(queries: CaptureQueriesContext) -> list[str]:

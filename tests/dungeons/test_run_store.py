@@ -22,7 +22,8 @@ from dungeons.models import DungeonRoom, MemberStatus, Run, RunMember, RunStatus
 from dungeons.run_log import Formation, Trap
 from dungeons.runs import store
 from dungeons.runs.store import RoomRow, RunStep
-from players.models import InventoryItem, ItemCategory, Player
+from players.models import InventoryItem, ItemCategory, Notice, NoticeKind, Player
+from players.notice_store import Told
 from tests.dungeons.run_helpers import (
     bestiary,
     current_battle,
@@ -121,12 +122,18 @@ def _a_step(run_id: int, *, with_log: bool) -> RunStep:
     step.log(Trap(hits={str(members[0].player_id): {"damage": 3, "effect": None, "hp": 1}}))
     step.log(Formation(players=[m.player_id for m in members]))
     step.add_room(RoomRow(floor=3, index=9, kind="rest"))
+    step.tell([Told(members[2].player_id, NoticeKind.YOUR_TURN, {"run": run_id, "battle": 7, "turn": 1}),
+               Told(members[0].player_id, NoticeKind.YOUR_TURN, {"run": run_id, "battle": 7, "turn": 2}),
+               Told(members[2].player_id, NoticeKind.YOUR_TURN, {"run": run_id, "battle": 7, "turn": 3})])
     return step
 
 
 def _stored(run_id: int) -> dict[str, Any]:
     run = Run.objects.filter(pk=run_id).values().get()
+    users = RunMember.objects.filter(run_id=run_id).values("player__user_id")
     return {"run": run, "members": list(RunMember.objects.filter(run_id=run_id).order_by("pk").values()),
+            "notices": list(Notice.objects.filter(user_id__in=users).order_by("user_id", "seq")
+                            .values_list("user_id", "seq", "kind", "data")),
             "rooms": list(DungeonRoom.objects.filter(dungeon_id=run["dungeon_id"]).order_by("floor", "index")
                           .values("floor", "index", "kind", "npc_kind", "story_item", "seal"))}
 
@@ -149,6 +156,7 @@ def test_a_saved_step_reads_back_as_the_step_left_it(battle_run: tuple[list[Play
     with transaction.atomic():
         step = _a_step(run.pk, with_log=with_log)
         expected_run, expected_members, entries = step.run, step.members(), list(step.entries)
+        expected_told = list(step.told)
         # when the step is saved (this database's own path)
         store.run_save(step)
         stored = _stored(run.pk)
@@ -162,6 +170,17 @@ def test_a_saved_step_reads_back_as_the_step_left_it(battle_run: tuple[list[Play
         [(m.player_id, m.hp, m.status, m.kills, m.pending_effects, m.position) for m in expected_members]
     added = {"floor": 3, "index": 9, "kind": "rest", "npc_kind": "", "story_item": "", "seal": ""}
     assert added in stored["rooms"]
+    # and the step's notices follow the ones each user had, in the order the step told them
+    user_of = {m.player_id: m.player.user_id for m in expected_members}
+    last = {user_of[p]: 0 for p in user_of}
+    for user_id, seq, _, _ in before["notices"]:
+        last[user_id] = max(last[user_id], seq)
+    expected_notices = []
+    for told in expected_told:
+        last[user_of[told.player]] += 1
+        expected_notices.append((user_of[told.player], last[user_of[told.player]], told.kind, told.data))
+    assert [n for n in stored["notices"] if n not in before["notices"]] == sorted(expected_notices,
+                                                                                  key=lambda n: n[:2])
     assert _stored(run.pk) == before  # rolled back
 
 

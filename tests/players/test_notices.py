@@ -11,7 +11,7 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from combat.services import battle_turn_notice
+from combat.services import battle_turn_told
 from combat.store import BattleRow
 from players.models import Notice, NoticeCounter, Player
 from players.notice_store import notices_insert
@@ -76,9 +76,9 @@ def _battle(awaiting: int | None) -> BattleRow:
 def test_a_battle_turn_tells_the_awaited_player_unless_they_just_acted() -> None:
     mover, other = PlayerFactory(), PlayerFactory()
     with transaction.atomic():
-        battle_turn_notice(_battle(mover.pk), actor=mover.pk)  # the mover's turn again: nothing to tell
-        battle_turn_notice(_battle(other.pk), actor=mover.pk)
-        battle_turn_notice(_battle(None), actor=None)  # over: nobody awaited
+        notify(battle_turn_told(_battle(mover.pk), actor=mover.pk))  # the mover's turn again: nobody told
+        notify(battle_turn_told(_battle(other.pk), actor=mover.pk))
+        notify(battle_turn_told(_battle(None), actor=None))  # over: nobody awaited
     assert kinds(mover) == []
     [told] = notices(other)["notices"]
     assert (told["kind"], told["data"]) == ("your_turn", {"run": 3, "battle": 9, "turn": 4})
