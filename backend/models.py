@@ -3,11 +3,13 @@ from __future__ import annotations
 
 import dataclasses
 import secrets
+from collections.abc import Callable, Hashable, Iterable
 from contextvars import ContextVar
 from typing import Any, ClassVar, NoReturn, Self, TypeVar, cast
 
 from django.db import IntegrityError, models, router, transaction
 from django.db.models.expressions import RawSQL
+from django.db.models.signals import post_delete, post_save
 from django.dispatch import Signal
 
 V = TypeVar("V")
@@ -51,8 +53,67 @@ def settings_changed(model: type[models.Model] | None, *, using: str | None = No
         except IntegrityError:  # created meanwhile: replace its token
             versions.filter(pk=1).update(token=token)
     SingletonSettings._cache.clear()
+    _balancing_cache.clear()
     if model is not None:
         singleton_settings_changed.send(sender=model, using=using)
+
+
+#: This process's values read from balancing tables (``balancing_cached``): key -> (token, value).
+_balancing_cache: dict[Hashable, tuple[int, Any]] = {}
+
+
+def balancing_cached(key: Hashable, read: Callable[[], V]) -> V:
+    """``read()``'s value, kept by this process under ``key`` while the settings token is the one the current
+    request read with its account (as ``SingletonSettings.cached`` keeps a settings row).
+
+    For values read from admin-edited balancing tables whose every change replaces the token
+    (``track_balancing_changes``). The value is read after the token was, so a copy is never older than the
+    token it is kept with; where no token was read (the admin, tasks, scripts) it is read every time."""
+    seen = _token_seen.get()
+    hit = _balancing_cache.get(key)
+    if seen is not None and hit is not None and hit[0] == seen:
+        return cast(V, hit[1])
+    value = read()
+    if seen is not None:
+        _balancing_cache[key] = (seen, value)
+    return value
+
+
+def balancing_cache_clear() -> None:
+    """Forget this process's copies (a test's database is rolled back under them)."""
+    _balancing_cache.clear()
+
+
+class BalancingQuerySet(models.QuerySet[Any]):
+    """A balancing table's rows: the bulk writes that send no signal (``update``, ``bulk_create``; a
+    ``bulk_update`` is an ``update``) replace the settings token, as every row's save and delete do
+    (``track_balancing_changes``)."""
+
+    def update(self, **kwargs: Any) -> int:
+        with transaction.atomic(using=self.db):
+            rows = super().update(**kwargs)
+            settings_changed(None, using=self.db)
+        return rows
+
+    def bulk_create(self, objs: Iterable[Any], *args: Any, **kwargs: Any) -> list[Any]:
+        with transaction.atomic(using=self.db):
+            created = super().bulk_create(objs, *args, **kwargs)
+            settings_changed(None, using=self.db)
+        return created
+
+
+def _balancing_row_changed(sender: type[models.Model], using: str | None = None, **kwargs: Any) -> None:
+    settings_changed(None, using=using)
+
+
+def track_balancing_changes(*balancing: type[models.Model]) -> None:
+    """Every save and delete of these models' rows (the admin's, a fixture's, a cascade's) replaces the
+    settings token in its own transaction, so ``balancing_cached`` copies of them are dropped everywhere at
+    once. Give each model a ``BalancingQuerySet`` manager too, for the writes that send no signal."""
+    for model in balancing:
+        label = model._meta.label
+        post_save.connect(_balancing_row_changed, sender=model, dispatch_uid=f"balancing-save-{label}")
+        post_delete.connect(_balancing_row_changed, sender=model, dispatch_uid=f"balancing-delete-{label}")
 
 
 class SingletonQuerySet(models.QuerySet[Any]):

@@ -9,7 +9,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 
-from backend.models import SingletonSettings
+from backend.models import BalancingQuerySet, SingletonSettings, track_balancing_changes
 from combat.engine import DEFAULT_MAGNITUDES, EFFECTS, CombatRules, EffectSpec, Stats, Weapon
 from combat.engine.encounters import EnemyTemplate
 
@@ -266,6 +266,10 @@ class EnemyKind(models.Model):
         default=10, help_text="Relative chance in the random draw among kinds of the floor; 0 = never drawn."
     )
 
+    #: The bestiary is balancing data kept by each process (``combat.selectors.encounter_for_room``): every
+    #: change replaces the settings token (``track_balancing_changes`` below).
+    objects = BalancingQuerySet.as_manager()
+
     class Meta:
         ordering = ["is_boss", "min_floor", "name"]
         constraints = [
@@ -322,6 +326,7 @@ class EnemyKindEffect(models.Model):
     """An effect of an enemy kind: applied by its hits (with a chance) or innate (permanent)."""
 
     enemy_kind = models.ForeignKey(EnemyKind, on_delete=models.CASCADE, related_name="effects")
+    objects = BalancingQuerySet.as_manager()
     trigger = models.CharField(max_length=8, choices=EffectTrigger.choices, default=EffectTrigger.ON_HIT)
     name = models.CharField("effect", max_length=16, choices=[(name, name) for name in EFFECTS])
     turns = models.PositiveSmallIntegerField(
@@ -476,3 +481,6 @@ class BattleAction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.battle_id} step {self.step}: {self.action.get('kind', '')}"
+
+
+track_balancing_changes(EnemyKind, EnemyKindEffect)

@@ -10,10 +10,12 @@ from typing import Any
 
 from django.db.models import Q
 
+from backend.models import balancing_cached
 from combat import engine, store
 from combat.engine import Combatant, CombatRules, encounters
 from combat.engine.encounters import (  # noqa: F401 (the encounter rules' names, as this module gave them)
     EncounterRules,
+    EnemyTemplate,
     NoEnemyForFloor,
     boss_escort_size,
     encounter_size,
@@ -81,22 +83,28 @@ def encounter_for_room(
 ) -> list[Combatant]:
     """The enemies of an enemy or boss room on ``floor`` (0-based) for a party, drawn with ``rng``.
 
-    Same bestiary, settings and seed give the same encounter. Two queries: the settings row, the kinds
-    of the floor with their effects (one when the caller passes the ``rules`` it already read). Raises
-    NoEnemyForFloor when the bestiary has a gap.
+    Same bestiary, settings and seed give the same encounter. The floor's kinds with their effects are
+    read in one statement (``store.enemy_kinds``), and an API request's process keeps them while the
+    settings token is the one the request read (``bestiary_of_floor``): no statement then; the settings
+    row is one more when the caller does not pass the ``rules`` it already read. Raises NoEnemyForFloor
+    when the bestiary has a gap.
     """
     rules = rules or encounter_rules_get()
-    kinds = store.enemy_kinds(floor=floor)  # as enemy_kinds_for_floor(floor) reads them, in one statement
-    return encounter_choose(
-        ordinary=[k for k in kinds if not k.is_boss],
-        bosses=[k for k in kinds if k.is_boss],
-        floor=floor,
-        is_boss=is_boss,
-        party_size=party_size,
-        rules=rules,
-        rng=rng,
-        slugs=slugs,
-    )
+    ordinary, bosses = bestiary_of_floor(floor)
+    return encounters.encounter_draw(ordinary=ordinary, bosses=bosses, floor=floor, is_boss=is_boss,
+                                     party_size=party_size, rules=rules, rng=rng, slugs=slugs)
+
+
+def bestiary_of_floor(floor: int) -> tuple[tuple[EnemyTemplate, ...], tuple[EnemyTemplate, ...]]:
+    """The drawable kinds of ``floor`` as the engine draws them (ordinary, bosses; each in slug order), as
+    ``enemy_kinds_for_floor(floor)`` reads them. Kept by the process under the settings token
+    (``backend.models.balancing_cached``): every change of the bestiary replaces the token, so an edit in
+    the admin reaches the next battle of every process."""
+    def read() -> tuple[tuple[EnemyTemplate, ...], tuple[EnemyTemplate, ...]]:
+        kinds = store.enemy_kinds(floor=floor)
+        return (tuple(k.template() for k in kinds if not k.is_boss),
+                tuple(k.template() for k in kinds if k.is_boss))
+    return balancing_cached(("bestiary", floor), read)
 
 
 def battle_events_since(*, battle: BattleRow | Battle, since: int,

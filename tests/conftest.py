@@ -95,11 +95,13 @@ def _match_seeds_of_the_test(request: pytest.FixtureRequest, monkeypatch: pytest
 @pytest.fixture(autouse=True)
 def _fresh_settings_rows():
     """Each test's database starts from the migrated settings rows; so must the in-process cache."""
-    from backend.models import SingletonSettings
+    from backend.models import SingletonSettings, balancing_cache_clear
 
     SingletonSettings._cache.clear()
+    balancing_cache_clear()
     yield
     SingletonSettings._cache.clear()
+    balancing_cache_clear()
 
 
 @pytest.fixture(autouse=True, scope="session")

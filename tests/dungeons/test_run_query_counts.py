@@ -14,8 +14,10 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from backend.models import SettingsVersion, settings_token_forget, settings_token_seen
 from backend.sql import prepared_sql
 from combat.models import BattleEvent, CombatSettings
+from combat.selectors import bestiary_of_floor
 from dungeons.models import RunSettings
 from players.models import Notice
 from tests.dungeons.run_helpers import (
@@ -45,10 +47,10 @@ ACTION_STATEMENTS = 5 if connection.vendor == "postgresql" else 7
 POLL_STATEMENTS = 2 if connection.vendor == "postgresql" else 3
 #: A start: the person-run log and the guild's ledger are one statement on PostgreSQL, two on SQLite; the run
 #: is saved with its members in one on PostgreSQL (dungeons/runs/store.py), two on SQLite; the first battle
-#: with its events in one on PostgreSQL (combat/store.py), two on SQLite; the floor's bestiary in one; the
-#: awaited player's ``your_turn`` notice (players/notice_store.py) in the run's save on PostgreSQL, three
-#: statements of its own on SQLite.
-START_STATEMENTS = 16 if connection.vendor == "postgresql" else 22
+#: with its events in one on PostgreSQL (combat/store.py), two on SQLite; the floor's bestiary is kept by the
+#: process (combat.selectors.bestiary_of_floor: none); the awaited player's ``your_turn`` notice
+#: (players/notice_store.py) in the run's save on PostgreSQL, three statements of its own on SQLite.
+START_STATEMENTS = 15 if connection.vendor == "postgresql" else 21
 
 
 def _sql(queries: CaptureQueriesContext) -> list[str]:
@@ -160,8 +162,11 @@ def _start_statements(size: int, monkeypatch: Any) -> list[str]:
     fix_seed(monkeypatch, seed_where(_first_room_is_enemy, players=players))
     run = lobby(players)
     party = Party(players[:1])
-    # the process has read the settings (as a running server has)
+    # the process has read the settings and the floor's bestiary (as a running server has)
     RunSettings.cached(), CombatSettings.cached()
+    settings_token_seen(SettingsVersion.objects.get(pk=1).token)
+    bestiary_of_floor(0)
+    settings_token_forget()
     with CaptureQueriesContext(connection) as queries:
         response = party.post(players[0], f"runs/{run.pk}/start/")
     assert response.status_code == 200, response.json()
