@@ -88,6 +88,8 @@ def _singletons() -> list[type[SingletonSettings]]:
 
 
 def run(n: int) -> None:
+    from backend.models import SettingsVersion, settings_token_forget, settings_token_seen
+    from combat.selectors import bestiary_of_floor
     from darkness.engine import MoveOutcome, move
     from darkness.models import DarknessRun, DarknessSettings, GuildMaze
     from dungeons.runs import lobby as run_services
@@ -117,6 +119,11 @@ def run(n: int) -> None:
         # so the samples measure the steady state a server is in between edits.
         for model in _singletons():
             model.cached()
+        # so is the bestiary, kept per floor while the token stands (combat.selectors.bestiary_of_floor)
+        settings_token_seen(SettingsVersion.objects.get(pk=1).token)
+        for floor in sorted(set(layout.section_of_row)):
+            bestiary_of_floor(floor)
+        settings_token_forget()
 
     def lobby(party: list[Player] = players) -> int:
         run = run_services.run_open(player=party[0], kind="darkness")

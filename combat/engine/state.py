@@ -430,8 +430,15 @@ def _battle_from_dict(data: Mapping[str, Any]) -> BattleState:
 
 
 def setup_to_dict(setup: BattleSetup) -> dict[str, Any]:
-    data: dict[str, Any] = to_jsonable(setup)
-    return data
+    """The JSON form: exactly to_jsonable(setup), written out field by field as ``BattleState.to_dict``
+    is (a test keeps the two equal)."""
+    return {
+        "players": [_combatant_json(c) for c in setup.players],
+        "enemies": [_combatant_json(c) for c in setup.enemies],
+        "npc": None if setup.npc is None else _combatant_json(setup.npc),
+        "starting_effects": [[target, _spec_json(spec)] for target, spec in setup.starting_effects],
+        "rules": setup.rules.to_dict(),
+    }
 
 
 def setup_from_dict(data: Mapping[str, Any]) -> BattleSetup:

@@ -47,7 +47,7 @@ from combat.engine import (
     replay,
     start_battle,
 )
-from combat.engine.state import to_jsonable
+from combat.engine.state import setup_to_dict, to_jsonable
 
 BATTLES = 400  # per version; a few seconds each
 PINNED = {
@@ -231,11 +231,14 @@ def test_effect_stacking_and_damage_helpers_are_exactly_as_pinned() -> None:
 
 
 def test_the_state_json_is_exactly_the_generic_walk_of_its_fields() -> None:
-    """BattleState.to_dict is written out field by field for speed; it must stay what the generic
-    to_jsonable walk gives (same keys in the same order, same values), also after a field is added."""
+    """BattleState.to_dict and setup_to_dict are written out field by field for speed; they must stay what
+    the generic to_jsonable walk gives (same keys in the same order, same values), also after a field is
+    added."""
     for seed in range(40):
         rng = random.Random(f"json/{seed}")
-        state = start_battle(random_setup(rng), seed, version=rng.choice([1, 2])).state
+        setup = random_setup(rng)
+        assert json.dumps(setup_to_dict(setup)) == json.dumps(to_jsonable(setup))
+        state = start_battle(setup, seed, version=rng.choice([1, 2])).state
         while True:
             assert json.dumps(state.to_dict()) == json.dumps(to_jsonable(state))
             if state.over:
