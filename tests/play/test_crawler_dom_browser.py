@@ -35,9 +35,10 @@ REDRAW = """async ([focus, next]) => {
 
 
 @pytest.mark.parametrize(("focus", "after", "expected"), [
-    (1, [["defend", None], ["attack", "e1"], ["attack", "e2"]], 2),  # the same button, moved: found by its data
+    # the same button, moved: found by its data
+    (1, [["defend", None], ["attack", "e1"], ["attack", "e2"]], 2),
     (2, [["attack", "e1"], ["defend", None]], 1),
-    (0, [["attack", "e2"], ["defend", None]], -1),  # its target is gone: the focus is not moved to another
+    (0, [["attack", "e2"], ["defend", None]], -1),  # its target is gone: the focus goes to no other
     ("outside", [["attack", "e1"]], "outside"),  # the focus elsewhere is left where it is
 ])
 def test_a_redraw_keeps_the_focus_on_the_button_with_the_same_data(serial_live_server, browser,  # noqa: F811
