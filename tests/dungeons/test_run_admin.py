@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import random
 import re
+from typing import Any
 
 import pytest
 from django.db import connection
@@ -20,6 +21,7 @@ from dungeons.runs import lobby as services
 from dungeons.runs import rooms
 from dungeons.runs.battles import battle_act
 from players.models import InventoryItem, ItemKind, Player
+from tests.dungeons.run_helpers import bestiary, combat_settings, guild_party, layout, small_dungeons, started
 from tests.factories import PlayerFactory, make_guild
 
 RUNS = "/admin/dungeons/run/"
@@ -140,10 +142,17 @@ def test_the_run_page_shows_party_loot_battles_and_a_readable_log(admin_client: 
     assert Battle.objects.filter(run=run).exists() and 'id="battles-group"' in html
 
 
-def test_a_dead_member_is_marked_on_the_drawing_and_in_the_log(admin_client: Client, run: Run) -> None:
+def test_a_dead_member_is_marked_on_the_drawing_and_in_the_log(admin_client: Client,
+                                                                monkeypatch: Any) -> None:
+    # given a party of one HP each whose first room is a trap: every member dies at the start
+    small_dungeons(floors=1, rooms=5)
+    bestiary()
+    combat_settings(base_hp=1, hp_per_stamina=0)
+    players, _ = guild_party(3)
+    run = started(players, monkeypatch, predicate=lambda dungeon: layout(dungeon)[0][0] == "trap")
     died = [e for e in run.log if e["kind"] == "died"]
-    if not died:
-        pytest.skip("nobody died in this seeded run")
+    assert len(died) == 3 and run.status == RunStatus.FAILED, run.log
+    # then the run's page marks the dead and says what Charon took
     html = admin_client.get(f"{RUNS}{run.pk}/change/").content.decode()
     assert "&#8224;" in html and "Charon takes" in html
 
