@@ -12,7 +12,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from backend.models import SettingsVersion, settings_token_forget, settings_token_seen
 from combat.models import CombatSettings
+from combat.selectors import bestiary_of_floor
 from dungeons.models import RunMember, RunSettings
 from tests.darkness.helpers import install_maze, only
 from tests.dungeons.run_helpers import Party, guild_party, lobby, run_settings
@@ -75,3 +77,41 @@ def test_a_darkness_start_and_move_cost_the_same_statements_for_one_player_and_f
     assert len(eight_move) <= MOVE_STATEMENTS, "\n".join(eight_move)
     for solo, eight in ((solo_start, eight_start), (solo_move, eight_move)):
         assert sum(q.startswith("SAVEPOINT") for q in eight) == sum(q.startswith("SAVEPOINT") for q in solo)
+
+
+#: A move into a new enemy room, the party unwounded: the account, BEGIN, the run lock, the step's read, the
+#: party's items, the battle with its first events (PostgreSQL: 1; SQLite: 2), the run saved with the new room
+#: and the darkness row, the maze's knowledge (lock, update), COMMIT. The awaited player's ``your_turn`` goes
+#: with the run's save on PostgreSQL (SQLite: three statements of its own), and the floor's bestiary is kept
+#: by the process (combat.selectors.bestiary_of_floor): no statement for either.
+ENEMY_MOVE_STATEMENTS = 10 if connection.vendor == "postgresql" else 19
+
+
+def test_a_darkness_move_into_an_enemy_room_costs_the_same_statements_for_one_player_and_for_eight() -> None:
+    # given two darkness runs started by a party of one and of eight, every room holding enemies
+    run_settings(max_party_size=8)
+    only("enemy")
+    counts = []
+    for size in (1, 8):
+        players, guild = guild_party(size)
+        install_maze(guild)
+        run = lobby(players, kind="darkness")
+        party = Party(players[:1])
+        RunSettings.cached(), CombatSettings.cached()
+        started = party.post(players[0], f"runs/{run.pk}/start/")
+        assert started.status_code == 200, started.json()
+        # the process has read the floor's bestiary with the current token (as a running server has)
+        settings_token_seen(SettingsVersion.objects.get(pk=1).token)
+        bestiary_of_floor(0)
+        settings_token_forget()
+        # when the host moves into a new room, whose battle starts
+        with CaptureQueriesContext(connection) as moved:
+            response = party.post(players[0], f"runs/{run.pk}/move/", {"step": started.json()["step"],
+                                                                       "direction": "RIGHT"})
+        assert response.status_code == 200, response.json()
+        assert response.json()["current_room"]["battle"] is not None, response.json()["current_room"]
+        counts.append(_statements(moved))
+    # then the count does not grow with the party, and stays within its pin
+    solo, eight = counts
+    assert len(eight) == len(solo), "\n".join(eight)
+    assert len(eight) <= ENEMY_MOVE_STATEMENTS, "\n".join(eight)
