@@ -22,8 +22,6 @@ def _numbers(user_id: int) -> list[tuple[int, int]]:
     return list(Notice.objects.filter(user_id=user_id).order_by("seq").values_list("seq", "id"))
 
 
-@pytest.mark.xfail(strict=False, reason="once in the full CI suite on PostgreSQL the live server's requests "
-                   "waited 10 s for a pooled connection (503): under investigation (docs/live.md)")
 def test_invitations_sent_at_once_number_the_invitees_notices_without_gap(live_server: Any) -> None:
     # given eight guilds whose leaders invite one player at the same moment, each leader twice
     invitee = PlayerFactory()
