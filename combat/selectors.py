@@ -3,7 +3,6 @@ a battle's view."""
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -57,24 +56,6 @@ def enemy_combatant(
 def boss_hp(kind: EnemyKind, *, party_size: int, rules: EncounterRules) -> int:
     """A boss's max HP for a party (combat.engine.encounters.boss_hp of the kind's HP)."""
     return encounters.boss_hp(kind.hp, party_size=party_size, rules=rules)
-
-
-def encounter_choose(
-    *,
-    ordinary: Sequence[EnemyKind],
-    bosses: Sequence[EnemyKind],
-    floor: int,
-    is_boss: bool,
-    party_size: int,
-    rules: EncounterRules,
-    rng: random.Random,
-    slugs: dict[str, str] | None = None,
-) -> list[Combatant]:
-    """Draw from already loaded kinds (in a stable order): the engine's ``encounter_draw`` of their
-    templates (combat/engine/encounters.py)."""
-    return encounters.encounter_draw(
-        ordinary=[kind.template() for kind in ordinary], bosses=[kind.template() for kind in bosses],
-        floor=floor, is_boss=is_boss, party_size=party_size, rules=rules, rng=rng, slugs=slugs)
 
 
 def encounter_for_room(
