@@ -214,7 +214,6 @@ function sideMark(sides, cell, side) {
 
 // --- the view ------------------------------------------------------------------------------------------------
 
-
 /** @param {Json | null} status @returns {[string, string][]} */
 function statusRows(status) {
   if (!status) return [];
