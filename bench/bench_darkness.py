@@ -88,13 +88,11 @@ def _singletons() -> list[type[SingletonSettings]]:
 
 
 def run(n: int) -> None:
-    from backend.models import SettingsVersion, settings_token_forget, settings_token_seen
-    from combat.selectors import bestiary_of_floor
     from darkness.engine import MoveOutcome, move
     from darkness.models import DarknessRun, DarknessSettings, GuildMaze
     from dungeons.runs import lobby as run_services
     from labyrinth.engine.grid import DIRECTIONS
-    from tests.dungeons.run_helpers import guild_party, run_settings
+    from tests.dungeons.run_helpers import bestiary_kept, guild_party, run_settings
     from tests.factories import api_client
 
     settings = DarknessSettings.load()
@@ -120,10 +118,7 @@ def run(n: int) -> None:
         for model in _singletons():
             model.cached()
         # so is the bestiary, kept per floor while the token stands (combat.selectors.bestiary_of_floor)
-        settings_token_seen(SettingsVersion.objects.get(pk=1).token)
-        for floor in sorted(set(layout.section_of_row)):
-            bestiary_of_floor(floor)
-        settings_token_forget()
+        bestiary_kept(*sorted(set(layout.section_of_row)))
 
     def lobby(party: list[Player] = players) -> int:
         run = run_services.run_open(player=party[0], kind="darkness")

@@ -12,12 +12,10 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from backend.models import SettingsVersion, settings_token_forget, settings_token_seen
 from combat.models import CombatSettings
-from combat.selectors import bestiary_of_floor
 from dungeons.models import RunMember, RunSettings
 from tests.darkness.helpers import install_maze, only
-from tests.dungeons.run_helpers import Party, guild_party, lobby, run_settings
+from tests.dungeons.run_helpers import Party, bestiary_kept, guild_party, lobby, run_settings
 
 pytestmark = pytest.mark.django_db
 
@@ -101,9 +99,7 @@ def test_a_darkness_move_into_an_enemy_room_costs_the_same_statements_for_one_pl
         started = party.post(players[0], f"runs/{run.pk}/start/")
         assert started.status_code == 200, started.json()
         # the process has read the floor's bestiary with the current token (as a running server has)
-        settings_token_seen(SettingsVersion.objects.get(pk=1).token)
-        bestiary_of_floor(0)
-        settings_token_forget()
+        bestiary_kept(0)
         # when the host moves into a new room, whose battle starts
         with CaptureQueriesContext(connection) as moved:
             response = party.post(players[0], f"runs/{run.pk}/move/", {"step": started.json()["step"],

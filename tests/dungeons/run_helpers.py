@@ -16,7 +16,9 @@ from typing import Any
 
 from rest_framework.test import APIClient
 
+from backend.models import SettingsVersion, settings_token_forget, settings_token_seen
 from combat.models import Battle, CombatSettings, EnemyKind
+from combat.selectors import bestiary_of_floor
 from dungeons import services as dungeon_services
 from dungeons.models import GenerationSettings, Run, RunSettings
 from dungeons.runs import lobby as run_services
@@ -67,6 +69,17 @@ def combat_settings(**numbers: Any) -> CombatSettings:
 class Bestiary:
     enemy: EnemyKind
     boss: EnemyKind
+
+
+def bestiary_kept(*floors: int) -> None:
+    """This process keeps these floors' bestiary with the current settings token, as a server that has
+    served a battle there since the last edit has (combat.selectors.bestiary_of_floor)."""
+    settings_token_seen(SettingsVersion.objects.get(pk=1).token)
+    try:
+        for floor in floors:
+            bestiary_of_floor(floor)
+    finally:
+        settings_token_forget()
 
 
 def bestiary(

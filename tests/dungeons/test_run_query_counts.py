@@ -14,16 +14,15 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from backend.models import SettingsVersion, settings_token_forget, settings_token_seen
 from backend.sql import prepared_sql
 from combat.models import BattleEvent, CombatSettings
-from combat.selectors import bestiary_of_floor
 from dungeons.models import RunSettings
 from players.models import Notice
 from tests.dungeons.run_helpers import (
     API,
     Party,
     bestiary,
+    bestiary_kept,
     combat_settings,
     current_battle,
     fix_seed,
@@ -164,9 +163,7 @@ def _start_statements(size: int, monkeypatch: Any) -> list[str]:
     party = Party(players[:1])
     # the process has read the settings and the floor's bestiary (as a running server has)
     RunSettings.cached(), CombatSettings.cached()
-    settings_token_seen(SettingsVersion.objects.get(pk=1).token)
-    bestiary_of_floor(0)
-    settings_token_forget()
+    bestiary_kept(0)
     with CaptureQueriesContext(connection) as queries:
         response = party.post(players[0], f"runs/{run.pk}/start/")
     assert response.status_code == 200, response.json()
