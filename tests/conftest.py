@@ -104,6 +104,29 @@ def _fresh_settings_rows():
     balancing_cache_clear()
 
 
+@pytest.fixture(autouse=True)
+def _fresh_pool_after_transactional_tests(request: pytest.FixtureRequest) -> Any:
+    """After a test that committed through other threads (a transactional test: a live server, threads of
+    its own), this process's connection pool is closed; the next test opens a new one.
+
+    Django's test live server leaves pool slots counted as lent when PostgreSQL kills connections under
+    requests in flight (its request threads keep their connection wrappers), and the whole session shares
+    one pool per worker: a later test sending 16 requests at once then waited the pool's 10 s and got 503s
+    (tests/players/test_notices_concurrency.py; docs/live.md). Set up before the database fixtures, so this
+    runs after their teardown (the flush)."""
+    yield
+    marker = request.node.get_closest_marker("django_db")
+    transactional = marker is not None and marker.kwargs.get("transaction", False)
+    if not transactional and "transactional_db" not in request.fixturenames:
+        return
+    from django.db import connections
+
+    default = connections["default"]
+    if default.vendor == "postgresql" and default.settings_dict.get("OPTIONS", {}).get("pool"):
+        default.close()
+        default.close_pool()
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _compiled_catalogues() -> None:
     """The gettext catalogues compiled, as the install does (``manage.py compile_catalogs``), so every

@@ -111,7 +111,6 @@ def _assert_unavailable(status: int, headers: dict[str, str], body: bytes) -> No
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.usefixtures("pool_replaced_after")
 def test_a_write_whose_connection_is_killed_mid_transaction_is_a_503_and_writes_nothing(
     live_server: Any, table_lock: TableLock
 ) -> None:
@@ -138,7 +137,6 @@ def test_a_write_whose_connection_is_killed_mid_transaction_is_a_503_and_writes_
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.usefixtures("pool_replaced_after")
 def test_an_admin_page_whose_connection_is_killed_is_the_same_503(
     live_server: Any, table_lock: TableLock
 ) -> None:
@@ -157,23 +155,8 @@ def test_an_admin_page_whose_connection_is_killed_is_the_same_503(
     _assert_unavailable(*result["answer"])
 
 
-@pytest.fixture
-def pool_replaced_after() -> Iterator[None]:
-    """After the test, the process's connection pool is closed (the next use opens a new one).
-
-    Django's test live server leaks pool slots when PostgreSQL kills connections under requests in flight:
-    the request threads' connection wrappers keep their connections, still counted as lent, so the pool
-    the whole test session shares is left smaller (4 of its 20 after this module's test that kills every
-    connection three times). A later test sending 16 requests at once then waited 10 s for a connection
-    and got 503s (tests/players/test_notices_concurrency.py, when it ran after this module on a worker)."""
-    yield
-    connection.close()
-    connection.close_pool()
-
-
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.usefixtures("pool_replaced_after")
 def test_requests_in_flight_while_every_connection_is_killed_get_200_or_503_never_500(live_server) -> None:
     # given four clients reading and writing without pause
     players = PlayerFactory.create_batch(4)
