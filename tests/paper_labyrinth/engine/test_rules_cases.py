@@ -1,4 +1,5 @@
-"""The summary's test cases 1-30 and 32 (seed 002, `seeds/002_summary_en.md` section 7), one test each.
+"""The worked cases 1-30 and 32 of seed 002's English summary (its section 7, not in the repository), one
+test each: each test sets up its case's position and asserts the answer (docs/paper-labyrinth.md, "Tests").
 
 Case 31 (the map validator) is tested with the maps (tests/paper_labyrinth/engine/test_map_*.py).
 """

@@ -1,5 +1,5 @@
-"""One test per decision on the 21 conflicts of seed 002 (`seeds/002_summary_en.md` section 8);
-docs/paper-labyrinth.md names each test next to its decision."""
+"""One test per decision on the 21 conflicts of seed 002 (its English summary's section 8, not in the
+repository): docs/paper-labyrinth.md, "The 21 conflicts", states each decision and names its test."""
 from __future__ import annotations
 
 import pytest
