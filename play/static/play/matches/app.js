@@ -8,6 +8,8 @@
 import { ApiError, Client } from "../../client/deepdelve.js";
 import { lang, pickLang, saveLang, setLang, t } from "./i18n.js";
 import { Board, cssColour } from "../cell-capture/board.js";
+import { oneAtATime } from "../crawler/dom.js";
+import { MatchStream } from "./live.js";
 import { forgetNotices, watchNotices } from "./notices.js";
 import { actionLabel, button, consoleView, el, keyValues, readable } from "./render.js";
 import { paperActionLabel, paperActions, paperView } from "./paper.js";
@@ -47,8 +49,6 @@ const RENDERERS = {
 };
 
 const HOME_POLL_MS = 4000;
-const RECONNECT_MS = 1200;
-const ENDED = ["finished", "abandoned", "cancelled"];
 
 /** @param {string} id @returns {HTMLElement} */
 const $ = (id) => {
@@ -80,10 +80,6 @@ const state = {
   /** @type {MatchEvent[]} the match's events read so far, oldest first (a mode's own renderer folds them) */
   events: [],
   sending: false,
-  /** @type {import("../../client/deepdelve.js").Subscription | null} */
-  stream: null,
-  reading: false,
-  readAgain: false,
   /** a read asked for that must redraw the page (any but a stream drop's) */
   redraw: false,
   /** @type {SeatReplay | null} */
@@ -116,7 +112,7 @@ function show(screen) {
   state.screen = screen;
   state.generation += 1;
   if (state.wake) state.wake();
-  if (screen !== "match") closeStream();
+  if (screen !== "match") stream.close();
   for (const id of ["auth", "home", "match", "replay"]) $(id).hidden = id !== screen;
   $("who").hidden = !api.signedIn;
   $("who-name").textContent = api.signedIn ? api.me.username : "";
@@ -400,7 +396,7 @@ function openMatch(id) {
   show("match");
   history.replaceState(null, "", `${location.pathname}#match-${id}`);
   const generation = state.generation;
-  read().then(() => { if (state.generation === generation) openStream(generation); });
+  read().then(() => { if (state.generation === generation) stream.open(id); });
 }
 
 /** The console labyrinth's answered commands, kept per match in this tab (the notebook). @param {number} id */
@@ -415,83 +411,46 @@ function answeredOf(id) {
 }
 
 /**
- * One read of the match: what is new since the last. Reads asked for while one runs are done once after it.
- * A quiet read (after a stream's drop, which a server that closes streams makes every second or so)
- * redraws the page only if the match changed, so forms being filled in are left alone.
+ * One read of the match: what is new since the last (one at a time: crawler/dom.js). A quiet read (after a stream's
+ * drop, which a server that closes streams makes every second or so) redraws the page only if the match
+ * changed, so forms being filled in are left alone.
  * @param {boolean} [quiet]
  */
-async function read(quiet = false) {
+function read(quiet = false) {
   if (!quiet) state.redraw = true;
-  if (state.reading) { state.readAgain = true; return; }
-  state.reading = true;
+  return readOnce();
+}
+
+const readOnce = oneAtATime(async () => {
+  const redraw = state.redraw;
+  state.redraw = false;
+  const id = state.matchId;
+  if (id === null || state.screen !== "match") return;
   try {
-    do {
-      state.readAgain = false;
-      const redraw = state.redraw;
-      state.redraw = false;
-      const id = state.matchId;
-      if (id === null || state.screen !== "match") return;
-      const match = /** @type {Match} */ (await api.get("/api/v1/matches/{match_id}/", {
-        path: { match_id: id }, query: { since: state.since } }));
-      if (state.matchId !== id) return;
-      for (const event of /** @type {MatchEvent[]} */ (/** @type {unknown} */ (match.events))) logEvent(event);
-      state.since = Math.max(state.since, match.last_event || 0);
-      const before = state.match;
-      state.match = match;
-      const same = (/** @type {Match} */ m) => JSON.stringify({ ...m, events: [] });
-      if (redraw || !before || match.events.length || same(before) !== same(match)) render();
-    } while (state.readAgain);
+    const match = /** @type {Match} */ (await api.get("/api/v1/matches/{match_id}/", {
+      path: { match_id: id }, query: { since: state.since } }));
+    if (state.matchId !== id) return;
+    for (const event of /** @type {MatchEvent[]} */ (/** @type {unknown} */ (match.events))) logEvent(event);
+    state.since = Math.max(state.since, match.last_event || 0);
+    const before = state.match;
+    state.match = match;
+    const same = (/** @type {Match} */ m) => JSON.stringify({ ...m, events: [] });
+    if (redraw || !before || match.events.length || same(before) !== same(match)) render();
   } catch (error) {
     fail(error);
     if (error instanceof ApiError && error.status === 404 && api.signedIn) show("home");
-  } finally {
-    state.reading = false;
   }
-}
+});
 
-/**
- * The match's stream through the client's subscription (a ticket per connection, resumed after the last
- * event read): a header that shows a change wakes one read; a drop is followed by a read (what the drop may
- * have hidden) and the subscription reopens by itself. Nothing polls while it is open.
- * @param {number} generation
- */
-function openStream(generation) {
-  closeStream();
-  const id = state.matchId;
-  if (id === null) return;
-  const here = () => state.generation === generation && state.screen === "match";
-  const subscription = api.subscribe("/api/v1/matches/{match_id}/stream/", {
-    path: { match_id: id },
-    kinds: ["match"],
-    since: () => state.since,
-    retryMs: RECONNECT_MS,
-    // the stream ends with the match: after the end a drop is the end, not something to reopen
-    done: () => Boolean(state.match && state.match.id === id && ENDED.includes(state.match.status)),
-    onLive: (live) => {
-      if (state.stream !== subscription) return;
-      $("live").hidden = !live;
-      if (!live && here()) read(true);
-    },
-    // The header: read again only when what it shows changed (a new turn, the end...).
-    onMessage: (_kind, data) => {
-      const head = /** @type {{turn: number, status: string, awaiting: number | null,
-        deadline: string | null, result: unknown}} */ (data);
-      const match = state.match;
-      if (!match || head.turn !== match.turn || head.status !== match.status || head.awaiting !== match.awaiting
-        || head.deadline !== match.deadline || JSON.stringify(head.result) !== JSON.stringify(match.result)) {
-        read();
-      }
-    },
-  });
-  state.stream = subscription;
-}
-
-function closeStream() {
-  const subscription = state.stream;
-  state.stream = null;
-  if (subscription) subscription.close();
-  $("live").hidden = true;
-}
+/** The match's stream (live.js), shown by the "live" badge: a change it tells wakes one read; after a drop
+ * the match is read quietly. */
+const stream = new MatchStream(api, {
+  since: () => state.since,
+  shown: () => state.match,
+  onChange: () => { void read(); },
+  onDrop: () => { if (state.screen === "match") void read(true); },
+  showLive: (live) => { $("live").hidden = !live; },
+});
 
 /** @param {Match} match @param {number | null} seat */
 function seatName(match, seat) {
@@ -903,6 +862,7 @@ async function route() {
     panel: $("notices"), list: $("notice-list"), open: openMatch,
     modeTitle: (mode) => state.modes.get(mode)?.title ?? mode,
     current: () => (state.screen === "match" ? state.matchId : null),
+    changed: () => { void read(true); },
   }).catch((error) => { fail(error); notices = null; return null; });
   if (!state.modes.size) {
     try {
