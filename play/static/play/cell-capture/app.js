@@ -1,9 +1,14 @@
-// Cell capture in the browser: sign in, lobbies, and a match polled with ?since=N, whose events
-// are animated wave by wave on the board and written to the log beside it.
+// Cell capture in the browser: sign in, lobbies, and a match read with ?since=N whenever its stream
+// (EventSource with a one-time ticket) says it changed, or the user's notices say a player joined or left
+// its lobby; its events are animated wave by wave on the board and written to the log beside it. While
+// the streams are open nothing polls the match (the list of games, which has no stream, is read every
+// few seconds).
 //
 // Every call goes through the project's typed client (clients/typescript/client/, served at
 // /static/client/); `tsc --checkJs` checks this file against the types generated from the schema.
 import { ApiError, Client } from "../../client/deepdelve.js";
+import { oneAtATime } from "../crawler/dom.js";
+import { MatchStream } from "../matches/live.js";
 import { Board, cssColour } from "./board.js";
 
 /** @typedef {import("../../client/deepdelve.js").Schemas} Schemas */
@@ -59,7 +64,6 @@ import { Board, cssColour } from "./board.js";
  */
 
 const MODE = "cell_capture";
-const POLL_MS = 900;
 const LOBBY_POLL_MS = 2500;
 const STEP_MS = 280;
 const LOG_LIMIT = 1500;
@@ -118,6 +122,8 @@ function fail(error) {
 
 /** @param {string} screen */
 function show(screen) {
+  stream.close();
+  if (screen === "auth") unwatchNotices();
   state.screen = screen;
   state.generation += 1;
   if (state.wake) state.wake();
@@ -131,7 +137,11 @@ function show(screen) {
   }
   if (screen === "match") {
     history.replaceState(null, "", `${location.pathname}#match-${state.matchId}`);
-    matchLoop(state.generation);
+    const generation = state.generation;
+    const id = state.matchId;
+    read().then(() => {
+      if (state.generation === generation && state.screen === "match" && id !== null) stream.open(id);
+    });
   }
 }
 
@@ -257,7 +267,7 @@ for (const [id, call, done] of MATCH_BUTTONS) {
       await call(state.matchId);
       say(done);
       if (id === "leave") show("lobbies");
-      else if (state.wake) state.wake();
+      else read();
     } catch (error) {
       fail(error);
     }
@@ -266,24 +276,59 @@ for (const [id, call, done] of MATCH_BUTTONS) {
 
 // --- the match --------------------------------------------------------------------------------------
 
-/** @param {number} generation */
-async function matchLoop(generation) {
-  while (state.screen === "match" && state.generation === generation && state.matchId !== null) {
-    try {
-      const match = await api.get("/api/v1/matches/{match_id}/", { path: { match_id: state.matchId },
-        query: { since: state.since } });
-      if (state.generation !== generation) return;
-      await update(match);
-    } catch (error) {
-      fail(error);
-      if (error instanceof ApiError && (error.status === 404 || error.status === 401)) {
-        if (api.signedIn) show("lobbies");
-        return;
-      }
+/** One read of the match: what is new since the last, played out on the board (one at a time: a read asked
+ * for meanwhile, by a stream or one's own move, is done once after it: crawler/dom.js). */
+const read = oneAtATime(async () => {
+  const id = state.matchId;
+  if (id === null || state.screen !== "match") return;
+  try {
+    const match = await api.get("/api/v1/matches/{match_id}/", { path: { match_id: id },
+      query: { since: state.since } });
+    if (state.matchId !== id || state.screen !== "match") return;
+    await update(match);
+  } catch (error) {
+    fail(error);
+    if (error instanceof ApiError && (error.status === 404 || error.status === 401) && api.signedIn) {
+      show("lobbies");
     }
-    const over = state.match && !["lobby", "active"].includes(state.match.status);
-    await sleep(over ? 5 * POLL_MS : POLL_MS);
   }
+});
+
+/** The match's stream (../matches/live.js), `body[data-live]` saying whether it is open: a change it tells
+ * wakes one read, and so does a drop (what the drop may have hidden). */
+const stream = new MatchStream(api, {
+  since: () => state.since,
+  shown: () => state.match,
+  onChange: () => { void read(); },
+  onDrop: () => { if (state.screen === "match") void read(); },
+  showLive: (live) => { document.body.dataset.live = live ? "1" : "0"; },
+});
+
+/** @type {import("../../client/deepdelve.js").Subscription | null} the user's notices while signed in */
+let notices = null;
+
+/** The user's notices: another player joining or leaving the lobby on screen (`lobby_changed`, which the
+ * match's stream does not carry: no turn, status or deadline changes) wakes one read of it. Each time the
+ * stream opens, the match on screen is read once (what came before the stream did). */
+function watchNotices() {
+  if (notices || !api.signedIn) return;
+  notices = api.subscribe("/api/v1/me/stream/", {
+    kinds: ["lobby_changed"],
+    onLive: (live) => {
+      document.body.dataset.notices = live ? "1" : "0";
+      if (live && state.screen === "match") read();
+    },
+    onMessage: (_kind, data) => {
+      const notice = /** @type {{ data?: { match?: unknown } }} */ (data);
+      if (state.screen === "match" && notice.data && notice.data.match === state.matchId) read();
+    },
+  });
+}
+
+function unwatchNotices() {
+  if (notices) notices.close();
+  notices = null;
+  document.body.dataset.notices = "0";
 }
 
 // The view of a cell capture match as the page needs it. The mode's view (cell_capture/mode.py):
@@ -507,7 +552,7 @@ async function play(x, y) {
     fail(error);
   } finally {
     state.sending = false;
-    if (state.wake) state.wake();
+    read();
   }
 }
 
@@ -596,6 +641,7 @@ async function animate(events) {
 
 function route() {
   if (!api.signedIn) return show("auth");
+  watchNotices();
   const found = /^#match-(\d+)$/.exec(location.hash);
   if (found) return openMatch(Number(found[1]));
   return show("lobbies");

@@ -1,5 +1,5 @@
 // A match on screen, kept live by its stream (`GET matches/{id}/stream/`; docs/play.md, "Live, and the
-// decisions"), as the match shell watches the match on its screen. The stream goes
+// decisions"): the match shell and the cell capture page both watch their match this way. The stream goes
 // through the typed client's subscribe() (a ticket per connection, resumed after the last event read): a
 // `match` header message that shows a change wakes the page's read of the match; a drop is told to the page
 // (which reads once: the drop may have hidden something) and the subscription reopens by itself. It ends
