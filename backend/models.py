@@ -84,21 +84,31 @@ def balancing_cache_clear() -> None:
     _balancing_cache.clear()
 
 
-class BalancingQuerySet(models.QuerySet[Any]):
-    """A balancing table's rows: the bulk writes that send no signal (``update``, ``bulk_create``; a
-    ``bulk_update`` is an ``update``) replace the settings token, as every row's save and delete do
-    (``track_balancing_changes``)."""
+class _TokenQuerySet(models.QuerySet[Any]):
+    """Rows whose ``update()`` replaces the settings token in its own transaction (``_changed``)."""
+
+    def _changed(self) -> None:
+        raise NotImplementedError
 
     def update(self, **kwargs: Any) -> int:
         with transaction.atomic(using=self.db):
             rows = super().update(**kwargs)
-            settings_changed(None, using=self.db)
+            self._changed()
         return rows
+
+
+class BalancingQuerySet(_TokenQuerySet):
+    """A balancing table's rows: the bulk writes that send no signal (``update``, ``bulk_create``; a
+    ``bulk_update`` is an ``update``) replace the settings token, as every row's save and delete do
+    (``track_balancing_changes``)."""
+
+    def _changed(self) -> None:
+        settings_changed(None, using=self.db)
 
     def bulk_create(self, objs: Iterable[Any], *args: Any, **kwargs: Any) -> list[Any]:
         with transaction.atomic(using=self.db):
             created = super().bulk_create(objs, *args, **kwargs)
-            settings_changed(None, using=self.db)
+            self._changed()
         return created
 
 
@@ -116,14 +126,11 @@ def track_balancing_changes(*balancing: type[models.Model]) -> None:
         post_delete.connect(_balancing_row_changed, sender=model, dispatch_uid=f"balancing-delete-{label}")
 
 
-class SingletonQuerySet(models.QuerySet[Any]):
+class SingletonQuerySet(_TokenQuerySet):
     """A settings table's rows: an ``update()`` replaces the token too, as a ``save()`` does."""
 
-    def update(self, **kwargs: Any) -> int:
-        with transaction.atomic(using=self.db):
-            rows = super().update(**kwargs)
-            settings_changed(self.model, using=self.db)
-        return rows
+    def _changed(self) -> None:
+        settings_changed(self.model, using=self.db)
 
 
 class SingletonSettings(models.Model):
