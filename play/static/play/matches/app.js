@@ -411,9 +411,9 @@ function answeredOf(id) {
 }
 
 /**
- * One read of the match: what is new since the last (one at a time: crawler/dom.js). A quiet read (after a stream's
- * drop, which a server that closes streams makes every second or so) redraws the page only if the match
- * changed, so forms being filled in are left alone.
+ * One read of the match: what is new since the last (one at a time: crawler/dom.js). A quiet read (after a
+ * stream's drop, which a server that closes streams makes every second or so) redraws the page only if the
+ * match changed, so forms being filled in are left alone.
  * @param {boolean} [quiet]
  */
 function read(quiet = false) {
