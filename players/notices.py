@@ -62,6 +62,8 @@ def notice_text(kind: str, data: dict[str, Any]) -> str:
             return gettext("Your application to the guild %(name)s was rejected: %(reason)s") % data
         case NoticeKind.APPLICATION_DECIDED:
             return gettext("Your application to the guild %(name)s was rejected.") % data
+        case NoticeKind.LOBBY_CHANGED if "run" in data:
+            return _run_lobby_text(data)
         case NoticeKind.LOBBY_CHANGED if data.get("change") == "joined":
             return gettext("A player joined the lobby of match %(match)s (%(mode)s).") % data
         case NoticeKind.LOBBY_CHANGED:
@@ -70,3 +72,15 @@ def notice_text(kind: str, data: dict[str, Any]) -> str:
             return gettext("A rematch of match %(rematch_of)s is open: lobby %(match)s (%(mode)s).") % data
     return kind
 
+
+def _run_lobby_text(data: dict[str, Any]) -> str:
+    """A run lobby's change (``dungeons.runs.lobby``): joined, left, weapon_chosen or formation."""
+    match data.get("change"):
+        case "joined":
+            return gettext("A player joined the lobby of run %(run)s.") % data
+        case "left":
+            return gettext("A player left the lobby of run %(run)s.") % data
+        case "weapon_chosen":
+            return gettext("A player of the lobby of run %(run)s chose a starting weapon.") % data
+        case _:
+            return gettext("The formation of the lobby of run %(run)s changed.") % data

@@ -35,6 +35,7 @@ from guilds.services import guild_person_runs_record
 from npcs.selectors import guild_npc_kinds_unrescued, junk_dealer_offer_size, junk_dealer_tiers
 from npcs.services import warlock_buffs_claim_party
 from players.models import ItemCategory, ItemKind, Player
+from players.notices import NoticeKind, Told, notices_wake
 from players.services import inventory_add
 
 
@@ -45,6 +46,16 @@ def _join(run_id: int, player: Player, position: int) -> None:
     except IntegrityError as exc:  # the partial unique index: already active in another run
         raise RuleViolation("already_in_run", "You are already in a run.",
                             {"run": store.active_run_of(player.pk)}) from exc
+
+
+def _tell_lobby(step: RunStep, others: list[MemberRow], *, player: int, change: str, players: int) -> None:
+    """``lobby_changed`` to the lobby's other members (the host is one): ``player`` joined, left, chose a
+    starting weapon or set the formation, and ``players`` are in the lobby now (docs/live.md). Written with
+    the step's save; their streams wake once it commits."""
+    about = {"run": step.pk, "kind": step.run.kind, "change": change, "player": player, "players": players}
+    told = [m for m in others if m.player_id != player]
+    step.tell([Told(m.player_id, NoticeKind.LOBBY_CHANGED, about) for m in told])
+    notices_wake(m.player.user_id for m in told)
 
 
 @transaction.atomic
@@ -78,6 +89,8 @@ def run_join(*, player: Player, run_id: int) -> RunRow:
     if len(members) >= limit:
         raise RuleViolation("party_full", "The party is full.", {"run": step.pk, "limit": limit})
     _join(step.pk, player, len(members))
+    _tell_lobby(step, members, player=player.pk, change="joined", players=len(members) + 1)
+    store.run_save(step)
     return step.run
 
 
@@ -108,6 +121,7 @@ def run_leave(*, player: Player, run_id: int) -> RunRow:
         step.change(status=RunStatus.CANCELLED, ended_at=timezone.now())
     elif step.run.host_id == player.pk:
         step.change(host_id=rest[0].player_id)
+    _tell_lobby(step, rest, player=player.pk, change="left", players=len(rest))
     store.run_save(step)
     return step.run
 
@@ -141,6 +155,8 @@ def run_weapon_choose(*, player: Player, run_id: int, item_kind_id: int | None) 
                                 {"item_kind": item_kind_id, "offer": sorted(offer)})
         inventory_add(player=player, item_kind=offer[item_kind_id], equip=True, acquired_in_run_id=step.pk)
         member = step.change_member(player.pk, weapon_choice=WeaponChoice.TAKEN)
+    party = step.party(MemberStatus.JOINED)
+    _tell_lobby(step, party, player=player.pk, change="weapon_chosen", players=len(party))
     store.run_save(step)
     return member
 
@@ -164,6 +180,8 @@ def run_formation_set(*, player: Player, run_id: int, players: list[int]) -> Run
     if run.status == RunStatus.ACTIVE:
         step.act(player.pk, {"kind": "formation", "players": players}, at=timezone.now())
         step.log(Formation(players=players))
+    else:  # in the run, the log's ``formation`` entry tells the party
+        _tell_lobby(step, members, player=player.pk, change="formation", players=len(members))
     store.run_save(step)
     return step.run
 

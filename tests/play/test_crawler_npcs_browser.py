@@ -222,9 +222,9 @@ def test_a_party_explores_the_darkness_live_to_a_camp_and_leaves(browser, tmp_pa
         lobby = api["piet"].get(f"runs/{run_id}/")
         assert [m["player"] for m in sorted(lobby["members"], key=lambda m: m["position"])] == [ids["piet"],
                                                                                                ids["orla"]]
-        # and orla starts before piet chose a weapon: the API's refusal is shown
-        orla.click("#dk-controls button[data-action=dk_refresh]")
+        # and orla's lobby shows him without a refresh (his joining is a lobby_changed notice on her stream)
         orla.wait_for_selector(f'#dk-members li[data-member="{ids["piet"]}"]')
+        # and orla starts before piet chose a weapon: the API's refusal is shown
         orla.click("#dk-controls button[data-action=dk_start]")
         orla.wait_for_selector('#message[data-kind="error"]')
         refused = api["orla"].refusal(f"runs/{run_id}/start/")

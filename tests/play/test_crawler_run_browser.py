@@ -154,8 +154,9 @@ def open_lobby(pages: dict[str, Any], api: dict[str, Api], ids: dict[str, int], 
         else:
             page.click(f"{row} button[data-action=join]")
         page.wait_for_selector('body[data-run-status="lobby"]', timeout=WAIT_MS)
-    lena.click("#run-reload")
-    lena.wait_for_selector(f'#lobby-members li[data-member="{ids["olek"]}"]', timeout=WAIT_MS)
+    # the host's lobby lists both without a reload: each join is a lobby_changed notice on her stream
+    for name in ("mira", "olek"):
+        lena.wait_for_selector(f'#lobby-members li[data-member="{ids[name]}"]', timeout=WAIT_MS)
     listed = api["lena"].get(f"runs/{run_id}/")
     assert sorted(m["player"] for m in listed["members"]) == sorted(ids.values())
     return run_id
@@ -244,9 +245,13 @@ def test_a_party_plays_runs_to_completion_escape_and_death_in_the_browser(browse
         choices = {m["player"]: m["weapon_choice"] for m in api["lena"].get(f"runs/{run_id}/")["members"]}
         assert choices == {ids["lena"]: "taken", ids["mira"]: "taken", ids["olek"]: "refused"}
 
+        # then lena's lobby shows the others' choices as they make them (their notices, no reload)
+        for name, choice in choices.items():
+            lena.wait_for_selector(f'#lobby-members li[data-member="{name}"][data-choice="{choice}"]',
+                                   timeout=WAIT_MS)
+        lena.wait_for_selector('body[data-busy="0"]')  # no later redraw undoes the keys
+
         # when lena puts olek in front by keyboard (Up twice) and mira behind him by drag, and saves
-        lena.click("#run-reload")
-        lena.wait_for_selector('body[data-busy="0"]')  # reloaded: no later redraw undoes the keys
         lena.wait_for_selector(f'#formation li[data-player="{ids["olek"]}"]')
         lena.focus(f'#formation li[data-player="{ids["olek"]}"]')
         lena.keyboard.press("ArrowUp")

@@ -1,8 +1,8 @@
 // The dungeon crawler's home (SPEC 16, issue 29): sign up or in, the player's page, and guilds: browse,
 // found, apply, invitations, the leader's page, leaving, the disband vote. Every call goes through the
 // typed client over the public API; what changes for this user arrives on GET me/stream/ (EventSource
-// with a one-time ticket): `invitation` and `application_decided` notices re-read what they name, with
-// no polling. Every refusal shows the API's own `message`; the page's words are in ./i18n.js.
+// with a one-time ticket): `invitation`, `application_decided` and a run's `lobby_changed` notices re-read
+// what they name, with no polling. Every refusal shows the API's own `message`; the page's words are in ./i18n.js.
 import { ApiError, Client } from "../../client/deepdelve.js";
 import { darknessPane } from "./darkness.js";
 import { $, h } from "./dom.js";
@@ -371,7 +371,7 @@ async function openStream() {
     setLive(false);
     state.reconnect = window.setTimeout(() => { void run(openStream); }, 2000);
   };
-  for (const kind of ["invitation", "application_decided"]) {
+  for (const kind of ["invitation", "application_decided", "lobby_changed"]) {
     stream.addEventListener(kind, (event) => { void run(() => onNotice(/** @type {MessageEvent} */ (event))); });
   }
 }
@@ -383,8 +383,19 @@ async function onNotice(event) {
   if (notice.seq <= state.lastNotice) return; // shown already (a stream resumed after it)
   state.lastNotice = notice.seq;
   $("notices").prepend(h("li", { "data-kind": notice.kind, "data-seq": String(notice.seq) }, notice.text));
-  if (notice.kind === "invitation") await loadInvitations();
+  if (notice.kind === "lobby_changed") await lobbyChanged(notice.data);
+  else if (notice.kind === "invitation") await loadInvitations();
   else await Promise.all([loadMe().then(loadGuild), loadMyApplications()]);
+}
+
+/**
+ * A run lobby on screen changed (a member joined, left, chose a weapon, set the formation): the run tab or
+ * the darkness tab that shows it reads it again. A match lobby's notice is only listed.
+ * @param {Notice["data"]} data
+ */
+async function lobbyChanged(data) {
+  if (typeof data.run !== "number") return;
+  await Promise.all([runScreen.changed(data.run), darkness.changed(data.run)]);
 }
 
 // --- wiring ------------------------------------------------------------------------------------------
@@ -399,7 +410,8 @@ const panes = {};
 const ui = { api, t, say, run, h, button, $, me: () => state.me, loadMe };
 panes.run = { open: runScreen.show, close: runScreen.stop, translate: runScreen.translate };
 panes.npcs = npcsPane(ui);
-panes.darkness = darknessPane(ui);
+const darkness = darknessPane(ui);
+panes.darkness = darkness;
 
 /** Everything the home shows, and the open tab's own screen (`again`: its words, after a language change). */
 async function reloadAll(again = false) {

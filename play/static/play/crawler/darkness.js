@@ -466,5 +466,10 @@ export function darknessPane(ui) {
   }
   $("dk-map").addEventListener("keydown", onKey);
 
-  return { open, close: stop };
+  /** The user's notices said the lobby of `runId` changed: the run shown is read again. @param {number} runId */
+  async function changed(runId) {
+    if (state.runId === runId) await read(runId);
+  }
+
+  return { open, close: stop, changed };
 }

@@ -504,5 +504,14 @@ export function mountRun(ctx) {
     state.run = null;
   }
 
-  return { show, translate, stop };
+  /**
+   * The user's notices said the lobby of `runId` changed (a member joined, left, chose a weapon, or set the
+   * formation): not a step of the run, so its stream is silent; the run on screen is read again.
+   * @param {number} runId
+   */
+  async function changed(runId) {
+    if (state.runId === runId) await read();
+  }
+
+  return { show, translate, stop, changed };
 }
