@@ -172,6 +172,19 @@ SEEDING_MIGRATIONS = [
 
 
 @pytest.fixture
+def anyio_backend() -> str:
+    """The async tests (``pytest.mark.anyio``) run on asyncio, as Django's ASGI handler does."""
+    return "asyncio"
+
+
+@pytest.fixture
+def embedded_hub(settings: Any) -> None:
+    """The live hub delivers in this process, not through Redis: a stream test's steps wake its streams
+    (``pytest.mark.usefixtures("embedded_hub")``)."""
+    settings.REDIS_URL = ""
+
+
+@pytest.fixture
 def migrated_data(transactional_db: Any) -> None:
     """The migrated admin data, loaded again when an earlier transactional test's flush emptied the tables.
 

@@ -19,11 +19,6 @@ pytestmark = [pytest.mark.django_db, pytest.mark.anyio]
 OURS = (ApiErrorsMiddleware, PageSecurityHeadersMiddleware)
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 async def _async_view(request: HttpRequest) -> HttpResponse:
     return HttpResponse("async")
 

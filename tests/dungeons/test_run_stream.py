@@ -32,19 +32,10 @@ from tests.dungeons.run_helpers import (
 )
 from tests.factories import PlayerFactory
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.anyio]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.anyio,
+              pytest.mark.usefixtures("embedded_hub")]
 
 ROOMS = ["trap", "enemy", "treasure", "rest", "boss"]
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture(autouse=True)
-def _embedded_hub(settings):
-    settings.REDIS_URL = ""
 
 
 @pytest.fixture

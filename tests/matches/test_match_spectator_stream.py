@@ -15,17 +15,8 @@ from tests.factories import PlayerFactory, api_client
 from tests.matches.helpers import url
 from tests.matches.test_match_stream import _events, _headers, _move, _open
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.anyio]
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture(autouse=True)
-def _embedded_hub(settings):
-    settings.REDIS_URL = ""
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.anyio,
+              pytest.mark.usefixtures("embedded_hub")]
 
 
 def _watching(mode: str, on: bool = True, delay: int = 0) -> None:

@@ -23,17 +23,8 @@ from tests.backend.live.sse_reader import GUARD_SECONDS, AsyncSseReader, Sse
 from tests.factories import PlayerFactory, api_client
 from tests.matches.helpers import act, awaited, started, url
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.anyio]
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture(autouse=True)
-def _embedded_hub(settings):
-    settings.REDIS_URL = ""
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.anyio,
+              pytest.mark.usefixtures("embedded_hub")]
 
 
 async def _headers(player: Player, **extra: str) -> dict[str, str]:

@@ -16,19 +16,10 @@ from players.notices import NoticeKind, Told, notify
 from tests.backend.live.sse_reader import AsyncSseReader, Sse
 from tests.factories import PlayerFactory, api_client, make_guild
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.anyio]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.anyio,
+              pytest.mark.usefixtures("embedded_hub")]
 
 STREAM = "/api/v1/me/stream/"
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture(autouse=True)
-def _embedded_hub(settings: Any) -> None:
-    settings.REDIS_URL = ""
 
 
 async def _open(player: Player, query: str = "", **headers: str) -> AsyncSseReader:
