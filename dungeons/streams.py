@@ -35,7 +35,7 @@ class RunFeed:
     def __init__(self, run_id: int, player: Player) -> None:
         self.run_id = run_id
         self.player = player
-        self.channel = f"run:{run_id}"
+        self.channels = (f"run:{run_id}",)
 
     def read(self, after: int | None) -> Batch:
         found = selectors.run_stream_read(run_id=self.run_id, player_id=self.player.pk, since=after)

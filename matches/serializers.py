@@ -119,6 +119,12 @@ class MatchListQuery(serializers.Serializer[Any]):
     )
 
 
+class MatchListStreamQuery(MatchListQuery):
+    """``GET matches/stream/``: the list's query without a cursor (the stream shows the first page)."""
+
+    cursor = None  # type: ignore[assignment]  # DRF: a parent's field set to None is left out
+
+
 class MatchQuery(serializers.Serializer[Any]):
     since = serializers.IntegerField(
         required=False,
@@ -191,6 +197,14 @@ class MatchListItem(serializers.Serializer[Any]):
 class MatchListOutput(serializers.Serializer[Any]):
     results = MatchListItem(many=True)
     next = serializers.CharField(allow_null=True, help_text="Cursor of the next page, null on the last.")
+
+
+class MatchListLive(serializers.Serializer[Any]):
+    """The ``matches`` message of ``GET matches/stream/``: the first page of ``GET matches/`` with the same
+    query, sent when the stream opens and whenever it changes."""
+
+    results = MatchListItem(many=True)
+    more = serializers.BooleanField(help_text="A next page exists: read it over REST (GET matches/).")
 
 
 class MatchPlayerOutput(serializers.Serializer[Any]):

@@ -106,6 +106,17 @@ def _not_found(match_id: int) -> NotFound:
     return NotFound("match_not_found", "No such match.", {"match": match_id})
 
 
+#: The hub channel of the match lists (``GET matches/stream/``, ``matches.streams``): published once a match
+#: enters, leaves or changes in somebody's list (a lobby opened, a seat taken or given up, a start, an end, an
+#: idle lobby cancelled), never on a move.
+LIST_CHANNEL = "matches:list"
+
+
+def _listed_changed() -> None:
+    """The match lists' streams read again once the step commits."""
+    publish(LIST_CHANNEL)
+
+
 def _locked(match_id: int) -> Match:
     """The match row locked for a write. Every step that changes a match (join, leave, start, an action, a
     timed-out turn, the end) takes this lock, so its streams are woken here, once the step commits (a
@@ -189,6 +200,7 @@ def _lobby_seats_changed(match: Match, now: datetime) -> None:
     match.lobby_deadline_at = _lobby_deadline(match, now)
     match.save(update_fields=["seats_changed_at", "lobby_deadline_at"])
     deadline_set(match.lobby_deadline_at)
+    _listed_changed()
 
 
 def _queue_ready(match: Match, now: datetime) -> None:
@@ -230,6 +242,7 @@ def _cancel_idle(match: Match, now: datetime) -> None:
     forget_seating(match)
     match.status, match.ended_at, match.lobby_deadline_at = MatchStatus.CANCELLED, now, None
     match.save(update_fields=["status", "ended_at", "lobby_deadline_at"])
+    _listed_changed()
 
 
 def lobby_times_apply(match: Match, now: datetime) -> bool:
@@ -326,6 +339,7 @@ def _open(*, player: Player, mode: str, settings: Any, now: datetime, guild: int
     match.lobby_deadline_at = _lobby_deadline(match, now)
     match.save(update_fields=["lobby_deadline_at"])
     deadline_set(match.lobby_deadline_at)
+    _listed_changed()
     return match
 
 
@@ -511,6 +525,7 @@ def match_leave(*, player: Player, match_id: int, now: datetime | None = None) -
     match.absent_seats = sorted({*match.absent_seats, seat.seat})
     match.deadline_at = match_deadline(match)  # the seat's own turn now times out at once
     match.save(update_fields=["absent_seats", "deadline_at"])
+    _listed_changed()  # one player fewer
     if not remaining:
         _end(match, MatchStatus.ABANDONED, _nobody_won(ABANDONED, cause="left"), now=now)
         return match
@@ -554,6 +569,7 @@ def _start(match: Match, now: datetime) -> None:
         raise refused(state)
     match.status, match.started_at, match.turn = MatchStatus.ACTIVE, now, 1
     match.lobby_deadline_at = None
+    _listed_changed()
     order = [seats[number].player_id for number in adapter.turn_order(state)]
     started = Event(
         {"kind": "match_started", "order": order, "seats": {str(s.seat): s.player_id for s in seats}}
@@ -667,6 +683,7 @@ def _finish(match: Match, status: str, result: dict[str, Any], *, now: datetime)
     match.status, match.result, match.ended_at = status, result, now
     match.awaiting_id, match.turn_started_at, match.deadline_at = None, None, None
     notices_ended(match)
+    _listed_changed()
     if status == MatchStatus.ABANDONED:
         return _new_events(match, [Event({"kind": "match_abandoned", "result": result})], turn=match.turn)
     return []
@@ -934,6 +951,7 @@ def _bot_level(adapter: ModeAdapter[Any], level: str) -> str:
 def _seat_bot(match: Match, level: str) -> None:
     MatchSeat.objects.create(match=match, player=None, bot=level, mode=match.mode)
     forget_seating(match)
+    _listed_changed()
 
 
 @transaction.atomic

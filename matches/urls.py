@@ -10,6 +10,7 @@ urlpatterns = [
     # Named routes before the id routes; the id converter takes digits only, so they never clash.
     path("matches/join/", apis.MatchJoinByCodeApi.as_view(), name="match-join-by-code"),
     path("matches/queue/", apis.MatchQueueApi.as_view(), name="match-queue"),
+    path("matches/stream/", streams.MatchListStreamApi.as_view(), name="match-list-stream"),
     path("matches/<id:match_id>/", apis.MatchDetailApi.as_view(), name="match"),
     path("matches/<id:match_id>/join/", apis.MatchJoinApi.as_view(), name="match-join"),
     path("matches/<id:match_id>/leave/", apis.MatchLeaveApi.as_view(), name="match-leave"),

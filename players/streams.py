@@ -21,7 +21,7 @@ class NoticeFeed:
 
     def __init__(self, user_id: int) -> None:
         self.user_id = user_id
-        self.channel = f"user:{user_id}"
+        self.channels = (f"user:{user_id}",)
 
     def read(self, after: int | None) -> Batch:
         if after is None:  # the live edge: what comes after the last notice numbered so far

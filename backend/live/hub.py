@@ -1,14 +1,15 @@
 """The live hub: after a commit, wake every stream and long-poll waiting on a channel, in every process.
 
-A channel names what changed (``match:<id>``, ``run:<id>``, ``user:<id>``). A message carries nothing but
-the channel's name (on Redis, also which process sent it): whoever wakes reads what changed from the
-database, so a lost message costs latency, never an event (docs/operations.md, "Live streams").
+A channel names what changed (``match:<id>``, ``run:<id>``, ``user:<id>``, ``matches:list``). A message
+carries nothing but the channel's name (on Redis, also which process sent it): whoever wakes reads what
+changed from the database, so a lost message costs latency, never an event (docs/operations.md, "Live
+streams").
 
 - ``publish(channel)``: registered with ``transaction.on_commit`` (sent only once the change is committed;
   outside a transaction at once). With ``REDIS_URL`` set it goes out on one Redis pub/sub channel that every
   process listens to; otherwise (the embedded default: one server process) it is delivered in-process.
-- ``listen(channel)``: a ``Waiter`` woken by each message on the channel, waited on from async code (a
-  stream) or from a thread (a long-poll).
+- ``listen(*channels)``: a ``Waiter`` woken by each message on any of the channels, waited on from async code
+  (a stream) or from a thread (a long-poll).
 - ``tap(callback)``: in-process code that wants every message; ``others_only=True``: only the messages sent
   by other processes (the deadline clock, which this process's steps tell directly).
 
@@ -50,8 +51,8 @@ class Waiter:
     (``wait_blocking``). A wake arriving while the owner reads the database is kept for its next wait.
     """
 
-    def __init__(self, channel: str) -> None:
-        self.channel = channel
+    def __init__(self, channels: tuple[str, ...]) -> None:
+        self.channels = channels
         self._flag = threading.Event()
         try:
             self._loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
@@ -117,21 +118,24 @@ class Hub:
     # --- this process -------------------------------------------------------------------------
 
     @contextmanager
-    def listen(self, channel: str) -> Iterator[Waiter]:
-        """A waiter on ``channel`` for the ``with`` block (made before the first read, it loses no wake)."""
-        waiter = Waiter(channel)
+    def listen(self, *channels: str) -> Iterator[Waiter]:
+        """A waiter woken by a message on any of ``channels`` for the ``with`` block (made before the first
+        read, it loses no wake)."""
+        waiter = Waiter(channels)
         with self._lock:
-            self._waiters.setdefault(channel, set()).add(waiter)
+            for channel in channels:
+                self._waiters.setdefault(channel, set()).add(waiter)
         self._subscribe()
         try:
             yield waiter
         finally:
             with self._lock:
-                waiters = self._waiters.get(channel)
-                if waiters is not None:
-                    waiters.discard(waiter)
-                    if not waiters:
-                        del self._waiters[channel]
+                for channel in channels:
+                    waiters = self._waiters.get(channel)
+                    if waiters is not None:
+                        waiters.discard(waiter)
+                        if not waiters:
+                            del self._waiters[channel]
 
     def tap(self, callback: Callable[[str], None], *, others_only: bool = False) -> Callable[[], None]:
         """Call ``callback(channel)`` for every message this process receives (``others_only``: for those sent
@@ -278,9 +282,9 @@ def publish(channel: str) -> None:
         HUB.send(channel)
 
 
-def listen(channel: str) -> Any:
-    """``with listen("match:7") as waiter:``: a ``Waiter`` on the channel for the block."""
-    return HUB.listen(channel)
+def listen(*channels: str) -> Any:
+    """``with listen("match:7") as waiter:``: a ``Waiter`` on the channels for the block."""
+    return HUB.listen(*channels)
 
 
 def tap(callback: Callable[[str], None], *, others_only: bool = False) -> Callable[[], None]:

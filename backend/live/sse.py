@@ -9,9 +9,9 @@ the user may see (``None``: the live edge) and the header message of the object.
   400 ``invalid_event_id``); the events missed come first, in order, each once;
 - sends each event as ``id:`` (its sequence number), ``event:`` (its kind) and ``data:`` (its JSON), and the
   header (no ``id:`` line) whenever it differs from the last one sent;
-- sleeps on the hub between reads (woken by a publish on the feed's channel, or when the feed asked to look
-  again, e.g. at a turn's deadline), holding no database connection; a ``: ping`` comment at least every
-  ``LIVE_PING_SECONDS`` (15);
+- sleeps on the hub between reads (woken by a publish on one of the feed's channels, or when the feed asked
+  to look again, e.g. at a turn's deadline), holding no database connection; a ``: ping`` comment at least
+  every ``LIVE_PING_SECONDS`` (15);
 - holds one of the user's ``STREAMS_PER_USER`` slots while open (429 ``too_many_streams`` beyond).
 
 An idle stream costs nothing of its own between pings: no timer, no polling, no thread. One heartbeat per
@@ -31,7 +31,7 @@ import logging
 import math
 import time
 import weakref
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
@@ -107,10 +107,11 @@ class Batch:
 
 
 class Feed(Protocol):
-    """What a stream reads: its hub channel, and a synchronous read (run in a thread, then the database
-    connection is given back)."""
+    """What a stream reads: the hub channels that wake it, and a synchronous read (run in a thread, then the
+    database connection is given back)."""
 
-    channel: str
+    @property
+    def channels(self) -> tuple[str, ...]: ...
 
     def read(self, after: int | None) -> Batch: ...
 
@@ -271,7 +272,7 @@ class _Stream:
         heartbeat = _heartbeat()
         heartbeat.join(self)
         try:
-            with listen(self.feed.channel) as waiter:  # listening before the first read: no wake is lost
+            with listen(*self.feed.channels) as waiter:  # listening before the first read: no wake is lost
                 self.waiter = waiter
                 while True:
                     try:
@@ -316,8 +317,12 @@ class StreamApi(APIView):
     served by the async view that ``as_view`` returns, never by DRF.
     """
 
+    #: the request's query (``?since=``, ``?ticket=`` and the stream's own parameters), for ``open_feed``
+    query: Mapping[str, str]
+
     def open_feed(self, user_id: int, **kwargs: Any) -> Feed:
-        """Synchronous (run in a thread): this stream's feed for the user, or a DomainError (e.g. 404)."""
+        """Synchronous (run in a thread): this stream's feed for the user, or a DomainError (e.g. 404 or a
+        400 for a bad parameter of ``query``)."""
         raise NotImplementedError
 
     @classmethod
@@ -334,6 +339,7 @@ class StreamApi(APIView):
         if request.method != "GET":
             return JsonResponse(error_body("method_not_allowed", f'Method "{request.method}" not allowed.'),
                                 status=405)
+        self.query = request.GET
         try:
             after = resume_point(request)
             user_id = await _in_thread(stream_user)(request)
@@ -396,6 +402,9 @@ STREAM_RESPONSES: dict[Any, Any] = {
 }
 
 
-def stream_schema(summary: str) -> Callable[[_View], _View]:
-    """The OpenAPI description of a stream endpoint's ``get`` (its parameters, the SSE answer, its errors)."""
-    return extend_schema(parameters=STREAM_PARAMETERS, responses=STREAM_RESPONSES, summary=summary)
+def stream_schema(summary: str, *, parameters: Sequence[Any] = (),
+                  operation_id: str | None = None) -> Callable[[_View], _View]:
+    """The OpenAPI description of a stream endpoint's ``get`` (its parameters, the SSE answer, its errors);
+    ``parameters``: the stream's own, before the streams' common ones."""
+    return extend_schema(parameters=[*parameters, *STREAM_PARAMETERS], responses=STREAM_RESPONSES,
+                         summary=summary, operation_id=operation_id)

@@ -1093,6 +1093,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/matches/stream/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Live: the caller's match list (GET matches/'s first page) on each change (SSE)
+         * @description The caller's match list, live: a ``matches`` message (no ``id:``; ``MatchListLive``: ``results`` as
+         *     ``GET matches/`` with the same ``mode``, ``status``, ``watchable`` and ``page_size`` gives its first page,
+         *     and ``more``) when the stream opens and whenever the list changes; ``: ping`` at least every 15 s. A
+         *     stream of one object's state only: ``since`` and ``Last-Event-ID`` change nothing.
+         */
+        get: operations["v1_matches_list_stream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/me/": {
         parameters: {
             query?: never;
@@ -10617,6 +10640,89 @@ export interface operations {
             };
             /** @description A game rule refuses the action; nothing changed. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v1_matches_list_stream: {
+        parameters: {
+            query?: {
+                mode?: string;
+                page_size?: number;
+                /** @description Start after this event (unless Last-Event-ID). */
+                since?: number;
+                /**
+                 * @description * `lobby` - lobby
+                 *     * `active` - active
+                 *     * `finished` - finished
+                 *     * `abandoned` - abandoned
+                 *     * `cancelled` - cancelled
+                 */
+                status?: "lobby" | "active" | "finished" | "abandoned" | "cancelled" | "";
+                /** @description A one-time ticket (POST streams/ticket/), for EventSource. */
+                ticket?: string;
+                /** @description True: instead of the caller's lobbies and matches, the running matches the caller may watch as a spectator (modes that allow it, public or of the caller's guild, without the caller). */
+                watchable?: boolean;
+            };
+            header?: {
+                /** @description Resume after this event id (a number: the browser's EventSource sends it). */
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Server-Sent Events: each event with id (its seq), event (its kind) and data (its JSON, as the REST read shows it); a header message without id when the object's state changes; ': ping' comments at least every 15 s. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": {
+                        /** @description The event's sequence number; absent on a header. */
+                        id?: string;
+                        /** @description The event's kind, or the header's name. */
+                        event: string;
+                        /** @description One JSON object. */
+                        data: string;
+                    };
+                };
+            };
+            /** @description Bad input (malformed body, wrong types, unknown values). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too_many_streams: the user holds 8 open streams. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -106,7 +106,7 @@
 /**
  * The streams (SSE): the routes whose answer is `text/event-stream`.
  * @typedef {"/api/v1/matches/{match_id}/stream/" | "/api/v1/runs/{run_id}/stream/" | "/api/v1/me/stream/"
- * } StreamRoute
+ *   | "/api/v1/matches/stream/"} StreamRoute
  */
 
 /**
@@ -380,10 +380,12 @@ export class Client {
    * ended the answer) a new ticket reopens the stream `retryMs` later, after the last event seen: nothing
    * is missed or sent twice; unless `done()` says there is nothing more to wait for (a stream ends by
    * itself after a match's or a run's end). `onLive(live)` is told each change. No polling: while the
-   * stream is open nothing else is asked.
+   * stream is open nothing else is asked. `query`: the stream's own parameters (the match list's `mode`,
+   * `watchable`, ...).
    *
    * @param {StreamRoute} route
-   * @param {{ path?: Record<string, number>, kinds: string[], since?: () => number | null | undefined,
+   * @param {{ path?: Record<string, number>, query?: Record<string, string | number | boolean | undefined>,
+   *   kinds: string[], since?: () => number | null | undefined,
    *   onMessage: (kind: string, data: unknown, id: number | null) => void,
    *   onLive?: (live: boolean) => void, retryMs?: number, done?: () => boolean }} options
    * @returns {Subscription}
@@ -413,7 +415,7 @@ export class Client {
       // start at its live edge, where what came before the connection is not sent
       const mark = options.since ? options.since() : null;
       const since = mark === null || mark === undefined ? (lastId || undefined) : Math.max(lastId, mark);
-      const stream = new EventSource(this.url(route, options.path, { ticket, since }));
+      const stream = new EventSource(this.url(route, options.path, { ...options.query, ticket, since }));
       source = stream;
       stream.addEventListener("open", () => setLive(true));
       stream.addEventListener("error", () => {

@@ -1,8 +1,8 @@
 // Cell capture in the browser: sign in, lobbies, and a match read with ?since=N whenever its stream
 // (EventSource with a one-time ticket) says it changed, or the user's notices say a player joined or left
-// its lobby; its events are animated wave by wave on the board and written to the log beside it. While
-// the streams are open nothing polls the match (the list of games, which has no stream, is read every
-// few seconds).
+// its lobby; its events are animated wave by wave on the board and written to the log beside it. The list
+// of games comes on its own stream (`GET matches/stream/?mode=cell_capture`). While the streams are open
+// nothing polls.
 //
 // Every call goes through the project's typed client (clients/typescript/client/, served at
 // /static/client/); `tsc --checkJs` checks this file against the types generated from the schema.
@@ -64,7 +64,6 @@ import { Board, cssColour } from "./board.js";
  */
 
 const MODE = "cell_capture";
-const LOBBY_POLL_MS = 2500;
 const STEP_MS = 280;
 const LOG_LIMIT = 1500;
 
@@ -133,7 +132,9 @@ function show(screen) {
   document.body.dataset.screen = screen;
   if (screen === "lobbies") {
     history.replaceState(null, "", location.pathname);
-    lobbyLoop(state.generation);
+    openGames();
+  } else {
+    closeGames();
   }
   if (screen === "match") {
     history.replaceState(null, "", `${location.pathname}#match-${state.matchId}`);
@@ -186,17 +187,24 @@ $("open-form").addEventListener("submit", async (event) => {
   }
 });
 
-/** @param {number} generation */
-async function lobbyLoop(generation) {
-  while (state.screen === "lobbies" && state.generation === generation) {
-    try {
-      renderGames((await api.get("/api/v1/matches/", { query: { mode: MODE, page_size: 50 } })).results);
-    } catch (error) {
-      fail(error);
-      if (!api.signedIn) return;
-    }
-    await sleep(LOBBY_POLL_MS);
-  }
+/** @type {import("../../client/deepdelve.js").Subscription | null} the list of games, live on its screen */
+let games = null;
+
+/** The list of games on its stream: sent when it opens and again whenever it changes (a lobby opened, a seat
+ * taken or given up, a start, an end); `body[data-games]` says whether the stream is open. */
+function openGames() {
+  closeGames();
+  if (!api.signedIn) return;
+  games = api.subscribe("/api/v1/matches/stream/", {
+    query: { mode: MODE, page_size: 50 }, kinds: ["matches"],
+    onMessage: (_kind, data) => renderGames(/** @type {{ results: Game[] }} */ (data).results),
+    onLive: (live) => { document.body.dataset.games = live ? "1" : "0"; },
+  });
+}
+
+function closeGames() {
+  if (games) games.close();
+  games = null;
 }
 
 /** @param {Game[]} games */

@@ -3,7 +3,8 @@
 // allowed actions as buttons, the events log, resign, the result, rematch, spectating and replays.
 //
 // Live through the match's stream (EventSource with a one-time ticket): a stream message wakes one read
-// of the match (`?since=`, in the page's language); while a stream is open nothing polls. Every call goes
+// of the match (`?since=`, in the page's language); the home's lists come on their own streams
+// (`GET matches/stream/`). While a stream is open nothing polls. Every call goes
 // through the typed client (clients/typescript/client/), checked by `tsc --checkJs` against the schema.
 import { ApiError, Client } from "../../client/deepdelve.js";
 import { lang, pickLang, saveLang, setLang, t } from "./i18n.js";
@@ -48,8 +49,6 @@ const RENDERERS = {
   },
 };
 
-const HOME_POLL_MS = 4000;
-
 /** @param {string} id @returns {HTMLElement} */
 const $ = (id) => {
   const element = document.getElementById(id);
@@ -85,8 +84,8 @@ const state = {
   /** @type {SeatReplay | null} */
   replay: null,
   replayStep: 0,
-  /** @type {(() => void) | null} */
-  wake: null,
+  /** @type {import("../../client/deepdelve.js").Subscription[]} the home's lists, live while it is shown */
+  lists: [],
 };
 
 // --- messages, screens ----------------------------------------------------------------------------------
@@ -111,7 +110,7 @@ function fail(error) {
 function show(screen) {
   state.screen = screen;
   state.generation += 1;
-  if (state.wake) state.wake();
+  closeLists();
   if (screen !== "match") stream.close();
   for (const id of ["auth", "home", "match", "replay"]) $(id).hidden = id !== screen;
   $("who").hidden = !api.signedIn;
@@ -119,16 +118,8 @@ function show(screen) {
   document.body.dataset.screen = screen;
   if (screen === "home") {
     history.replaceState(null, "", location.pathname);
-    homeLoop(state.generation);
+    void openHome(state.generation);
   }
-}
-
-/** @param {number} ms @returns {Promise<void>} */
-function sleep(ms) {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    state.wake = () => { clearTimeout(timer); resolve(); };
-  });
 }
 
 $("lang").addEventListener("change", () => {
@@ -322,32 +313,48 @@ $("code-form").addEventListener("submit", async (event) => {
   }
 });
 
-$("refresh").addEventListener("click", () => { if (state.wake) state.wake(); });
+// the streams open again, and each sends its list as it is now
+$("refresh").addEventListener("click", () => { if (state.screen === "home") void openHome(state.generation); });
 
-/** @param {number} generation */
-async function homeLoop(generation) {
+function closeLists() {
+  for (const list of state.lists) list.close();
+  state.lists = [];
+  document.body.dataset.lists = "0";
+}
+
+/**
+ * The home's two lists, live: `GET matches/stream/` sends a list when it opens and again whenever it changes
+ * (a lobby opened, a seat taken or given up, a start, an end, or one of the user's notices), so nothing is
+ * read on a timer. `body[data-lists]` counts the list streams open.
+ * @param {number} generation
+ */
+async function openHome(generation) {
   try {
     if (!state.modes.size) await loadModes();
   } catch (error) {
     fail(error);
   }
-  // No stream is open on this screen: the lists are read again every few seconds.
-  while (state.screen === "home" && state.generation === generation) {
-    try {
-      renderGames($("game-list"), $("no-games"),
-        (await api.get("/api/v1/matches/", { query: { page_size: 50 } })).results, false);
-      if ([...state.modes.values()].some((mode) => mode.spectators)) {
-        const query = /** @type {any} */ ({ watchable: true, page_size: 50 });
-        renderGames($("watch-list"), $("no-watch"), (await api.get("/api/v1/matches/", { query })).results, true);
-      } else {
-        $("watch-list").replaceChildren();
-        $("no-watch").hidden = false;
-      }
-    } catch (error) {
-      fail(error);
-      if (!api.signedIn) return;
-    }
-    await sleep(HOME_POLL_MS);
+  if (state.screen !== "home" || state.generation !== generation || !api.signedIn) return;
+  closeLists();
+  const watchable = [...state.modes.values()].some((mode) => mode.spectators);
+  if (!watchable) {
+    $("watch-list").replaceChildren();
+    $("no-watch").hidden = false;
+  }
+  const lists = [{ watch: false, list: $("game-list"), empty: $("no-games") }];
+  if (watchable) lists.push({ watch: true, list: $("watch-list"), empty: $("no-watch") });
+  /** @type {Set<boolean>} */
+  const live = new Set();
+  for (const { watch, list, empty } of lists) {
+    state.lists.push(api.subscribe("/api/v1/matches/stream/", {
+      query: { page_size: 50, watchable: watch }, kinds: ["matches"],
+      onMessage: (_kind, data) => renderGames(list, empty, /** @type {{ results: Game[] }} */ (data).results, watch),
+      onLive: (open) => {
+        if (open) live.add(watch);
+        else live.delete(watch);
+        document.body.dataset.lists = String(live.size);
+      },
+    }));
   }
 }
 
