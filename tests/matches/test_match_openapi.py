@@ -11,6 +11,7 @@ OPERATIONS = {
     "/api/v1/matches/": {"get", "post"},
     "/api/v1/matches/join/": {"post"},
     "/api/v1/matches/queue/": {"post", "delete"},
+    "/api/v1/matches/stream/": {"get"},
     "/api/v1/matches/{match_id}/": {"get"},
     "/api/v1/matches/{match_id}/join/": {"post"},
     "/api/v1/matches/{match_id}/leave/": {"post"},
