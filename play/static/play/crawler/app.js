@@ -2,7 +2,8 @@
 // found, apply, invitations, the leader's page, leaving, the disband vote. Every call goes through the
 // typed client over the public API; what changes for this user arrives on GET me/stream/ (EventSource
 // with a one-time ticket): `invitation`, `application_decided` and a run's `lobby_changed` notices re-read
-// what they name, with no polling. Every refusal shows the API's own `message`; the page's words are in ./i18n.js.
+// what they name, with no polling. Every refusal shows the API's own `message`; the page's words are in
+// ./i18n.js.
 import { ApiError, Client } from "../../client/deepdelve.js";
 import { darknessPane } from "./darkness.js";
 import { $, h } from "./dom.js";
