@@ -1,5 +1,5 @@
 """``GET /api/v1/matches/{id}/stream/``: a seated player's live stream of a match (SPEC 13); and
-``GET /api/v1/matches/stream/``: the caller's match list, live (``MatchListFeed``).
+``GET /api/v1/matches/stream/``: the caller's match list, live (``MatchListStreamApi``).
 
 The events the player's seat may see, as ``GET matches/{id}/?since=N`` shows them (each with its ``text`` in
 the request's language), and a ``match`` message whenever ``status``, ``turn``, ``awaiting``, ``deadline``
@@ -16,8 +16,7 @@ from django.utils import timezone
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from backend.errors import InvalidInput
-from backend.live.sse import Batch, Feed, Message, StreamApi, stream_schema
+from backend.live.sse import Batch, Feed, Message, PageFeed, StreamApi, stream_query, stream_schema
 from matches import selectors, services
 from matches.serializers import MatchListLive, MatchListStreamQuery
 from players.models import Player
@@ -70,41 +69,31 @@ class MatchStreamApi(StreamApi):
         raise NotImplementedError
 
 
-class MatchListFeed:
-    """A player's reads of a match list (``GET matches/`` with the same query) for its stream.
-
-    Woken when a match enters, leaves or changes in somebody's list (``services.LIST_CHANNEL``: a lobby
-    opened, a seat taken or given up, a start, an end, a lobby cancelled) and by each of the user's notices
-    (``user:<id>``: their turn in one of their matches, its start or end); a move that concerns neither
-    wakes no list. Each read is the list's first page, sent only when it differs from the last one sent.
-    """
-
-    def __init__(self, player: Player, user_id: int, query: dict[str, Any]) -> None:
-        self.player = player
-        self.query = query
-        self.channels = (services.LIST_CHANNEL, f"user:{user_id}")
-
-    def read(self, after: int | None) -> Batch:
-        mode = self.query["mode"] or None
-        services.match_list_refresh(player=self.player, mode=mode)  # as the REST list: passed times applied
-        page = selectors.match_list(player=self.player, mode=mode, status=self.query.get("status") or None,
-                                    cursor=None, page_size=self.query["page_size"],
-                                    watchable=self.query["watchable"])
-        live = MatchListLive({"results": page.items, "more": page.next_cursor is not None}).data
-        return Batch([], 0, Message("matches", dict(live)))
+def match_list_live(player: Player, query: dict[str, Any]) -> dict[str, Any]:
+    """The first page of the player's match list (``GET matches/`` with ``query``), as its stream sends it:
+    passed lobby times and deadlines applied first, as the REST list applies them."""
+    mode = query["mode"] or None
+    services.match_list_refresh(player=player, mode=mode)
+    page = selectors.match_list(player=player, mode=mode, status=query.get("status") or None, cursor=None,
+                                page_size=query["page_size"], watchable=query["watchable"])
+    return dict(MatchListLive({"results": page.items, "more": page.next_cursor is not None}).data)
 
 
 class MatchListStreamApi(StreamApi):
     """The caller's match list, live: a ``matches`` message (no ``id:``; ``MatchListLive``: ``results`` as
     ``GET matches/`` with the same ``mode``, ``status``, ``watchable`` and ``page_size`` gives its first page,
-    and ``more``) when the stream opens and whenever the list changes; ``: ping`` at least every 15 s. A
-    stream of one object's state only: ``since`` and ``Last-Event-ID`` change nothing."""
+    and ``more``) when the stream opens and whenever the list changes; ``: ping`` at least every 15 s.
+
+    Woken when a match enters, leaves or changes in somebody's list (``services.LIST_CHANNEL``: a lobby
+    opened, a seat taken or given up, a start, an end, a lobby cancelled) and by each of the user's notices
+    (``user:<id>``: their turn in one of their matches, its start or end); a move that concerns neither
+    wakes no list."""
 
     def open_feed(self, user_id: int, **kwargs: Any) -> Feed:
-        checked = MatchListStreamQuery(data=self.query)
-        if not checked.is_valid():
-            raise InvalidInput("invalid", "The request body is invalid.", {"fields": checked.errors})
-        return MatchListFeed(player_for_user(user_id=user_id), user_id, dict(checked.validated_data))
+        query = stream_query(MatchListStreamQuery, self.query)
+        player = player_for_user(user_id=user_id)
+        return PageFeed("matches", (services.LIST_CHANNEL, f"user:{user_id}"),
+                        lambda: match_list_live(player, query))
 
     @stream_schema("Live: the caller's match list (GET matches/'s first page) on each change (SSE)",
                    parameters=[MatchListStreamQuery], operation_id="v1_matches_list_stream")

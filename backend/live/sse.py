@@ -116,6 +116,29 @@ class Feed(Protocol):
     def read(self, after: int | None) -> Batch: ...
 
 
+class PageFeed:
+    """A stream of one list (a header-only feed): ``read_page`` gives the list's first page as JSON, sent as
+    the ``name`` message when the stream opens and again whenever it differs from the last one sent. Its
+    messages have no id, so ``since`` and ``Last-Event-ID`` change nothing."""
+
+    def __init__(self, name: str, channels: tuple[str, ...], read_page: Callable[[], dict[str, Any]]) -> None:
+        self.name = name
+        self.channels = channels
+        self._read_page = read_page
+
+    def read(self, after: int | None) -> Batch:
+        return Batch([], 0, Message(self.name, self._read_page()))
+
+
+def stream_query(serializer_class: Any, query: Mapping[str, str]) -> dict[str, Any]:
+    """A stream's own parameters, checked as a REST read checks its query (400 ``invalid``, the fields'
+    errors in ``details.fields``)."""
+    checked = serializer_class(data=query)
+    if not checked.is_valid():
+        raise InvalidInput("invalid", "The request body is invalid.", {"fields": checked.errors})
+    return dict(checked.validated_data)
+
+
 def error_response(error: DomainError) -> JsonResponse:
     return JsonResponse(error_body(error.code, error.message, error.details), status=error.status_code)
 
