@@ -177,6 +177,20 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
+@pytest.fixture(autouse=True)
+def _close_connections_of_sync_to_async(request: pytest.FixtureRequest) -> Any:
+    """After an async test, the database connections of asgiref's one thread for ``sync_to_async`` (its
+    factories, its ``AsyncClient`` requests' sync parts) are closed. Left open, they outlived the session,
+    and dropping the test database at the end failed ("is being accessed by other users")."""
+    yield
+    if request.node.get_closest_marker("anyio") is None:
+        return
+    from asgiref.sync import SyncToAsync
+    from django.db import connections
+
+    SyncToAsync.single_thread_executor.submit(connections.close_all).result(timeout=30)
+
+
 @pytest.fixture
 def embedded_hub(settings: Any) -> None:
     """The live hub delivers in this process, not through Redis: a stream test's steps wake its streams
