@@ -76,6 +76,20 @@ class RunListOutput(serializers.Serializer[Any]):
     next = serializers.CharField(allow_null=True)
 
 
+class RunLobbiesStreamQuery(RunListQuery):
+    """``GET runs/lobbies/stream/``: the lobbies' query without a cursor (the stream shows the first page)."""
+
+    cursor = None  # type: ignore[assignment]  # DRF: a parent's field set to None is left out
+
+
+class RunLobbiesLive(serializers.Serializer[Any]):
+    """The ``lobbies`` message of ``GET runs/lobbies/stream/``: the first page of ``GET runs/lobbies/``, sent
+    when the stream opens and whenever it changes."""
+
+    results = RunListItem(many=True)
+    more = serializers.BooleanField(help_text="A next page exists: read it over REST (GET runs/lobbies/).")
+
+
 class RunFloorOutput(serializers.Serializer[Any]):
     floor = serializers.IntegerField()
     rooms = serializers.IntegerField(help_text="Rooms on this floor.")

@@ -1,4 +1,5 @@
-"""``GET /api/v1/runs/{id}/stream/``: a member's live stream of a run (SPEC 13; docs/runs.md, "Live").
+"""``GET /api/v1/runs/{id}/stream/``: a member's live stream of a run (SPEC 13; docs/runs.md, "Live"); and
+``GET /api/v1/runs/lobbies/stream/``: the open lobbies, live (``RunLobbiesStreamApi``).
 
 The run's events in its one sequence (its log's entries and its battles' events), as
 ``GET runs/{id}/?since=N`` shows them (each with its ``text`` in the request's language), and a ``run``
@@ -17,9 +18,11 @@ from django.utils import timezone
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from backend.live.sse import Batch, Feed, Message, StreamApi, stream_schema
+from backend.live.sse import Batch, Feed, Message, PageFeed, StreamApi, stream_query, stream_schema
 from dungeons import selectors
 from dungeons.runs.battles import run_deadline_refresh
+from dungeons.runs.lobby import LOBBIES_CHANNEL
+from dungeons.serializers import RunLobbiesLive, RunLobbiesStreamQuery
 from players.models import Player
 from players.selectors import player_for_user
 
@@ -67,4 +70,27 @@ class RunStreamApi(StreamApi):
     @stream_schema("Live: the run's log entries and its battles' events, and a 'run' message on each change "
                    "(SSE)")
     def get(self, request: Request, run_id: int) -> Response:  # the schema's; served by StreamApi.serve
+        raise NotImplementedError
+
+
+def run_lobbies_live(page_size: int) -> dict[str, Any]:
+    """The first page of the open lobbies (``GET runs/lobbies/``), as their stream sends it."""
+    page = selectors.run_list_lobbies(cursor=None, page_size=page_size)
+    return dict(RunLobbiesLive({"results": page.items, "more": page.next_cursor is not None}).data)
+
+
+class RunLobbiesStreamApi(StreamApi):
+    """The open lobbies, live: a ``lobbies`` message (no ``id:``; ``RunLobbiesLive``: ``results`` as
+    ``GET runs/lobbies/`` with the same ``page_size`` gives its first page, and ``more``) when the stream
+    opens and whenever the list changes (a lobby opened, its host changed, started or cancelled:
+    ``runs:lobbies`` on the hub); ``: ping`` at least every 15 s."""
+
+    def open_feed(self, user_id: int, **kwargs: Any) -> Feed:
+        query = stream_query(RunLobbiesStreamQuery, self.query)
+        player_for_user(user_id=user_id)  # a player's stream, as GET runs/lobbies/ is a player's read
+        return PageFeed("lobbies", (LOBBIES_CHANNEL,), lambda: run_lobbies_live(query["page_size"]))
+
+    @stream_schema("Live: the open lobbies (GET runs/lobbies/'s first page) on each change (SSE)",
+                   parameters=[RunLobbiesStreamQuery], operation_id="v1_runs_lobbies_stream")
+    def get(self, request: Request) -> Response:  # the schema's; served by StreamApi.serve
         raise NotImplementedError

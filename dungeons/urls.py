@@ -7,6 +7,7 @@ urlpatterns = [
     path("dungeons/preview/", apis.DungeonPreviewApi.as_view(), name="dungeon-preview"),
     path("runs/", apis.RunListCreateApi.as_view(), name="runs"),
     path("runs/lobbies/", apis.RunLobbiesApi.as_view(), name="run-lobbies"),
+    path("runs/lobbies/stream/", streams.RunLobbiesStreamApi.as_view(), name="run-lobbies-stream"),
     path("runs/<int:run_id>/", apis.RunDetailApi.as_view(), name="run"),
     path("runs/<int:run_id>/stream/", streams.RunStreamApi.as_view(), name="run-stream"),
     path("runs/<int:run_id>/replay/", apis.RunReplayApi.as_view(), name="run-replay"),

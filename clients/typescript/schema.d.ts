@@ -1104,8 +1104,12 @@ export interface paths {
          * Live: the caller's match list (GET matches/'s first page) on each change (SSE)
          * @description The caller's match list, live: a ``matches`` message (no ``id:``; ``MatchListLive``: ``results`` as
          *     ``GET matches/`` with the same ``mode``, ``status``, ``watchable`` and ``page_size`` gives its first page,
-         *     and ``more``) when the stream opens and whenever the list changes; ``: ping`` at least every 15 s. A
-         *     stream of one object's state only: ``since`` and ``Last-Event-ID`` change nothing.
+         *     and ``more``) when the stream opens and whenever the list changes; ``: ping`` at least every 15 s.
+         *
+         *     Woken when a match enters, leaves or changes in somebody's list (``services.LIST_CHANNEL``: a lobby
+         *     opened, a seat taken or given up, a start, an end, a lobby cancelled) and by each of the user's notices
+         *     (``user:<id>``: their turn in one of their matches, its start or end); a move that concerns neither
+         *     wakes no list.
          */
         get: operations["v1_matches_list_stream"];
         put?: never;
@@ -1619,6 +1623,29 @@ export interface paths {
          * @description An authenticated endpoint acting as the caller's player.
          */
         get: operations["v1_runs_lobbies_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/runs/lobbies/stream/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Live: the open lobbies (GET runs/lobbies/'s first page) on each change (SSE)
+         * @description The open lobbies, live: a ``lobbies`` message (no ``id:``; ``RunLobbiesLive``: ``results`` as
+         *     ``GET runs/lobbies/`` with the same ``page_size`` gives its first page, and ``more``) when the stream
+         *     opens and whenever the list changes (a lobby opened, its host changed, started or cancelled:
+         *     ``runs:lobbies`` on the hub); ``: ping`` at least every 15 s.
+         */
+        get: operations["v1_runs_lobbies_stream"];
         put?: never;
         post?: never;
         delete?: never;
@@ -12113,6 +12140,78 @@ export interface operations {
             };
             /** @description Missing or invalid credentials. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    v1_runs_lobbies_stream: {
+        parameters: {
+            query?: {
+                page_size?: number;
+                /** @description Start after this event (unless Last-Event-ID). */
+                since?: number;
+                /** @description A one-time ticket (POST streams/ticket/), for EventSource. */
+                ticket?: string;
+            };
+            header?: {
+                /** @description Resume after this event id (a number: the browser's EventSource sends it). */
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Server-Sent Events: each event with id (its seq), event (its kind) and data (its JSON, as the REST read shows it); a header message without id when the object's state changes; ': ping' comments at least every 15 s. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": {
+                        /** @description The event's sequence number; absent on a header. */
+                        id?: string;
+                        /** @description The event's kind, or the header's name. */
+                        event: string;
+                        /** @description One JSON object. */
+                        data: string;
+                    };
+                };
+            };
+            /** @description Bad input (malformed body, wrong types, unknown values). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object, or not visible to the caller. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too_many_streams: the user holds 8 open streams. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

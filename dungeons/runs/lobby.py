@@ -9,6 +9,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from backend.errors import InvalidInput, NotAllowed, NotFound, RuleViolation
+from backend.live import publish
 from backend.sql import singletons_load
 from combat.engine.state import to_jsonable
 from combat.models import CombatSettings
@@ -37,6 +38,10 @@ from npcs.services import warlock_buffs_claim_party
 from players.models import ItemCategory, ItemKind, Player
 from players.notices import NoticeKind, Told, notices_wake
 from players.services import inventory_add
+
+#: The hub channel of the open lobbies' list (``GET runs/lobbies/stream/``, ``dungeons.streams``): published
+#: once a lobby opens, changes its host, starts or is cancelled.
+LOBBIES_CHANNEL = "runs:lobbies"
 
 
 def _join(run_id: int, player: Player, position: int) -> None:
@@ -71,6 +76,7 @@ def run_open(*, player: Player, kind: str) -> Run:
     run_kind_hooks(kind).seat_check(step=opening, player=player, opening=True)
     run = store.run_insert(kind=kind, host_id=player.pk, seed=opening.run.seed, guild_id=opening.run.guild_id)
     _join(run.pk, player, 0)
+    publish(LOBBIES_CHANNEL)
     return run
 
 
@@ -119,8 +125,10 @@ def run_leave(*, player: Player, run_id: int) -> RunRow:
     rest = _reorder(step, step.party(MemberStatus.JOINED))
     if not rest:
         step.change(status=RunStatus.CANCELLED, ended_at=timezone.now())
+        publish(LOBBIES_CHANNEL)
     elif step.run.host_id == player.pk:
         step.change(host_id=rest[0].player_id)
+        publish(LOBBIES_CHANNEL)
     _tell_lobby(step, rest, player=player.pk, change="left", players=len(rest))
     store.run_save(step)
     return step.run
@@ -227,6 +235,7 @@ def run_start(*, player: Player, run_id: int) -> RunStarted:
         raise RuleViolation("weapon_choice_pending", "Every member takes or refuses a starting weapon first.",
                             {"players": pending})
     step.change(rules=rules_snapshot())  # the numbers the run plays by to its end (and its replay gives)
+    publish(LOBBIES_CHANNEL)  # no longer a lobby
     party_facts = [{"player": m.player_id, "position": m.position,
                     "completed_dungeons": m.player.completed_dungeons,
                     "stats": {name: getattr(m.player, name) for name in STAT_NAMES}} for m in members]

@@ -9,10 +9,9 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 from django.test import AsyncClient
-from rest_framework_simplejwt.tokens import RefreshToken
 
 from players.models import Player
-from tests.backend.live.sse_reader import AsyncSseReader, Sse
+from tests.backend.live.sse_reader import AsyncSseReader, Sse, stream_get, stream_open
 from tests.factories import PlayerFactory, api_client
 from tests.matches.helpers import MATCHES, act, awaited, open_lobby, url
 
@@ -22,16 +21,12 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.anyio,
 STREAM = "/api/v1/matches/stream/"
 
 
-async def _get(player: Player, query: str) -> Any:
-    token = await sync_to_async(lambda: str(RefreshToken.for_user(player.user).access_token))()
-    return await AsyncClient().get(f"{STREAM}{query}", headers={"Authorization": f"Bearer {token}"})
+async def _get(player: Player, query: str = "") -> Any:
+    return await stream_get(player, f"{STREAM}{query}")
 
 
 async def _open(player: Player, query: str = "") -> AsyncSseReader:
-    response = await _get(player, query)
-    assert response.status_code == 200, response.content
-    assert response["Content-Type"] == "text/event-stream"
-    return AsyncSseReader(response)
+    return await stream_open(player, f"{STREAM}{query}")
 
 
 async def _rest(player: Player, **query: Any) -> dict[str, Any]:

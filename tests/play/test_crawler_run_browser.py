@@ -145,9 +145,8 @@ def open_lobby(pages: dict[str, Any], api: dict[str, Api], ids: dict[str, int], 
     Run.objects.filter(pk=run_id).update(seed=seed_where(predicate, players=players))
     for name in ("mira", "olek"):
         page = pages[name]
-        page.click("#run-reload")
         row = f'#run-lobbies li[data-run="{run_id}"]'
-        page.wait_for_selector(row, timeout=WAIT_MS)
+        page.wait_for_selector(row, timeout=WAIT_MS)  # no reload: the open lobbies come on their stream
         if name == "olek":  # by keyboard alone
             page.focus(f"{row} button[data-action=join]")
             page.keyboard.press("Enter")

@@ -106,7 +106,7 @@
 /**
  * The streams (SSE): the routes whose answer is `text/event-stream`.
  * @typedef {"/api/v1/matches/{match_id}/stream/" | "/api/v1/runs/{run_id}/stream/" | "/api/v1/me/stream/"
- *   | "/api/v1/matches/stream/"} StreamRoute
+ *   | "/api/v1/matches/stream/" | "/api/v1/runs/lobbies/stream/"} StreamRoute
  */
 
 /**

@@ -68,3 +68,22 @@ class AsyncSseReader:
         ``finally`` frees the slot). The test client's wrapper alone would leave it to the collector."""
         await self._content.aclose()  # type: ignore[attr-defined]
         await self.response._iterator.aclose()
+
+
+async def stream_get(player: Any, url: str) -> Any:
+    """``GET url`` through Django's ``AsyncClient`` as ``player`` (a real JWT): a stream's answer, or its
+    refusal."""
+    from asgiref.sync import sync_to_async
+    from django.test import AsyncClient
+    from rest_framework_simplejwt.tokens import RefreshToken
+
+    token = await sync_to_async(lambda: str(RefreshToken.for_user(player.user).access_token))()
+    return await AsyncClient().get(url, headers={"Authorization": f"Bearer {token}"})
+
+
+async def stream_open(player: Any, url: str) -> AsyncSseReader:
+    """The stream at ``url``, opened as ``player`` (200, ``text/event-stream``), read message by message."""
+    response = await stream_get(player, url)
+    assert response.status_code == 200, response.content
+    assert response["Content-Type"] == "text/event-stream"
+    return AsyncSseReader(response)

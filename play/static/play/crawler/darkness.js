@@ -10,6 +10,7 @@ import { addWords } from "./i18n.js";
 /** @typedef {import("../../client/deepdelve.js").Schemas} Schemas */
 /** @typedef {import("../../client/deepdelve.js").Subscription} Subscription */
 /** @typedef {import("./npcs.js").Ui} Ui */
+/** @typedef {Schemas["RunListItem"]} LobbyItem */
 /** @typedef {Schemas["RunOutput"]} Run */
 /** @typedef {Schemas["RunActionOutput"]} RunAction */
 /** @typedef {Schemas["RunEvent"]} RunEvent */
@@ -119,6 +120,9 @@ export function darknessPane(ui) {
     last: 0,
     /** @type {Subscription | null} */
     stream: null,
+    /** the open lobbies, live while the hall is shown (`GET runs/lobbies/stream/`) */
+    /** @type {Subscription | null} */
+    lobbies: null,
   };
 
   /** @param {number | null} player */
@@ -132,7 +136,9 @@ export function darknessPane(ui) {
 
   function stop() {
     if (state.stream) state.stream.close();
+    if (state.lobbies) state.lobbies.close();
     state.stream = null;
+    state.lobbies = null;
   }
 
   /** Shows the labyrinth: the current darkness run of the player, else the guild's map and lobbies. */
@@ -162,33 +168,41 @@ export function darknessPane(ui) {
     const guild = state.guild;
     if (guild === null) return;
     $("dk-hall").dataset.view = "hall";
-    const [maze, lobbies] = await Promise.all([
-      api.get("/api/v1/guilds/{guild_id}/labyrinth/", { path: { guild_id: guild } }),
-      api.get("/api/v1/runs/lobbies/"),
-    ]);
+    const maze = await api.get("/api/v1/guilds/{guild_id}/labyrinth/", { path: { guild_id: guild } });
     $("dk-summary").textContent = t("dk_known", { explored: maze.explored, rooms: maze.rows * maze.cols,
       rows: maze.rows, cols: maze.cols, sections: maze.sections });
     $("dk-map").replaceChildren(drawMaze(maze, null, [], t("dk_guild_map_label", { explored: maze.explored })));
     $("dk-map").dataset.explored = String(maze.explored);
-    const darkness = lobbies.results.filter((lobby) => lobby.kind === "darkness");
+    const lobbies = h("div", { id: "dk-lobbies" });
     $("dk-controls").replaceChildren(
       h("div", { class: "buttons" }, button("dk_open", async () => {
         const run = await api.post("/api/v1/runs/", { body: { kind: "darkness" } });
         await follow(run.id);
       }), button("dk_refresh", showHall, "secondary")),
-      h("h3", {}, t("dk_lobbies")),
-      darkness.length ? h("ul", { class: "rows" }, ...darkness.map((lobby) => h("li", { "data-lobby": String(lobby.id) },
-        h("span", { class: "grow" }, `#${lobby.id} · ${t("dk_host", { name: lobby.host_username })}`),
-        button("dk_join", async () => {
-          await api.post("/api/v1/runs/{run_id}/join/", { path: { run_id: lobby.id } });
-          await follow(lobby.id);
-        }))))
-        : h("p", { class: "hint" }, t("dk_no_lobbies")));
+      h("h3", {}, t("dk_lobbies")), lobbies);
+    // the open lobbies come on their stream: when it opens and whenever one opens, starts or is cancelled
+    state.lobbies = api.subscribe("/api/v1/runs/lobbies/stream/", {
+      kinds: ["lobbies"],
+      onMessage: (_kind, data) => drawLobbies(lobbies, /** @type {{ results: LobbyItem[] }} */ (data).results),
+    });
     $("dk-status").replaceChildren();
     $("dk-members").replaceChildren();
     $("dk-battle").replaceChildren();
     $("dk-log").replaceChildren();
     $("dk-run-part").hidden = true;
+  }
+
+  /** The darkness lobbies of the open lobbies' list, each to join. @param {HTMLElement} box @param {LobbyItem[]} all */
+  function drawLobbies(box, all) {
+    const darkness = all.filter((lobby) => lobby.kind === "darkness");
+    box.replaceChildren(darkness.length ? h("ul", { class: "rows" }, ...darkness.map((lobby) => h("li",
+      { "data-lobby": String(lobby.id) },
+      h("span", { class: "grow" }, `#${lobby.id} · ${t("dk_host", { name: lobby.host_username })}`),
+      button("dk_join", async () => {
+        await api.post("/api/v1/runs/{run_id}/join/", { path: { run_id: lobby.id } });
+        await follow(lobby.id);
+      }))))
+      : h("p", { class: "hint" }, t("dk_no_lobbies")));
   }
 
   /**

@@ -13,6 +13,7 @@ import { mountBattle } from "./battle.js";
 /** @typedef {import("../../client/deepdelve.js").Client} Client */
 /** @typedef {import("../../client/deepdelve.js").Subscription} Subscription */
 /** @typedef {Schemas["RunOutput"]} Run */
+/** @typedef {Schemas["RunListItem"]} LobbyItem */
 /** @typedef {Schemas["RunMemberOutput"]} Member */
 /** @typedef {Schemas["RunActionOutput"]} RunAction */
 /** @typedef {Schemas["OfferItemOutput"]} OfferItem */
@@ -60,6 +61,9 @@ export function mountRun(ctx) {
     shown: new Set(),
     /** @type {Subscription | null} */
     stream: null,
+    /** the open lobbies, live while they are shown (`GET runs/lobbies/stream/`) */
+    /** @type {Subscription | null} */
+    lobbies: null,
     /** the formation being arranged (player ids, first in front) */
     /** @type {number[]} */
     formation: [],
@@ -162,14 +166,22 @@ export function mountRun(ctx) {
     lobby.hidden = true;
     inside.hidden = true;
     kindSelect.replaceChildren(...["ordinary", "frenzy"].map((kind) => h("option", { value: kind }, t(kind))));
-    const page = await api.get("/api/v1/runs/lobbies/");
-    lobbies.replaceChildren(...page.results.map((item) => h("li", { "data-run": String(item.id) },
+    // the open lobbies come on their stream: when it opens and whenever one opens, starts or is cancelled
+    state.lobbies = api.subscribe("/api/v1/runs/lobbies/stream/", {
+      kinds: ["lobbies"],
+      onMessage: (_kind, data) => drawLobbies(/** @type {{ results: LobbyItem[] }} */ (data).results),
+    });
+  }
+
+  /** The open lobbies, each to join. @param {LobbyItem[]} items */
+  function drawLobbies(items) {
+    lobbies.replaceChildren(...items.map((item) => h("li", { "data-run": String(item.id) },
       h("span", { class: "grow" }, `#${item.id} · ${t(item.kind)} · ${t("host")}: ${item.host_username}`),
       act("join", t("join"), async () => {
         await api.post("/api/v1/runs/{run_id}/join/", { path: { run_id: item.id } });
         await enter(item.id);
       }))));
-    noLobbies.hidden = page.results.length > 0;
+    noLobbies.hidden = items.length > 0;
   }
 
   /** Shows a run from its beginning and follows it live. @param {number} runId */
@@ -474,9 +486,12 @@ export function mountRun(ctx) {
     });
   }
 
+  /** Stops following: the run's stream, and the open lobbies' stream. */
   function stopStream() {
     if (state.stream) state.stream.close();
+    if (state.lobbies) state.lobbies.close();
     state.stream = null;
+    state.lobbies = null;
   }
 
   /** The language changed: every word is drawn again. */
