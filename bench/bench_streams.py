@@ -20,6 +20,10 @@ streams cost, on one uvicorn process over ``backend.asgi`` (as ``dev.py serve`` 
    with no stream open is measured first, for ``--quiet-seconds``, as the floor.
 4. From 2 and 3, how many players in matches one core holds (each player moves once every 5 s and holds
    one open stream): ``1 / (CPU per move / 5 s + CPU share of one idle stream)``.
+5. Lists: ``--lists`` match list streams open (``GET matches/stream/?mode=cell_capture``, 8 per user), then
+   ``--list-changes`` lobbies opened one after another (``POST matches/``, each by a player of its own);
+   each change ends when every list stream has sent the new list. The server's CPU per change and per open
+   list (against the baseline write of 2), and the time from the POST to the last list's message (p50, max).
 
 Every run makes its own players (names unique to the run), so it can run again on the same database. It
 serves ``bench.bench_settings`` (the real settings with the baseline views). Runs on the embedded defaults
@@ -68,9 +72,10 @@ def _met(met: bool) -> str:
     return "met" if met else "MISSED"
 
 
-def _seed(matches: int, cpu_matches: int, idle_users: int) -> dict[str, Any]:
+def _seed(matches: int, cpu_matches: int, idle_users: int, openers: int) -> dict[str, Any]:
     """Players with tokens: ``matches`` started cell capture matches for the delivery, ``cpu_matches`` for the
-    CPU per move, and matches for the idle streams. The players' names are unique to this run."""
+    CPU per move, matches for the idle streams (their players also hold the list streams), and ``openers``
+    players who each open one lobby. The players' names are unique to this run."""
     import django
 
     django.setup()
@@ -98,8 +103,12 @@ def _seed(matches: int, cpu_matches: int, idle_users: int) -> dict[str, Any]:
         services.match_start(player=a, match_id=match.pk)
         return match.pk, [(p.pk, str(RefreshToken.for_user(p.user).access_token)) for p in (a, b)]
 
+    def token() -> str:
+        return str(RefreshToken.for_user(player().user).access_token)
+
     return {"games": [game() for _ in range(matches)], "cpu": [game() for _ in range(cpu_matches)],
-            "idle": [game() for _ in range((idle_users + 1) // 2)]}
+            "idle": [game() for _ in range((idle_users + 1) // 2)],
+            "openers": [token() for _ in range(openers)]}
 
 
 def _next_move(match_id: int, user_id: int) -> tuple[int, Any] | None:
@@ -281,6 +290,16 @@ def _statements(port: int) -> tuple[int, int, list[str]]:
     return int(found["count"]), int(found["clock"]), list(found["recent"])
 
 
+async def _open_stream(port: int, path: str, token: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A stream opened over a raw connection (its status line read: 200), to read as it comes."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\n\r\n".encode())
+    await writer.drain()
+    status = await reader.readline()
+    assert b" 200 " in status, status
+    return reader, writer
+
+
 async def _hold_idle(port: int, games: list[tuple[int, list[tuple[int, str]]]], count: int,
                      seconds: float, server_pid: int) -> dict[str, Any]:
     """``count`` streams held open for ``seconds`` with nobody moving: the server's CPU share of one core and
@@ -292,13 +311,7 @@ async def _hold_idle(port: int, games: list[tuple[int, list[tuple[int, str]]]], 
             for _ in range(8):
                 if opened >= count:
                     break
-                reader, writer = await asyncio.open_connection("127.0.0.1", port)
-                writer.write(f"GET /api/v1/matches/{match_id}/stream/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                             f"Authorization: Bearer {token}\r\n\r\n".encode())
-                await writer.drain()
-                status = await reader.readline()
-                assert b" 200 " in status, status
-                writers.append((reader, writer))
+                writers.append(await _open_stream(port, f"/api/v1/matches/{match_id}/stream/", token))
                 opened += 1
 
     pings = [0]
@@ -335,6 +348,64 @@ async def _hold_idle(port: int, games: list[tuple[int, list[tuple[int, str]]]], 
             "recent": recent[-statements:] if statements else []}
 
 
+async def _list_changes(port: int, games: list[tuple[int, list[tuple[int, str]]]], count: int,
+                        openers: list[str], server_pid: int) -> dict[str, Any]:
+    """``count`` match list streams open; each opener opens a lobby, and the change ends when every stream has
+    sent its next ``matches`` message: the server's CPU per change, and the time to the last stream's."""
+    tokens = [token for _, players in games for _, token in players]
+    streams = []
+    path = "/api/v1/matches/stream/?mode=cell_capture"
+    for number in range(count):  # 8 per user: the cap
+        streams.append(await _open_stream(port, path, tokens[number // 8]))
+    received = [0] * len(streams)
+    changed = asyncio.Event()
+
+    marker = b"event: matches"
+
+    async def drain(index: int, reader: asyncio.StreamReader) -> None:
+        tail = b""  # the end of what was read, which may hold the start of a marker cut by the chunking
+        while chunk := await reader.read(65536):
+            data = tail + chunk
+            found = data.count(marker)
+            if found:
+                received[index] += found
+                changed.set()
+            cut = data.rfind(marker)
+            tail = (data[cut + len(marker):] if cut >= 0 else data)[-(len(marker) - 1):]
+
+    async def all_reach(messages: int) -> None:
+        while min(received) < messages:
+            changed.clear()
+            await asyncio.wait_for(changed.wait(), 120)
+
+    drains = [asyncio.create_task(drain(n, reader)) for n, (reader, _) in enumerate(streams)]
+    await all_reach(1)  # every stream has sent its first list
+    times = []
+    before = _cpu_seconds(server_pid)
+    for number, token in enumerate(openers):
+        started = time.monotonic()
+        answered = await asyncio.to_thread(_open_lobby, port, token)
+        assert answered == 201, answered
+        await all_reach(number + 2)
+        times.append(time.monotonic() - started)
+    used = _cpu_seconds(server_pid) - before
+    for _, writer in streams:
+        writer.close()
+    for task in drains:
+        task.cancel()
+    await asyncio.gather(*drains, return_exceptions=True)
+    times.sort()
+    return {"opened": len(streams), "changes": len(openers), "cpu": used / max(len(openers), 1),
+            "p50": percentile(times, 0.5), "max": times[-1] if times else math.nan}
+
+
+def _open_lobby(port: int, token: str) -> int:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    status, _ = _request(conn, "POST", "/api/v1/matches/", token, {"mode": "cell_capture", "settings": {}})
+    conn.close()
+    return int(status)
+
+
 def _quiet(seconds: float, server_pid: int) -> float:
     """The server's CPU share of one core with nothing open and nobody asking."""
     before, started = _cpu_seconds(server_pid), time.monotonic()
@@ -360,13 +431,16 @@ def main() -> int:
     parser.add_argument("--idle", type=int, default=1000)
     parser.add_argument("--idle-seconds", type=float, default=30)
     parser.add_argument("--quiet-seconds", type=float, default=10)
+    parser.add_argument("--lists", type=int, default=200)
+    parser.add_argument("--list-changes", type=int, default=20)
     args = parser.parse_args()
 
     data_dir = tempfile.mkdtemp(prefix="bench-streams-")
     os.environ.setdefault("DEEPDELVE_DATA_DIR", data_dir)
     _configure_environment()
     # A two-seat cell capture game lasts about seven moves: enough games for the moves asked for.
-    seeded = _seed(args.matches, max(args.matches, math.ceil(args.cpu_moves / 5)), (args.idle + 7) // 8)
+    seeded = _seed(args.matches, max(args.matches, math.ceil(args.cpu_moves / 5)),
+                   (max(args.idle, args.lists) + 7) // 8, args.list_changes)
     port = free_port()
     import dev
 
@@ -436,6 +510,14 @@ def main() -> int:
               f"{per_stream * 100:.5f}%) = {players:.0f} (each player moves once every "
               f"{MOVE_EVERY_SECONDS:g} s and holds one open stream; aim {AIM_PLAYERS}: "
               f"{_met(players >= AIM_PLAYERS)})", flush=True)
+        lists = asyncio.run(_list_changes(port, seeded["idle"], args.lists, seeded["openers"], server.pid))
+        per_change = lists["cpu"]
+        print(f"lists: {lists['opened']} open match list streams, {lists['changes']} lobbies opened one "
+              f"after another: server CPU per change {per_change * 1000:.1f} ms = "
+              f"{per_change / per_write:.1f}x a baseline write, "
+              f"{per_change / max(lists['opened'], 1) * 1000:.3f} ms per open list; from the POST to the "
+              f"last list's message p50 {lists['p50'] * 1000:.0f} ms, max {lists['max'] * 1000:.0f} ms",
+              flush=True)
         print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
     finally:
         server.terminate()

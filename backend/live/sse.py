@@ -58,6 +58,8 @@ logger = logging.getLogger(__name__)
 
 #: Seconds of silence after which a stream sends a ``: ping`` comment (SPEC 13: at least every 15 s).
 PING_SECONDS = 15.0
+#: Seconds a list's stream waits after a read before the next one (``PageFeed``; ``LIVE_LIST_QUIET_SECONDS``).
+LIST_QUIET_SECONDS = 1.0
 #: How often the heartbeat renews the leases of its streams' slots (seconds; a lease lasts 60).
 RENEW_SECONDS = 20.0
 #: The heartbeat ticks every this share of the ping interval; a stream silent for 1.5 ticks gets a ping at
@@ -104,6 +106,9 @@ class Batch:
     look_again_in: float = math.inf
     #: the stream ends after this batch (the reader may no longer read the object)
     last: bool = False
+    #: the next read comes no sooner than this many seconds after this one: the wakes meanwhile are kept and
+    #: answered by one read (a list's streams, which every change of any of its rows wakes)
+    quiet_for: float = 0.0
 
 
 class Feed(Protocol):
@@ -116,10 +121,17 @@ class Feed(Protocol):
     def read(self, after: int | None) -> Batch: ...
 
 
+def list_quiet_seconds() -> float:
+    """How long a list's stream waits after a read before the next (setting ``LIVE_LIST_QUIET_SECONDS``,
+    default 1): a burst of changes costs each open list one read per second, not one read per change."""
+    return float(getattr(settings, "LIVE_LIST_QUIET_SECONDS", LIST_QUIET_SECONDS))
+
+
 class PageFeed:
     """A stream of one list (a header-only feed): ``read_page`` gives the list's first page as JSON, sent as
-    the ``name`` message when the stream opens and again whenever it differs from the last one sent. Its
-    messages have no id, so ``since`` and ``Last-Event-ID`` change nothing."""
+    the ``name`` message when the stream opens and again whenever it differs from the last one sent, at most
+    once every ``list_quiet_seconds()``. Its messages have no id, so ``since`` and ``Last-Event-ID`` change
+    nothing."""
 
     def __init__(self, name: str, channels: tuple[str, ...], read_page: Callable[[], dict[str, Any]]) -> None:
         self.name = name
@@ -127,7 +139,7 @@ class PageFeed:
         self._read_page = read_page
 
     def read(self, after: int | None) -> Batch:
-        return Batch([], 0, Message(self.name, self._read_page()))
+        return Batch([], 0, Message(self.name, self._read_page()), quiet_for=list_quiet_seconds())
 
 
 def stream_query(serializer_class: Any, query: Mapping[str, str]) -> dict[str, Any]:
@@ -311,6 +323,8 @@ class _Stream:
                     if batch.more:
                         continue
                     read_at = time.monotonic()
+                    if batch.quiet_for > 0:
+                        await asyncio.sleep(batch.quiet_for)
                     async for ping in self._sleep(waiter, read_at + batch.look_again_in):
                         yield ping
         finally:

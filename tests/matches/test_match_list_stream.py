@@ -1,9 +1,10 @@
 """``GET matches/stream/``: the caller's match list, live (docs/matches.md, "The list, live"), read
 incrementally through Django's AsyncClient: a ``matches`` message with the first page of ``GET matches/`` (the
 same query) when it opens, and again whenever the list changes (a lobby opened, a seat taken, a start), never
-twice the same; a bad query is 400 as over REST."""
+twice the same, and a burst of changes as one message; a bad query is 400 as over REST."""
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -88,6 +89,27 @@ async def test_a_start_moves_the_match_from_the_lobbies_to_the_watchable_list_a_
     assert _ids(await lobbies.next()) == [later]
     await lobbies.close()
     await watch.close()
+
+
+#: The list streams' quiet time in the burst test (without it, the stream read after the first lobby).
+QUIET = 5
+
+
+async def test_a_burst_of_changes_is_one_message_after_the_quiet_time(settings: Any) -> None:
+    # given a viewer's list stream, which waits 5 s after each read before the next
+    settings.LIVE_LIST_QUIET_SECONDS = QUIET
+    viewer = await _in(PlayerFactory)
+    stream = await _open(viewer, "?mode=secret_race")
+    assert _ids(await stream.next()) == []
+    # when four lobbies open, 0.2 s apart, just after that read (each wakes the stream, read meanwhile)
+    following = asyncio.create_task(stream.next())
+    opened = []
+    for _ in range(4):
+        opened.append((await _in(lambda: open_lobby(PlayerFactory())))["id"])
+        await asyncio.sleep(0.2)
+    # then the next message, after the quiet time, holds all four: one read answered the four wakes
+    assert _ids(await following) == opened[::-1]
+    await stream.close()
 
 
 @pytest.mark.parametrize("query", ["?page_size=0", "?page_size=x", "?watchable=maybe", "?status=nonsense"])
