@@ -73,12 +73,6 @@ class RunStreamApi(StreamApi):
         raise NotImplementedError
 
 
-def run_lobbies_live(page_size: int) -> dict[str, Any]:
-    """The first page of the open lobbies (``GET runs/lobbies/``), as their stream sends it."""
-    page = selectors.run_list_lobbies(cursor=None, page_size=page_size)
-    return dict(RunLobbiesLive({"results": page.items, "more": page.next_cursor is not None}).data)
-
-
 class RunLobbiesStreamApi(StreamApi):
     """The open lobbies, live: a ``lobbies`` message (no ``id:``; ``RunLobbiesLive``: ``results`` as
     ``GET runs/lobbies/`` with the same ``page_size`` gives its first page, and ``more``) when the stream
@@ -88,7 +82,9 @@ class RunLobbiesStreamApi(StreamApi):
     def open_feed(self, user_id: int, **kwargs: Any) -> Feed:
         query = stream_query(RunLobbiesStreamQuery, self.query)
         player_for_user(user_id=user_id)  # a player's stream, as GET runs/lobbies/ is a player's read
-        return PageFeed("lobbies", (LOBBIES_CHANNEL,), lambda: run_lobbies_live(query["page_size"]))
+        return PageFeed("lobbies", (LOBBIES_CHANNEL,),
+                        lambda: selectors.run_list_lobbies(cursor=None, page_size=query["page_size"]),
+                        RunLobbiesLive)
 
     @stream_schema("Live: the open lobbies (GET runs/lobbies/'s first page) on each change (SSE)",
                    parameters=[RunLobbiesStreamQuery], operation_id="v1_runs_lobbies_stream")

@@ -62,8 +62,7 @@ class MatchListCreateApi(PlayerApi):
     )
     def get(self, request: Request) -> Response:
         query = valid(MatchListQuery, request.query_params)
-        services.match_list_refresh(player=self.player, mode=query["mode"] or None)
-        page = selectors.match_list(
+        page = services.match_list_read(
             player=self.player,
             mode=query["mode"] or None,
             status=query.get("status") or None,

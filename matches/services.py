@@ -17,6 +17,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
+from backend.api.pagination import Page
 from backend.deadlines import DeadlineKind, deadline_set
 from backend.errors import DomainError, InvalidInput, NotAllowed, NotFound, RuleViolation, refused
 from backend.live import publish
@@ -31,7 +32,7 @@ from backend.turns import (
     turn_refresh,
 )
 from gamekit.results import Impossible
-from matches import store
+from matches import selectors, store
 from matches.access import (
     READER_SEATS,
     awaited_bot,
@@ -1101,6 +1102,16 @@ def match_list_refresh(*, player: Player, mode: str | None = None, now: datetime
         if deadline is not None and deadline <= now:
             with transaction.atomic():
                 deadlines_apply_now(_locked(match.pk), now=now)
+
+
+def match_list_read(*, player: Player, mode: str | None, status: str | None, cursor: str | None,
+                    page_size: int, watchable: bool) -> Page:
+    """A page of the player's match list as ``GET matches/`` and its stream show it: the passed lobby
+    times and turn deadlines applied first (``match_list_refresh``), then the page
+    (``selectors.match_list``)."""
+    match_list_refresh(player=player, mode=mode)
+    return selectors.match_list(player=player, mode=mode, status=status, cursor=cursor, page_size=page_size,
+                                watchable=watchable)
 
 
 def _may_read_or_watch(match: Match, player: Player) -> bool:

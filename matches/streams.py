@@ -16,6 +16,7 @@ from django.utils import timezone
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from backend.api.pagination import Page
 from backend.live.sse import Batch, Feed, Message, PageFeed, StreamApi, stream_query, stream_schema
 from matches import selectors, services
 from matches.serializers import MatchListLive, MatchListStreamQuery
@@ -69,16 +70,6 @@ class MatchStreamApi(StreamApi):
         raise NotImplementedError
 
 
-def match_list_live(player: Player, query: dict[str, Any]) -> dict[str, Any]:
-    """The first page of the player's match list (``GET matches/`` with ``query``), as its stream sends it:
-    passed lobby times and deadlines applied first, as the REST list applies them."""
-    mode = query["mode"] or None
-    services.match_list_refresh(player=player, mode=mode)
-    page = selectors.match_list(player=player, mode=mode, status=query.get("status") or None, cursor=None,
-                                page_size=query["page_size"], watchable=query["watchable"])
-    return dict(MatchListLive({"results": page.items, "more": page.next_cursor is not None}).data)
-
-
 class MatchListStreamApi(StreamApi):
     """The caller's match list, live: a ``matches`` message (no ``id:``; ``MatchListLive``: ``results`` as
     ``GET matches/`` with the same ``mode``, ``status``, ``watchable`` and ``page_size`` gives its first page,
@@ -92,8 +83,12 @@ class MatchListStreamApi(StreamApi):
     def open_feed(self, user_id: int, **kwargs: Any) -> Feed:
         query = stream_query(MatchListStreamQuery, self.query)
         player = player_for_user(user_id=user_id)
-        return PageFeed("matches", (services.LIST_CHANNEL, f"user:{user_id}"),
-                        lambda: match_list_live(player, query))
+        def first_page() -> Page:
+            return services.match_list_read(player=player, mode=query["mode"] or None,
+                                            status=query.get("status") or None, cursor=None,
+                                            page_size=query["page_size"], watchable=query["watchable"])
+
+        return PageFeed("matches", (services.LIST_CHANNEL, f"user:{user_id}"), first_page, MatchListLive)
 
     @stream_schema("Live: the caller's match list (GET matches/'s first page) on each change (SSE)",
                    parameters=[MatchListStreamQuery], operation_id="v1_matches_list_stream")

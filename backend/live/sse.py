@@ -43,11 +43,13 @@ from django.utils import translation
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions
+from rest_framework.serializers import Serializer
 from rest_framework.utils.encoders import JSONEncoder
 from rest_framework.views import APIView
 
 from backend.api.authentication import JWTAuthentication
 from backend.api.errors import error_body
+from backend.api.pagination import Page
 from backend.api.schema import ErrorBody, errors
 from backend.errors import DomainError, InvalidInput, NotAuthenticated, TooMany
 from backend.live.access import STREAMS_PER_USER, slot_release, slot_take, slots_renew, ticket_redeem
@@ -128,18 +130,22 @@ def list_quiet_seconds() -> float:
 
 
 class PageFeed:
-    """A stream of one list (a header-only feed): ``read_page`` gives the list's first page as JSON, sent as
-    the ``name`` message when the stream opens and again whenever it differs from the last one sent, at most
-    once every ``list_quiet_seconds()``. Its messages have no id, so ``since`` and ``Last-Event-ID`` change
-    nothing."""
+    """A stream of one list (a header-only feed): ``read_page`` reads the list's first page, sent as the
+    ``name`` message, ``{results, more}`` in the shape of ``live`` (a serializer of those two fields), when
+    the stream opens and again whenever it differs from the last one sent, at most once every
+    ``list_quiet_seconds()``. Its messages have no id, so ``since`` and ``Last-Event-ID`` change nothing."""
 
-    def __init__(self, name: str, channels: tuple[str, ...], read_page: Callable[[], dict[str, Any]]) -> None:
+    def __init__(self, name: str, channels: tuple[str, ...], read_page: Callable[[], Page],
+                 live: type[Serializer[Any]]) -> None:
         self.name = name
         self.channels = channels
         self._read_page = read_page
+        self._live = live
 
     def read(self, after: int | None) -> Batch:
-        return Batch([], 0, Message(self.name, self._read_page()), quiet_for=list_quiet_seconds())
+        page = self._read_page()
+        data = dict(self._live({"results": page.items, "more": page.next_cursor is not None}).data)
+        return Batch([], 0, Message(self.name, data), quiet_for=list_quiet_seconds())
 
 
 def stream_query(serializer_class: Any, query: Mapping[str, str]) -> dict[str, Any]:
